@@ -1,1 +1,236 @@
-//! placeholder
+//! The rule-set abstraction every volley rule set implements, the battle log, and the machinery
+//! that plays, records and replays a battle for any of them.
+//!
+//! * [`GameState`] — one battle in progress: who acts now, the candidate actions, validating
+//!   and applying an action (drawing dice and cards through [`volley_chance::Chance`]), the
+//!   outcome, and what a given viewer may see ([`View`]).
+//! * [`Agent`] and [`Heuristic`] — computer players and the rule-set hook they use.
+//! * [`log`] — the JSON-lines event log: a header naming the scenario and seed, then every
+//!   action with the draws it made and what each was for, then the final state hash.
+//! * [`run`] — play a battle with agents, recording the log; replay a log.
+//! * [`conformance`] — the checks every rule set's tests run over many seeded battles.
+//!
+//! What this crate is not: it knows no rule set, reads no files and prints nothing.
+#![deny(missing_docs)]
+
+pub mod conformance;
+pub mod log;
+pub mod run;
+mod view;
+
+use std::fmt::{self, Debug, Display};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, DrawError};
+
+pub use view::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece};
+
+/// A side's index in its scenario: 0 for the first side listed, 1 for the second.
+pub type SideId = u8;
+
+/// Who must decide next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// A side's player.
+    Side(SideId),
+    /// The umpire.
+    Umpire,
+    /// Nobody: the battle is over.
+    Terminal,
+}
+
+/// Who is looking at a [`View`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// A side's player: sees what that side may see.
+    Side(SideId),
+    /// The umpire: sees everything.
+    Umpire,
+    /// A spectator: sees only what both sides may see.
+    Spectator,
+}
+
+/// Where a battle stands, for the log and the screen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseInfo {
+    /// Turn number, from 1 (0 before play starts).
+    pub turn: u32,
+    /// The phase's name, such as "deployment" or "combat".
+    pub phase: String,
+    /// The side whose turn it is, if any.
+    pub side: Option<SideId>,
+}
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<SideId>,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// An action the rules do not allow now, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{reason}")]
+pub struct Illegal {
+    /// Why the action is refused.
+    pub reason: String,
+}
+
+impl Illegal {
+    /// An [`Illegal`] with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Illegal { reason: reason.into() }
+    }
+}
+
+/// Build an `Err(Illegal)` from a format string.
+#[macro_export]
+macro_rules! illegal {
+    ($($arg:tt)*) => { Err($crate::Illegal::new(format!($($arg)*))) };
+}
+
+/// Why [`GameState::apply`] did not apply an action. In every case the state is untouched.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The action breaks a rule.
+    #[error("illegal: {0}")]
+    Illegal(#[from] Illegal),
+    /// A draw could not be made (a person must supply it, or supplied an impossible value).
+    #[error("{0}")]
+    Draw(#[from] DrawError),
+}
+
+/// One battle in progress under one rule set.
+pub trait GameState: Clone + Send + 'static {
+    /// What a player (or the umpire) may do.
+    type Action: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send;
+    /// What happened as a result, for accounts and the screen.
+    type Event: Clone + Debug + Serialize + Display;
+
+    /// Who must decide now.
+    fn actor(&self) -> Actor;
+
+    /// Turn and phase.
+    fn phase(&self) -> PhaseInfo;
+
+    /// A finite set of legal actions for the current actor (appended to `out`, which the
+    /// caller clears). Never empty while the battle is not over.
+    fn candidate_actions(&self, out: &mut Vec<Self::Action>);
+
+    /// Whether `action` is legal now. Accepts any legal action, not only the candidates.
+    fn validate(&self, action: &Self::Action) -> Result<(), Illegal>;
+
+    /// Apply a legal action, drawing what it needs from `chance` and appending what happened
+    /// to `events`. Every draw is made before anything changes: if a draw fails, or the action
+    /// is illegal, the state is left exactly as it was.
+    fn apply(
+        &mut self,
+        action: &Self::Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), ApplyError>;
+
+    /// `Some` once the battle is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// What `viewer` may see: hidden information never appears in a player's view.
+    fn view(&self, viewer: Viewer) -> View;
+
+    /// A hash of the whole state, stable across runs and platforms for the same build.
+    fn state_hash(&self) -> u64;
+}
+
+/// A rule set: makes new battles from its scenarios.
+pub trait RuleSet {
+    /// Its battles.
+    type State: GameState;
+    /// The scenario it plays.
+    type Scenario;
+    /// Why a scenario cannot be played.
+    type Error: std::error::Error;
+
+    /// The rule set's id, such as `blown-away`.
+    fn id(&self) -> &'static str;
+
+    /// A new battle, before anything has been decided.
+    fn new_game(&self, scenario: &Self::Scenario) -> Result<Self::State, Self::Error>;
+}
+
+/// A computer player.
+pub trait Agent<S: GameState> {
+    /// The agent's name, as given on the command line.
+    fn name(&self) -> &str;
+
+    /// Pick one of `candidates` (never empty) for `state`; returns its index.
+    fn choose(&mut self, state: &S, candidates: &[S::Action]) -> usize;
+}
+
+/// The rule-set hook that heuristic agents use: how much the acting side likes an action.
+pub trait Heuristic: GameState {
+    /// The value of `action` now to the side that would take it; higher is better.
+    fn score(&self, action: &Self::Action) -> f64;
+}
+
+/// A 64-bit FNV-1a hasher: small, fast, and the same everywhere.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv64 {
+    /// Feed bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// The hash so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl std::io::Write for Fnv64 {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Fnv64::write(self, buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Hash a value through its JSON form (what the log and the view show), without allocating.
+pub fn hash_serialized<T: Serialize + ?Sized>(value: &T) -> u64 {
+    let mut h = Fnv64::default();
+    // Writing into a hasher cannot fail; a value that cannot serialise hashes what was written.
+    let _ = serde_json::to_writer(&mut h, value);
+    h.finish()
+}
+
+/// A state hash as the log and the command line print it: 16 hex digits.
+pub fn hash_hex(h: u64) -> String {
+    format!("{h:016x}")
+}
+
+impl Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Side(s) => write!(f, "side {s}"),
+            Actor::Umpire => write!(f, "the umpire"),
+            Actor::Terminal => write!(f, "nobody (the battle is over)"),
+        }
+    }
+}

@@ -1,1 +1,590 @@
-//! placeholder
+//! The measured table: distances in inches, points and facings, arcs, line of sight and cover.
+//!
+//! Conventions, used by every rule set:
+//!
+//! * The table's origin is its south-west corner; `x` runs east along its width, `y` north
+//!   along its depth. Units are inches.
+//! * A facing (a heading) is in degrees clockwise from north: 0 faces north (+y), 90 east (+x),
+//!   180 south, 270 west. It is always normalised to `[0, 360)`.
+//! * Trigonometry goes through `libm`, so a battle computes the same numbers on every platform.
+//!
+//! Terrain features are polygons (woods, town, hill, river, bridge, field, impassable ground)
+//! or polylines (walls, redoubt parapets, trenches, roads). [`Table`] answers the questions the
+//! rule sets ask: is a place passable, does terrain block sight between two places, and what
+//! cover does a target have against fire or attack from a given place.
+//!
+//! What this crate is not: it does not know what a unit or a man is. A rule set turns its
+//! figures into points and asks.
+//!
+//! ```
+//! use volley_table::{Point, Pose, heading_to};
+//! let gun = Pose::new(Point::new(10.0, 10.0), 0.0);          // facing north
+//! let target = Point::new(20.0, 20.0);                        // north-east of it
+//! assert!((heading_to(gun.at, target) - 45.0).abs() < 1e-9);
+//! assert!(gun.sees_within(target, 45.0));
+//! assert!(!gun.sees_within(Point::new(20.0, 5.0), 45.0));
+//! ```
+#![deny(missing_docs)]
+
+use std::borrow::Cow;
+use std::ops::{Add, Mul, Sub};
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+
+/// Tolerance for geometric comparisons, in inches or degrees.
+pub const EPS: f64 = 1e-9;
+
+/// A point on the table, in inches. Serialised as `[x, y]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+pub struct Point {
+    /// Inches east of the table's west edge.
+    pub x: f64,
+    /// Inches north of the table's south edge.
+    pub y: f64,
+}
+
+impl From<[f64; 2]> for Point {
+    fn from([x, y]: [f64; 2]) -> Self {
+        Point { x, y }
+    }
+}
+
+impl From<Point> for [f64; 2] {
+    fn from(p: Point) -> Self {
+        [p.x, p.y]
+    }
+}
+
+impl JsonSchema for Point {
+    fn schema_name() -> Cow<'static, str> {
+        "Point".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut s = <[f64; 2]>::json_schema(generator);
+        s.insert("description".into(), "[x, y] in inches from the table's south-west corner".into());
+        s
+    }
+}
+
+impl Point {
+    /// The point `(x, y)`.
+    pub const fn new(x: f64, y: f64) -> Self {
+        Point { x, y }
+    }
+
+    /// Distance to `o`.
+    pub fn dist(self, o: Point) -> f64 {
+        (self - o).len()
+    }
+
+    /// Squared distance to `o` (cheaper; for comparisons).
+    pub fn dist2(self, o: Point) -> f64 {
+        let d = self - o;
+        d.x * d.x + d.y * d.y
+    }
+
+    /// Length of this point taken as a vector.
+    pub fn len(self) -> f64 {
+        libm::hypot(self.x, self.y)
+    }
+
+    /// Dot product.
+    pub fn dot(self, o: Point) -> f64 {
+        self.x * o.x + self.y * o.y
+    }
+
+    /// Cross product (z component).
+    pub fn cross(self, o: Point) -> f64 {
+        self.x * o.y - self.y * o.x
+    }
+
+    /// The point `d` inches from here along `heading`.
+    pub fn toward(self, heading: f64, d: f64) -> Point {
+        self + unit(heading) * d
+    }
+
+    /// Rotate this point about `centre` by `degrees` clockwise.
+    pub fn rotate_about(self, centre: Point, degrees: f64) -> Point {
+        let r = degrees.to_radians();
+        let (s, c) = (libm::sin(r), libm::cos(r));
+        let v = self - centre;
+        // Clockwise rotation in a y-up frame.
+        centre + Point::new(v.x * c + v.y * s, -v.x * s + v.y * c)
+    }
+
+    /// The point a fraction `t` of the way from here to `o`.
+    pub fn lerp(self, o: Point, t: f64) -> Point {
+        self + (o - self) * t
+    }
+}
+
+impl Add for Point {
+    type Output = Point;
+    fn add(self, o: Point) -> Point {
+        Point::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl Sub for Point {
+    type Output = Point;
+    fn sub(self, o: Point) -> Point {
+        Point::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+impl Mul<f64> for Point {
+    type Output = Point;
+    fn mul(self, k: f64) -> Point {
+        Point::new(self.x * k, self.y * k)
+    }
+}
+
+/// Normalise a heading to `[0, 360)`.
+pub fn norm_heading(h: f64) -> f64 {
+    let r = h % 360.0;
+    let r = if r < 0.0 { r + 360.0 } else { r };
+    if r >= 360.0 { 0.0 } else { r }
+}
+
+/// The signed smallest turn from heading `a` to heading `b`, in `(-180, 180]` (positive is
+/// clockwise).
+pub fn turn(a: f64, b: f64) -> f64 {
+    let d = norm_heading(b - a);
+    if d > 180.0 { d - 360.0 } else { d }
+}
+
+/// The unit vector of a heading.
+pub fn unit(heading: f64) -> Point {
+    let r = heading.to_radians();
+    Point::new(libm::sin(r), libm::cos(r))
+}
+
+/// The heading from `a` towards `b` (0 if they coincide).
+pub fn heading_to(a: Point, b: Point) -> f64 {
+    let d = b - a;
+    if d.x.abs() < EPS && d.y.abs() < EPS {
+        return 0.0;
+    }
+    norm_heading(libm::atan2(d.x, d.y).to_degrees())
+}
+
+/// A place and a facing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Pose {
+    /// Where.
+    pub at: Point,
+    /// Heading in degrees clockwise from north.
+    pub facing: f64,
+}
+
+impl Pose {
+    /// A pose at `at` facing `facing` (normalised).
+    pub fn new(at: Point, facing: f64) -> Self {
+        Pose { at, facing: norm_heading(facing) }
+    }
+
+    /// Whether `p` lies within `half_angle` degrees either side of the facing (a point at the
+    /// pose itself counts as inside).
+    pub fn sees_within(&self, p: Point, half_angle: f64) -> bool {
+        if self.at.dist2(p) < EPS {
+            return true;
+        }
+        turn(self.facing, heading_to(self.at, p)).abs() <= half_angle + EPS
+    }
+
+    /// The unit vector straight ahead.
+    pub fn forward(&self) -> Point {
+        unit(self.facing)
+    }
+
+    /// The unit vector to the right.
+    pub fn right(&self) -> Point {
+        unit(self.facing + 90.0)
+    }
+}
+
+/// Whether `p` lies in the front arc of a body whose front edge runs from `left` to `right`
+/// (seen from behind, facing `facing`): ahead of the front edge, and within `half_angle`
+/// degrees outward of straight ahead from the nearer end. A single figure is the case
+/// `left == right`.
+pub fn in_front_arc(left: Point, right: Point, facing: f64, half_angle: f64, p: Point) -> bool {
+    let fwd = unit(facing);
+    let rgt = unit(facing + 90.0);
+    // Ahead of the front edge's line (the edge is perpendicular to the facing).
+    let ahead = (p - left).dot(fwd);
+    if ahead < -EPS {
+        return false;
+    }
+    let tan = libm::tan(half_angle.to_radians());
+    let width = (right - left).dot(rgt).max(0.0);
+    let side = (p - left).dot(rgt);
+    // Outside the edge by `over` inches sideways; allowed up to ahead * tan(half_angle).
+    let over = if side < 0.0 {
+        -side
+    } else if side > width {
+        side - width
+    } else {
+        0.0
+    };
+    over <= ahead * tan + EPS
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+pub fn dist_to_segment(p: Point, a: Point, b: Point) -> f64 {
+    let ab = b - a;
+    let l2 = ab.dot(ab);
+    if l2 < EPS {
+        return p.dist(a);
+    }
+    let t = ((p - a).dot(ab) / l2).clamp(0.0, 1.0);
+    p.dist(a + ab * t)
+}
+
+/// Whether segments `a`–`b` and `c`–`d` cross or touch.
+pub fn segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let d1 = (b - a).cross(c - a);
+    let d2 = (b - a).cross(d - a);
+    let d3 = (d - c).cross(a - c);
+    let d4 = (d - c).cross(b - c);
+    if ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS))
+        && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS))
+    {
+        return true;
+    }
+    let on = |p: Point, q: Point, r: Point| dist_to_segment(r, p, q) < 1e-7;
+    on(a, b, c) || on(a, b, d) || on(c, d, a) || on(c, d, b)
+}
+
+/// Whether `p` is inside the polygon `poly` (even-odd rule; a point on the boundary may go
+/// either way).
+pub fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    if n < 3 {
+        return false;
+    }
+    let mut j = n - 1;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[j]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Whether the segment `a`–`b` touches the polygon (crosses its boundary or lies inside it).
+pub fn segment_meets_polygon(a: Point, b: Point, poly: &[Point]) -> bool {
+    if point_in_polygon(a, poly) || point_in_polygon(b, poly) {
+        return true;
+    }
+    edges(poly, true).any(|(c, d)| segments_intersect(a, b, c, d))
+}
+
+/// Whether the segment `a`–`b` crosses the polyline `line`.
+pub fn segment_crosses_polyline(a: Point, b: Point, line: &[Point]) -> bool {
+    edges(line, false).any(|(c, d)| segments_intersect(a, b, c, d))
+}
+
+/// Distance from `p` to a polyline.
+pub fn dist_to_polyline(p: Point, line: &[Point]) -> f64 {
+    match line {
+        [] => f64::INFINITY,
+        [only] => p.dist(*only),
+        _ => edges(line, false).map(|(a, b)| dist_to_segment(p, a, b)).fold(f64::INFINITY, f64::min),
+    }
+}
+
+fn edges(pts: &[Point], closed: bool) -> impl Iterator<Item = (Point, Point)> + '_ {
+    let n = pts.len();
+    let count = if closed && n >= 3 { n } else { n.saturating_sub(1) };
+    (0..count).map(move |i| (pts[i], pts[(i + 1) % n]))
+}
+
+/// The kinds of terrain a scenario may place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainKind {
+    /// Woods: soft cover; blocks sight through it.
+    Woods,
+    /// A town, village or farm: soft cover; blocks sight through it.
+    Town,
+    /// A hill: blocks sight across it between two places off it.
+    Hill,
+    /// A river: impassable except where a bridge lies.
+    River,
+    /// A bridge: passable ground over a river.
+    Bridge,
+    /// Other impassable ground (a lake, a marsh the scenario forbids).
+    Impassable,
+    /// A field (a wheatfield, a walled field's interior): open ground, for naming objectives.
+    Field,
+    /// A road: open ground.
+    Road,
+    /// A solid wall (polyline): cover against what lies across it.
+    Wall,
+    /// A redoubt's parapet (polyline, closed or open at the gorge): works.
+    Redoubt,
+    /// A trench's parapet (polyline): works.
+    Trench,
+}
+
+impl TerrainKind {
+    /// Whether this kind is drawn as a polyline (`line`) rather than an area (`polygon`).
+    pub fn is_linear(self) -> bool {
+        matches!(self, TerrainKind::Wall | TerrainKind::Redoubt | TerrainKind::Trench | TerrainKind::Road)
+    }
+}
+
+/// The cover a target has against a particular attacker or gun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    /// In the open.
+    Open,
+    /// Soft cover such as woods or buildings.
+    Soft,
+    /// Behind a solid wall.
+    Wall,
+    /// Behind a redoubt or in a trench.
+    Works,
+}
+
+/// One terrain feature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Feature {
+    /// What it is.
+    pub kind: TerrainKind,
+    /// Its name, for messages and the map.
+    pub name: String,
+    /// The outline (areas) or the line (linear kinds).
+    pub points: Vec<Point>,
+}
+
+/// How close (inches) a target must be to a wall or parapet that lies between it and the enemy
+/// to count as behind it.
+pub const BEHIND_WORKS: f64 = 2.0;
+
+/// A rectangular table with its terrain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// West–east extent in inches.
+    pub width: f64,
+    /// South–north extent in inches.
+    pub depth: f64,
+    /// Terrain features.
+    pub features: Vec<Feature>,
+}
+
+impl Table {
+    /// An empty table.
+    pub fn new(width: f64, depth: f64) -> Self {
+        Table { width, depth, features: Vec::new() }
+    }
+
+    /// Whether `p` is on the table.
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= -EPS && p.y >= -EPS && p.x <= self.width + EPS && p.y <= self.depth + EPS
+    }
+
+    /// `p` moved onto the table if it is off it.
+    pub fn clamp(&self, p: Point) -> Point {
+        Point::new(p.x.clamp(0.0, self.width), p.y.clamp(0.0, self.depth))
+    }
+
+    fn areas(&self, kind: TerrainKind) -> impl Iterator<Item = &Feature> {
+        self.features.iter().filter(move |f| f.kind == kind)
+    }
+
+    /// Whether troops may stand at `p`: on the table, and not in a river or impassable ground
+    /// unless on a bridge.
+    pub fn passable(&self, p: Point) -> bool {
+        if !self.contains(p) {
+            return false;
+        }
+        let blocked = self
+            .features
+            .iter()
+            .any(|f| matches!(f.kind, TerrainKind::River | TerrainKind::Impassable) && point_in_polygon(p, &f.points));
+        !blocked || self.areas(TerrainKind::Bridge).any(|f| point_in_polygon(p, &f.points))
+    }
+
+    /// Whether terrain blocks sight between `a` and `b`: woods or a town that the line passes
+    /// through and that holds neither end (troops at a wood's edge see and are seen), or a hill
+    /// that the line crosses while neither end is on it.
+    pub fn terrain_blocks_sight(&self, a: Point, b: Point) -> bool {
+        self.features.iter().any(|f| {
+            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::Hill)
+                && !point_in_polygon(a, &f.points)
+                && !point_in_polygon(b, &f.points)
+                && segment_meets_polygon(a, b, &f.points)
+        })
+    }
+
+    /// Whether `p` is in soft cover (woods or a town).
+    pub fn in_soft_cover(&self, p: Point) -> bool {
+        self.features.iter().any(|f| {
+            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town) && point_in_polygon(p, &f.points)
+        })
+    }
+
+    /// The cover that a figure at `target` has against an attacker at `from`: works or a wall if
+    /// one crosses the line between them within [`BEHIND_WORKS`] of the target (so cover is
+    /// directional: a redoubt open at the gorge gives none against fire from behind), else soft
+    /// cover if the target stands in woods or a town, else open.
+    pub fn cover(&self, target: Point, from: Point) -> Cover {
+        let mut best = Cover::Open;
+        for f in &self.features {
+            let c = match f.kind {
+                TerrainKind::Wall => Cover::Wall,
+                TerrainKind::Redoubt | TerrainKind::Trench => Cover::Works,
+                TerrainKind::Woods | TerrainKind::Town => {
+                    if point_in_polygon(target, &f.points) {
+                        best = best.max(Cover::Soft);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if c > best
+                && dist_to_polyline(target, &f.points) <= BEHIND_WORKS
+                && segment_crosses_polyline(from, target, &f.points)
+            {
+                best = c;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pt() -> impl Strategy<Value = Point> {
+        (-100.0f64..100.0, -100.0f64..100.0).prop_map(|(x, y)| Point::new(x, y))
+    }
+
+    #[test]
+    fn headings_follow_the_compass() {
+        let o = Point::new(0.0, 0.0);
+        assert!((heading_to(o, Point::new(0.0, 5.0)) - 0.0).abs() < 1e-9);
+        assert!((heading_to(o, Point::new(5.0, 0.0)) - 90.0).abs() < 1e-9);
+        assert!((heading_to(o, Point::new(0.0, -5.0)) - 180.0).abs() < 1e-9);
+        assert!((heading_to(o, Point::new(-5.0, 0.0)) - 270.0).abs() < 1e-9);
+        assert_eq!(turn(350.0, 10.0), 20.0);
+        assert_eq!(turn(10.0, 350.0), -20.0);
+    }
+
+    #[test]
+    fn front_arc_of_a_line_widens_at_45_degrees() {
+        // A front edge 10" wide facing north, from (0,0) to (10,0).
+        let (l, r) = (Point::new(0.0, 0.0), Point::new(10.0, 0.0));
+        assert!(in_front_arc(l, r, 0.0, 45.0, Point::new(5.0, 3.0)));
+        assert!(in_front_arc(l, r, 0.0, 45.0, Point::new(-2.9, 3.0)));
+        assert!(!in_front_arc(l, r, 0.0, 45.0, Point::new(-3.1, 3.0)));
+        assert!(!in_front_arc(l, r, 0.0, 45.0, Point::new(5.0, -1.0)), "behind is not in front");
+    }
+
+    #[test]
+    fn rivers_are_impassable_except_on_bridges() {
+        let mut t = Table::new(96.0, 60.0);
+        t.features.push(Feature {
+            kind: TerrainKind::River,
+            name: "Protz".into(),
+            points: vec![Point::new(0.0, 28.0), Point::new(96.0, 28.0), Point::new(96.0, 32.0), Point::new(0.0, 32.0)],
+        });
+        t.features.push(Feature {
+            kind: TerrainKind::Bridge,
+            name: "bridge".into(),
+            points: vec![Point::new(40.0, 27.0), Point::new(44.0, 27.0), Point::new(44.0, 33.0), Point::new(40.0, 33.0)],
+        });
+        assert!(!t.passable(Point::new(10.0, 30.0)));
+        assert!(t.passable(Point::new(42.0, 30.0)));
+        assert!(t.passable(Point::new(10.0, 20.0)));
+        assert!(!t.passable(Point::new(-1.0, 20.0)));
+    }
+
+    #[test]
+    fn woods_block_sight_through_but_not_out_of_the_edge() {
+        let mut t = Table::new(96.0, 60.0);
+        t.features.push(Feature {
+            kind: TerrainKind::Woods,
+            name: "wood".into(),
+            points: vec![Point::new(40.0, 20.0), Point::new(50.0, 20.0), Point::new(50.0, 30.0), Point::new(40.0, 30.0)],
+        });
+        assert!(t.terrain_blocks_sight(Point::new(30.0, 25.0), Point::new(60.0, 25.0)));
+        assert!(!t.terrain_blocks_sight(Point::new(30.0, 25.0), Point::new(45.0, 25.0)));
+        assert!(!t.terrain_blocks_sight(Point::new(30.0, 10.0), Point::new(60.0, 10.0)));
+        assert_eq!(t.cover(Point::new(45.0, 25.0), Point::new(30.0, 25.0)), Cover::Soft);
+    }
+
+    #[test]
+    fn works_give_cover_only_against_fire_across_them() {
+        let mut t = Table::new(96.0, 60.0);
+        t.features.push(Feature {
+            kind: TerrainKind::Redoubt,
+            name: "east redoubt".into(),
+            // A lunette open to the north (its gorge).
+            points: vec![Point::new(40.0, 31.0), Point::new(40.0, 30.0), Point::new(50.0, 30.0), Point::new(50.0, 31.0)],
+        });
+        let defender = Point::new(45.0, 31.0);
+        assert_eq!(t.cover(defender, Point::new(45.0, 20.0)), Cover::Works);
+        assert_eq!(t.cover(defender, Point::new(45.0, 40.0)), Cover::Open, "fire from the gorge");
+        assert_eq!(t.cover(Point::new(45.0, 36.0), Point::new(45.0, 20.0)), Cover::Open, "too far behind");
+    }
+
+    proptest! {
+        #[test]
+        fn distance_is_a_metric(a in pt(), b in pt(), c in pt()) {
+            prop_assert!((a.dist(b) - b.dist(a)).abs() < 1e-9);
+            prop_assert!(a.dist(c) <= a.dist(b) + b.dist(c) + 1e-9);
+            prop_assert!(a.dist(a) == 0.0);
+        }
+
+        #[test]
+        fn rotation_keeps_distances(a in pt(), b in pt(), c in pt(), deg in -720.0f64..720.0) {
+            let (ra, rb) = (a.rotate_about(c, deg), b.rotate_about(c, deg));
+            prop_assert!((ra.dist(rb) - a.dist(b)).abs() < 1e-6);
+        }
+
+        #[test]
+        fn rotating_a_heading_vector_adds_to_the_heading(h in 0.0f64..360.0, deg in -180.0f64..180.0) {
+            let o = Point::new(0.0, 0.0);
+            let p = o.toward(h, 10.0).rotate_about(o, deg);
+            prop_assert!(turn(heading_to(o, p), norm_heading(h + deg)).abs() < 1e-6);
+        }
+
+        #[test]
+        fn turn_is_antisymmetric_and_bounded(a in -1000.0f64..1000.0, b in -1000.0f64..1000.0) {
+            let t = turn(a, b);
+            prop_assert!(t > -180.0 - 1e-9 && t <= 180.0 + 1e-9);
+            prop_assert!((norm_heading(a + t) - norm_heading(b)).abs() < 1e-6
+                || (norm_heading(a + t) - norm_heading(b)).abs() > 360.0 - 1e-6);
+        }
+
+        #[test]
+        fn a_point_straight_ahead_is_in_the_front_arc(h in 0.0f64..360.0, d in 0.1f64..50.0, w in 0.0f64..20.0) {
+            let left = Point::new(5.0, 5.0);
+            let right = left + unit(h + 90.0) * w;
+            let mid = left.lerp(right, 0.5);
+            prop_assert!(in_front_arc(left, right, h, 45.0, mid.toward(h, d)));
+            prop_assert!(!in_front_arc(left, right, h, 45.0, mid.toward(h + 180.0, d)));
+        }
+
+        #[test]
+        fn a_segment_from_inside_meets_its_polygon(x in 1.0f64..9.0, y in 1.0f64..9.0, b in pt()) {
+            let sq = [Point::new(0.0, 0.0), Point::new(10.0, 0.0), Point::new(10.0, 10.0), Point::new(0.0, 10.0)];
+            prop_assert!(point_in_polygon(Point::new(x, y), &sq));
+            prop_assert!(segment_meets_polygon(Point::new(x, y), b, &sq));
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The conformance harness: checks that any rule set's tests run over many seeded battles
+//! (in the manner of OpenSpiel's random simulation test).
+//!
+//! For every decision of every battle it checks that:
+//! * a battle that is not over has an actor that is a side and at least one candidate action;
+//! * every candidate validates;
+//! * every candidate survives a JSON round trip unchanged;
+//! * an action whose draws are missing is refused with the state untouched;
+//! * a clone given the same action and draws ends in the same state as the original;
+//! * the chosen action applies.
+//!
+//! and for every battle that it ends within the limit, and that replaying its log from a new
+//! state reproduces the final state hash.
+
+use volley_chance::{Chance, DrawError, Recorder, Scripted, Seeded};
+
+use crate::run::replay;
+use crate::{Actor, Agent, ApplyError, GameState};
+
+/// What a conformance run saw, for the caller to assert on further.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Battles played.
+    pub games: u64,
+    /// Decisions taken.
+    pub decisions: u64,
+    /// Candidates checked.
+    pub candidates: u64,
+    /// Battles won by each side, and drawn (last).
+    pub results: [u64; 3],
+    /// The longest battle, in decisions.
+    pub longest: u64,
+}
+
+/// Play `games` battles from `new_state` with `agents(seed)` (one per side), each with seed
+/// `Seeded::derive(master, i)`, checking everything listed in the module documentation.
+/// Panics with a message naming the seed and decision at the first failure.
+pub fn check<S, F, A>(mut new_state: F, mut agents: A, master: u64, games: u64, max_decisions: u64) -> Report
+where
+    S: GameState,
+    F: FnMut() -> S,
+    A: FnMut(u64) -> Vec<Box<dyn Agent<S>>>,
+{
+    let mut report = Report::default();
+    let mut cands = Vec::new();
+    let mut events = Vec::new();
+    for g in 0..games {
+        let seed = Seeded::derive(master, g);
+        let mut rng = Seeded::new(seed);
+        let mut players = agents(seed);
+        let start = new_state();
+        let mut state = start.clone();
+        let mut entries = Vec::new();
+        let mut n = 0u64;
+        while state.outcome().is_none() {
+            n += 1;
+            assert!(n <= max_decisions, "seed {seed}: no end after {max_decisions} decisions");
+            let actor = state.actor();
+            let Actor::Side(side) = actor else {
+                panic!("seed {seed} decision {n}: the battle is not over but the actor is {actor:?}");
+            };
+            cands.clear();
+            state.candidate_actions(&mut cands);
+            assert!(!cands.is_empty(), "seed {seed} decision {n}: no candidates for {actor:?}");
+            for c in &cands {
+                if let Err(e) = state.validate(c) {
+                    panic!("seed {seed} decision {n}: candidate {c:?} does not validate: {e}");
+                }
+                let json = serde_json::to_string(c).expect("actions serialise");
+                let back: S::Action = serde_json::from_str(&json).expect("actions deserialise");
+                assert_eq!(&back, c, "seed {seed} decision {n}: JSON round trip changed the action");
+            }
+            report.candidates += cands.len() as u64;
+            let i = players[usize::from(side)].choose(&state, &cands).min(cands.len() - 1);
+            let action = cands[i].clone();
+
+            // A missing draw leaves the state untouched.
+            let before = state.state_hash();
+            let mut nothing = Scripted::new([]);
+            let mut probe = state.clone();
+            match probe.apply(&action, &mut nothing, &mut events) {
+                Err(ApplyError::Draw(DrawError::Missing { .. })) => {
+                    assert_eq!(probe.state_hash(), before, "seed {seed} decision {n}: a missing draw changed the state");
+                }
+                Err(e) => panic!("seed {seed} decision {n}: {action:?} refused: {e}"),
+                Ok(()) => {}
+            }
+
+            let mut rec = Recorder::new(&mut rng as &mut dyn Chance);
+            events.clear();
+            let mut twin = state.clone();
+            if let Err(e) = state.apply(&action, &mut rec, &mut events) {
+                panic!("seed {seed} decision {n}: {action:?} refused: {e}");
+            }
+            let draws = rec.draws;
+            let mut script = Scripted::new(draws.iter().map(|d| d.value));
+            twin.apply(&action, &mut script, &mut Vec::new()).expect("the clone accepts what the original did");
+            assert_eq!(twin.state_hash(), state.state_hash(), "seed {seed} decision {n}: a clone diverged");
+            entries.push(crate::log::Entry { n, by: actor, action, draws });
+        }
+        let mut again = start;
+        if let Err(e) = replay(&mut again, &entries, |_, _| {}) {
+            panic!("seed {seed}: replay failed: {e}");
+        }
+        assert_eq!(again.state_hash(), state.state_hash(), "seed {seed}: replay reached another state");
+        let outcome = state.outcome().expect("loop ends only at an outcome");
+        match outcome.winner {
+            Some(w) => report.results[usize::from(w).min(1)] += 1,
+            None => report.results[2] += 1,
+        }
+        report.games += 1;
+        report.decisions += n;
+        report.longest = report.longest.max(n);
+    }
+    report
+}

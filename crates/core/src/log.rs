@@ -1,0 +1,177 @@
+//! The battle log: JSON lines, one record a line.
+//!
+//! 1. a [`Header`]: the log format, rule set and variant, the scenario (where it was read from,
+//!    a hash of its text, and the text itself, so a log replays even if the file is gone), the
+//!    seed and the agents;
+//! 2. one [`Entry`] per accepted action: who took it, the action, and every draw it made with
+//!    what the draw was for;
+//! 3. a [`Footer`]: the number of actions, the outcome and the final state hash.
+//!
+//! A replay needs no random numbers: it feeds each entry's draws back in order.
+
+use serde::{Deserialize, Serialize};
+use volley_chance::Draw;
+
+use crate::{Actor, Outcome};
+
+/// The log format this build writes and reads.
+pub const FORMAT: &str = "volley-log/1";
+
+/// The first line of a log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Rule set id.
+    pub ruleset: String,
+    /// Variant, if the rule set has variants.
+    pub variant: Option<String>,
+    /// Where the scenario was read from.
+    pub scenario_path: String,
+    /// FNV-1a hash of the scenario text, hex.
+    pub scenario_hash: String,
+    /// The scenario text itself.
+    pub scenario: String,
+    /// The master seed.
+    pub seed: u64,
+    /// The agents' names by side, if computer-played.
+    pub agents: Vec<String>,
+}
+
+/// One accepted action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "A: serde::de::DeserializeOwned"))]
+pub struct Entry<A> {
+    /// Sequence number from 1.
+    pub n: u64,
+    /// Who took it.
+    pub by: Actor,
+    /// The action.
+    pub action: A,
+    /// The draws it made, in order, with what each was for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<Draw>,
+}
+
+/// The last line of a finished log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Footer {
+    /// Number of actions.
+    pub actions: u64,
+    /// Turns played.
+    pub turns: u32,
+    /// The outcome, if the battle ended.
+    pub outcome: Option<Outcome>,
+    /// The final state hash, hex.
+    pub state_hash: String,
+}
+
+/// One line of a log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(bound(deserialize = "A: serde::de::DeserializeOwned"))]
+pub enum Line<A> {
+    /// The header.
+    Header(Header),
+    /// An action.
+    Action(Entry<A>),
+    /// The footer.
+    End(Footer),
+}
+
+/// A parsed log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Log<A> {
+    /// The header.
+    pub header: Header,
+    /// The actions.
+    pub entries: Vec<Entry<A>>,
+    /// The footer, if the battle was finished when the log was written.
+    pub footer: Option<Footer>,
+}
+
+/// A log line that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// Not JSON of the right shape.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// Line number from 1.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// Lines out of order or missing.
+    #[error("line {line}: {message}")]
+    Structure {
+        /// Line number from 1.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
+    /// Parse a log's text.
+    pub fn parse(text: &str) -> Result<Self, LogError> {
+        let mut header = None;
+        let mut entries = Vec::new();
+        let mut footer = None;
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let parsed: Line<A> =
+                serde_json::from_str(raw).map_err(|e| LogError::Syntax { line, message: e.to_string() })?;
+            match parsed {
+                Line::Header(h) => {
+                    if header.is_some() || line != 1 {
+                        return Err(LogError::Structure { line, message: "the header must be the first line, once".into() });
+                    }
+                    if h.format != FORMAT {
+                        return Err(LogError::Structure {
+                            line,
+                            message: format!("log format {:?} is not {FORMAT:?}", h.format),
+                        });
+                    }
+                    header = Some(h);
+                }
+                Line::Action(e) => {
+                    if header.is_none() || footer.is_some() {
+                        return Err(LogError::Structure { line, message: "an action outside header and end".into() });
+                    }
+                    entries.push(e);
+                }
+                Line::End(f) => {
+                    if header.is_none() || footer.is_some() {
+                        return Err(LogError::Structure { line, message: "a second end, or an end before the header".into() });
+                    }
+                    footer = Some(f);
+                }
+            }
+        }
+        let header = header.ok_or(LogError::Structure { line: 1, message: "no header line".into() })?;
+        Ok(Log { header, entries, footer })
+    }
+
+    /// The log as JSON lines, each ending in a newline.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        let mut push = |l: &Line<&A>| {
+            // Serialising plain data with string keys cannot fail.
+            if let Ok(s) = serde_json::to_string(l) {
+                out.push_str(&s);
+                out.push('\n');
+            }
+        };
+        push(&Line::Header(self.header.clone()));
+        for e in &self.entries {
+            push(&Line::Action(Entry { n: e.n, by: e.by, action: &e.action, draws: e.draws.clone() }));
+        }
+        if let Some(f) = &self.footer {
+            push(&Line::End(f.clone()));
+        }
+        out
+    }
+}

@@ -1,0 +1,157 @@
+//! Playing a battle with agents, and replaying a log.
+
+use volley_chance::{Chance, Recorder, Scripted};
+
+use crate::log::{Entry, Footer, Header, Log};
+use crate::{Actor, Agent, ApplyError, GameState, hash_hex};
+
+/// Why a battle could not be played or replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A candidate the rule set offered was refused: a bug in the rule set.
+    #[error("action {n} ({action}) was refused: {error}")]
+    Refused {
+        /// Sequence number.
+        n: u64,
+        /// The action, as debug text.
+        action: String,
+        /// Why.
+        error: ApplyError,
+    },
+    /// The rule set offered no action while the battle was not over: a bug in the rule set.
+    #[error("no candidate actions for {0} at action {1}")]
+    NoCandidates(Actor, u64),
+    /// The actor has no agent.
+    #[error("nobody plays for {0}")]
+    NoAgent(Actor),
+    /// The battle did not end within the limit on actions.
+    #[error("the battle was still going after {0} actions")]
+    TooLong(u64),
+    /// A replayed action was taken by someone other than the log says.
+    #[error("action {n}: the log says {logged} acted, but it was {actual}'s turn")]
+    WrongActor {
+        /// Sequence number.
+        n: u64,
+        /// Who the log names.
+        logged: Actor,
+        /// Who was to act.
+        actual: Actor,
+    },
+    /// A replayed action left draws unused.
+    #[error("action {n}: {left} recorded draws were not used")]
+    UnusedDraws {
+        /// Sequence number.
+        n: u64,
+        /// How many.
+        left: usize,
+    },
+}
+
+/// Plays a battle to its end with one agent per side, recording the log.
+pub struct Runner<'a, S: GameState> {
+    /// The battle.
+    pub state: S,
+    /// The log so far.
+    pub log: Log<S::Action>,
+    /// Every event so far, with the number of the action that caused it.
+    pub events: Vec<(u64, S::Event)>,
+    /// Whether to keep events (off for batch runs).
+    pub keep_events: bool,
+    agents: Vec<&'a mut dyn Agent<S>>,
+    buf: Vec<S::Action>,
+    scratch: Vec<S::Event>,
+}
+
+impl<'a, S: GameState> Runner<'a, S> {
+    /// A runner for `state`, with `agents[i]` playing side `i`.
+    pub fn new(state: S, header: Header, agents: Vec<&'a mut dyn Agent<S>>) -> Self {
+        Runner {
+            state,
+            log: Log { header, entries: Vec::new(), footer: None },
+            events: Vec::new(),
+            keep_events: true,
+            agents,
+            buf: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Take one decision; returns false when the battle is over.
+    pub fn step(&mut self, chance: &mut dyn Chance) -> Result<bool, RunError> {
+        if self.state.outcome().is_some() {
+            return Ok(false);
+        }
+        let n = self.log.entries.len() as u64 + 1;
+        let actor = self.state.actor();
+        let agent = match actor {
+            Actor::Side(s) => self.agents.get_mut(usize::from(s)).ok_or(RunError::NoAgent(actor))?,
+            Actor::Umpire | Actor::Terminal => return Err(RunError::NoAgent(actor)),
+        };
+        self.buf.clear();
+        self.state.candidate_actions(&mut self.buf);
+        if self.buf.is_empty() {
+            return Err(RunError::NoCandidates(actor, n));
+        }
+        let i = agent.choose(&self.state, &self.buf).min(self.buf.len() - 1);
+        let action = self.buf.swap_remove(i);
+        let mut rec = Recorder::new(chance);
+        self.scratch.clear();
+        self.state
+            .apply(&action, &mut rec, &mut self.scratch)
+            .map_err(|error| RunError::Refused { n, action: format!("{action:?}"), error })?;
+        if self.keep_events {
+            self.events.extend(self.scratch.drain(..).map(|e| (n, e)));
+        }
+        self.log.entries.push(Entry { n, by: actor, action, draws: rec.draws });
+        Ok(true)
+    }
+
+    /// Play until the battle ends (or `max_actions` have been taken), then write the footer.
+    pub fn play(&mut self, chance: &mut dyn Chance, max_actions: u64) -> Result<(), RunError> {
+        while self.step(chance)? {
+            if self.log.entries.len() as u64 >= max_actions {
+                return Err(RunError::TooLong(max_actions));
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Write the footer for the state as it is.
+    pub fn finish(&mut self) {
+        self.log.footer = Some(Footer {
+            actions: self.log.entries.len() as u64,
+            turns: self.state.phase().turn,
+            outcome: self.state.outcome(),
+            state_hash: hash_hex(self.state.state_hash()),
+        });
+    }
+}
+
+/// Replay `entries` on `state`, feeding each action exactly the draws recorded with it.
+/// `on_event` sees every event with its action's number.
+pub fn replay<S: GameState>(
+    state: &mut S,
+    entries: &[Entry<S::Action>],
+    mut on_event: impl FnMut(u64, &S::Event),
+) -> Result<(), RunError> {
+    let mut events = Vec::new();
+    for e in entries {
+        let actual = state.actor();
+        if actual != e.by {
+            return Err(RunError::WrongActor { n: e.n, logged: e.by, actual });
+        }
+        let mut script = Scripted::new(e.draws.iter().map(|d| d.value));
+        events.clear();
+        state
+            .apply(&e.action, &mut script, &mut events)
+            .map_err(|error| RunError::Refused { n: e.n, action: format!("{:?}", e.action), error })?;
+        if script.remaining() > 0 {
+            return Err(RunError::UnusedDraws { n: e.n, left: script.remaining() });
+        }
+        for ev in &events {
+            on_event(e.n, ev);
+        }
+    }
+    Ok(())
+}

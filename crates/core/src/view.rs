@@ -1,0 +1,104 @@
+//! What a viewer may see, in a form one generic renderer can draw for any rule set.
+
+use serde::{Deserialize, Serialize};
+
+use crate::SideId;
+
+/// A drawable picture of a battle as one viewer may see it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct View {
+    /// The scenario's name.
+    pub title: String,
+    /// Turn number.
+    pub turn: u32,
+    /// Phase name.
+    pub phase: String,
+    /// Table width in inches (x).
+    pub width: f64,
+    /// Table depth in inches (y).
+    pub depth: f64,
+    /// The sides' names, by [`SideId`].
+    pub sides: Vec<String>,
+    /// Terrain.
+    pub terrain: Vec<ViewFeature>,
+    /// Objectives and who holds them.
+    pub objectives: Vec<ViewObjective>,
+    /// Units, figures and other pieces.
+    pub pieces: Vec<ViewPiece>,
+    /// Other marks: commanders, fallen men, cannon balls left.
+    pub markers: Vec<ViewMarker>,
+    /// Lines of text: public state such as cards left in each deck, and what is hidden.
+    pub notes: Vec<String>,
+}
+
+/// A terrain feature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewFeature {
+    /// Kind, such as `woods` or `wall`.
+    pub kind: String,
+    /// Name.
+    pub name: String,
+    /// Outline or line.
+    pub points: Vec<[f64; 2]>,
+    /// Whether the outline is a closed area.
+    pub closed: bool,
+}
+
+/// An objective.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewObjective {
+    /// Name.
+    pub name: String,
+    /// Outline.
+    pub points: Vec<[f64; 2]>,
+    /// The side that holds it, if any.
+    pub holder: Option<SideId>,
+}
+
+/// The shape a piece covers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum Footprint {
+    /// A round base.
+    Circle {
+        /// Centre.
+        at: [f64; 2],
+        /// Radius in inches.
+        r: f64,
+    },
+    /// A polygon.
+    Polygon {
+        /// Outline.
+        points: Vec<[f64; 2]>,
+    },
+}
+
+/// A piece on the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewPiece {
+    /// Owning side.
+    pub side: Option<SideId>,
+    /// The unit it belongs to, if the rule set has units.
+    pub unit: Option<String>,
+    /// Short label.
+    pub label: String,
+    /// Footprint.
+    pub footprint: Footprint,
+    /// Facing in degrees clockwise from north, if it has one.
+    pub facing: Option<f64>,
+    /// State, such as `in ranks`, `running`.
+    pub status: String,
+}
+
+/// Any other mark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewMarker {
+    /// Owning side, if any.
+    pub side: Option<SideId>,
+    /// Kind, such as `commander` or `fallen`.
+    pub kind: String,
+    /// Where.
+    pub at: [f64; 2],
+    /// Label.
+    pub label: String,
+}
