@@ -1,1 +1,533 @@
-//! placeholder
+//! Scenario files: a TOML file in, a checked scenario out, or diagnostics that name the file,
+//! line and column and say what was expected.
+//!
+//! A scenario has a common part that every rule set shares — name, rule set id and variant,
+//! table size, terrain, objectives, sides with their commanders and rear edges, turn limit — and
+//! two parts in the rule set's own vocabulary: each side's `units`, and the `[rules]` table of
+//! options. [`Scenario`] is generic over both, so each rule set brings its own types and gets
+//! the same parsing, positions and schema.
+//!
+//! Unknown keys are errors everywhere. [`probe`] reads only the `ruleset` key, so a program can
+//! pick the rule set before parsing the rest.
+//!
+//! ```
+//! use volley_scenario::{Source, Scenario};
+//! #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+//! #[serde(deny_unknown_fields)]
+//! struct Unit { name: String }
+//! #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema, Default)]
+//! struct Rules {}
+//!
+//! let src = Source::new("demo.toml", r#"
+//! name = "Demo"
+//! ruleset = "demo"
+//! [table]
+//! width = 48
+//! depth = 24
+//! [[sides]]
+//! name = "Blue"
+//! rear_edge = "south"
+//! commander = { name = "B", at = [10, 1] }
+//! units = [{ name = "1st" }]
+//! [[sides]]
+//! name = "Red"
+//! rear_edge = "north"
+//! commander = { name = "R", at = [10, 23] }
+//! units = [{ nme = "1st" }]
+//! "#);
+//! let err = Scenario::<Unit, Rules>::parse(&src).unwrap_err();
+//! assert_eq!(err.to_string(), "demo.toml:16:12: unknown field `nme`, expected `name`");
+//! ```
+#![deny(missing_docs)]
+
+use std::fmt;
+use std::ops::Range;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+pub use toml::Spanned;
+use volley_table::{Feature, Point, Table, TerrainKind};
+
+/// A scenario file's name and text, kept for diagnostics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The path as the user gave it.
+    pub path: String,
+    /// The whole text.
+    pub text: String,
+}
+
+impl Source {
+    /// A source named `path` holding `text`.
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
+        Source { path: path.into(), text: text.into() }
+    }
+
+    /// 1-based line and column (in characters) of byte offset `at`.
+    pub fn line_col(&self, at: usize) -> (usize, usize) {
+        let at = at.min(self.text.len());
+        let before = self.text.get(..at).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+        (line, col)
+    }
+
+    /// A diagnostic at `span`.
+    pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        let (line, col) = self.line_col(span.start);
+        Diagnostic { path: self.path.clone(), line, col, message: message.into() }
+    }
+
+    /// A diagnostic for the file as a whole (line 1, column 1).
+    pub fn error_whole(&self, message: impl Into<String>) -> Diagnostic {
+        self.error(0..0, message)
+    }
+
+    /// The FNV-1a hash of the text, as 16 hex digits.
+    pub fn hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in self.text.as_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+/// One problem in a scenario file, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct Diagnostic {
+    /// The file.
+    pub path: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub col: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.path, self.line, self.col, self.message)
+    }
+}
+
+/// All the problems found in a file (at least one).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+/// The table's size.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// West–east extent in inches (an 8-foot table is 96).
+    pub width: f64,
+    /// South–north extent in inches.
+    pub depth: f64,
+}
+
+/// A terrain feature: an area (`polygon`, or `rect` = `[x0, y0, x1, y1]`) or, for walls,
+/// redoubt parapets, trenches and roads, a `line`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainSpec {
+    /// What it is.
+    pub kind: TerrainKind,
+    /// Its name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// An area's outline.
+    #[serde(default)]
+    pub polygon: Option<Vec<Point>>,
+    /// An area given as `[x0, y0, x1, y1]`.
+    #[serde(default)]
+    pub rect: Option<[f64; 4]>,
+    /// A linear feature's points.
+    #[serde(default)]
+    pub line: Option<Vec<Point>>,
+}
+
+/// An objective: an area to occupy.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveSpec {
+    /// Its name.
+    pub name: String,
+    /// Its outline.
+    #[serde(default)]
+    pub polygon: Option<Vec<Point>>,
+    /// Its outline as `[x0, y0, x1, y1]`.
+    #[serde(default)]
+    pub rect: Option<[f64; 4]>,
+}
+
+/// A table edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// `y = 0`.
+    South,
+    /// `y = depth`.
+    North,
+    /// `x = 0`.
+    West,
+    /// `x = width`.
+    East,
+}
+
+impl Edge {
+    /// Distance from `p` to this edge of a table of the given size.
+    pub fn dist(self, p: Point, width: f64, depth: f64) -> f64 {
+        match self {
+            Edge::South => p.y,
+            Edge::North => depth - p.y,
+            Edge::West => p.x,
+            Edge::East => width - p.x,
+        }
+    }
+
+    /// The heading that faces away from this edge, into the table.
+    pub fn inward(self) -> f64 {
+        match self {
+            Edge::South => 0.0,
+            Edge::West => 90.0,
+            Edge::North => 180.0,
+            Edge::East => 270.0,
+        }
+    }
+}
+
+/// A side's commander.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderSpec {
+    /// Name.
+    pub name: String,
+    /// Where he starts.
+    pub at: Point,
+}
+
+/// One side.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(bound(deserialize = "U: DeserializeOwned"))]
+pub struct SideSpec<U> {
+    /// Name, such as "Prussians".
+    pub name: String,
+    /// The table edge behind this side.
+    pub rear_edge: Edge,
+    /// The commander.
+    pub commander: CommanderSpec,
+    /// Units, in the rule set's vocabulary.
+    #[schemars(with = "Vec<U>")]
+    pub units: Vec<Spanned<U>>,
+}
+
+/// What happens when the turn limit is reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum AtTurnLimit {
+    /// A draw.
+    #[default]
+    Draw,
+    /// The named side wins.
+    Win(String),
+    /// The side holding more objectives wins; equal is a draw.
+    MostObjectives,
+}
+
+/// A scenario file, with the rule set's units `U` and options `R`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(bound(deserialize = "U: DeserializeOwned, R: DeserializeOwned + Default"))]
+#[schemars(bound = "U: JsonSchema, R: JsonSchema + Default + serde::Serialize")]
+pub struct Scenario<U, R> {
+    /// The battle's name.
+    pub name: String,
+    /// The rule set id, such as `blown-away`.
+    pub ruleset: String,
+    /// The rule set's variant, such as `chance`.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// A paragraph for the list of scenarios.
+    #[serde(default)]
+    pub description: String,
+    /// Sources, and what had to be guessed.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// Table size.
+    pub table: TableSpec,
+    /// Terrain features.
+    #[serde(default)]
+    #[schemars(with = "Vec<TerrainSpec>")]
+    pub terrain: Vec<Spanned<TerrainSpec>>,
+    /// Objectives.
+    #[serde(default)]
+    #[schemars(with = "Vec<ObjectiveSpec>")]
+    pub objectives: Vec<Spanned<ObjectiveSpec>>,
+    /// The sides, usually two.
+    #[schemars(with = "Vec<SideSpec<U>>")]
+    pub sides: Vec<Spanned<SideSpec<U>>>,
+    /// Last turn to be played, if any.
+    #[serde(default)]
+    pub turn_limit: Option<u32>,
+    /// What reaching the turn limit means.
+    #[serde(default)]
+    pub at_turn_limit: AtTurnLimit,
+    /// The rule set's own options.
+    #[serde(default)]
+    pub rules: R,
+}
+
+/// Read only the `ruleset` (and `variant`) keys of a scenario file.
+pub fn probe(src: &Source) -> Result<(String, Option<String>), Diagnostic> {
+    #[derive(Deserialize)]
+    struct Probe {
+        ruleset: Option<String>,
+        variant: Option<String>,
+    }
+    let p: Probe = toml::from_str(&src.text).map_err(|e| toml_error(src, &e))?;
+    match p.ruleset {
+        Some(r) => Ok((r, p.variant)),
+        None => Err(src.error_whole("missing key `ruleset`: expected the rule set id, such as \"blown-away\"")),
+    }
+}
+
+fn toml_error(src: &Source, e: &toml::de::Error) -> Diagnostic {
+    let span = e.span().unwrap_or(0..0);
+    src.error(span, e.message().trim().replace('\n', "; "))
+}
+
+/// An area from `polygon` or `rect`, checked.
+fn area(
+    src: &Source,
+    span: Range<usize>,
+    what: &str,
+    polygon: &Option<Vec<Point>>,
+    rect: &Option<[f64; 4]>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Point> {
+    match (polygon, rect) {
+        (Some(p), None) => {
+            if p.len() < 3 {
+                errors.push(src.error(span, format!("{what}: a polygon needs at least 3 points, found {}", p.len())));
+            }
+            p.clone()
+        }
+        (None, Some([x0, y0, x1, y1])) => {
+            if x1 <= x0 || y1 <= y0 {
+                errors.push(src.error(span, format!("{what}: rect must be [x0, y0, x1, y1] with x1 > x0 and y1 > y0")));
+            }
+            vec![Point::new(*x0, *y0), Point::new(*x1, *y0), Point::new(*x1, *y1), Point::new(*x0, *y1)]
+        }
+        _ => {
+            errors.push(src.error(span, format!("{what}: expected exactly one of `polygon` or `rect`")));
+            Vec::new()
+        }
+    }
+}
+
+/// A checked objective.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    /// Name.
+    pub name: String,
+    /// Outline.
+    pub points: Vec<Point>,
+}
+
+impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
+    /// Parse and check the common part of a scenario. The rule set checks its own parts.
+    pub fn parse(src: &Source) -> Result<Self, Diagnostics> {
+        let s: Self = toml::from_str(&src.text).map_err(|e| Diagnostics::from(toml_error(src, &e)))?;
+        let mut errors = Vec::new();
+        if !(s.table.width > 0.0 && s.table.depth > 0.0) {
+            errors.push(src.error_whole("table: width and depth must be positive inches"));
+        }
+        let on_table = |p: &Point| p.x >= 0.0 && p.y >= 0.0 && p.x <= s.table.width && p.y <= s.table.depth;
+        let _ = s.table_with_terrain_checked(src, &mut errors);
+        let _ = s.objectives_checked(src, &mut errors);
+        if s.sides.len() != 2 {
+            errors.push(src.error_whole(format!("expected exactly 2 [[sides]], found {}", s.sides.len())));
+        }
+        for (i, side) in s.sides.iter().enumerate() {
+            let sd = side.get_ref();
+            if s.sides[..i].iter().any(|o| o.get_ref().name == sd.name) {
+                errors.push(src.error(side.span(), format!("two sides are named {:?}", sd.name)));
+            }
+            if !on_table(&sd.commander.at) {
+                errors.push(src.error(side.span(), format!("side {:?}: commander {} is off the table", sd.name, sd.commander.name)));
+            }
+            if sd.units.is_empty() {
+                errors.push(src.error(side.span(), format!("side {:?} has no units", sd.name)));
+            }
+        }
+        if s.sides.len() == 2 && s.sides[0].get_ref().rear_edge == s.sides[1].get_ref().rear_edge {
+            errors.push(src.error(s.sides[1].span(), "both sides have the same rear edge"));
+        }
+        if s.turn_limit == Some(0) {
+            errors.push(src.error_whole("turn_limit must be at least 1"));
+        }
+        if let AtTurnLimit::Win(name) = &s.at_turn_limit {
+            if !s.sides.iter().any(|x| &x.get_ref().name == name) {
+                errors.push(src.error_whole(format!("at_turn_limit names {name:?}, which is not a side")));
+            }
+        }
+        if errors.is_empty() { Ok(s) } else { Err(Diagnostics(errors)) }
+    }
+
+    fn table_with_terrain_checked(&self, src: &Source, errors: &mut Vec<Diagnostic>) -> Table {
+        let mut table = Table::new(self.table.width, self.table.depth);
+        for t in &self.terrain {
+            let spec = t.get_ref();
+            let name = spec.name.clone().unwrap_or_else(|| format!("{:?}", spec.kind).to_lowercase());
+            let points = if spec.kind.is_linear() {
+                if spec.polygon.is_some() || spec.rect.is_some() {
+                    errors.push(src.error(t.span(), format!("{name}: a {:?} is a `line`, not an area", spec.kind).to_lowercase()));
+                }
+                match &spec.line {
+                    Some(l) if l.len() >= 2 => l.clone(),
+                    _ => {
+                        errors.push(src.error(t.span(), format!("{name}: expected `line` with at least 2 points")));
+                        Vec::new()
+                    }
+                }
+            } else {
+                if spec.line.is_some() {
+                    errors.push(src.error(t.span(), format!("{name}: an area takes `polygon` or `rect`, not `line`")));
+                }
+                area(src, t.span(), &name, &spec.polygon, &spec.rect, errors)
+            };
+            table.features.push(Feature { kind: spec.kind, name, points });
+        }
+        table
+    }
+
+    fn objectives_checked(&self, src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Objective> {
+        self.objectives
+            .iter()
+            .map(|o| {
+                let spec = o.get_ref();
+                let points = area(src, o.span(), &spec.name, &spec.polygon, &spec.rect, errors);
+                Objective { name: spec.name.clone(), points }
+            })
+            .collect()
+    }
+
+    /// The table with its terrain (the file must have passed [`Scenario::parse`]).
+    pub fn build_table(&self, src: &Source) -> Table {
+        self.table_with_terrain_checked(src, &mut Vec::new())
+    }
+
+    /// The objectives (the file must have passed [`Scenario::parse`]).
+    pub fn build_objectives(&self, src: &Source) -> Vec<Objective> {
+        self.objectives_checked(src, &mut Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct U {
+        #[allow(dead_code)]
+        name: String,
+    }
+
+    const GOOD: &str = r#"name = "T"
+ruleset = "x"
+[table]
+width = 96
+depth = 60
+[[terrain]]
+kind = "woods"
+rect = [10, 10, 20, 20]
+[[objectives]]
+name = "hill"
+rect = [40, 28, 44, 32]
+[[sides]]
+name = "A"
+rear_edge = "south"
+commander = { name = "a", at = [1, 1] }
+units = [{ name = "u" }]
+[[sides]]
+name = "B"
+rear_edge = "north"
+commander = { name = "b", at = [1, 59] }
+units = [{ name = "v" }]
+"#;
+
+    fn parse(text: &str) -> Result<Scenario<U, ()>, Diagnostics> {
+        Scenario::<U, ()>::parse(&Source::new("t.toml", text))
+    }
+
+    #[test]
+    fn a_good_file_parses() {
+        let s = parse(GOOD).unwrap();
+        assert_eq!(s.sides.len(), 2);
+        assert_eq!(s.build_objectives(&Source::new("t", GOOD))[0].points.len(), 4);
+    }
+
+    #[test]
+    fn an_unknown_key_names_its_line_and_column() {
+        let bad = GOOD.replace("turn", "x").replace("depth = 60", "depth = 60\ncolour = \"green\"");
+        let e = parse(&bad).unwrap_err();
+        let d = &e.0[0];
+        assert_eq!((d.line, d.col), (6, 1), "{e}");
+        assert!(d.message.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_value_says_what_was_expected() {
+        let bad = GOOD.replace("kind = \"woods\"", "kind = \"swamp\"");
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("t.toml:7:8:"), "{e}");
+        assert!(e.contains("woods"), "the message lists the kinds: {e}");
+    }
+
+    #[test]
+    fn semantic_errors_point_at_the_entry() {
+        let bad = GOOD.replace("rect = [10, 10, 20, 20]", "polygon = [[1, 1], [2, 2]]");
+        let e = parse(&bad).unwrap_err();
+        assert_eq!(e.0[0].line, 6, "{e}");
+        assert!(e.0[0].message.contains("at least 3 points"), "{e}");
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        let s = Source::new("f", "ab\ncé d");
+        assert_eq!(s.line_col(0), (1, 1));
+        assert_eq!(s.line_col(3), (2, 1));
+        assert_eq!(s.line_col(6), (2, 3));
+    }
+
+    #[test]
+    fn probe_reads_the_ruleset_first() {
+        assert_eq!(probe(&Source::new("f", GOOD)).unwrap().0, "x");
+        let e = probe(&Source::new("f", "name = \"x\"")).unwrap_err();
+        assert!(e.message.contains("ruleset"));
+    }
+}
