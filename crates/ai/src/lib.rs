@@ -1,1 +1,90 @@
-//! placeholder
+//! Computer players for any rule set.
+//!
+//! * [`RandomAgent`] picks uniformly among the candidate actions.
+//! * [`HeuristicAgent`] picks the candidate the rule set's [`Heuristic`] scores highest,
+//!   breaking ties at random.
+//!
+//! Both draw their own randomness from a seeded [`Seeded`] generator, apart from the battle's,
+//! so the same seeds replay the same battle.
+//!
+//! What this crate is not: it knows no rule set; rule-specific judgement lives in each rule set's
+//! `Heuristic` implementation.
+#![deny(missing_docs)]
+
+use volley_chance::Seeded;
+use volley_core::{Agent, GameState, Heuristic};
+
+/// The names [`by_name`] accepts.
+pub const AGENTS: [&str; 2] = ["random", "heuristic"];
+
+/// Picks uniformly at random.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: Seeded,
+}
+
+impl RandomAgent {
+    /// A random agent with its own seed.
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: Seeded::new(seed) }
+    }
+}
+
+impl<S: GameState> Agent<S> for RandomAgent {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, _state: &S, candidates: &[S::Action]) -> usize {
+        self.rng.below(candidates.len().max(1) as u64) as usize
+    }
+}
+
+/// Picks the best-scored candidate.
+#[derive(Clone, Debug)]
+pub struct HeuristicAgent {
+    rng: Seeded,
+}
+
+impl HeuristicAgent {
+    /// A heuristic agent; `seed` breaks ties.
+    pub fn new(seed: u64) -> Self {
+        HeuristicAgent { rng: Seeded::new(seed) }
+    }
+}
+
+impl<S: Heuristic> Agent<S> for HeuristicAgent {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn choose(&mut self, state: &S, candidates: &[S::Action]) -> usize {
+        let mut best = f64::NEG_INFINITY;
+        let mut ties = 0u64;
+        let mut pick = 0;
+        for (i, a) in candidates.iter().enumerate() {
+            let s = state.score(a);
+            if s > best + 1e-9 {
+                best = s;
+                pick = i;
+                ties = 1;
+            } else if (s - best).abs() <= 1e-9 {
+                // Reservoir sampling among equal scores.
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    pick = i;
+                }
+            }
+        }
+        pick
+    }
+}
+
+/// An agent by name (`random` or `heuristic`), seeded.
+pub fn by_name<S: Heuristic>(name: &str, seed: u64) -> Option<Box<dyn Agent<S>>> {
+    match name {
+        "random" => Some(Box::new(RandomAgent::new(seed))),
+        "heuristic" => Some(Box::new(HeuristicAgent::new(seed))),
+        _ => None,
+    }
+}

@@ -1,2 +1,341 @@
-//! placeholder
-fn main() {}
+//! `volley`: play, check, replay and list horse-and-musket battles from the command line.
+
+mod bundled;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+use volley_blown_away::{Battle, RULESET_ID};
+use volley_chance::Seeded;
+use volley_core::log::{FORMAT, Header, Log};
+use volley_core::run::{Runner, replay};
+use volley_core::{Agent, GameState, hash_hex};
+use volley_scenario::{Diagnostics, Source, probe};
+
+#[derive(Parser)]
+#[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
+#[command(long_about = "Rules engine and battle laboratory for horse-and-musket wargames.\n\n\
+Rule sets: blown-away (variants chance and without-chance).\n\n\
+A SCENARIO is a path to a scenario file or the name of a bundled one (see `volley scenarios`).\n\
+Start with: volley play crossroads")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A battle report for people.
+    Text,
+    /// One JSON object, for programs.
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the bundled scenarios.
+    Scenarios,
+    /// Check scenario files: exit 0 if all are good, 2 with a diagnostic per problem.
+    Check {
+        /// Scenario files (or bundled names).
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Fight a battle to the end with computer players and print its account.
+    Play {
+        /// Scenario file or bundled name.
+        scenario: String,
+        /// Seed: the same seed fights the same battle.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Agents for the first and second side, comma-separated: random or heuristic.
+        #[arg(long, default_value = "heuristic,heuristic")]
+        agents: String,
+        /// Write the battle's event log (JSON lines) here, to replay it later.
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Rebuild a battle from its log and check the final state hash.
+    Replay {
+        /// A log written by `volley play --log`.
+        log: PathBuf,
+        /// Print the battle's account as it replays.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Print a JSON Schema.
+    Schema {
+        /// What to describe.
+        #[arg(value_enum)]
+        what: SchemaKind,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SchemaKind {
+    /// Blown Away scenario files.
+    Scenario,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Scenarios => {
+            let mut out = std::io::stdout().lock();
+            for s in bundled::SCENARIOS {
+                let src = Source::new(s.path, s.text);
+                let (rs, variant) = probe(&src).map_err(|d| anyhow!("{d}"))?;
+                let desc = match volley_blown_away::ScenarioFile::parse(&src) {
+                    Ok(f) => f.description,
+                    Err(_) => String::new(),
+                };
+                writeln!(out, "{:<28} {} ({})", s.name, rs, variant.unwrap_or_default())?;
+                if !desc.is_empty() {
+                    writeln!(out, "    {desc}")?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { files } => {
+            let mut bad = false;
+            for f in files {
+                match read_scenario(&f) {
+                    Ok(src) => match load(&src) {
+                        Ok(_) => println!("{}: ok", src.path),
+                        Err(e) => {
+                            bad = true;
+                            eprintln!("{e}");
+                        }
+                    },
+                    Err(e) => {
+                        bad = true;
+                        eprintln!("{f}: {e:#}");
+                    }
+                }
+            }
+            Ok(if bad { ExitCode::from(2) } else { ExitCode::SUCCESS })
+        }
+        Command::Play { scenario, seed, agents, log, format } => {
+            let src = read_scenario(&scenario)?;
+            let battle = match load(&src) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+            if names.len() != 2 {
+                bail!("--agents takes two names separated by a comma, such as heuristic,random");
+            }
+            play(battle, &src, seed, &names, log, format)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Schema { what: SchemaKind::Scenario } => {
+            let schema = schemars::schema_for!(volley_blown_away::ScenarioFile);
+            println!("{}", serde_json::to_string_pretty(&schema)?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Read a scenario from a path or a bundled name.
+fn read_scenario(name: &str) -> Result<Source> {
+    if let Some(b) = bundled::find(name) {
+        if !std::path::Path::new(name).exists() {
+            return Ok(Source::new(b.path, b.text));
+        }
+    }
+    let text = std::fs::read_to_string(name).with_context(|| {
+        format!("cannot read scenario {name:?} (not a file, and not a bundled scenario: see `volley scenarios`)")
+    })?;
+    Ok(Source::new(name, text))
+}
+
+fn load(src: &Source) -> Result<Battle, Diagnostics> {
+    let (rs, _) = probe(src)?;
+    if rs != RULESET_ID {
+        return Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays \"{RULESET_ID}\"")).into());
+    }
+    volley_blown_away::load(src)
+}
+
+#[derive(Serialize)]
+struct SideReport {
+    name: String,
+    agent: String,
+    men_start: usize,
+    killed: usize,
+    running: usize,
+    casualty_pct: f64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    scenario: String,
+    ruleset: String,
+    variant: String,
+    seed: u64,
+    turns: u32,
+    actions: u64,
+    winner: Option<String>,
+    reason: String,
+    sides: Vec<SideReport>,
+    state_hash: String,
+}
+
+fn report(b: &Battle, seed: u64, agents: &[String], actions: u64) -> Report {
+    let st = b.stat();
+    let outcome = b.outcome.clone();
+    Report {
+        scenario: st.name.clone(),
+        ruleset: RULESET_ID.to_string(),
+        variant: b.variant.id().to_string(),
+        seed,
+        turns: b.turn,
+        actions,
+        winner: outcome.as_ref().and_then(|o| o.winner).map(|w| st.sides[usize::from(w)].clone()),
+        reason: outcome.map(|o| o.reason).unwrap_or_default(),
+        sides: (0..2u8)
+            .map(|s| {
+                let (men, killed, running) = b.casualties(s);
+                SideReport {
+                    name: st.sides[usize::from(s)].clone(),
+                    agent: agents.get(usize::from(s)).cloned().unwrap_or_default(),
+                    men_start: men,
+                    killed,
+                    running,
+                    casualty_pct: (killed as f64 * 1000.0 / men.max(1) as f64).round() / 10.0,
+                }
+            })
+            .collect(),
+        state_hash: hash_hex(b.state_hash()),
+    }
+}
+
+fn play(battle: Battle, src: &Source, seed: u64, names: &[String], log: Option<PathBuf>, format: Format) -> Result<()> {
+    let mut agents: Vec<Box<dyn Agent<Battle>>> = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let a = volley_ai::by_name::<Battle>(n, Seeded::derive(seed, 1000 + i as u64))
+            .ok_or_else(|| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
+        agents.push(a);
+    }
+    let header = Header {
+        format: FORMAT.to_string(),
+        ruleset: RULESET_ID.to_string(),
+        variant: Some(battle.variant.id().to_string()),
+        scenario_path: src.path.clone(),
+        scenario_hash: src.hash(),
+        scenario: src.text.clone(),
+        seed,
+        agents: names.to_vec(),
+    };
+    let refs: Vec<&mut dyn Agent<Battle>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<Battle>).collect();
+    let mut runner = Runner::new(battle, header, refs);
+    runner.keep_events = format == Format::Text;
+    let mut rng = Seeded::new(seed);
+    runner.play(&mut rng, 1_000_000).map_err(|e| anyhow!("the battle could not be played: {e}"))?;
+    let actions = runner.log.entries.len() as u64;
+    if let Some(path) = &log {
+        std::fs::write(path, runner.log.to_jsonl()).with_context(|| format!("cannot write the log to {}", path.display()))?;
+    }
+    let rep = report(&runner.state, seed, names, actions);
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rep)?)?,
+        Format::Text => {
+            let st = runner.state.stat();
+            writeln!(
+                out,
+                "{} ({}, {} version), seed {seed}: {} ({}) against {} ({})",
+                st.name,
+                RULESET_ID,
+                runner.state.variant.id(),
+                st.sides[0],
+                names[0],
+                st.sides[1],
+                names[1]
+            )?;
+            for (_, e) in &runner.events {
+                let line = e.to_string();
+                if line.starts_with("Turn ") {
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "  {line}")?;
+                }
+            }
+            write_summary(&mut out, &rep)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
+    match &rep.winner {
+        Some(w) => writeln!(out, "Result: {w} win after {} turns: {}.", rep.turns, rep.reason)?,
+        None => writeln!(out, "Result: a draw after {} turns: {}.", rep.turns, rep.reason)?,
+    }
+    let parts: Vec<String> = rep
+        .sides
+        .iter()
+        .map(|s| format!("{} {:.0}% ({} of {} killed, {} running)", s.name, s.casualty_pct, s.killed, s.men_start, s.running))
+        .collect();
+    writeln!(out, "Casualties: {}", parts.join("; "))?;
+    Ok(())
+}
+
+fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let log: Log<volley_blown_away::Action> = Log::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    if log.header.ruleset != RULESET_ID {
+        bail!("{}: the log is of rule set {:?}; this build replays {RULESET_ID:?}", path.display(), log.header.ruleset);
+    }
+    let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
+    if src.hash() != log.header.scenario_hash {
+        bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
+    }
+    let mut battle = load(&src).map_err(|e| anyhow!("the logged scenario no longer loads: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    replay(&mut battle, &log.entries, |_, e| {
+        if verbose {
+            let _ = writeln!(out, "{e}");
+        }
+    })
+    .map_err(|e| anyhow!("{}: replay failed: {e}", path.display()))?;
+    let hash = hash_hex(battle.state_hash());
+    let rep = report(&battle, log.header.seed, &log.header.agents, log.entries.len() as u64);
+    write_summary(&mut out, &rep)?;
+    writeln!(out, "state_hash {hash}")?;
+    match &log.footer {
+        Some(f) if f.state_hash == hash => {
+            writeln!(out, "replay matches the recorded state hash")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(f) => {
+            eprintln!("replay reached state {hash}, but the log recorded {}", f.state_hash);
+            Ok(ExitCode::from(1))
+        }
+        None => {
+            eprintln!("the log has no end line: nothing to compare the state hash with");
+            Ok(ExitCode::from(1))
+        }
+    }
+}

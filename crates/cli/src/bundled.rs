@@ -1,0 +1,31 @@
+//! The scenarios shipped inside the binary, so `volley play crossroads` works anywhere.
+
+/// A bundled scenario.
+pub struct Bundled {
+    /// Short name, such as `crossroads`.
+    pub name: &'static str,
+    /// Its path in the repository.
+    pub path: &'static str,
+    /// Its text.
+    pub text: &'static str,
+}
+
+macro_rules! bundle {
+    ($($name:literal => $file:literal),* $(,)?) => {
+        /// Every bundled scenario.
+        pub const SCENARIOS: &[Bundled] = &[$(Bundled {
+            name: $name,
+            path: concat!("scenarios/", $file),
+            text: include_str!(concat!("../../../scenarios/", $file)),
+        }),*];
+    };
+}
+
+bundle! {
+    "crossroads" => "blown-away/crossroads.toml",
+}
+
+/// A bundled scenario by its short name or repository path.
+pub fn find(name: &str) -> Option<&'static Bundled> {
+    SCENARIOS.iter().find(|b| b.name == name || b.path == name)
+}

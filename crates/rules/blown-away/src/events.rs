@@ -1,0 +1,258 @@
+//! What happens in a battle, in words a wargamer would use in a battle report.
+
+use std::fmt;
+
+use serde::Serialize;
+use volley_chance::card_name;
+use volley_core::Outcome;
+use volley_table::Cover;
+
+use crate::combat::{CardResult, Loss};
+use crate::model::Formation;
+
+/// One thing that happened.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A side fixed its deployment.
+    Deployed {
+        /// Side.
+        side: String,
+        /// Units placed other than as the scenario file has them.
+        changed: usize,
+    },
+    /// The coin flip for the first move.
+    FirstMove {
+        /// 1 heads, 2 tails.
+        coin: u32,
+        /// Who moves first.
+        side: String,
+    },
+    /// A turn begins.
+    TurnBegins {
+        /// Turn number.
+        turn: u32,
+        /// Whose.
+        side: String,
+    },
+    /// A commander moved.
+    CommanderMoved {
+        /// Commander's name.
+        name: String,
+        /// Next to which unit, if any.
+        near: Option<String>,
+    },
+    /// A unit moved.
+    Moved {
+        /// Unit.
+        unit: String,
+        /// Inches covered.
+        distance: f64,
+        /// Why it stopped short, if it did.
+        stopped: Option<String>,
+    },
+    /// A unit changed formation or facing.
+    Reformed {
+        /// Unit.
+        unit: String,
+        /// New formation.
+        formation: Formation,
+        /// New facing.
+        facing: f64,
+    },
+    /// A running unit in the way was pushed away (or eliminated).
+    Pushed {
+        /// The running unit.
+        unit: String,
+        /// The unit that came on.
+        by: String,
+        /// Whether it could not go the full 18" and was eliminated.
+        eliminated: bool,
+    },
+    /// Men rallied.
+    Rallied {
+        /// Unit.
+        unit: String,
+        /// How many returned to ranks.
+        men: u16,
+        /// Gunners who went straight back to their gun.
+        to_gun: u16,
+    },
+    /// Gunners walked back towards their gun.
+    GunnersReturned {
+        /// Unit.
+        unit: String,
+        /// Gunners now at the gun.
+        at_gun: u16,
+    },
+    /// A mob of running men moved.
+    MobMoved {
+        /// Unit.
+        unit: String,
+        /// Inches.
+        distance: f64,
+    },
+    /// Long-range artillery fire.
+    Fired {
+        /// The gun's unit.
+        gun: String,
+        /// Target unit.
+        target: String,
+        /// The target's cover against the gun.
+        cover: Cover,
+        /// Balls spent.
+        spent: u8,
+        /// Balls left.
+        left: u8,
+        /// Whether the dead man stays on the field (target engaged).
+        on_field: bool,
+    },
+    /// A card combat (chance version).
+    CardCombat {
+        /// Attacking unit.
+        attacker: String,
+        /// Defending unit.
+        defender: String,
+        /// Cards, totals, winner, losses and why.
+        result: CardResult,
+        /// (killed, ran) actually applied to attacker and defender.
+        applied: [(u16, u16); 2],
+    },
+    /// An attack (without-chance version).
+    Attack {
+        /// Attacking unit.
+        attacker: String,
+        /// Target unit.
+        target: String,
+        /// What the rules call for, and why.
+        loss: Loss,
+        /// (killed, ran) actually applied.
+        applied: (u16, u16),
+    },
+    /// Cavalry's weakness: cavalry ran because steady enemy still faced it.
+    CavalryWeakness {
+        /// Unit.
+        unit: String,
+        /// How many ran.
+        ran: u16,
+    },
+    /// An engagement ended; its dead went to the tray.
+    EngagementOver {
+        /// Units that were in it.
+        units: Vec<String>,
+    },
+    /// An objective changed hands.
+    ObjectiveTaken {
+        /// Objective.
+        objective: String,
+        /// New holder.
+        side: String,
+    },
+    /// The battle ended.
+    BattleOver {
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+fn loss_text(f: &mut fmt::Formatter<'_>, l: &Loss) -> fmt::Result {
+    let parts: Vec<String> = l.explanation.iter().map(|m| format!("{:+} {}", m.value, m.rule)).collect();
+    write!(f, "{} killed, {} to run [{}]", l.killed, l.run, parts.join("; "))
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Deployed { side, changed } => {
+                write!(f, "{side} fix their deployment in secret")?;
+                if *changed > 0 {
+                    write!(f, " ({changed} units placed otherwise than the plan)")?;
+                }
+                Ok(())
+            }
+            Event::FirstMove { coin, side } => {
+                write!(f, "The coin falls {}: {side} move first.", if *coin == 1 { "heads" } else { "tails" })
+            }
+            Event::TurnBegins { turn, side } => write!(f, "Turn {turn} ({side})"),
+            Event::CommanderMoved { name, near } => match near {
+                Some(u) => write!(f, "{name} rides over to {u}."),
+                None => write!(f, "{name} moves."),
+            },
+            Event::Moved { unit, distance, stopped } => {
+                write!(f, "{unit} advance {distance:.1}\"")?;
+                if let Some(s) = stopped {
+                    write!(f, " and halt: {s}")?;
+                }
+                write!(f, ".")
+            }
+            Event::Reformed { unit, formation, facing } => {
+                write!(f, "{unit} form {} facing {facing:.0}°.", if *formation == Formation::Line { "line" } else { "column" })
+            }
+            Event::Pushed { unit, by, eliminated } => {
+                if *eliminated {
+                    write!(f, "The running men of {unit}, caught by {by} with nowhere to go, are eliminated.")
+                } else {
+                    write!(f, "The running men of {unit} scatter 18\" before {by}.")
+                }
+            }
+            Event::Rallied { unit, men, to_gun } => {
+                write!(f, "{unit} rally {men} men")?;
+                if *to_gun > 0 {
+                    write!(f, " ({to_gun} straight back to the gun)")?;
+                }
+                write!(f, ".")
+            }
+            Event::GunnersReturned { unit, at_gun } => write!(f, "Gunners of {unit} walk back to their gun ({at_gun} at it)."),
+            Event::MobMoved { unit, distance } => write!(f, "The mob of {unit} flees {distance:.1}\"."),
+            Event::Fired { gun, target, cover, spent, left, on_field } => {
+                write!(
+                    f,
+                    "{gun} fire at {target} ({}): one man killed{}; {spent} ball{} spent, {left} left.",
+                    match cover {
+                        Cover::Open => "in the open",
+                        Cover::Soft => "in soft cover",
+                        Cover::Wall => "behind a wall",
+                        Cover::Works => "behind works",
+                    },
+                    if *on_field { " and left where he fell" } else { "" },
+                    if *spent == 1 { "" } else { "s" }
+                )
+            }
+            Event::CardCombat { attacker, defender, result, applied } => {
+                write!(
+                    f,
+                    "{attacker} ({}{}) against {defender} ({}{}): ",
+                    card_name(result.cards[0]),
+                    if result.totals[0] != result.cards[0] { format!(" +3 = {}", result.totals[0]) } else { String::new() },
+                    card_name(result.cards[1]),
+                    if result.totals[1] != result.cards[1] { format!(" +3 = {}", result.totals[1]) } else { String::new() },
+                )?;
+                match result.winner {
+                    Some(0) => write!(f, "{attacker} win. ")?,
+                    Some(_) => write!(f, "{defender} win. ")?,
+                    None => write!(f, "equal cards, both win. ")?,
+                }
+                let names = [attacker, defender];
+                for i in 0..2 {
+                    if let Some(l) = &result.losses[i] {
+                        write!(f, "{}: ", names[i])?;
+                        loss_text(f, l)?;
+                        write!(f, " -> {} killed, {} ran. ", applied[i].0, applied[i].1)?;
+                    }
+                }
+                Ok(())
+            }
+            Event::Attack { attacker, target, loss, applied } => {
+                write!(f, "{attacker} attack {target}: ")?;
+                loss_text(f, loss)?;
+                write!(f, " -> {} killed, {} ran.", applied.0, applied.1)
+            }
+            Event::CavalryWeakness { unit, ran } => {
+                write!(f, "Steady enemy still face {unit}: the remaining {ran} cavalrymen run.")
+            }
+            Event::EngagementOver { units } => write!(f, "The fight between {} is over.", units.join(", ")),
+            Event::ObjectiveTaken { objective, side } => write!(f, "{side} take the {objective}."),
+            Event::BattleOver { outcome } => write!(f, "The battle is over: {}.", outcome.reason),
+        }
+    }
+}

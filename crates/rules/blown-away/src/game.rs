@@ -1,0 +1,1814 @@
+//! The battle: phases, actions, and every rule that moves, rallies, fires and fights.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, Deck, DrawKind};
+use volley_core::{
+    Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
+};
+use volley_scenario::AtTurnLimit;
+use volley_table::{Cover, Point, dist_to_segment, heading_to, norm_heading, point_in_polygon, turn, unit as heading_unit};
+
+use crate::combat::{self, Attacker, CardSide, Target};
+use crate::events::Event;
+use crate::model::{
+    Arm, CREW_RADIUS, Formation, Front, Man, ManState, Role, SPACING, Unit, Variant, block_slots, files_for, lay_out,
+};
+use crate::setup::{Setup, Static};
+
+/// Combat range: units fight when less than this apart.
+pub const COMBAT_RANGE: f64 = 4.0;
+/// Runners go this far to the rear.
+pub const RUN_DISTANCE: f64 = 6.0;
+/// A mob of runners moves up to this far.
+pub const MOB_MOVE: f64 = 18.0;
+/// A mob may not pass closer than this to enemy troops.
+pub const MOB_CLEARANCE: f64 = 6.0;
+/// A running unit in the way is moved away this far.
+pub const PUSH_DISTANCE: f64 = 18.0;
+/// Rally case 1: no man in ranks this close to facing enemy men in ranks.
+pub const RALLY_CLEAR: f64 = 6.0;
+/// Rally case 2: all running men at least this far from enemy men in ranks.
+pub const RALLY_FAR: f64 = 24.0;
+/// The commander is "next to" a unit within this distance of one of its men.
+pub const NEXT_TO: f64 = 2.0;
+/// Gunners within this distance of their gun return to it when they rally; farther ones walk
+/// back at this many inches a turn.
+pub const GUNNER_RETURN: f64 = 6.0;
+/// Long-range artillery: minimum and maximum range and half-arc about the boresight.
+pub const LRA_RANGE: (f64, f64) = (4.0, 36.0);
+/// Half-arc of long-range fire either side of the boresight, degrees.
+pub const LRA_ARC: f64 = 45.0;
+/// Units may move obliquely up to this far off their facing, degrees.
+pub const OBLIQUE: f64 = 45.0;
+/// Figures closer than this touch: a move may not end in contact with the enemy.
+pub const CONTACT: f64 = 1.0;
+/// Radius of a figure when it blocks a line of sight.
+pub const FIGURE_RADIUS: f64 = 0.4;
+/// Step used to trace a move, inches.
+const STEP: f64 = 0.25;
+/// The most legs a declared path may have.
+pub const MAX_LEGS: usize = 4;
+
+/// Where a battle stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Sides fix their deployments, first side 0 then side 1.
+    Deploy,
+    /// Move or rally one unit, and move the commander.
+    Main,
+    /// Fire long-range artillery.
+    Artillery,
+    /// Conduct (chance) or declare (without-chance) combats; `side` is who acts.
+    Combat {
+        /// The side acting.
+        side: SideId,
+    },
+    /// The battle is over.
+    Over,
+}
+
+/// A unit placed otherwise than the scenario file has it, during deployment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Unit index.
+    pub unit: u16,
+    /// Front centre (artillery: the gun).
+    pub at: Point,
+    /// Facing.
+    pub facing: f64,
+    /// Formation.
+    pub formation: Formation,
+}
+
+/// Everything a player may do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Fix this side's deployment: the scenario's, with these units placed otherwise.
+    Deploy {
+        /// Units placed otherwise.
+        #[serde(default)]
+        placements: Vec<Placement>,
+    },
+    /// Move the commander anywhere on the table.
+    MoveCommander {
+        /// Where to.
+        to: Point,
+    },
+    /// Pivot (optional) and move a unit in ranks: the front centre follows `path`.
+    Move {
+        /// Unit index.
+        unit: u16,
+        /// Pivot to this facing first (on the centre of the front rank, or the axle).
+        #[serde(default)]
+        pivot: Option<f64>,
+        /// Waypoints of the front centre: one for a line, up to four for a column.
+        path: Vec<Point>,
+    },
+    /// Change formation and facing instead of moving.
+    Reform {
+        /// Unit index.
+        unit: u16,
+        /// New formation.
+        formation: Formation,
+        /// New facing.
+        facing: f64,
+    },
+    /// Rally a unit.
+    Rally {
+        /// Unit index.
+        unit: u16,
+    },
+    /// Move a unit with no men in ranks as a mob: the running men follow `path` (offsets of
+    /// the mob's centre).
+    Mob {
+        /// Unit index.
+        unit: u16,
+        /// Waypoints of the mob's centre.
+        path: Vec<Point>,
+    },
+    /// Walk rallied gunners back towards their gun.
+    ReturnGunners {
+        /// Unit index.
+        unit: u16,
+    },
+    /// Long-range fire.
+    Fire {
+        /// The artillery unit.
+        gun: u16,
+        /// The target unit.
+        target: u16,
+    },
+    /// Conduct (chance) or declare (without-chance) a combat.
+    Combat {
+        /// The unit conducting it.
+        unit: u16,
+        /// The enemy unit.
+        target: u16,
+    },
+    /// Finish this phase (or the deployment of the current unit action).
+    EndPhase,
+}
+
+/// One Blown Away battle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Battle {
+    /// What never changes.
+    #[serde(skip)]
+    pub stat: Arc<Static>,
+    /// Which version.
+    pub variant: Variant,
+    /// Turn number (each player's turn counts one); 0 during deployment.
+    pub turn: u32,
+    /// Phase.
+    pub phase: Phase,
+    /// Whose turn it is.
+    pub mover: SideId,
+    /// Units.
+    pub units: Vec<Unit>,
+    /// Where each side's commander is.
+    pub commanders: [Point; 2],
+    /// Each side's deck (chance version).
+    pub decks: [Deck; 2],
+    /// Who last occupied each objective.
+    pub holders: Vec<Option<SideId>>,
+    /// Next engagement id.
+    pub next_engagement: u32,
+    /// The outcome, once over.
+    pub outcome: Option<Outcome>,
+    /// Which sides have deployed.
+    pub deployed: [bool; 2],
+    /// Whether the one unit action of this turn has been taken.
+    pub unit_done: bool,
+    /// Whether the commander has moved this turn.
+    pub commander_moved: bool,
+    /// Combats declared this phase (without-chance version).
+    pub declared: Vec<(u16, u16)>,
+}
+
+/// Result of tracing a move.
+struct Trace {
+    /// Distance actually covered.
+    s: f64,
+    /// Why it stopped short.
+    stopped: Option<String>,
+    /// Running units met on the way, with the point of meeting.
+    pushes: Vec<usize>,
+    /// Objectives entered by men in ranks on the way.
+    entered: Vec<bool>,
+}
+
+/// How a unit's men are placed while it moves.
+struct MoveShape {
+    /// Polyline of the head (with a straight trail behind the start for columns).
+    poly: Vec<Point>,
+    /// Cumulative lengths along `poly`.
+    cum: Vec<f64>,
+    /// Arc length of the head's start on `poly`.
+    start: f64,
+    /// For each man in ranks (index into `men`): offset right and back.
+    slots: Vec<(usize, f64, f64)>,
+    /// Rigid (line) or snake (column).
+    rigid: bool,
+    /// Facing of a rigid body.
+    facing: f64,
+    /// Gun offset (artillery): the axle at the head.
+    gun: bool,
+}
+
+impl MoveShape {
+    fn at(&self, s: f64) -> (Point, f64) {
+        let s = s.clamp(0.0, *self.cum.last().unwrap_or(&0.0));
+        let i = self.cum.partition_point(|&c| c < s).clamp(1, self.poly.len().max(2) - 1);
+        let (a, b) = (self.poly[i - 1], self.poly[i]);
+        let seg = self.cum[i] - self.cum[i - 1];
+        let t = if seg > 1e-12 { (s - self.cum[i - 1]) / seg } else { 0.0 };
+        (a.lerp(b, t), heading_to(a, b))
+    }
+
+    /// Head position and the men's positions after covering `s`.
+    fn place(&self, s: f64, out: &mut Vec<(usize, Point)>) -> (Point, f64) {
+        out.clear();
+        let (head, head_dir) = self.at(self.start + s);
+        let facing = if self.rigid { self.facing } else { head_dir };
+        let fwd = heading_unit(facing);
+        let rgt = heading_unit(facing + 90.0);
+        for &(i, r, b) in &self.slots {
+            let p = if self.rigid || b < 1e-9 {
+                head + rgt * r - fwd * b
+            } else {
+                let (c, d) = self.at(self.start + s - b);
+                c + heading_unit(d + 90.0) * r
+            };
+            out.push((i, p));
+        }
+        (head, facing)
+    }
+
+    fn len(&self) -> f64 {
+        self.cum.last().copied().unwrap_or(0.0) - self.start
+    }
+}
+
+fn poly_with_cum(poly: Vec<Point>) -> (Vec<Point>, Vec<f64>) {
+    let mut cum = Vec::with_capacity(poly.len());
+    let mut acc = 0.0;
+    for (i, p) in poly.iter().enumerate() {
+        if i > 0 {
+            acc += p.dist(poly[i - 1]);
+        }
+        cum.push(acc);
+    }
+    (poly, cum)
+}
+
+fn path_len(start: Point, path: &[Point]) -> f64 {
+    let mut prev = start;
+    let mut l = 0.0;
+    for &p in path {
+        l += prev.dist(p);
+        prev = p;
+    }
+    l
+}
+
+impl Battle {
+    /// Scenario-wide data.
+    pub fn stat(&self) -> &Static {
+        &self.stat
+    }
+
+    /// A unit's name.
+    pub fn name(&self, u: usize) -> &str {
+        self.stat.unit_names.get(u).map_or("?", |s| s.as_str())
+    }
+
+    fn side_name(&self, s: SideId) -> String {
+        self.stat.sides[usize::from(s) & 1].clone()
+    }
+
+    fn unit(&self, u: u16) -> Result<&Unit, Illegal> {
+        self.units.get(usize::from(u)).ok_or_else(|| Illegal::new(format!("there is no unit {u}")))
+    }
+
+    fn own_unit(&self, u: u16, side: SideId) -> Result<&Unit, Illegal> {
+        let unit = self.unit(u)?;
+        if unit.side != side {
+            return illegal!("{} is not yours", self.name(usize::from(u)));
+        }
+        Ok(unit)
+    }
+
+    /// The side that must act.
+    pub fn acting_side(&self) -> Option<SideId> {
+        match self.phase {
+            Phase::Deploy => Some(if self.deployed[0] { 1 } else { 0 }),
+            Phase::Main | Phase::Artillery => Some(self.mover),
+            Phase::Combat { side } => Some(side),
+            Phase::Over => None,
+        }
+    }
+
+    // ----- geometry between units -----
+
+    /// Least distance between two units' bodies in ranks.
+    pub fn unit_dist(&self, a: usize, b: usize) -> f64 {
+        let (ua, ub) = (&self.units[a], &self.units[b]);
+        let mut best = f64::INFINITY;
+        for p in ua.body() {
+            for q in ub.body() {
+                best = best.min(p.dist2(q));
+            }
+        }
+        best.sqrt()
+    }
+
+    /// Whether unit `a` faces unit `b`: part of `b`'s body lies in `a`'s front arc.
+    pub fn faces(&self, a: usize, b: usize) -> bool {
+        match self.units[a].front_edge() {
+            Some(f) => self.units[b].body().any(|p| f.faces(p)),
+            None => false,
+        }
+    }
+
+    /// Whether `a` stands on `b`'s flank or rear: `a`'s centre is outside `b`'s front arc.
+    pub fn on_flank_or_rear(&self, a: usize, b: usize) -> bool {
+        match self.units[b].front_edge() {
+            Some(f) => !f.faces(self.units[a].centre()),
+            None => true,
+        }
+    }
+
+    /// The cover unit `t` has against unit `from`.
+    pub fn cover(&self, t: usize, from: usize) -> Cover {
+        self.cover_from_point(t, self.units[from].centre())
+    }
+
+    fn cover_from_point(&self, t: usize, from: Point) -> Cover {
+        let target = &self.units[t];
+        let near = target
+            .body()
+            .min_by(|a, b| a.dist2(from).total_cmp(&b.dist2(from)))
+            .unwrap_or(target.centre());
+        let c = self.stat.table.cover(near, from);
+        if c < Cover::Soft && self.stat.table.in_soft_cover(target.centre()) { Cover::Soft } else { c }
+    }
+
+    /// Whether two opposing units may fight: both have men in ranks, and they are in the same
+    /// engagement, or less than 4" apart with at least one facing the other (without-chance:
+    /// the one conducting the combat must face the other).
+    pub fn may_fight(&self, a: usize, b: usize) -> bool {
+        let (ua, ub) = (&self.units[a], &self.units[b]);
+        if ua.side == ub.side || ua.in_ranks() == 0 || ub.in_ranks() == 0 {
+            return false;
+        }
+        if ua.engagement.is_some() && ua.engagement == ub.engagement {
+            return true;
+        }
+        if self.unit_dist(a, b) >= COMBAT_RANGE {
+            return false;
+        }
+        match self.variant {
+            Variant::Chance => self.faces(a, b) || self.faces(b, a),
+            Variant::WithoutChance => self.faces(a, b),
+        }
+    }
+
+    /// Why `unit` may not conduct combat against `target` now, if it may not.
+    fn combat_refusal(&self, unit: u16, target: u16, side: SideId) -> Result<(), Illegal> {
+        let u = self.own_unit(unit, side)?;
+        let t = self.unit(target)?;
+        let (ui, ti) = (usize::from(unit), usize::from(target));
+        if t.side == side {
+            return illegal!("{} is not an enemy", self.name(ti));
+        }
+        if u.fought {
+            return illegal!("{} has already conducted combat this turn", self.name(ui));
+        }
+        if u.in_ranks() == 0 {
+            return illegal!("{} has no men in ranks", self.name(ui));
+        }
+        if u.arm == Arm::Artillery && !u.crewed() {
+            return illegal!("{}'s gun has no gunner at it", self.name(ui));
+        }
+        if t.in_ranks() == 0 {
+            return illegal!("{} has no men in ranks to fight", self.name(ti));
+        }
+        if !self.may_fight(ui, ti) {
+            return illegal!(
+                "{} and {} are not engaged: they must be less than 4\" apart with {} facing the other",
+                self.name(ui),
+                self.name(ti),
+                if self.variant == Variant::Chance { "one" } else { "the attacker" }
+            );
+        }
+        if u.arm == Arm::Cavalry && matches!(self.cover(ti, ui), Cover::Wall | Cover::Works | Cover::Soft) {
+            return illegal!("cavalry may not fight a unit behind works or a wall, or in woods");
+        }
+        Ok(())
+    }
+
+    // ----- moving -----
+
+    fn move_shape(&self, ui: usize, pivot: Option<f64>, path: &[Point]) -> MoveShape {
+        let u = &self.units[ui];
+        let mut probe = u.clone();
+        if let Some(p) = pivot {
+            pivot_unit(&mut probe, p);
+        }
+        let rigid = u.formation == Formation::Line || u.gun.is_some();
+        let fwd = heading_unit(probe.facing);
+        let rgt = heading_unit(probe.facing + 90.0);
+        let mut slots = Vec::new();
+        for (i, m) in probe.men.iter().enumerate() {
+            if m.in_ranks() {
+                let d = m.at - probe.front;
+                slots.push((i, d.dot(rgt), -d.dot(fwd)));
+            }
+        }
+        let depth = slots.iter().map(|s| s.2).fold(0.0, f64::max);
+        let mut poly = Vec::with_capacity(path.len() + 2);
+        let trail = if rigid { 0.0 } else { depth + SPACING };
+        if !rigid {
+            poly.push(probe.front - fwd * trail);
+        }
+        poly.push(probe.front);
+        poly.extend_from_slice(path);
+        if poly.len() < 2 {
+            poly.push(probe.front);
+        }
+        let (poly, cum) = poly_with_cum(poly);
+        MoveShape { poly, cum, start: trail, slots, rigid, facing: probe.facing, gun: u.gun.is_some() }
+    }
+
+    /// Why a declared move breaks the rules, if it does.
+    fn check_move(&self, side: SideId, unit: u16, pivot: Option<f64>, path: &[Point]) -> Result<(), Illegal> {
+        let u = self.own_unit(unit, side)?;
+        let ui = usize::from(unit);
+        self.may_act_with(ui)?;
+        if u.engagement.is_some() {
+            return illegal!("{} is engaged in combat and may not pivot or move", self.name(ui));
+        }
+        if u.in_ranks() == 0 {
+            return illegal!("{} has no men in ranks: move it as a mob", self.name(ui));
+        }
+        if u.running() > 0 {
+            return illegal!("{} has men in ranks and men running and may not move", self.name(ui));
+        }
+        if u.arm == Arm::Artillery && self.stat.rules.year < 1750 {
+            return illegal!("artillery before 1750 may not move (the scenario's year is {})", self.stat.rules.year);
+        }
+        if u.arm == Arm::Artillery && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9) {
+            return illegal!("{}'s gunners must be back at the gun before it moves", self.name(ui));
+        }
+        if path.is_empty() || path.len() > MAX_LEGS || (u.formation == Formation::Line || u.gun.is_some()) && path.len() > 1 {
+            return illegal!("a line or gun moves along one straight leg, a column along up to {MAX_LEGS}");
+        }
+        if path.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) || pivot.is_some_and(|p| !p.is_finite()) {
+            return illegal!("the path must be finite numbers");
+        }
+        let facing = pivot.map_or(u.facing, norm_heading);
+        let mut heading = facing;
+        let mut prev = u.front;
+        for &p in path {
+            if p.dist(prev) < 1e-9 {
+                return illegal!("a leg of the path has no length");
+            }
+            let dir = heading_to(prev, p);
+            if turn(heading, dir).abs() > OBLIQUE + 1e-6 {
+                return illegal!(
+                    "{} may move at most 45° off its facing (this leg is {:.0}° off)",
+                    self.name(ui),
+                    turn(heading, dir).abs()
+                );
+            }
+            if u.formation == Formation::Column && u.gun.is_none() {
+                heading = dir;
+            }
+            prev = p;
+        }
+        let len = path_len(u.front, path);
+        let allow = u.arm.allowance();
+        if len > allow + 1e-6 {
+            return illegal!("{} may move at most {allow}\", this path is {len:.2}\"", self.name(ui));
+        }
+        // Every man stays on the table and off impassable ground along the whole path.
+        let shape = self.move_shape(ui, pivot, path);
+        let mut buf = Vec::new();
+        let total = shape.len();
+        let mut s = 0.0;
+        loop {
+            shape.place(s, &mut buf);
+            for &(_, p) in &buf {
+                if !self.stat.table.contains(p) || (self.stat.has_impassable && !self.stat.table.passable(p)) {
+                    return illegal!(
+                        "{} would have a man at ({:.1}, {:.1}), off the table or on impassable ground",
+                        self.name(ui),
+                        p.x,
+                        p.y
+                    );
+                }
+            }
+            if s >= total {
+                break;
+            }
+            s = (s + STEP * 4.0).min(total);
+        }
+        Ok(())
+    }
+
+    /// Least distance from the moving men to enemy bodies in ranks that face or are faced by
+    /// the mover; infinity if none within 4".
+    fn facing_gap(&self, ui: usize, men: &[(usize, Point)], head: Point, facing: f64) -> f64 {
+        let side = self.units[ui].side;
+        let mover = &self.units[ui];
+        let rgt = heading_unit(facing + 90.0);
+        let fwd = heading_unit(facing);
+        // The mover's front edge at this point of the move.
+        let front = if mover.gun.is_some() {
+            Front { left: head, right: head, facing }
+        } else {
+            let (mut lo, mut hi, mut ahead) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+            for &(_, p) in men {
+                let d = p - head;
+                lo = lo.min(d.dot(rgt));
+                hi = hi.max(d.dot(rgt));
+                ahead = ahead.max(d.dot(fwd));
+            }
+            Front { left: head + fwd * ahead + rgt * lo, right: head + fwd * ahead + rgt * hi, facing }
+        };
+        let mut best = f64::INFINITY;
+        let reach = COMBAT_RANGE + 30.0;
+        for (ei, e) in self.units.iter().enumerate() {
+            if e.side == side || e.in_ranks() == 0 || ei == ui {
+                continue;
+            }
+            if e.centre().dist(head) > reach {
+                continue;
+            }
+            let efront = e.front_edge();
+            for q in e.body() {
+                for &(_, p) in men {
+                    let d = p.dist(q);
+                    if d < COMBAT_RANGE && d < best && (front.faces(q) || efront.is_some_and(|f| f.faces(p))) {
+                        best = d;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Least distance from the moving men to any enemy body in ranks.
+    fn contact_gap(&self, ui: usize, men: &[(usize, Point)]) -> f64 {
+        let side = self.units[ui].side;
+        let mut best = f64::INFINITY;
+        for e in self.units.iter().filter(|e| e.side != side && e.in_ranks() > 0) {
+            for q in e.body() {
+                for &(_, p) in men {
+                    best = best.min(p.dist(q));
+                }
+            }
+        }
+        best
+    }
+
+    fn trace_move(&self, ui: usize, shape: &MoveShape) -> Trace {
+        let total = shape.len();
+        let side = self.units[ui].side;
+        let mut buf = Vec::new();
+        let mut pushes = Vec::new();
+        let mut entered = vec![false; self.stat.objectives.len()];
+        let (head, f0) = shape.place(0.0, &mut buf);
+        let mut prev_gap = self.facing_gap(ui, &buf, head, f0);
+        let mut prev_s = 0.0;
+        let mut s = 0.0;
+        let mut stopped = None;
+        let mut end = total;
+        while s < total {
+            s = (s + STEP).min(total);
+            let (head, f) = shape.place(s, &mut buf);
+            let gap = self.facing_gap(ui, &buf, head, f);
+            if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
+                // Stop at the first point within 4": refine between prev_s and s.
+                let (mut lo, mut hi) = (prev_s, s);
+                if prev_gap >= COMBAT_RANGE {
+                    for _ in 0..20 {
+                        let mid = (lo + hi) / 2.0;
+                        let (h, f) = shape.place(mid, &mut buf);
+                        if self.facing_gap(ui, &buf, h, f) < COMBAT_RANGE {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                    }
+                    end = hi;
+                } else {
+                    end = prev_s;
+                }
+                stopped = Some("within 4\" of enemy troops, facing or faced".to_string());
+                break;
+            }
+            prev_gap = gap;
+            prev_s = s;
+            // Running enemies met on the way.
+            for (ei, e) in self.units.iter().enumerate() {
+                if e.side != side && e.in_ranks() == 0 && e.running() > 0 && !pushes.contains(&ei) {
+                    let near = e.men.iter().filter(|m| m.running()).any(|m| buf.iter().any(|&(_, p)| p.dist(m.at) < CONTACT));
+                    if near {
+                        pushes.push(ei);
+                    }
+                }
+            }
+            for (oi, o) in self.stat.objectives.iter().enumerate() {
+                if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &o.points)) {
+                    entered[oi] = true;
+                }
+            }
+        }
+        // Do not end in contact with the enemy: back off until clear.
+        let mut s_end = end;
+        loop {
+            shape.place(s_end, &mut buf);
+            if self.contact_gap(ui, &buf) >= CONTACT || s_end <= 0.0 {
+                break;
+            }
+            s_end = (s_end - STEP).max(0.0);
+            stopped = Some("the way ahead is blocked by enemy troops".to_string());
+        }
+        Trace { s: s_end, stopped, pushes, entered }
+    }
+
+    fn may_act_with(&self, ui: usize) -> Result<(), Illegal> {
+        if self.unit_done {
+            return illegal!("a unit has already moved or rallied this turn ({} must wait)", self.name(ui));
+        }
+        Ok(())
+    }
+
+    /// Whether unit `ui` (mob) may move along `path` (offsets of the mob's centre).
+    fn check_mob(&self, side: SideId, unit: u16, path: &[Point]) -> Result<(), Illegal> {
+        let u = self.own_unit(unit, side)?;
+        let ui = usize::from(unit);
+        self.may_act_with(ui)?;
+        if u.in_ranks() > 0 || u.running() == 0 {
+            return illegal!("only a unit whose men are all running moves as a mob");
+        }
+        if path.is_empty() || path.len() > MAX_LEGS || path.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
+            return illegal!("a mob's path has 1 to {MAX_LEGS} finite waypoints");
+        }
+        let c = u.centre();
+        let len = path_len(c, path);
+        if len > MOB_MOVE + 1e-6 {
+            return illegal!("a mob moves at most {MOB_MOVE}\", this path is {len:.2}\"");
+        }
+        let (poly, cum) = poly_with_cum(std::iter::once(c).chain(path.iter().copied()).collect());
+        let shape = MoveShape { poly, cum, start: 0.0, slots: Vec::new(), rigid: true, facing: 0.0, gun: false };
+        let enemies: Vec<Point> =
+            self.units.iter().filter(|e| e.side != side).flat_map(|e| e.men.iter().filter(|m| m.alive()).map(|m| m.at)).collect();
+        let runners: Vec<Point> = u.men.iter().filter(|m| m.running()).map(|m| m.at).collect();
+        let gap_at = |off: Point| {
+            let mut g = f64::INFINITY;
+            for &r in &runners {
+                for &e in &enemies {
+                    g = g.min((r + off).dist(e));
+                }
+            }
+            g
+        };
+        let mut prev = gap_at(Point::default());
+        let mut s = 0.0;
+        while s < len {
+            s = (s + STEP * 2.0).min(len);
+            let (p, _) = shape.at(s);
+            let off = p - c;
+            for &r in &runners {
+                let q = r + off;
+                if !self.stat.table.contains(q) || (self.stat.has_impassable && !self.stat.table.passable(q)) {
+                    return illegal!("the mob would leave the table or cross impassable ground at ({:.1}, {:.1})", q.x, q.y);
+                }
+            }
+            let g = gap_at(off);
+            if g < MOB_CLEARANCE && g < prev - 1e-9 {
+                return illegal!("a mob may not pass closer than 6\" to enemy troops");
+            }
+            prev = g;
+        }
+        Ok(())
+    }
+
+    // ----- rallying -----
+
+    /// How many men unit `ui` may rally now, and why not if none.
+    pub fn rally_allowance(&self, ui: usize) -> Result<u16, Illegal> {
+        let u = &self.units[ui];
+        let running = u.running() as u16;
+        if running == 0 {
+            return illegal!("{} has nobody running", self.name(ui));
+        }
+        let in_ranks = u.in_ranks() as u16;
+        let commander = self.commander_next_to(ui);
+        if in_ranks > 0 {
+            // Case 1: nobody in ranks within 6" of enemy men in ranks facing them.
+            for (ei, e) in self.units.iter().enumerate() {
+                if e.side == u.side || e.in_ranks() == 0 {
+                    continue;
+                }
+                let Some(front) = e.front_edge() else { continue };
+                let threatened = u.men.iter().filter(|m| m.in_ranks()).any(|m| {
+                    front.faces(m.at) && e.body().any(|q| q.dist(m.at) <= RALLY_CLEAR + 1e-9)
+                });
+                if threatened {
+                    return illegal!("{} has men within 6\" of {} in ranks facing them", self.name(ui), self.name(ei));
+                }
+            }
+            match self.variant {
+                Variant::Chance => Ok(running.min(in_ranks)),
+                Variant::WithoutChance if commander => Ok(running.min(6)),
+                Variant::WithoutChance => illegal!("without chance, a unit rallies only with its commander next to it"),
+            }
+        } else {
+            // Case 2: every running man at least 24" from every enemy man in ranks.
+            for (ei, e) in self.units.iter().enumerate() {
+                if e.side == u.side {
+                    continue;
+                }
+                if u.men.iter().filter(|m| m.running()).any(|m| e.body().any(|q| q.dist(m.at) < RALLY_FAR - 1e-9)) {
+                    return illegal!("{}'s runners are within 24\" of {}", self.name(ui), self.name(ei));
+                }
+            }
+            if !commander {
+                return illegal!("a unit with no men in ranks rallies only with the commander next to it");
+            }
+            Ok(match self.variant {
+                Variant::Chance => 1,
+                Variant::WithoutChance => running.min(6),
+            })
+        }
+    }
+
+    /// Whether the side's commander is next to unit `ui`.
+    pub fn commander_next_to(&self, ui: usize) -> bool {
+        let u = &self.units[ui];
+        let c = self.commanders[usize::from(u.side)];
+        u.men.iter().filter(|m| m.alive()).any(|m| m.at.dist(c) <= NEXT_TO + 1e-9)
+            || u.gun.is_some_and(|g| g.at.dist(c) <= NEXT_TO + 1e-9)
+    }
+
+    // ----- long-range artillery -----
+
+    /// The man of `target` that `gun` can hit, and the balls it costs, or why not.
+    fn lra_shot(&self, side: SideId, gun: u16, target: u16) -> Result<(usize, u8, Cover), Illegal> {
+        let g = self.own_unit(gun, side)?;
+        let t = self.unit(target)?;
+        let (gi, ti) = (usize::from(gun), usize::from(target));
+        let Some(cannon) = g.gun else {
+            return illegal!("{} has no gun", self.name(gi));
+        };
+        if t.side == side {
+            return illegal!("{} is not an enemy", self.name(ti));
+        }
+        if g.fired {
+            return illegal!("{} has already fired this turn", self.name(gi));
+        }
+        if !g.crewed() {
+            return illegal!("{} has no gunner at the gun", self.name(gi));
+        }
+        let want_ranks = t.in_ranks() > 0;
+        let mut order: Vec<usize> =
+            (0..t.men.len()).filter(|&i| if want_ranks { t.men[i].in_ranks() } else { t.men[i].running() }).collect();
+        if order.is_empty() {
+            return illegal!("{} has nobody on the table", self.name(ti));
+        }
+        order.sort_by(|&a, &b| t.men[a].at.dist2(cannon.at).total_cmp(&t.men[b].at.dist2(cannon.at)));
+        let mut why = "out of range (4\" to 36\")";
+        for i in order {
+            let p = t.men[i].at;
+            let d = p.dist(cannon.at);
+            if !(LRA_RANGE.0..=LRA_RANGE.1).contains(&d) {
+                continue;
+            }
+            let pose = volley_table::Pose::new(cannon.at, cannon.facing);
+            if !pose.sees_within(p, LRA_ARC) {
+                why = "not within 45° of the boresight";
+                continue;
+            }
+            if !self.clear_sight(cannon.at, p, gi, ti) {
+                why = "no clear line of sight";
+                continue;
+            }
+            let cover = self.cover_from_point(ti, cannon.at);
+            let cost = match cover {
+                Cover::Open | Cover::Soft => 1,
+                Cover::Wall => 2,
+                Cover::Works => 3,
+            };
+            if cannon.balls < cost {
+                return illegal!("{} has {} balls; firing at a target with {cover:?} cover needs {cost}", self.name(gi), cannon.balls);
+            }
+            return Ok((i, cost, cover));
+        }
+        illegal!("{} cannot fire at {}: {why}", self.name(gi), self.name(ti))
+    }
+
+    /// Whether the line from `a` to `b` is clear of blocking terrain and of other units' men.
+    pub fn clear_sight(&self, a: Point, b: Point, from_unit: usize, to_unit: usize) -> bool {
+        if self.stat.table.terrain_blocks_sight(a, b) {
+            return false;
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if i == from_unit || i == to_unit {
+                continue;
+            }
+            // Quick reject by the unit's extent.
+            let c = u.centre();
+            let radius = u.men.iter().filter(|m| m.alive()).map(|m| m.at.dist(c)).fold(0.0, f64::max) + 1.0;
+            if dist_to_segment(c, a, b) > radius {
+                continue;
+            }
+            if u.men.iter().filter(|m| m.alive()).any(|m| dist_to_segment(m.at, a, b) < FIGURE_RADIUS) {
+                return false;
+            }
+        }
+        true
+    }
+
+    // ----- casualties -----
+
+    /// Pick the next man of unit `ui` to kill or make run: men in ranks, the command element
+    /// only when nobody else is left in ranks, the flag bearer last of all. The choosing player
+    /// takes pikemen and guardsmen first when killing, then the man nearest the enemy.
+    fn pick_man(&self, ui: usize, towards: Point, killing: bool) -> Option<usize> {
+        let u = &self.units[ui];
+        let ordinary = u.men.iter().any(|m| m.in_ranks() && !m.role.is_command());
+        let others_than_flag = u.men.iter().any(|m| m.in_ranks() && m.role != Role::FlagBearer);
+        let eligible = |m: &Man| {
+            m.in_ranks() && (!m.role.is_command() || !ordinary) && (m.role != Role::FlagBearer || !others_than_flag)
+        };
+        let steadying = killing && u.men.iter().any(|m| eligible(m) && m.role.steadies());
+        u.men
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| eligible(m) && (!steadying || m.role.steadies()))
+            .min_by(|(_, a), (_, b)| a.at.dist2(towards).total_cmp(&b.at.dist2(towards)))
+            .map(|(i, _)| i)
+    }
+
+    /// Kill `killed` and make `run` men of unit `ui` run, as chosen for the enemy at
+    /// `towards`; returns what was actually applied.
+    fn inflict(&mut self, ui: usize, killed: u16, run: u16, towards: Point, on_field: bool) -> (u16, u16) {
+        let mut done = (0, 0);
+        for _ in 0..killed {
+            let Some(i) = self.pick_man(ui, towards, true) else { break };
+            let u = &mut self.units[ui];
+            u.men[i].state = if on_field { ManState::Fallen } else { ManState::Dead };
+            if on_field {
+                u.killed += 1;
+            }
+            done.0 += 1;
+        }
+        for _ in 0..run {
+            let Some(i) = self.pick_man(ui, towards, false) else { break };
+            self.make_run(ui, i);
+            done.1 += 1;
+        }
+        done
+    }
+
+    fn make_run(&mut self, ui: usize, i: usize) {
+        let table = &self.stat.table;
+        let u = &mut self.units[ui];
+        let rear = norm_heading(u.gun.map_or(u.facing, |g| g.facing) + 180.0);
+        let man = &mut u.men[i];
+        man.state = ManState::Running;
+        man.facing = rear;
+        let mut d = RUN_DISTANCE;
+        while d > 0.0 {
+            let to = table.clamp(man.at.toward(rear, d));
+            if table.passable(to) {
+                man.at = to;
+                break;
+            }
+            d -= 1.0;
+        }
+    }
+
+    fn engage(&mut self, a: usize, b: usize) {
+        let (ea, eb) = (self.units[a].engagement, self.units[b].engagement);
+        let id = match (ea, eb) {
+            (Some(x), Some(y)) => {
+                if x != y {
+                    for u in &mut self.units {
+                        if u.engagement == Some(y) {
+                            u.engagement = Some(x);
+                        }
+                    }
+                }
+                x
+            }
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => {
+                self.next_engagement += 1;
+                self.next_engagement
+            }
+        };
+        self.units[a].engagement = Some(id);
+        self.units[b].engagement = Some(id);
+    }
+
+    /// End every engagement in which a side has no men in ranks left.
+    fn close_engagements(&mut self, events: &mut Vec<Event>) {
+        let mut ids: Vec<u32> = self.units.iter().filter_map(|u| u.engagement).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            let mut ranks = [0usize; 2];
+            for u in self.units.iter().filter(|u| u.engagement == Some(id)) {
+                ranks[usize::from(u.side) & 1] += u.in_ranks();
+            }
+            if ranks[0] == 0 || ranks[1] == 0 {
+                let mut names = Vec::new();
+                for (i, u) in self.units.iter_mut().enumerate() {
+                    if u.engagement == Some(id) {
+                        u.engagement = None;
+                        u.killed = 0;
+                        for m in &mut u.men {
+                            if m.state == ManState::Fallen {
+                                m.state = ManState::Dead;
+                            }
+                        }
+                        names.push(self.stat.unit_names.get(i).cloned().unwrap_or_default());
+                    }
+                }
+                events.push(Event::EngagementOver { units: names });
+            }
+        }
+    }
+
+    // ----- objectives and the end -----
+
+    fn update_objectives(&mut self, entered_by: Option<(SideId, &[bool])>, events: &mut Vec<Event>) {
+        for oi in 0..self.stat.objectives.len() {
+            let poly = &self.stat.objectives[oi].points;
+            let mut present = [false; 2];
+            for u in &self.units {
+                if !present[usize::from(u.side) & 1] && u.men.iter().any(|m| m.in_ranks() && point_in_polygon(m.at, poly)) {
+                    present[usize::from(u.side) & 1] = true;
+                }
+            }
+            let mut holder = match present {
+                [true, false] => Some(0),
+                [false, true] => Some(1),
+                _ => self.holders[oi],
+            };
+            if let Some((side, entered)) = entered_by {
+                if entered.get(oi).copied().unwrap_or(false) && !present[usize::from(1 - side)] {
+                    holder = Some(side);
+                }
+            }
+            if holder != self.holders[oi] {
+                self.holders[oi] = holder;
+                if let Some(h) = holder {
+                    events.push(Event::ObjectiveTaken {
+                        objective: self.stat.objectives[oi].name.clone(),
+                        side: self.side_name(h),
+                    });
+                }
+            }
+        }
+    }
+
+    fn check_victory(&mut self, events: &mut Vec<Event>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let need = usize::from(self.stat.rules.objectives_to_win);
+        for s in 0..2u8 {
+            let held = self.holders.iter().filter(|h| **h == Some(s)).count();
+            if held >= need {
+                return self.finish(Some(s), format!("{} hold {held} of the {} objectives", self.side_name(s), self.holders.len()), events);
+            }
+        }
+        for s in 0..2u8 {
+            if !self.units.iter().any(|u| u.side == s && u.alive()) {
+                return self.finish(Some(1 - s), format!("{} have no men left on the field", self.side_name(s)), events);
+            }
+        }
+    }
+
+    fn finish(&mut self, winner: Option<SideId>, reason: String, events: &mut Vec<Event>) {
+        let outcome = Outcome { winner, reason };
+        events.push(Event::BattleOver { outcome: outcome.clone() });
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+    }
+
+    // ----- the turn -----
+
+    fn has_fire(&self) -> bool {
+        let side = self.mover;
+        self.units.iter().enumerate().any(|(gi, g)| {
+            g.side == side
+                && g.gun.is_some_and(|c| c.balls > 0)
+                && !g.fired
+                && self.units.iter().enumerate().any(|(ti, t)| t.side != side && self.lra_shot(side, gi as u16, ti as u16).is_ok())
+        })
+    }
+
+    fn has_combat(&self, side: SideId) -> bool {
+        (0..self.units.len()).any(|ui| {
+            self.units[ui].side == side
+                && !self.units[ui].fought
+                && (0..self.units.len()).any(|ti| self.combat_refusal(ui as u16, ti as u16, side).is_ok())
+        })
+    }
+
+    /// Move past phases in which nothing can be done.
+    fn advance(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if self.outcome.is_some() {
+                self.phase = Phase::Over;
+                return;
+            }
+            match self.phase {
+                Phase::Main if self.unit_done && self.commander_moved => self.phase = Phase::Artillery,
+                Phase::Artillery if !self.has_fire() => self.phase = Phase::Combat { side: self.mover },
+                Phase::Combat { side } if !self.has_combat(side) => self.end_combat_phase(side, events),
+                _ => return,
+            }
+        }
+    }
+
+    fn end_combat_phase(&mut self, side: SideId, events: &mut Vec<Event>) {
+        match self.variant {
+            Variant::Chance => self.next_turn(events),
+            Variant::WithoutChance => {
+                if side == self.mover {
+                    self.phase = Phase::Combat { side: 1 - self.mover };
+                } else {
+                    self.resolve_simultaneous(events);
+                    if self.outcome.is_none() {
+                        self.next_turn(events);
+                    }
+                }
+            }
+        }
+    }
+
+    fn next_turn(&mut self, events: &mut Vec<Event>) {
+        if let Some(limit) = self.stat.turn_limit {
+            if self.turn >= limit {
+                let (winner, reason) = match &self.stat.at_turn_limit {
+                    AtTurnLimit::Draw => (None, format!("the turn limit ({limit}) is reached: a draw")),
+                    AtTurnLimit::Win(name) => {
+                        let w = self.stat.sides.iter().position(|s| s == name).map(|i| i as u8);
+                        (w, format!("the turn limit ({limit}) is reached: {name} win as the scenario says"))
+                    }
+                    AtTurnLimit::MostObjectives => {
+                        let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
+                        let (a, b) = (held(0), held(1));
+                        let w = match a.cmp(&b) {
+                            std::cmp::Ordering::Greater => Some(0),
+                            std::cmp::Ordering::Less => Some(1),
+                            std::cmp::Ordering::Equal => None,
+                        };
+                        (w, format!("the turn limit ({limit}) is reached with objectives held {a} to {b}"))
+                    }
+                };
+                return self.finish(winner, reason, events);
+            }
+        }
+        self.turn += 1;
+        self.mover = 1 - self.mover;
+        self.phase = Phase::Main;
+        self.unit_done = false;
+        self.commander_moved = false;
+        self.declared.clear();
+        for u in &mut self.units {
+            u.fought = false;
+            u.fired = false;
+        }
+        events.push(Event::TurnBegins { turn: self.turn, side: self.side_name(self.mover) });
+    }
+
+    fn resolve_simultaneous(&mut self, events: &mut Vec<Event>) {
+        let declared = std::mem::take(&mut self.declared);
+        // Every effect is worked out from the state as the combat phase began.
+        let mut killed_so_far: Vec<u16> = self.units.iter().map(|u| u.killed).collect();
+        let mut plans = Vec::with_capacity(declared.len());
+        for &(a, t) in &declared {
+            let (ai, ti) = (usize::from(a), usize::from(t));
+            let attacker = Attacker {
+                arm: Some(self.units[ai].arm),
+                on_flank_or_rear: self.on_flank_or_rear(ai, ti),
+                in_ranks: self.units[ai].in_ranks() as u16,
+            };
+            let target = Target {
+                cover: self.cover(ti, ai),
+                killed_before: killed_so_far[ti],
+                pikes_or_guards: self.units[ti].men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+                militia: self.units[ti].militia,
+            };
+            let loss = combat::attack_effect(&attacker, &target);
+            killed_so_far[ti] += loss.killed;
+            plans.push((ai, ti, loss, self.units[ai].centre()));
+        }
+        for &(a, t) in &declared {
+            self.engage(usize::from(a), usize::from(t));
+        }
+        for (ai, ti, loss, towards) in plans {
+            let applied = self.inflict(ti, loss.killed, loss.run, towards, true);
+            events.push(Event::Attack { attacker: self.name(ai).to_string(), target: self.name(ti).to_string(), loss, applied });
+        }
+        // Cavalry's weakness.
+        let mut cav: Vec<usize> = declared.iter().map(|&(a, _)| usize::from(a)).filter(|&a| self.units[a].arm == Arm::Cavalry).collect();
+        cav.dedup();
+        for c in cav {
+            if self.units[c].in_ranks() == 0 {
+                continue;
+            }
+            let side = self.units[c].side;
+            let steady_enemy = (0..self.units.len()).any(|e| {
+                let eu = &self.units[e];
+                eu.side != side
+                    && eu.in_ranks() > 0
+                    && ((eu.engagement.is_some() && eu.engagement == self.units[c].engagement) || self.unit_dist(c, e) < COMBAT_RANGE)
+                    && self.faces(e, c)
+            });
+            if steady_enemy {
+                let idx: Vec<usize> = (0..self.units[c].men.len()).filter(|&i| self.units[c].men[i].in_ranks()).collect();
+                let n = idx.len() as u16;
+                for i in idx {
+                    self.make_run(c, i);
+                }
+                events.push(Event::CavalryWeakness { unit: self.name(c).to_string(), ran: n });
+            }
+        }
+        self.close_engagements(events);
+        self.update_objectives(None, events);
+        self.check_victory(events);
+    }
+
+    fn card_combat(&mut self, a: usize, d: usize, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        let (sa, sd) = (usize::from(self.units[a].side), usize::from(self.units[d].side));
+        let ca = self.decks[sa].peek(chance, &format_args!("{} card for {} against {}", self.stat.sides[sa], self.name(a), self.name(d)))?;
+        let mut dd = self.decks[sd];
+        if sa == sd {
+            dd.take(ca);
+        }
+        let cd = dd.peek(chance, &format_args!("{} card for {} against {}", self.stat.sides[sd], self.name(d), self.name(a)))?;
+        self.decks[sa].take(ca);
+        self.decks[sd].take(cd);
+        let side_of = |me: usize, them: usize| CardSide {
+            arm: Some(self.units[me].arm),
+            behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
+            on_flank_or_rear: self.on_flank_or_rear(me, them),
+            killed_before: self.units[me].killed,
+            pikes_or_guards: self.units[me].men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+            militia: self.units[me].militia,
+        };
+        let sides = [side_of(a, d), side_of(d, a)];
+        let result = combat::resolve_cards(&sides, [ca, cd]);
+        self.engage(a, d);
+        let (ta, td) = (self.units[d].centre(), self.units[a].centre());
+        let mut applied = [(0, 0); 2];
+        if let Some(l) = &result.losses[0] {
+            applied[0] = self.inflict(a, l.killed, l.run, ta, true);
+        }
+        if let Some(l) = &result.losses[1] {
+            applied[1] = self.inflict(d, l.killed, l.run, td, true);
+        }
+        self.units[a].fought = true;
+        events.push(Event::CardCombat { attacker: self.name(a).to_string(), defender: self.name(d).to_string(), result, applied });
+        self.close_engagements(events);
+        self.update_objectives(None, events);
+        self.check_victory(events);
+        Ok(())
+    }
+
+    fn push_away(&mut self, ri: usize, by: usize, events: &mut Vec<Event>) {
+        let from = self.units[by].centre();
+        let c = self.units[ri].centre();
+        let base = heading_to(from, c);
+        let runners: Vec<usize> = (0..self.units[ri].men.len()).filter(|&i| self.units[ri].men[i].running()).collect();
+        let table = &self.stat.table;
+        let clear = |dir: f64| {
+            runners.iter().all(|&i| {
+                let p = self.units[ri].men[i].at;
+                (1..=18).all(|k| {
+                    let q = p.toward(dir, f64::from(k) * PUSH_DISTANCE / 18.0);
+                    table.contains(q) && table.passable(q)
+                })
+            })
+        };
+        let dir = [0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0].iter().map(|o| base + o).find(|&d| clear(d));
+        let eliminated = dir.is_none();
+        let u = &mut self.units[ri];
+        for &i in &runners {
+            match dir {
+                Some(d) => {
+                    u.men[i].at = u.men[i].at.toward(d, PUSH_DISTANCE);
+                    u.men[i].facing = norm_heading(d);
+                }
+                None => u.men[i].state = ManState::Dead,
+            }
+        }
+        events.push(Event::Pushed { unit: self.name(ri).to_string(), by: self.name(by).to_string(), eliminated });
+    }
+
+    /// Apply a validated action (draws first; nothing changes if one fails).
+    fn apply_valid(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        let side = self.acting_side().unwrap_or(0);
+        match action {
+            Action::Deploy { placements } => {
+                let coin = if self.deployed[0] {
+                    Some(chance.draw(&DrawKind::Coin, &"the coin flip for the first move")?)
+                } else {
+                    None
+                };
+                for p in placements {
+                    let u = &mut self.units[usize::from(p.unit)];
+                    place_unit(u, p);
+                }
+                self.deployed[usize::from(side)] = true;
+                events.push(Event::Deployed { side: self.side_name(side), changed: placements.len() });
+                if let Some(c) = coin {
+                    let first = if c == 1 { 0 } else { 1 };
+                    events.push(Event::FirstMove { coin: c, side: self.side_name(first) });
+                    self.mover = 1 - first;
+                    self.update_objectives(None, events);
+                    self.next_turn(events);
+                }
+            }
+            Action::MoveCommander { to } => {
+                self.commanders[usize::from(side)] = *to;
+                self.commander_moved = true;
+                let near = (0..self.units.len()).find(|&i| self.units[i].side == side && self.commander_next_to(i));
+                events.push(Event::CommanderMoved {
+                    name: self.stat.commanders[usize::from(side)].clone(),
+                    near: near.map(|i| self.name(i).to_string()),
+                });
+            }
+            Action::Move { unit, pivot, path } => {
+                let ui = usize::from(*unit);
+                let shape = self.move_shape(ui, *pivot, path);
+                let trace = self.trace_move(ui, &shape);
+                let mut buf = Vec::new();
+                let (head, facing) = shape.place(trace.s, &mut buf);
+                let u = &mut self.units[ui];
+                for &(i, p) in &buf {
+                    u.men[i].at = p;
+                    u.men[i].facing = facing;
+                }
+                u.front = head;
+                u.facing = facing;
+                if let Some(g) = &mut u.gun {
+                    g.at = head;
+                    g.facing = facing;
+                }
+                if shape.gun {
+                    lay_out(u);
+                }
+                self.unit_done = true;
+                events.push(Event::Moved { unit: self.name(ui).to_string(), distance: trace.s, stopped: trace.stopped });
+                for r in trace.pushes {
+                    self.push_away(r, ui, events);
+                }
+                self.update_objectives(Some((side, &trace.entered)), events);
+                self.check_victory(events);
+            }
+            Action::Reform { unit, formation, facing } => {
+                let ui = usize::from(*unit);
+                let u = &mut self.units[ui];
+                u.formation = *formation;
+                if let Some(g) = &mut u.gun {
+                    g.facing = norm_heading(*facing);
+                }
+                u.facing = norm_heading(*facing);
+                lay_out(u);
+                self.unit_done = true;
+                events.push(Event::Reformed { unit: self.name(ui).to_string(), formation: *formation, facing: norm_heading(*facing) });
+                self.update_objectives(None, events);
+                self.check_victory(events);
+            }
+            Action::Rally { unit } => {
+                let ui = usize::from(*unit);
+                let n = self.rally_allowance(ui)?;
+                let (rallied, to_gun) = self.rally(ui, n);
+                self.unit_done = true;
+                events.push(Event::Rallied { unit: self.name(ui).to_string(), men: rallied, to_gun });
+                self.close_engagements(events);
+                self.update_objectives(None, events);
+                self.check_victory(events);
+            }
+            Action::Mob { unit, path } => {
+                let ui = usize::from(*unit);
+                let c = self.units[ui].centre();
+                let end = path.last().copied().unwrap_or(c);
+                let off = end - c;
+                let dir = heading_to(path.iter().rev().nth(1).copied().unwrap_or(c), end);
+                for m in self.units[ui].men.iter_mut().filter(|m| m.running()) {
+                    m.at = m.at + off;
+                    m.facing = dir;
+                }
+                self.unit_done = true;
+                events.push(Event::MobMoved { unit: self.name(ui).to_string(), distance: path_len(c, path) });
+            }
+            Action::ReturnGunners { unit } => {
+                let ui = usize::from(*unit);
+                let u = &mut self.units[ui];
+                if let Some(g) = u.gun {
+                    for m in u.men.iter_mut().filter(|m| m.in_ranks()) {
+                        let d = m.at.dist(g.at);
+                        if d > CREW_RADIUS {
+                            m.at = if d <= GUNNER_RETURN + CREW_RADIUS { g.at } else { m.at.toward(heading_to(m.at, g.at), GUNNER_RETURN) };
+                        }
+                    }
+                    lay_out(u);
+                }
+                let at_gun = u.gun.map_or(0, |g| u.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count());
+                self.unit_done = true;
+                events.push(Event::GunnersReturned { unit: self.name(ui).to_string(), at_gun: at_gun as u16 });
+            }
+            Action::Fire { gun, target } => {
+                let (gi, ti) = (usize::from(*gun), usize::from(*target));
+                let (man, cost, cover) = self.lra_shot(side, *gun, *target)?;
+                let engaged = self.units[ti].engagement.is_some();
+                let at = self.units[gi].front;
+                // The firing player's choice of victim follows the command-element rule.
+                let victim = self.pick_man(ti, at, true).unwrap_or(man);
+                let t = &mut self.units[ti];
+                t.men[victim].state = if engaged { ManState::Fallen } else { ManState::Dead };
+                if engaged {
+                    t.killed += 1;
+                }
+                let g = &mut self.units[gi];
+                g.fired = true;
+                let mut left = 0;
+                if let Some(c) = &mut g.gun {
+                    c.balls -= cost;
+                    left = c.balls;
+                }
+                events.push(Event::Fired {
+                    gun: self.name(gi).to_string(),
+                    target: self.name(ti).to_string(),
+                    cover,
+                    spent: cost,
+                    left,
+                    on_field: engaged,
+                });
+                self.close_engagements(events);
+                self.update_objectives(None, events);
+                self.check_victory(events);
+            }
+            Action::Combat { unit, target } => {
+                let (ui, ti) = (usize::from(*unit), usize::from(*target));
+                match self.variant {
+                    Variant::Chance => self.card_combat(ui, ti, chance, events)?,
+                    Variant::WithoutChance => {
+                        self.units[ui].fought = true;
+                        self.declared.push((*unit, *target));
+                    }
+                }
+            }
+            Action::EndPhase => match self.phase {
+                Phase::Main => self.phase = Phase::Artillery,
+                Phase::Artillery => self.phase = Phase::Combat { side: self.mover },
+                Phase::Combat { side } => self.end_combat_phase(side, events),
+                Phase::Deploy | Phase::Over => {}
+            },
+        }
+        self.advance(events);
+        Ok(())
+    }
+
+    /// Rally `n` running men of unit `ui`; returns (rallied, straight back to the gun).
+    fn rally(&mut self, ui: usize, n: u16) -> (u16, u16) {
+        let commander = self.commanders[usize::from(self.units[ui].side)];
+        let u = &mut self.units[ui];
+        let had_ranks = u.in_ranks() > 0;
+        let anchor = if had_ranks { u.front } else { commander };
+        let mut idx: Vec<usize> = (0..u.men.len()).filter(|&i| u.men[i].running()).collect();
+        idx.sort_by(|&a, &b| u.men[a].at.dist2(anchor).total_cmp(&u.men[b].at.dist2(anchor)));
+        idx.truncate(usize::from(n));
+        let mut to_gun = 0;
+        for &i in &idx {
+            let m = &mut u.men[i];
+            m.state = ManState::InRanks;
+            m.facing = u.facing;
+            if let Some(g) = u.gun {
+                if m.at.dist(g.at) <= GUNNER_RETURN + 1e-9 {
+                    m.at = g.at;
+                    to_gun += 1;
+                }
+            }
+        }
+        if u.gun.is_none() {
+            if !had_ranks {
+                if let Some(&first) = idx.first() {
+                    u.front = u.men[first].at;
+                }
+            }
+            lay_out(u);
+        } else {
+            lay_out(u);
+        }
+        (idx.len() as u16, to_gun)
+    }
+
+    fn validate_for(&self, side: SideId, action: &Action) -> Result<(), Illegal> {
+        match (self.phase, action) {
+            (Phase::Over, _) => illegal!("the battle is over"),
+            (Phase::Deploy, Action::Deploy { placements }) => {
+                let depth = self.stat.rules.deployment_depth;
+                let rear = self.stat.rear[usize::from(side)];
+                let (w, d) = (self.stat.table.width, self.stat.table.depth);
+                let mut seen = Vec::new();
+                for p in placements {
+                    let u = self.own_unit(p.unit, side)?;
+                    if seen.contains(&p.unit) {
+                        return illegal!("{} is placed twice", self.name(usize::from(p.unit)));
+                    }
+                    seen.push(p.unit);
+                    if !p.at.x.is_finite() || !p.at.y.is_finite() || !p.facing.is_finite() {
+                        return illegal!("placements are finite numbers");
+                    }
+                    if u.gun.is_some() && p.formation == Formation::Column {
+                        return illegal!("artillery has no column");
+                    }
+                    let mut probe = u.clone();
+                    place_unit(&mut probe, p);
+                    for m in &probe.men {
+                        if rear.dist(m.at, w, d) > depth + 1e-9 || !self.stat.table.passable(m.at) {
+                            return illegal!(
+                                "{} must deploy on passable ground within {depth}\" of your rear edge",
+                                self.name(usize::from(p.unit))
+                            );
+                        }
+                    }
+                }
+                Ok(())
+            }
+            (Phase::Deploy, _) => illegal!("deployment first: fix your deployment with `deploy`"),
+            (_, Action::Deploy { .. }) => illegal!("deployment is over"),
+            (Phase::Main, Action::MoveCommander { to }) => {
+                if self.commander_moved {
+                    return illegal!("the commander has already moved this turn");
+                }
+                if !to.x.is_finite() || !to.y.is_finite() || !self.stat.table.contains(*to) {
+                    return illegal!("the commander must stay on the table");
+                }
+                Ok(())
+            }
+            (Phase::Main, Action::Move { unit, pivot, path }) => self.check_move(side, *unit, *pivot, path),
+            (Phase::Main, Action::Reform { unit, formation, facing }) => {
+                let u = self.own_unit(*unit, side)?;
+                let ui = usize::from(*unit);
+                self.may_act_with(ui)?;
+                if u.engagement.is_some() {
+                    return illegal!("{} is engaged in combat and may not pivot", self.name(ui));
+                }
+                if u.in_ranks() == 0 || u.running() > 0 {
+                    return illegal!("only a unit with all its men in ranks may change formation or facing");
+                }
+                if u.gun.is_some() && *formation == Formation::Column {
+                    return illegal!("artillery has no column");
+                }
+                if !facing.is_finite() {
+                    return illegal!("facing must be a number of degrees");
+                }
+                let mut probe = u.clone();
+                probe.formation = *formation;
+                probe.facing = norm_heading(*facing);
+                if let Some(g) = &mut probe.gun {
+                    g.facing = probe.facing;
+                }
+                lay_out(&mut probe);
+                if probe.men.iter().any(|m| m.in_ranks() && !self.stat.table.passable(m.at)) {
+                    return illegal!("the new formation would put men off the table or on impassable ground");
+                }
+                Ok(())
+            }
+            (Phase::Main, Action::Rally { unit }) => {
+                self.own_unit(*unit, side)?;
+                self.may_act_with(usize::from(*unit))?;
+                self.rally_allowance(usize::from(*unit)).map(|_| ())
+            }
+            (Phase::Main, Action::Mob { unit, path }) => self.check_mob(side, *unit, path),
+            (Phase::Main, Action::ReturnGunners { unit }) => {
+                let u = self.own_unit(*unit, side)?;
+                self.may_act_with(usize::from(*unit))?;
+                let Some(g) = u.gun else { return illegal!("only artillery has a gun to return to") };
+                if u.running() > 0 {
+                    return illegal!("rally the running gunners first");
+                }
+                if !u.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) > CREW_RADIUS + 1e-9) {
+                    return illegal!("no gunner in ranks is away from the gun");
+                }
+                Ok(())
+            }
+            (Phase::Artillery, Action::Fire { gun, target }) => self.lra_shot(side, *gun, *target).map(|_| ()),
+            (Phase::Combat { .. }, Action::Combat { unit, target }) => self.combat_refusal(*unit, *target, side),
+            (_, Action::EndPhase) => Ok(()),
+            (phase, a) => illegal!("{} is not allowed in the {phase:?} phase", action_name(a)),
+        }
+    }
+
+    fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
+        match self.phase {
+            Phase::Over => {}
+            Phase::Deploy => out.push(Action::Deploy { placements: Vec::new() }),
+            Phase::Main => {
+                out.push(Action::EndPhase);
+                if !self.commander_moved {
+                    for ui in 0..self.units.len() {
+                        let u = &self.units[ui];
+                        if u.side == side && u.running() > 0 && !self.commander_next_to(ui) {
+                            if let Some(m) = u.men.iter().filter(|m| m.alive()).min_by(|a, b| a.at.dist2(u.front).total_cmp(&b.at.dist2(u.front))) {
+                                let to = self.stat.table.clamp(m.at);
+                                out.push(Action::MoveCommander { to });
+                            }
+                        }
+                    }
+                }
+                if self.unit_done {
+                    return;
+                }
+                for ui in 0..self.units.len() {
+                    if self.units[ui].side != side || !self.units[ui].alive() {
+                        continue;
+                    }
+                    let unit = ui as u16;
+                    if self.rally_allowance(ui).is_ok() {
+                        out.push(Action::Rally { unit });
+                    }
+                    let u = &self.units[ui];
+                    if u.gun.is_some() && u.running() == 0 && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9) {
+                        out.push(Action::ReturnGunners { unit });
+                    }
+                    if u.in_ranks() == 0 {
+                        self.mob_candidates(ui, out);
+                    } else if u.running() == 0 && u.engagement.is_none() {
+                        self.move_candidates(ui, out);
+                    }
+                }
+            }
+            Phase::Artillery => {
+                out.push(Action::EndPhase);
+                for gi in 0..self.units.len() {
+                    if self.units[gi].side != side || self.units[gi].gun.is_none() || self.units[gi].fired {
+                        continue;
+                    }
+                    for ti in 0..self.units.len() {
+                        if self.units[ti].side != side && self.lra_shot(side, gi as u16, ti as u16).is_ok() {
+                            out.push(Action::Fire { gun: gi as u16, target: ti as u16 });
+                        }
+                    }
+                }
+            }
+            Phase::Combat { .. } => {
+                out.push(Action::EndPhase);
+                for ui in 0..self.units.len() {
+                    if self.units[ui].side != side || self.units[ui].fought || self.units[ui].in_ranks() == 0 {
+                        continue;
+                    }
+                    for ti in 0..self.units.len() {
+                        if self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
+                            out.push(Action::Combat { unit: ui as u16, target: ti as u16 });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Points a unit might head for: the objectives, the nearest enemies and its own rear.
+    pub fn destinations(&self, ui: usize) -> Vec<Point> {
+        let u = &self.units[ui];
+        let mut out: Vec<Point> = self.stat.objectives.iter().map(|o| centroid(&o.points)).collect();
+        let mut enemies: Vec<(f64, usize)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.side != u.side && e.in_ranks() > 0)
+            .map(|(i, e)| (e.centre().dist2(u.front), i))
+            .collect();
+        enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(_, ei) in enemies.iter().take(3) {
+            let e = &self.units[ei];
+            out.push(e.centre());
+            // The enemy's flank: beside the end of its front.
+            if let Some(f) = e.front_edge() {
+                let side_dir = if (u.front - e.centre()).dot(heading_unit(f.facing + 90.0)) >= 0.0 { 90.0 } else { -90.0 };
+                out.push(e.centre().toward(f.facing + side_dir, 6.0));
+            }
+        }
+        let rear = self.stat.rear[usize::from(u.side)];
+        out.push(Point::new(u.front.x, match rear {
+            volley_scenario::Edge::South => 3.0,
+            volley_scenario::Edge::North => self.stat.table.depth - 3.0,
+            _ => u.front.y,
+        }));
+        out
+    }
+
+    fn move_candidates(&self, ui: usize, out: &mut Vec<Action>) {
+        let u = &self.units[ui];
+        let unit = ui as u16;
+        let immobile = u.arm == Arm::Artillery && self.stat.rules.year < 1750;
+        let allow = u.arm.allowance();
+        for dest in self.destinations(ui) {
+            let d = dest.dist(u.front);
+            if d < 0.5 {
+                continue;
+            }
+            let dir = heading_to(u.front, dest);
+            if !immobile {
+                let step = d.min(allow);
+                let oblique = turn(u.facing, dir).abs() <= OBLIQUE;
+                let (pivot, path) = if oblique {
+                    (None, vec![u.front.toward(dir, step)])
+                } else {
+                    (Some(dir), vec![u.front.toward(dir, step)])
+                };
+                let mut path = path;
+                for _ in 0..3 {
+                    if self.check_move(u.side, unit, pivot, &path).is_ok() {
+                        out.push(Action::Move { unit, pivot, path });
+                        break;
+                    }
+                    let half = path[0].dist(u.front) / 2.0;
+                    if half < 0.5 {
+                        break;
+                    }
+                    path = vec![u.front.toward(dir, half)];
+                }
+            }
+            // Face the destination without moving (artillery and units already close).
+            if turn(u.facing, dir).abs() > 20.0 {
+                let a = Action::Reform { unit, formation: u.formation, facing: dir };
+                if self.validate_for(u.side, &a).is_ok() && !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        if u.gun.is_none() {
+            let other = if u.formation == Formation::Line { Formation::Column } else { Formation::Line };
+            let a = Action::Reform { unit, formation: other, facing: u.facing };
+            if self.validate_for(u.side, &a).is_ok() {
+                out.push(a);
+            }
+        }
+    }
+
+    fn mob_candidates(&self, ui: usize, out: &mut Vec<Action>) {
+        let u = &self.units[ui];
+        let c = u.centre();
+        let rear = self.stat.rear[usize::from(u.side)].inward() + 180.0;
+        for off in [0.0, 45.0, -45.0, 90.0, -90.0] {
+            for dist in [MOB_MOVE, MOB_MOVE / 2.0] {
+                let path = vec![c.toward(rear + off, dist)];
+                if self.check_mob(u.side, ui as u16, &path).is_ok() {
+                    out.push(Action::Mob { unit: ui as u16, path });
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Side `s`'s men at the start, killed, and running now.
+    pub fn casualties(&self, s: SideId) -> (usize, usize, usize) {
+        let mut t = (0, 0, 0);
+        for u in self.units.iter().filter(|u| u.side == s) {
+            t.0 += u.men.len();
+            t.1 += u.dead();
+            t.2 += u.running();
+        }
+        t
+    }
+}
+
+fn action_name(a: &Action) -> &'static str {
+    match a {
+        Action::Deploy { .. } => "deploy",
+        Action::MoveCommander { .. } => "move_commander",
+        Action::Move { .. } => "move",
+        Action::Reform { .. } => "reform",
+        Action::Rally { .. } => "rally",
+        Action::Mob { .. } => "mob",
+        Action::ReturnGunners { .. } => "return_gunners",
+        Action::Fire { .. } => "fire",
+        Action::Combat { .. } => "combat",
+        Action::EndPhase => "end_phase",
+    }
+}
+
+/// The centroid of a polygon's vertices.
+pub fn centroid(points: &[Point]) -> Point {
+    let n = points.len().max(1) as f64;
+    points.iter().fold(Point::default(), |a, &p| a + p) * (1.0 / n)
+}
+
+fn pivot_unit(u: &mut Unit, facing: f64) {
+    let facing = norm_heading(facing);
+    let delta = turn(u.facing, facing);
+    let centre = u.front;
+    for m in u.men.iter_mut().filter(|m| m.in_ranks()) {
+        m.at = m.at.rotate_about(centre, delta);
+        m.facing = facing;
+    }
+    u.facing = facing;
+    if let Some(g) = &mut u.gun {
+        g.facing = facing;
+    }
+}
+
+fn place_unit(u: &mut Unit, p: &Placement) {
+    u.front = p.at;
+    u.facing = norm_heading(p.facing);
+    u.formation = p.formation;
+    if let Some(g) = &mut u.gun {
+        g.at = p.at;
+        g.facing = u.facing;
+        for m in &mut u.men {
+            m.at = p.at;
+        }
+    }
+    lay_out(u);
+}
+
+impl GameState for Battle {
+    type Action = Action;
+    type Event = Event;
+
+    fn actor(&self) -> Actor {
+        match self.acting_side() {
+            Some(s) => Actor::Side(s),
+            None => Actor::Terminal,
+        }
+    }
+
+    fn phase(&self) -> PhaseInfo {
+        let phase = match self.phase {
+            Phase::Deploy => "deployment",
+            Phase::Main => "move or rally",
+            Phase::Artillery => "long-range artillery",
+            Phase::Combat { .. } => "combat",
+            Phase::Over => "over",
+        };
+        PhaseInfo { turn: self.turn, phase: phase.to_string(), side: self.acting_side() }
+    }
+
+    fn candidate_actions(&self, out: &mut Vec<Action>) {
+        if let Some(side) = self.acting_side() {
+            self.candidates(side, out);
+        }
+    }
+
+    fn validate(&self, action: &Action) -> Result<(), Illegal> {
+        match self.acting_side() {
+            Some(side) => self.validate_for(side, action),
+            None => illegal!("the battle is over"),
+        }
+    }
+
+    fn apply(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        // Every draw an action needs is made before anything changes, so a failed draw leaves
+        // the state as it was.
+        self.validate(action)?;
+        self.apply_valid(action, chance, events)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        crate::view::view(self, viewer)
+    }
+
+    fn state_hash(&self) -> u64 {
+        hash_serialized(self)
+    }
+}
+
+impl Battle {
+    /// Whether the scenario used the encounter set-up.
+    pub fn is_encounter(&self) -> bool {
+        self.stat.rules.setup == Setup::Encounter
+    }
+
+    /// How many slots wide a unit's formation is now.
+    pub fn files_now(&self, ui: usize) -> usize {
+        let u = &self.units[ui];
+        files_for(u.formation, u.ranks, u.files, u.in_ranks())
+    }
+
+    /// The offsets of a block of `n` men `files` wide (exposed for the view).
+    pub fn slots(n: usize, files: usize) -> Vec<(f64, f64)> {
+        block_slots(n, files).collect()
+    }
+}

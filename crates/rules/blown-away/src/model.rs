@@ -1,0 +1,337 @@
+//! The pieces: men with a role, a state and a place; units; guns.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use volley_core::SideId;
+use volley_table::{Point, in_front_arc, unit as heading_unit};
+
+/// Spacing between figures in a formation, inches (25 mm figures on about 1" bases).
+pub const SPACING: f64 = 1.0;
+/// A gunner this close to his gun crews it.
+pub const CREW_RADIUS: f64 = 1.5;
+/// Half-angle of a unit's front arc, degrees: a unit faces what lies ahead of its front rank
+/// and within 45° outward of straight ahead from either end of it.
+pub const FRONT_ARC: f64 = 45.0;
+
+/// Which of the two versions of the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// Combat by playing cards; only the moving player's units fight.
+    Chance,
+    /// Automatic combat; both sides fight, simultaneously.
+    WithoutChance,
+}
+
+impl Variant {
+    /// The variant's id as scenario files and logs spell it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::Chance => "chance",
+            Variant::WithoutChance => "without-chance",
+        }
+    }
+}
+
+/// A unit's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Arm {
+    /// Foot.
+    Infantry,
+    /// Horse.
+    Cavalry,
+    /// A cannon and its gunners.
+    Artillery,
+}
+
+impl Arm {
+    /// Normal move allowance in inches.
+    pub fn allowance(self) -> f64 {
+        match self {
+            Arm::Infantry | Arm::Artillery => 6.0,
+            Arm::Cavalry => 12.0,
+        }
+    }
+}
+
+/// What a figure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// A musketeer or other ordinary foot soldier.
+    Soldier,
+    /// The unit's officer (command element).
+    Officer,
+    /// The drummer (command element).
+    Drummer,
+    /// The flag bearer (command element, always the last to go).
+    FlagBearer,
+    /// A pikeman: while any are left the unit has one fewer run.
+    Pikeman,
+    /// A guardsman: as a pikeman.
+    Guardsman,
+    /// A militiaman: his unit has two more run.
+    Militia,
+    /// An artilleryman.
+    Gunner,
+    /// A cavalryman.
+    Cavalryman,
+}
+
+impl Role {
+    /// Whether the figure belongs to the command element.
+    pub fn is_command(self) -> bool {
+        matches!(self, Role::Officer | Role::Drummer | Role::FlagBearer)
+    }
+
+    /// Whether the figure steadies his unit (pikemen and guardsmen).
+    pub fn steadies(self) -> bool {
+        matches!(self, Role::Pikeman | Role::Guardsman)
+    }
+}
+
+/// A figure's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ManState {
+    /// In ranks.
+    InRanks,
+    /// Running.
+    Running,
+    /// Killed and lying where he fell (his engagement goes on).
+    Fallen,
+    /// Killed and returned to the storage tray.
+    Dead,
+}
+
+/// One figure.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Man {
+    /// What he is.
+    pub role: Role,
+    /// In ranks, running, or dead.
+    pub state: ManState,
+    /// Where he stands (meaningless once dead).
+    pub at: Point,
+    /// Which way he faces.
+    pub facing: f64,
+}
+
+impl Man {
+    /// In ranks?
+    pub fn in_ranks(&self) -> bool {
+        self.state == ManState::InRanks
+    }
+
+    /// Running?
+    pub fn running(&self) -> bool {
+        self.state == ManState::Running
+    }
+
+    /// On the table and alive?
+    pub fn alive(&self) -> bool {
+        matches!(self.state, ManState::InRanks | ManState::Running)
+    }
+}
+
+/// A formation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Formation {
+    /// A line: wide, and rigid when it moves.
+    Line,
+    /// A column: narrow, and its men follow the head like a snake.
+    Column,
+}
+
+/// A cannon.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gun {
+    /// The axle.
+    pub at: Point,
+    /// Boresight.
+    pub facing: f64,
+    /// Cannon balls left.
+    pub balls: u8,
+}
+
+/// A unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Owner.
+    pub side: SideId,
+    /// Type.
+    pub arm: Arm,
+    /// Formation (artillery keep `Line`).
+    pub formation: Formation,
+    /// Ranks of a line.
+    pub ranks: u8,
+    /// Files of a column.
+    pub files: u8,
+    /// Centre of the front rank (for artillery, the gun's axle).
+    pub front: Point,
+    /// Facing of the formation (for artillery, the boresight).
+    pub facing: f64,
+    /// The figures.
+    pub men: Vec<Man>,
+    /// The cannon, for artillery.
+    pub gun: Option<Gun>,
+    /// Whether this is a militia unit.
+    pub militia: bool,
+    /// The engagement the unit is in, if any.
+    pub engagement: Option<u32>,
+    /// Men of this unit killed in its current engagement.
+    pub killed: u16,
+    /// Whether the unit has conducted combat this turn.
+    pub fought: bool,
+    /// Whether the unit's gun has fired long-range this turn.
+    pub fired: bool,
+}
+
+/// The front edge of a body: its left and right ends and its facing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Front {
+    /// Left end.
+    pub left: Point,
+    /// Right end.
+    pub right: Point,
+    /// Facing.
+    pub facing: f64,
+}
+
+impl Front {
+    /// Whether `p` lies in this front's arc.
+    pub fn faces(&self, p: Point) -> bool {
+        in_front_arc(self.left, self.right, self.facing, FRONT_ARC, p)
+    }
+}
+
+impl Unit {
+    /// Men in ranks.
+    pub fn in_ranks(&self) -> usize {
+        self.men.iter().filter(|m| m.in_ranks()).count()
+    }
+
+    /// Men running.
+    pub fn running(&self) -> usize {
+        self.men.iter().filter(|m| m.running()).count()
+    }
+
+    /// Men killed (fallen or in the tray).
+    pub fn dead(&self) -> usize {
+        self.men.iter().filter(|m| !m.alive()).count()
+    }
+
+    /// Whether the gun has a gunner in ranks at it.
+    pub fn crewed(&self) -> bool {
+        match &self.gun {
+            Some(g) => self.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9),
+            None => false,
+        }
+    }
+
+    /// Whether any pikemen or guardsmen are left in ranks.
+    pub fn steadied(&self) -> bool {
+        self.men.iter().any(|m| m.in_ranks() && m.role.steadies())
+    }
+
+    /// The points that make up the unit's body in ranks: men in ranks and, for artillery, the gun.
+    pub fn body(&self) -> impl Iterator<Item = Point> + '_ {
+        self.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(self.gun.map(|g| g.at))
+    }
+
+    /// The front edge of the men in ranks (for artillery, the gun and its boresight); `None`
+    /// with nobody in ranks.
+    pub fn front_edge(&self) -> Option<Front> {
+        if let Some(g) = &self.gun {
+            return (self.in_ranks() > 0).then_some(Front { left: g.at, right: g.at, facing: g.facing });
+        }
+        let fwd = heading_unit(self.facing);
+        let rgt = heading_unit(self.facing + 90.0);
+        let mut any = false;
+        let (mut ahead, mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for m in self.men.iter().filter(|m| m.in_ranks()) {
+            any = true;
+            let d = m.at - self.front;
+            ahead = ahead.max(d.dot(fwd));
+            lo = lo.min(d.dot(rgt));
+            hi = hi.max(d.dot(rgt));
+        }
+        any.then(|| Front {
+            left: self.front + fwd * ahead + rgt * lo,
+            right: self.front + fwd * ahead + rgt * hi,
+            facing: self.facing,
+        })
+    }
+
+    /// Centre of the men in ranks (or of the living men if none are in ranks).
+    pub fn centre(&self) -> Point {
+        let pick = |f: &dyn Fn(&Man) -> bool| {
+            let (mut s, mut n) = (Point::default(), 0.0);
+            for m in self.men.iter().filter(|m| f(m)) {
+                s = s + m.at;
+                n += 1.0;
+            }
+            (n > 0.0).then(|| s * (1.0 / n))
+        };
+        pick(&|m: &Man| m.in_ranks()).or_else(|| pick(&|m: &Man| m.alive())).unwrap_or(self.front)
+    }
+
+    /// Whether anything of the unit is on the table.
+    pub fn alive(&self) -> bool {
+        self.men.iter().any(|m| m.alive())
+    }
+}
+
+/// Slot offsets (right, back) in inches for `n` men in a block `files` wide; the last rank is
+/// centred.
+pub fn block_slots(n: usize, files: usize) -> impl Iterator<Item = (f64, f64)> {
+    let files = files.max(1);
+    (0..n).map(move |i| {
+        let rank = i / files;
+        let in_rank = (n - rank * files).min(files);
+        let f = i % files;
+        let right = (f as f64 - (in_rank as f64 - 1.0) / 2.0) * SPACING;
+        (right, rank as f64 * SPACING)
+    })
+}
+
+/// How many files a formation of `n` men has.
+pub fn files_for(formation: Formation, ranks: u8, files: u8, n: usize) -> usize {
+    match formation {
+        Formation::Line => n.div_ceil(usize::from(ranks.max(1))).max(1),
+        Formation::Column => usize::from(files.max(1)),
+    }
+}
+
+/// The order in which men take the slots of a formation: command element in the middle of the
+/// front rank is a nicety we skip; men keep their roster order.
+pub fn lay_out(unit: &mut Unit) {
+    if let Some(g) = unit.gun {
+        // Gunners stand in a row a little behind the axle.
+        let n = unit.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count();
+        let back = heading_unit(g.facing + 180.0);
+        let rgt = heading_unit(g.facing + 90.0);
+        let mut slots = block_slots(n, n.max(1));
+        for m in unit.men.iter_mut().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9) {
+            if let Some((r, _)) = slots.next() {
+                m.at = g.at + back * 1.0 + rgt * (r * 0.5);
+                m.facing = g.facing;
+            }
+        }
+        return;
+    }
+    let n = unit.in_ranks();
+    let files = files_for(unit.formation, unit.ranks, unit.files, n);
+    let fwd = heading_unit(unit.facing);
+    let rgt = heading_unit(unit.facing + 90.0);
+    let (front, facing) = (unit.front, unit.facing);
+    let mut slots = block_slots(n, files);
+    for m in unit.men.iter_mut().filter(|m| m.in_ranks()) {
+        if let Some((r, b)) = slots.next() {
+            m.at = front + rgt * r - fwd * b;
+            m.facing = facing;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! What each viewer may see of a battle.
+//!
+//! Hidden: the order of the decks (the engine keeps none: only the counts of cards left, which
+//! both players can work out from the cards turned up) and, during deployment, the other side's
+//! placements until both sides have fixed theirs.
+
+use volley_chance::card_name;
+use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
+
+use crate::game::{Battle, Phase};
+use crate::model::{ManState, Variant};
+
+/// The view of `b` for `viewer`.
+pub fn view(b: &Battle, viewer: Viewer) -> View {
+    let st = b.stat();
+    let hidden = |side: u8| -> bool {
+        b.phase == Phase::Deploy
+            && match viewer {
+                Viewer::Umpire => false,
+                Viewer::Side(s) => s != side,
+                Viewer::Spectator => true,
+            }
+    };
+    let terrain = st
+        .table
+        .features
+        .iter()
+        .map(|f| ViewFeature {
+            kind: format!("{:?}", f.kind).to_lowercase(),
+            name: f.name.clone(),
+            points: f.points.iter().map(|&p| p.into()).collect(),
+            closed: !f.kind.is_linear(),
+        })
+        .collect();
+    let objectives = st
+        .objectives
+        .iter()
+        .zip(&b.holders)
+        .map(|(o, h)| ViewObjective { name: o.name.clone(), points: o.points.iter().map(|&p| p.into()).collect(), holder: *h })
+        .collect();
+    let mut pieces = Vec::new();
+    let mut markers = Vec::new();
+    for (i, u) in b.units.iter().enumerate() {
+        if hidden(u.side) {
+            continue;
+        }
+        let name = b.name(i).to_string();
+        for m in &u.men {
+            let status = match m.state {
+                ManState::InRanks => "in ranks",
+                ManState::Running => "running",
+                ManState::Fallen => "fallen",
+                ManState::Dead => continue,
+            };
+            pieces.push(ViewPiece {
+                side: Some(u.side),
+                unit: Some(name.clone()),
+                label: format!("{:?}", m.role).to_lowercase(),
+                footprint: Footprint::Circle { at: m.at.into(), r: 0.4 },
+                facing: Some(m.facing),
+                status: status.to_string(),
+            });
+        }
+        if let Some(g) = u.gun {
+            markers.push(ViewMarker { side: Some(u.side), kind: "gun".into(), at: g.at.into(), label: format!("{name}: {} balls", g.balls) });
+        }
+    }
+    for s in 0..2u8 {
+        if !hidden(s) {
+            markers.push(ViewMarker {
+                side: Some(s),
+                kind: "commander".into(),
+                at: b.commanders[usize::from(s)].into(),
+                label: st.commanders[usize::from(s)].clone(),
+            });
+        }
+    }
+    let mut notes = Vec::new();
+    if b.variant == Variant::Chance {
+        for s in 0..2 {
+            let counts = b.decks[s].counts();
+            let seen: Vec<String> = counts
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c < 4)
+                .map(|(v, c)| format!("{}x{}", 4 - c, card_name(v as u8 + 1)))
+                .collect();
+            notes.push(format!("{} deck: {} cards left; turned up since the shuffle: {}", st.sides[s], b.decks[s].left(), if seen.is_empty() { "none".into() } else { seen.join(" ") }));
+        }
+    }
+    if b.phase == Phase::Deploy {
+        notes.push("deployments are secret until both sides have fixed theirs".into());
+    }
+    View {
+        title: st.name.clone(),
+        turn: b.turn,
+        phase: format!("{:?}", b.phase).to_lowercase(),
+        width: st.table.width,
+        depth: st.table.depth,
+        sides: st.sides.to_vec(),
+        terrain,
+        objectives,
+        pieces,
+        markers,
+        notes,
+    }
+}
