@@ -436,8 +436,10 @@ impl Table {
     }
 
     /// The cover that a figure at `target` has against an attacker at `from`: works or a wall if
-    /// one crosses the line between them within [`BEHIND_WORKS`] of the target (so cover is
-    /// directional: a redoubt open at the gorge gives none against fire from behind), else soft
+    /// one crosses the line between them within [`BEHIND_WORKS`] of the target and nearer the
+    /// target than the attacker (so cover is directional: a redoubt open at the gorge gives none
+    /// against fire from behind, and an attacker pressed against the far side of a wall is not
+    /// behind it), else soft
     /// cover if the target stands in woods or a town, else open.
     pub fn cover(&self, target: Point, from: Point) -> Cover {
         let mut best = Cover::Open;
@@ -453,8 +455,10 @@ impl Table {
                 }
                 _ => continue,
             };
+            let near = dist_to_polyline(target, &f.points);
             if c > best
-                && dist_to_polyline(target, &f.points) <= BEHIND_WORKS
+                && near <= BEHIND_WORKS
+                && near < dist_to_polyline(from, &f.points)
                 && segment_crosses_polyline(from, target, &f.points)
             {
                 best = c;

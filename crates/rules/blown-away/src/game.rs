@@ -529,7 +529,7 @@ impl Battle {
         let fwd = heading_unit(facing);
         // The mover's front edge at this point of the move.
         let front = if mover.gun.is_some() {
-            Front { left: head, right: head, facing }
+            Front { left: head, right: head, facing, arc: crate::model::GUN_ARC }
         } else {
             let (mut lo, mut hi, mut ahead) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
             for &(_, p) in men {
@@ -538,7 +538,7 @@ impl Battle {
                 hi = hi.max(d.dot(rgt));
                 ahead = ahead.max(d.dot(fwd));
             }
-            Front { left: head + fwd * ahead + rgt * lo, right: head + fwd * ahead + rgt * hi, facing }
+            Front { left: head + fwd * ahead + rgt * lo, right: head + fwd * ahead + rgt * hi, facing, arc: crate::model::FRONT_ARC }
         };
         let mut best = f64::INFINITY;
         let reach = COMBAT_RANGE + 30.0;
@@ -1400,7 +1400,8 @@ impl Battle {
             m.state = ManState::InRanks;
             m.facing = u.facing;
             if let Some(g) = u.gun {
-                if m.at.dist(g.at) <= GUNNER_RETURN + 1e-9 {
+                // Gunners stand about an inch behind the axle and run 6" from there.
+                if m.at.dist(g.at) <= GUNNER_RETURN + CREW_RADIUS + 1e-9 {
                     m.at = g.at;
                     to_gun += 1;
                 }

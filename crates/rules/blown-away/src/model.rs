@@ -9,9 +9,12 @@ use volley_table::{Point, in_front_arc, unit as heading_unit};
 pub const SPACING: f64 = 1.0;
 /// A gunner this close to his gun crews it.
 pub const CREW_RADIUS: f64 = 1.5;
-/// Half-angle of a unit's front arc, degrees: a unit faces what lies ahead of its front rank
-/// and within 45° outward of straight ahead from either end of it.
-pub const FRONT_ARC: f64 = 45.0;
+/// Half-angle of a unit's front arc, degrees: a unit of men faces what lies in the corridor
+/// straight ahead of its front rank (0° of widening), so that units can pass each other's flanks
+/// as the text allows. Artillery faces what lies within 45° of its boresight.
+pub const FRONT_ARC: f64 = 0.0;
+/// Half-angle of a gun's front arc, degrees (the text's 45° either side of the boresight).
+pub const GUN_ARC: f64 = 45.0;
 
 /// Which of the two versions of the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -189,7 +192,7 @@ pub struct Unit {
     pub fired: bool,
 }
 
-/// The front edge of a body: its left and right ends and its facing.
+/// The front edge of a body: its left and right ends, its facing and the half-angle of its arc.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Front {
     /// Left end.
@@ -198,12 +201,14 @@ pub struct Front {
     pub right: Point,
     /// Facing.
     pub facing: f64,
+    /// Half-angle of widening of the arc, degrees.
+    pub arc: f64,
 }
 
 impl Front {
     /// Whether `p` lies in this front's arc.
     pub fn faces(&self, p: Point) -> bool {
-        in_front_arc(self.left, self.right, self.facing, FRONT_ARC, p)
+        in_front_arc(self.left, self.right, self.facing, self.arc, p)
     }
 }
 
@@ -245,7 +250,7 @@ impl Unit {
     /// with nobody in ranks.
     pub fn front_edge(&self) -> Option<Front> {
         if let Some(g) = &self.gun {
-            return (self.in_ranks() > 0).then_some(Front { left: g.at, right: g.at, facing: g.facing });
+            return (self.in_ranks() > 0).then_some(Front { left: g.at, right: g.at, facing: g.facing, arc: GUN_ARC });
         }
         let fwd = heading_unit(self.facing);
         let rgt = heading_unit(self.facing + 90.0);
@@ -262,6 +267,7 @@ impl Unit {
             left: self.front + fwd * ahead + rgt * lo,
             right: self.front + fwd * ahead + rgt * hi,
             facing: self.facing,
+            arc: FRONT_ARC,
         })
     }
 

@@ -1,0 +1,678 @@
+//! One test per rule of the text, on small battles written inline. The text's two worked examples
+//! are named after themselves.
+
+use volley_blown_away::game::Phase;
+use volley_blown_away::model::{ManState, Role};
+use volley_blown_away::{Action, Battle, Event, load};
+use volley_chance::{Scripted, Seeded};
+use volley_core::{ApplyError, GameState, Viewer};
+use volley_scenario::Source;
+use volley_table::Point;
+
+/// A custom-setup battle on an empty 96 x 60 table. `a` and `b` are TOML unit lists for the
+/// south side (Prussians) and the north side (Austrians); `extra` adds terrain, objectives or
+/// rule options.
+fn battle(variant: &str, a: &str, b: &str, extra: &str) -> Battle {
+    let text = format!(
+        r#"name = "test"
+ruleset = "blown-away"
+variant = "{variant}"
+turn_limit = 50
+[table]
+width = 96
+depth = 60
+[rules]
+setup = "custom"
+objectives_to_win = 1
+{extra}
+[[objectives]]
+name = "far away"
+rect = [0, 0, 1, 1]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = {{ name = "Fritz", at = [90, 1] }}
+units = [{a}]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = {{ name = "Daun", at = [90, 59] }}
+units = [{b}]
+"#
+    );
+    match load(&Source::new("test.toml", text)) {
+        Ok(b) => b,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Deploy both sides as written; `first` moves first.
+fn start(mut b: Battle, first: u8) -> Battle {
+    let mut ev = Vec::new();
+    let mut coin = Scripted::new([u32::from(first) + 1]);
+    b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
+    b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
+    assert_eq!(b.mover, first);
+    b
+}
+
+fn apply(b: &mut Battle, a: Action) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut rng = Seeded::new(5);
+    if let Err(e) = b.apply(&a, &mut rng, &mut ev) {
+        panic!("{a:?} refused: {e}");
+    }
+    ev
+}
+
+fn apply_with(b: &mut Battle, a: Action, draws: &str) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut s = Scripted::parse(draws).unwrap();
+    if let Err(e) = b.apply(&a, &mut s, &mut ev) {
+        panic!("{a:?} refused: {e}");
+    }
+    ev
+}
+
+fn refused(b: &mut Battle, a: Action) -> String {
+    let before = b.state_hash();
+    let mut rng = Seeded::new(5);
+    let err = b.apply(&a, &mut rng, &mut Vec::new()).expect_err("the action should be refused");
+    assert_eq!(b.state_hash(), before, "a refused action changed the state");
+    err.to_string()
+}
+
+fn count(b: &Battle, u: usize, s: ManState) -> usize {
+    b.units[u].men.iter().filter(|m| m.state == s).count()
+}
+
+const FAR_ENEMY: &str = r#"{ name = "far", arm = "infantry", at = [80, 55] }"#;
+
+#[test]
+fn worked_example_rallying_the_unit_of_15() {
+    // Chance version: 15 men, 3 in ranks, 3 killed, 9 running. Rally 3; next turn 6 more.
+    let mut b = start(battle("chance", r#"{ name = "IR", arm = "infantry", at = [20, 10], soldiers = 12 }"#, FAR_ENEMY, ""), 0);
+    for (i, m) in b.units[0].men.iter_mut().enumerate() {
+        m.state = match i {
+            0..=8 => ManState::Running,
+            9..=11 => ManState::Dead,
+            _ => ManState::InRanks, // the command element
+        };
+        if m.state == ManState::Running {
+            m.at = Point::new(20.0 + i as f64, 4.0);
+        }
+    }
+    apply(&mut b, Action::Rally { unit: 0 });
+    assert_eq!((count(&b, 0, ManState::InRanks), count(&b, 0, ManState::Running)), (6, 6));
+    // The Austrians pass their turn; then the Prussians rally the remaining 6.
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    while b.mover == 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::Rally { unit: 0 });
+    assert_eq!((count(&b, 0, ManState::InRanks), count(&b, 0, ManState::Running)), (12, 0));
+}
+
+#[test]
+fn worked_example_10_cavalry_against_13_infantry() {
+    // Without-chance version: both fight; each loses 1 killed; 1 cavalryman and 10 infantrymen
+    // run; 2 infantrymen remain in ranks, so the other 8 cavalrymen run too.
+    let mut b = start(
+        battle(
+            "without-chance",
+            r#"{ name = "Cuirassiers", arm = "cavalry", at = [40, 27] }"#,
+            r#"{ name = "IR Kaiser", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase); // no move
+    assert_eq!(b.phase, Phase::Combat { side: 0 }, "artillery phase skipped: no guns");
+    apply(&mut b, Action::Combat { unit: 0, target: 1 });
+    // Nothing else to declare: the Austrians declare next; the last declaration resolves all.
+    assert_eq!(b.phase, Phase::Combat { side: 1 });
+    let ev = apply(&mut b, Action::Combat { unit: 1, target: 0 });
+    assert_eq!(count(&b, 0, ManState::Fallen) + count(&b, 0, ManState::Dead), 1);
+    assert_eq!(count(&b, 1, ManState::Fallen) + count(&b, 1, ManState::Dead), 1);
+    assert_eq!(count(&b, 1, ManState::InRanks), 2);
+    assert_eq!(count(&b, 1, ManState::Running), 10);
+    assert_eq!(count(&b, 0, ManState::Running), 9, "1 ran from the fight, 8 from cavalry's weakness");
+    assert_eq!(count(&b, 0, ManState::InRanks), 0);
+    assert!(ev.iter().any(|e| matches!(e, Event::CavalryWeakness { ran: 8, .. })));
+    // The command element was the last to go, the flag bearer last of all.
+    let left: Vec<Role> = b.units[1].men.iter().filter(|m| m.state == ManState::InRanks).map(|m| m.role).collect();
+    assert!(left.contains(&Role::FlagBearer) && left.iter().all(|r| r.is_command()), "{left:?}");
+}
+
+#[test]
+fn chance_combat_kills_and_runs_with_cards() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    // Prussian 9 against Austrian 4: one Austrian killed, one runs.
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 4");
+    assert!(ev.iter().any(|e| matches!(e, Event::CardCombat { applied: [(0, 0), (1, 1)], .. })), "{ev:?}");
+    assert_eq!(count(&b, 1, ManState::Fallen), 1, "killed men stay on the field during the engagement");
+    assert_eq!(b.units[0].engagement, b.units[1].engagement);
+    assert!(b.units[0].engagement.is_some());
+    // Next Prussian turn: the second Austrian killed makes two run.
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    while b.mover == 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "K 2");
+    assert_eq!(count(&b, 1, ManState::Running), 3);
+    // Equal cards: both win.
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    while b.mover == 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "7 7");
+    assert_eq!(count(&b, 0, ManState::Fallen), 1);
+    assert_eq!(count(&b, 1, ManState::Fallen), 3);
+    assert_eq!(count(&b, 1, ManState::Running), 6, "third man killed: three more run");
+}
+
+#[test]
+fn a_missing_card_is_asked_for_and_changes_nothing() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    let before = b.state_hash();
+    let mut one_card = Scripted::parse("Q").unwrap();
+    let err = b.apply(&Action::Combat { unit: 0, target: 1 }, &mut one_card, &mut Vec::new()).unwrap_err();
+    assert!(matches!(err, ApplyError::Draw(_)));
+    assert!(err.to_string().contains("Austrians card for IR 2 against IR 1"), "{err}");
+    assert_eq!(b.state_hash(), before);
+}
+
+#[test]
+fn artillery_wins_by_the_face_value_and_the_gun_never_runs() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Battery", arm = "artillery", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    apply(&mut b, Action::EndPhase); // no long-range target within 4"-36"
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "8 3");
+    assert_eq!(count(&b, 1, ManState::Running), 8);
+    // Now the infantry win: gunners run, the gun stays.
+    let gun_at = b.units[0].gun.unwrap().at;
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 1, target: 0 }, "10 2");
+    assert_eq!(b.units[0].gun.unwrap().at, gun_at);
+    assert_eq!(count(&b, 0, ManState::Running), 1);
+}
+
+#[test]
+fn cavalry_may_not_fight_units_in_woods_or_behind_works() {
+    let extra = r#"[[terrain]]
+kind = "woods"
+rect = [30, 29, 50, 40]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
+            r#"{ name = "Jaeger", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            extra,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    // Nothing to fight: the combat phase was skipped and it is the Austrians' turn.
+    assert_eq!(b.mover, 1);
+    let mut b2 = b.clone();
+    b2.mover = 0;
+    b2.phase = Phase::Combat { side: 0 };
+    let why = refused(&mut b2, Action::Combat { unit: 0, target: 1 });
+    assert!(why.contains("woods"), "{why}");
+}
+
+#[test]
+fn works_add_three_to_the_defenders_card() {
+    let extra = r#"[[terrain]]
+kind = "redoubt"
+line = [[30, 29], [50, 29]]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            extra,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 7");
+    let Some(Event::CardCombat { result, .. }) = ev.iter().find(|e| matches!(e, Event::CardCombat { .. })) else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(result.totals, [9, 10]);
+    assert_eq!(result.winner, Some(1));
+}
+
+#[test]
+fn a_move_stops_within_4_inches_of_a_facing_enemy() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 29], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 26.0)] });
+    let gap = b.unit_dist(0, 1);
+    assert!(gap < 4.0 && gap > 3.9, "stopped at {gap}");
+    assert!(ev.iter().any(|e| matches!(e, Event::Moved { stopped: Some(_), .. })));
+}
+
+#[test]
+fn units_pass_close_by_when_neither_faces_the_other() {
+    // The Austrians face east; the Prussians march north past their flank, an inch away.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [32.5, 20], formation = "column" }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 26], facing = 90, formation = "column" }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(32.5, 26.0)] });
+    assert!(b.unit_dist(0, 1) < 1.0 + 1e-6, "they pass an inch apart");
+    assert!((b.units[0].front.y - 26.0).abs() < 1e-6, "not stopped: {:?}", b.units[0].front);
+}
+
+#[test]
+fn oblique_moves_are_limited_to_45_degrees_and_distance_to_the_allowance() {
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(46.0, 12.0)] });
+    assert!(why.contains("45°"), "{why}");
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 17.0)] });
+    assert!(why.contains("at most 6"), "{why}");
+    // Pivot first, then any direction.
+    apply(&mut b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![Point::new(46.0, 10.0)] });
+    assert_eq!(b.units[0].facing, 90.0);
+}
+
+#[test]
+fn cavalry_moves_12_inches() {
+    let mut b = start(battle("chance", r#"{ name = "Dragoons", arm = "cavalry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 22.0)] });
+    assert!((b.units[0].front.y - 22.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_column_snakes_after_its_head() {
+    let mut b = start(
+        battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10], formation = "column" }"#, FAR_ENEMY, ""),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 13.0), Point::new(42.0, 15.0)] });
+    let u = &b.units[0];
+    assert!((u.facing - 45.0).abs() < 1e-6, "the head turned");
+    // The tail is still on the first leg's line, not rigidly rotated.
+    let tail = u.men.iter().filter(|m| m.state == ManState::InRanks).map(|m| m.at).fold(Point::new(0.0, 99.0), |a, p| if p.y < a.y { p } else { a });
+    assert!((tail.x - 40.0).abs() < 0.6, "tail at {tail:?}");
+}
+
+#[test]
+fn artillery_before_1750_may_not_move_but_may_turn() {
+    let mut b = start(battle("chance", r#"{ name = "Gun", arm = "artillery", at = [40, 10] }"#, FAR_ENEMY, "year = 1745"), 0);
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 14.0)] });
+    assert!(why.contains("1750"), "{why}");
+    apply(&mut b, Action::Reform { unit: 0, formation: volley_blown_away::model::Formation::Line, facing: 30.0 });
+    assert_eq!(b.units[0].gun.unwrap().facing, 30.0);
+}
+
+#[test]
+fn units_with_men_in_ranks_and_men_running_may_not_move() {
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+    b.units[0].men[0].state = ManState::Running;
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 14.0)] });
+    assert!(why.contains("men running"), "{why}");
+}
+
+#[test]
+fn one_unit_action_a_turn() {
+    let mut b = start(
+        battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }, { name = "IR 3", arm = "infantry", at = [50, 10] }"#, FAR_ENEMY, ""),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 14.0)] });
+    let why = refused(&mut b, Action::Move { unit: 1, pivot: None, path: vec![Point::new(50.0, 14.0)] });
+    assert!(why.contains("already moved"), "{why}");
+    apply(&mut b, Action::MoveCommander { to: Point::new(10.0, 40.0) });
+    assert_eq!(b.commanders[0], Point::new(10.0, 40.0), "the commander moves any distance");
+}
+
+#[test]
+fn a_mob_moves_18_inches_but_not_within_6_of_the_enemy() {
+    let mut b = start(
+        battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#, r#"{ name = "IR 2", arm = "infantry", at = [60, 30], facing = 180 }"#, ""),
+        0,
+    );
+    for m in &mut b.units[0].men {
+        m.state = ManState::Running;
+    }
+    let c = b.units[0].centre();
+    let why = refused(&mut b, Action::Mob { unit: 0, path: vec![c + Point::new(15.0, 8.0)] });
+    assert!(why.contains("6\""), "{why}");
+    let why = refused(&mut b, Action::Mob { unit: 0, path: vec![c + Point::new(-19.0, 0.0)] });
+    assert!(why.contains("18"), "{why}");
+    apply(&mut b, Action::Mob { unit: 0, path: vec![c + Point::new(-18.0, 0.0)] });
+    assert!((b.units[0].centre().x - (c.x - 18.0)).abs() < 1e-6);
+}
+
+#[test]
+fn running_units_in_the_way_are_pushed_18_inches_or_eliminated() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Dragoons", arm = "cavalry", at = [40, 20] }"#,
+            r#"{ name = "Routers", arm = "infantry", at = [40, 26], facing = 180 }, { name = "Trapped", arm = "infantry", at = [70, 2], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    for u in [1, 2] {
+        for m in &mut b.units[u].men {
+            m.state = ManState::Running;
+        }
+    }
+    let before = b.units[1].centre();
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 32.0)] });
+    assert!((b.units[1].centre().dist(before) - 18.0).abs() < 1e-6, "pushed 18\"");
+    assert!((b.units[0].front.y - 32.0).abs() < 1e-6, "the mover completes its move");
+    // A running unit against the table edge has nowhere to go.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Dragoons", arm = "cavalry", at = [70, 40], facing = 180 }"#,
+            r#"{ name = "Routers", arm = "infantry", at = [70, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    for m in &mut b.units[1].men {
+        m.state = ManState::Running;
+        m.at = Point::new(m.at.x, 2.0);
+    }
+    b.units[0].front = Point::new(70.0, 14.0);
+    volley_blown_away::model::lay_out(&mut b.units[0]);
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(70.0, 2.5)] });
+    assert!(ev.iter().any(|e| matches!(e, Event::Pushed { eliminated: true, .. })), "{ev:?}");
+    assert_eq!(count(&b, 1, ManState::Running), 0);
+}
+
+#[test]
+fn engaged_units_may_not_move_until_the_engagement_is_over() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180, soldiers = 0, officers = 0, drummers = 0, flag_bearers = 1 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "2 9");
+    assert!(b.units[0].engagement.is_some());
+    assert_eq!(count(&b, 0, ManState::Fallen), 1);
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    while b.mover == 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 24.0)] });
+    assert!(why.contains("engaged") || why.contains("running"), "{why}");
+    // The lone flag bearer falls: the engagement ends and the dead go to the tray.
+    apply(&mut b, Action::EndPhase);
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "K 2");
+    assert!(ev.iter().any(|e| matches!(e, Event::EngagementOver { .. })), "{ev:?}");
+    assert_eq!(b.units[0].engagement, None);
+    assert_eq!(b.units[0].killed, 0);
+    assert_eq!(count(&b, 0, ManState::Fallen), 0);
+    assert_eq!(count(&b, 0, ManState::Dead), 1);
+}
+
+#[test]
+fn long_range_artillery_spends_balls_by_cover() {
+    let extra = r#"[[terrain]]
+kind = "wall"
+line = [[30, 29], [50, 29]]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Gun", arm = "artillery", at = [40, 10], balls = 3 }"#,
+            r#"{ name = "Walled", arm = "infantry", at = [40, 30], facing = 180 }, { name = "Open", arm = "infantry", at = [60, 30], facing = 180 }"#,
+            extra,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    assert_eq!(b.phase, Phase::Artillery);
+    let ev = apply(&mut b, Action::Fire { gun: 0, target: 1 });
+    assert!(ev.iter().any(|e| matches!(e, Event::Fired { spent: 2, left: 1, on_field: false, .. })), "{ev:?}");
+    assert_eq!(count(&b, 1, ManState::Dead), 1);
+    assert_eq!(count(&b, 1, ManState::Running), 0, "no men run from long-range fire");
+    // Once a turn per gun.
+    assert_eq!(b.mover, 1, "nothing left to do: the turn passed");
+}
+
+#[test]
+fn long_range_artillery_needs_range_arc_and_sight() {
+    let extra = r#"[[terrain]]
+kind = "woods"
+rect = [30, 20, 50, 24]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Gun", arm = "artillery", at = [40, 10] }"#,
+            r#"{ name = "Hidden", arm = "infantry", at = [40, 30], facing = 180 }, { name = "Wide", arm = "infantry", at = [64, 14], facing = 180 }, { name = "Far", arm = "infantry", at = [60, 50], facing = 180 }"#,
+            extra,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    // Nothing can be fired at: the artillery phase is skipped.
+    assert!(matches!(b.phase, Phase::Main) && b.mover == 1, "{:?}", b.phase);
+    b.phase = Phase::Artillery;
+    b.mover = 0;
+    for (t, why) in [(1, "line of sight"), (2, "45°"), (3, "out of range")] {
+        let e = refused(&mut b, Action::Fire { gun: 0, target: t });
+        assert!(e.contains(why), "{e}");
+    }
+}
+
+#[test]
+fn rallying_case_one_needs_no_facing_enemy_within_6_inches() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 25], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    b.units[0].men[0].state = ManState::Running;
+    let why = refused(&mut b, Action::Rally { unit: 0 });
+    assert!(why.contains("within 6"), "{why}");
+    b.units[1].facing = 0.0; // the Austrians turn their backs
+    volley_blown_away::model::lay_out(&mut b.units[1]);
+    apply(&mut b, Action::Rally { unit: 0 });
+}
+
+#[test]
+fn rallying_case_two_needs_24_inches_and_the_commander() {
+    for variant in ["chance", "without-chance"] {
+        let mut b = start(battle(variant, r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+        for m in &mut b.units[0].men {
+            m.state = ManState::Running;
+        }
+        let why = refused(&mut b, Action::Rally { unit: 0 });
+        assert!(why.contains("commander"), "{why}");
+        apply(&mut b, Action::MoveCommander { to: Point::new(40.0, 10.0) });
+        apply(&mut b, Action::Rally { unit: 0 });
+        let want = if variant == "chance" { 1 } else { 6 };
+        assert_eq!(count(&b, 0, ManState::InRanks), want, "{variant}");
+    }
+}
+
+#[test]
+fn without_chance_rallying_needs_the_commander_and_takes_up_to_6() {
+    let mut b = start(battle("without-chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10], soldiers = 15 }"#, FAR_ENEMY, ""), 0);
+    for m in b.units[0].men.iter_mut().take(9) {
+        m.state = ManState::Running;
+    }
+    let why = refused(&mut b, Action::Rally { unit: 0 });
+    assert!(why.contains("commander"), "{why}");
+    let to = b.units[0].men[12].at;
+    apply(&mut b, Action::MoveCommander { to });
+    apply(&mut b, Action::Rally { unit: 0 });
+    assert_eq!(count(&b, 0, ManState::Running), 3);
+}
+
+#[test]
+fn gunners_within_6_inches_return_to_the_gun_when_they_rally_others_walk_back() {
+    let mut b = start(battle("chance", r#"{ name = "Gun", arm = "artillery", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+    let g = b.units[0].gun.unwrap().at;
+    for (i, m) in b.units[0].men.iter_mut().enumerate() {
+        if i > 0 {
+            m.state = ManState::Running;
+            m.at = Point::new(g.x, g.y - if i == 1 { 5.0 } else { 13.0 });
+        }
+    }
+    apply(&mut b, Action::Rally { unit: 0 });
+    let at_gun = |b: &Battle| b.units[0].men.iter().filter(|m| m.state == ManState::InRanks && m.at.dist(g) <= 1.5).count();
+    assert_eq!(at_gun(&b), 2, "the crewman and the one 5\" away");
+    assert_eq!(count(&b, 0, ManState::Running), 2, "one gunner in ranks rallies one");
+    let next_turn = |b: &mut Battle| {
+        while b.mover == 0 {
+            apply(b, Action::EndPhase);
+        }
+        while b.mover == 1 {
+            apply(b, Action::EndPhase);
+        }
+    };
+    next_turn(&mut b);
+    apply(&mut b, Action::Rally { unit: 0 });
+    assert_eq!(count(&b, 0, ManState::Running), 0);
+    assert_eq!(at_gun(&b), 2, "the two from 13\" rally where they are");
+    next_turn(&mut b);
+    apply(&mut b, Action::ReturnGunners { unit: 0 });
+    assert_eq!(at_gun(&b), 2, "6\" a turn: still 7\" away");
+    next_turn(&mut b);
+    apply(&mut b, Action::ReturnGunners { unit: 0 });
+    assert_eq!(at_gun(&b), 4);
+}
+
+#[test]
+fn winning_takes_three_of_four_objectives() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/crossroads.toml")).unwrap();
+    let mut b = start(load(&Source::new("c", text)).unwrap(), 0);
+    for oi in 0..2 {
+        b.holders[oi] = Some(1);
+    }
+    // An Austrian unit walks onto the wheatfield.
+    let ui = b.units.iter().position(|u| u.side == 1 && u.arm == volley_blown_away::model::Arm::Infantry).unwrap();
+    b.units[ui].front = Point::new(63.0, 27.0);
+    volley_blown_away::model::lay_out(&mut b.units[ui]);
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    let ev = apply(&mut b, Action::Reform { unit: ui as u16, formation: volley_blown_away::model::Formation::Line, facing: 170.0 });
+    assert!(ev.iter().any(|e| matches!(e, Event::ObjectiveTaken { .. })));
+    let o = b.outcome().expect("three objectives win");
+    assert_eq!(o.winner, Some(1));
+}
+
+#[test]
+fn deployments_are_secret_until_both_are_fixed() {
+    let mut b = battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 5] }"#, r#"{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }"#, "");
+    let mut ev = Vec::new();
+    b.apply(
+        &Action::Deploy {
+            placements: vec![volley_blown_away::Placement { unit: 0, at: Point::new(20.0, 7.0), facing: 0.0, formation: volley_blown_away::model::Formation::Column }],
+        },
+        &mut Scripted::new([]),
+        &mut ev,
+    )
+    .unwrap();
+    let seen_by_austrians = b.view(Viewer::Side(1));
+    assert!(seen_by_austrians.pieces.iter().all(|p| p.side == Some(1)), "the Prussian deployment is hidden");
+    let umpire = b.view(Viewer::Umpire);
+    assert!(umpire.pieces.iter().any(|p| p.side == Some(0)));
+    // Deploying outside 7" of the own rear edge is refused (custom set-up keeps the rule for placements).
+    let why = refused(
+        &mut b,
+        Action::Deploy {
+            placements: vec![volley_blown_away::Placement { unit: 1, at: Point::new(40.0, 40.0), facing: 180.0, formation: volley_blown_away::model::Formation::Line }],
+        },
+    );
+    assert!(why.contains("7"), "{why}");
+    // The coin flip: a person enters tails, the Austrians move first.
+    let mut coin = Scripted::parse("T").unwrap();
+    b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
+    assert_eq!(b.mover, 1);
+    assert!(b.view(Viewer::Side(1)).pieces.iter().any(|p| p.side == Some(0)), "shown once both are fixed");
+}
+
+#[test]
+fn pikemen_and_militia_change_the_runs() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "Pikes", arm = "infantry", at = [40, 30], facing = 180, pikemen = 3, soldiers = 7 }, { name = "Militia", arm = "infantry", at = [60, 30], facing = 180, militia = 10, soldiers = 0 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    // First kill against pikes: 1 - 1 = 0 run, and the killed man is a pikeman.
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 4");
+    assert_eq!(count(&b, 1, ManState::Running), 0);
+    assert_eq!(b.units[1].men.iter().filter(|m| m.role == Role::Pikeman && m.state == ManState::InRanks).count(), 2);
+    let l = volley_blown_away::combat::card_runs(
+        &volley_blown_away::combat::CardSide { arm: Some(volley_blown_away::model::Arm::Infantry), ..Default::default() },
+        9,
+        &volley_blown_away::combat::CardSide { militia: true, ..Default::default() },
+    );
+    assert_eq!(l.run, 3, "militia: 1 + 2");
+}
