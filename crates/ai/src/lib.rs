@@ -44,12 +44,13 @@ impl<S: GameState> Agent<S> for RandomAgent {
 #[derive(Clone, Debug)]
 pub struct HeuristicAgent {
     rng: Seeded,
+    scores: Vec<f64>,
 }
 
 impl HeuristicAgent {
     /// A heuristic agent; `seed` breaks ties.
     pub fn new(seed: u64) -> Self {
-        HeuristicAgent { rng: Seeded::new(seed) }
+        HeuristicAgent { rng: Seeded::new(seed), scores: Vec::new() }
     }
 }
 
@@ -62,8 +63,9 @@ impl<S: Heuristic> Agent<S> for HeuristicAgent {
         let mut best = f64::NEG_INFINITY;
         let mut ties = 0u64;
         let mut pick = 0;
-        for (i, a) in candidates.iter().enumerate() {
-            let s = state.score(a);
+        self.scores.clear();
+        state.scores(candidates, &mut self.scores);
+        for (i, &s) in self.scores.iter().enumerate() {
             if s > best + 1e-9 {
                 best = s;
                 pick = i;

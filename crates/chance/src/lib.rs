@@ -67,9 +67,7 @@ impl DrawKind {
         match self {
             DrawKind::Die { sides } => (1..=*sides).contains(&value),
             DrawKind::Coin => value == 1 || value == 2,
-            DrawKind::Card { left } => {
-                (1..=CARD_VALUES as u32).contains(&value) && left[value as usize - 1] > 0
-            }
+            DrawKind::Card { left } => (1..=CARD_VALUES as u32).contains(&value) && left[value as usize - 1] > 0,
         }
     }
 }
@@ -227,11 +225,7 @@ impl Scripted {
     /// symbol after a card (`Qh`, `10♠`) is ignored; `H`/`T` alone are a coin's heads and tails.
     pub fn parse(text: &str) -> Result<Self, ParseDrawsError> {
         let mut values = VecDeque::new();
-        for (i, raw) in text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|s| !s.is_empty())
-            .enumerate()
-        {
+        for (i, raw) in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).enumerate() {
             let token = raw.trim();
             let upper = token.to_ascii_uppercase();
             let v = match upper.as_str() {
@@ -280,11 +274,7 @@ impl Chance for Scripted {
             return Err(DrawError::Missing { kind: kind.clone(), purpose: purpose.to_string() });
         };
         if !kind.admits(value) {
-            return Err(DrawError::Invalid {
-                value,
-                kind: kind.clone(),
-                purpose: purpose.to_string(),
-            });
+            return Err(DrawError::Invalid { value, kind: kind.clone(), purpose: purpose.to_string() });
         }
         self.values.pop_front();
         Ok(value)

@@ -255,7 +255,8 @@ fn play(battle: Battle, src: &Source, seed: u64, names: &[String], log: Option<P
     runner.play(&mut rng, 1_000_000).map_err(|e| anyhow!("the battle could not be played: {e}"))?;
     let actions = runner.log.entries.len() as u64;
     if let Some(path) = &log {
-        std::fs::write(path, runner.log.to_jsonl()).with_context(|| format!("cannot write the log to {}", path.display()))?;
+        std::fs::write(path, runner.log.to_jsonl())
+            .with_context(|| format!("cannot write the log to {}", path.display()))?;
     }
     let rep = report(&runner.state, seed, names, actions);
     let mut out = std::io::stdout().lock();
@@ -296,7 +297,9 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     let parts: Vec<String> = rep
         .sides
         .iter()
-        .map(|s| format!("{} {:.0}% ({} of {} killed, {} running)", s.name, s.casualty_pct, s.killed, s.men_start, s.running))
+        .map(|s| {
+            format!("{} {:.0}% ({} of {} killed, {} running)", s.name, s.casualty_pct, s.killed, s.men_start, s.running)
+        })
         .collect();
     writeln!(out, "Casualties: {}", parts.join("; "))?;
     Ok(())

@@ -80,7 +80,11 @@ where
             let mut probe = state.clone();
             match probe.apply(&action, &mut nothing, &mut events) {
                 Err(ApplyError::Draw(DrawError::Missing { .. })) => {
-                    assert_eq!(probe.state_hash(), before, "seed {seed} decision {n}: a missing draw changed the state");
+                    assert_eq!(
+                        probe.state_hash(),
+                        before,
+                        "seed {seed} decision {n}: a missing draw changed the state"
+                    );
                 }
                 Err(e) => panic!("seed {seed} decision {n}: {action:?} refused: {e}"),
                 Ok(()) => {}

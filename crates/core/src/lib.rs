@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod conformance;
+mod hash;
 pub mod log;
 pub mod run;
 mod view;
@@ -24,6 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawError};
 
+pub use hash::{Fnv64, hash_serialized};
 pub use view::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece};
 
 /// A side's index in its scenario: 0 for the first side listed, 1 for the second.
@@ -174,50 +176,13 @@ pub trait Agent<S: GameState> {
 pub trait Heuristic: GameState {
     /// The value of `action` now to the side that would take it; higher is better.
     fn score(&self, action: &Self::Action) -> f64;
-}
 
-/// A 64-bit FNV-1a hasher: small, fast, and the same everywhere.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv64(u64);
-
-impl Default for Fnv64 {
-    fn default() -> Self {
-        Fnv64(0xcbf2_9ce4_8422_2325)
+    /// The values of all of `actions`, appended to `out` in order. A rule set overrides this
+    /// when scoring many actions of one state can share work; the result must equal calling
+    /// [`Heuristic::score`] on each.
+    fn scores(&self, actions: &[Self::Action], out: &mut Vec<f64>) {
+        out.extend(actions.iter().map(|a| self.score(a)));
     }
-}
-
-impl Fnv64 {
-    /// Feed bytes.
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    /// The hash so far.
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl std::io::Write for Fnv64 {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        Fnv64::write(self, buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Hash a value through its JSON form (what the log and the view show), without allocating.
-pub fn hash_serialized<T: Serialize + ?Sized>(value: &T) -> u64 {
-    let mut h = Fnv64::default();
-    // Writing into a hasher cannot fail; a value that cannot serialise hashes what was written.
-    let _ = serde_json::to_writer(&mut h, value);
-    h.finish()
 }
 
 /// A state hash as the log and the command line print it: 16 hex digits.

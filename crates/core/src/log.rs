@@ -127,7 +127,10 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
             match parsed {
                 Line::Header(h) => {
                     if header.is_some() || line != 1 {
-                        return Err(LogError::Structure { line, message: "the header must be the first line, once".into() });
+                        return Err(LogError::Structure {
+                            line,
+                            message: "the header must be the first line, once".into(),
+                        });
                     }
                     if h.format != FORMAT {
                         return Err(LogError::Structure {
@@ -145,7 +148,10 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
                 }
                 Line::End(f) => {
                     if header.is_none() || footer.is_some() {
-                        return Err(LogError::Structure { line, message: "a second end, or an end before the header".into() });
+                        return Err(LogError::Structure {
+                            line,
+                            message: "a second end, or an end before the header".into(),
+                        });
                     }
                     footer = Some(f);
                 }

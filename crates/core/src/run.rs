@@ -96,9 +96,11 @@ impl<'a, S: GameState> Runner<'a, S> {
         let action = self.buf.swap_remove(i);
         let mut rec = Recorder::new(chance);
         self.scratch.clear();
-        self.state
-            .apply(&action, &mut rec, &mut self.scratch)
-            .map_err(|error| RunError::Refused { n, action: format!("{action:?}"), error })?;
+        self.state.apply(&action, &mut rec, &mut self.scratch).map_err(|error| RunError::Refused {
+            n,
+            action: format!("{action:?}"),
+            error,
+        })?;
         if self.keep_events {
             self.events.extend(self.scratch.drain(..).map(|e| (n, e)));
         }
@@ -143,9 +145,11 @@ pub fn replay<S: GameState>(
         }
         let mut script = Scripted::new(e.draws.iter().map(|d| d.value));
         events.clear();
-        state
-            .apply(&e.action, &mut script, &mut events)
-            .map_err(|error| RunError::Refused { n: e.n, action: format!("{:?}", e.action), error })?;
+        state.apply(&e.action, &mut script, &mut events).map_err(|error| RunError::Refused {
+            n: e.n,
+            action: format!("{:?}", e.action),
+            error,
+        })?;
         if script.remaining() > 0 {
             return Err(RunError::UnusedDraws { n: e.n, left: script.remaining() });
         }

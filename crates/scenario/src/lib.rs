@@ -377,7 +377,10 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
                 errors.push(src.error(side.span(), format!("two sides are named {:?}", sd.name)));
             }
             if !on_table(&sd.commander.at) {
-                errors.push(src.error(side.span(), format!("side {:?}: commander {} is off the table", sd.name, sd.commander.name)));
+                errors.push(src.error(
+                    side.span(),
+                    format!("side {:?}: commander {} is off the table", sd.name, sd.commander.name),
+                ));
             }
             if sd.units.is_empty() {
                 errors.push(src.error(side.span(), format!("side {:?} has no units", sd.name)));
@@ -404,7 +407,12 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
             let name = spec.name.clone().unwrap_or_else(|| format!("{:?}", spec.kind).to_lowercase());
             let points = if spec.kind.is_linear() {
                 if spec.polygon.is_some() || spec.rect.is_some() {
-                    errors.push(src.error(t.span(), format!("{name}: a {:?} is a `line`, not an area", spec.kind).to_lowercase()));
+                    errors.push(
+                        src.error(
+                            t.span(),
+                            format!("{name}: a {:?} is a `line`, not an area", spec.kind).to_lowercase(),
+                        ),
+                    );
                 }
                 match &spec.line {
                     Some(l) if l.len() >= 2 => l.clone(),
@@ -419,7 +427,7 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
                 }
                 area(src, t.span(), &name, &spec.polygon, &spec.rect, errors)
             };
-            table.features.push(Feature { kind: spec.kind, name, points });
+            table.add(Feature { kind: spec.kind, name, points });
         }
         table
     }

@@ -86,9 +86,10 @@ impl Point {
         d.x * d.x + d.y * d.y
     }
 
-    /// Length of this point taken as a vector.
+    /// Length of this point taken as a vector. (`sqrt` is correctly rounded by IEEE 754, so
+    /// this is the same on every platform, and much cheaper than `hypot`.)
     pub fn len(self) -> f64 {
-        libm::hypot(self.x, self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     /// Dot product.
@@ -206,30 +207,63 @@ impl Pose {
     }
 }
 
-/// Whether `p` lies in the front arc of a body whose front edge runs from `left` to `right`
-/// (seen from behind, facing `facing`): ahead of the front edge, and within `half_angle`
-/// degrees outward of straight ahead from the nearer end. A single figure is the case
-/// `left == right`.
-pub fn in_front_arc(left: Point, right: Point, facing: f64, half_angle: f64, p: Point) -> bool {
-    let fwd = unit(facing);
-    let rgt = unit(facing + 90.0);
-    // Ahead of the front edge's line (the edge is perpendicular to the facing).
-    let ahead = (p - left).dot(fwd);
-    if ahead < -EPS {
-        return false;
+/// The front arc of a body whose front edge runs from `left` to `right` (seen from behind,
+/// facing `facing`): everything ahead of the front edge's line and within a half-angle outward
+/// of straight ahead from the nearer end. A single figure is the case `left == right`.
+///
+/// The axes and the tangent of the half-angle are worked out once, so that testing many points
+/// against one arc costs no trigonometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrontArc {
+    /// Left end of the front edge.
+    pub left: Point,
+    /// Right end of the front edge.
+    pub right: Point,
+    /// Facing, degrees clockwise from north.
+    pub facing: f64,
+    fwd: Point,
+    rgt: Point,
+    width: f64,
+    tan: f64,
+}
+
+impl FrontArc {
+    /// The arc of the edge `left`–`right` facing `facing`, widening by `half_angle` degrees.
+    pub fn new(left: Point, right: Point, facing: f64, half_angle: f64) -> Self {
+        Self::with_axes(left, right, facing, unit(facing), unit(facing + 90.0), libm::tan(half_angle.to_radians()))
     }
-    let tan = libm::tan(half_angle.to_radians());
-    let width = (right - left).dot(rgt).max(0.0);
-    let side = (p - left).dot(rgt);
-    // Outside the edge by `over` inches sideways; allowed up to ahead * tan(half_angle).
-    let over = if side < 0.0 {
-        -side
-    } else if side > width {
-        side - width
-    } else {
-        0.0
-    };
-    over <= ahead * tan + EPS
+
+    /// As [`FrontArc::new`], for a caller that already has the unit vectors ahead (`fwd`) and to
+    /// the right (`rgt`) of `facing`, and the tangent of the half-angle.
+    pub fn with_axes(left: Point, right: Point, facing: f64, fwd: Point, rgt: Point, tan_half_angle: f64) -> Self {
+        let width = (right - left).dot(rgt).max(0.0);
+        FrontArc { left, right, facing, fwd, rgt, width, tan: tan_half_angle }
+    }
+
+    /// Whether `p` lies in the arc.
+    pub fn contains(&self, p: Point) -> bool {
+        let d = p - self.left;
+        let ahead = d.dot(self.fwd);
+        if ahead < -EPS {
+            return false;
+        }
+        let side = d.dot(self.rgt);
+        // Outside the edge by `over` inches sideways; allowed up to ahead * tan(half_angle).
+        let over = if side < 0.0 {
+            -side
+        } else if side > self.width {
+            side - self.width
+        } else {
+            0.0
+        };
+        over <= ahead * self.tan + EPS
+    }
+}
+
+/// Whether `p` lies in the [`FrontArc`] of the edge `left`–`right` facing `facing`, widening by
+/// `half_angle` degrees.
+pub fn in_front_arc(left: Point, right: Point, facing: f64, half_angle: f64, p: Point) -> bool {
+    FrontArc::new(left, right, facing, half_angle).contains(p)
 }
 
 /// Distance from `p` to the segment `a`–`b`.
@@ -249,9 +283,7 @@ pub fn segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool {
     let d2 = (b - a).cross(d - a);
     let d3 = (d - c).cross(a - c);
     let d4 = (d - c).cross(b - c);
-    if ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS))
-        && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS))
-    {
+    if ((d1 > EPS && d2 < -EPS) || (d1 < -EPS && d2 > EPS)) && ((d3 > EPS && d4 < -EPS) || (d3 < -EPS && d4 > EPS)) {
         return true;
     }
     let on = |p: Point, q: Point, r: Point| dist_to_segment(r, p, q) < 1e-7;
@@ -372,21 +404,73 @@ pub struct Feature {
 /// to count as behind it.
 pub const BEHIND_WORKS: f64 = 2.0;
 
+/// An axis-aligned box: `[min_x, min_y, max_x, max_y]`.
+pub type Aabb = [f64; 4];
+
+/// The bounding box of `points` (an empty box, min > max, when there are none).
+pub fn bbox(points: &[Point]) -> Aabb {
+    let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    for p in points {
+        // Plain comparisons: cheaper than `f64::min`, which must mind NaN.
+        if p.x < b[0] {
+            b[0] = p.x;
+        }
+        if p.y < b[1] {
+            b[1] = p.y;
+        }
+        if p.x > b[2] {
+            b[2] = p.x;
+        }
+        if p.y > b[3] {
+            b[3] = p.y;
+        }
+    }
+    b
+}
+
+fn in_box(b: &Aabb, p: Point) -> bool {
+    p.x >= b[0] - EPS && p.x <= b[2] + EPS && p.y >= b[1] - EPS && p.y <= b[3] + EPS
+}
+
+fn boxes_meet(a: &Aabb, b: &Aabb) -> bool {
+    a[0] <= b[2] + EPS && b[0] <= a[2] + EPS && a[1] <= b[3] + EPS && b[1] <= a[3] + EPS
+}
+
 /// A rectangular table with its terrain.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// The features are kept with their bounding boxes, so that the questions asked thousands of
+/// times a turn (is this place passable, does this line cross a wood) reject far-away features
+/// at the cost of four comparisons.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
     /// West–east extent in inches.
     pub width: f64,
     /// South–north extent in inches.
     pub depth: f64,
-    /// Terrain features.
-    pub features: Vec<Feature>,
+    features: Vec<Feature>,
+    #[serde(skip)]
+    boxes: Vec<Aabb>,
 }
 
 impl Table {
     /// An empty table.
     pub fn new(width: f64, depth: f64) -> Self {
-        Table { width, depth, features: Vec::new() }
+        Table { width, depth, features: Vec::new(), boxes: Vec::new() }
+    }
+
+    /// Add a terrain feature.
+    pub fn add(&mut self, feature: Feature) {
+        self.boxes.push(bbox(&feature.points));
+        self.features.push(feature);
+    }
+
+    /// The terrain features, in the order they were added.
+    pub fn features(&self) -> &[Feature] {
+        &self.features
+    }
+
+    fn with_boxes(&self) -> impl Iterator<Item = (&Feature, &Aabb)> {
+        self.features.iter().zip(&self.boxes)
     }
 
     /// Whether `p` is on the table.
@@ -399,8 +483,11 @@ impl Table {
         Point::new(p.x.clamp(0.0, self.width), p.y.clamp(0.0, self.depth))
     }
 
-    fn areas(&self, kind: TerrainKind) -> impl Iterator<Item = &Feature> {
-        self.features.iter().filter(move |f| f.kind == kind)
+    /// Whether any river or impassable ground lies within the box `b`: when none does, every
+    /// place in it that is on the table is passable.
+    pub fn impassable_within(&self, b: &Aabb) -> bool {
+        self.with_boxes()
+            .any(|(f, fb)| matches!(f.kind, TerrainKind::River | TerrainKind::Impassable) && boxes_meet(b, fb))
     }
 
     /// Whether troops may stand at `p`: on the table, and not in a river or impassable ground
@@ -409,19 +496,22 @@ impl Table {
         if !self.contains(p) {
             return false;
         }
-        let blocked = self
-            .features
-            .iter()
-            .any(|f| matches!(f.kind, TerrainKind::River | TerrainKind::Impassable) && point_in_polygon(p, &f.points));
-        !blocked || self.areas(TerrainKind::Bridge).any(|f| point_in_polygon(p, &f.points))
+        let inside = |(f, b): (&Feature, &Aabb), kind: fn(TerrainKind) -> bool| {
+            kind(f.kind) && in_box(b, p) && point_in_polygon(p, &f.points)
+        };
+        let blocked =
+            self.with_boxes().any(|fb| inside(fb, |k| matches!(k, TerrainKind::River | TerrainKind::Impassable)));
+        !blocked || self.with_boxes().any(|fb| inside(fb, |k| k == TerrainKind::Bridge))
     }
 
     /// Whether terrain blocks sight between `a` and `b`: woods or a town that the line passes
     /// through and that holds neither end (troops at a wood's edge see and are seen), or a hill
     /// that the line crosses while neither end is on it.
     pub fn terrain_blocks_sight(&self, a: Point, b: Point) -> bool {
-        self.features.iter().any(|f| {
+        let seg = bbox(&[a, b]);
+        self.with_boxes().any(|(f, fb)| {
             matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::Hill)
+                && boxes_meet(&seg, fb)
                 && !point_in_polygon(a, &f.points)
                 && !point_in_polygon(b, &f.points)
                 && segment_meets_polygon(a, b, &f.points)
@@ -430,8 +520,8 @@ impl Table {
 
     /// Whether `p` is in soft cover (woods or a town).
     pub fn in_soft_cover(&self, p: Point) -> bool {
-        self.features.iter().any(|f| {
-            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town) && point_in_polygon(p, &f.points)
+        self.with_boxes().any(|(f, b)| {
+            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town) && in_box(b, p) && point_in_polygon(p, &f.points)
         })
     }
 
@@ -501,15 +591,20 @@ mod tests {
     #[test]
     fn rivers_are_impassable_except_on_bridges() {
         let mut t = Table::new(96.0, 60.0);
-        t.features.push(Feature {
+        t.add(Feature {
             kind: TerrainKind::River,
             name: "Protz".into(),
             points: vec![Point::new(0.0, 28.0), Point::new(96.0, 28.0), Point::new(96.0, 32.0), Point::new(0.0, 32.0)],
         });
-        t.features.push(Feature {
+        t.add(Feature {
             kind: TerrainKind::Bridge,
             name: "bridge".into(),
-            points: vec![Point::new(40.0, 27.0), Point::new(44.0, 27.0), Point::new(44.0, 33.0), Point::new(40.0, 33.0)],
+            points: vec![
+                Point::new(40.0, 27.0),
+                Point::new(44.0, 27.0),
+                Point::new(44.0, 33.0),
+                Point::new(40.0, 33.0),
+            ],
         });
         assert!(!t.passable(Point::new(10.0, 30.0)));
         assert!(t.passable(Point::new(42.0, 30.0)));
@@ -520,10 +615,15 @@ mod tests {
     #[test]
     fn woods_block_sight_through_but_not_out_of_the_edge() {
         let mut t = Table::new(96.0, 60.0);
-        t.features.push(Feature {
+        t.add(Feature {
             kind: TerrainKind::Woods,
             name: "wood".into(),
-            points: vec![Point::new(40.0, 20.0), Point::new(50.0, 20.0), Point::new(50.0, 30.0), Point::new(40.0, 30.0)],
+            points: vec![
+                Point::new(40.0, 20.0),
+                Point::new(50.0, 20.0),
+                Point::new(50.0, 30.0),
+                Point::new(40.0, 30.0),
+            ],
         });
         assert!(t.terrain_blocks_sight(Point::new(30.0, 25.0), Point::new(60.0, 25.0)));
         assert!(!t.terrain_blocks_sight(Point::new(30.0, 25.0), Point::new(45.0, 25.0)));
@@ -534,11 +634,16 @@ mod tests {
     #[test]
     fn works_give_cover_only_against_fire_across_them() {
         let mut t = Table::new(96.0, 60.0);
-        t.features.push(Feature {
+        t.add(Feature {
             kind: TerrainKind::Redoubt,
             name: "east redoubt".into(),
             // A lunette open to the north (its gorge).
-            points: vec![Point::new(40.0, 31.0), Point::new(40.0, 30.0), Point::new(50.0, 30.0), Point::new(50.0, 31.0)],
+            points: vec![
+                Point::new(40.0, 31.0),
+                Point::new(40.0, 30.0),
+                Point::new(50.0, 30.0),
+                Point::new(50.0, 31.0),
+            ],
         });
         let defender = Point::new(45.0, 31.0);
         assert_eq!(t.cover(defender, Point::new(45.0, 20.0)), Cover::Works);

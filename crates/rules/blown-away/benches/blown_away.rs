@@ -1,1 +1,107 @@
-fn main() {}
+//! Blown Away benchmarks: full battles, card combats, and the draws they need.
+//!
+//! Run with `cargo bench -p volley-blown-away --bench blown_away`; the figures go in
+//! BENCHMARKS.md.
+
+use std::hint::black_box;
+
+use divan::{Bencher, counter::ItemsCount};
+use volley_ai::HeuristicAgent;
+use volley_blown_away::combat::{CardSide, resolve_cards};
+use volley_blown_away::model::Arm;
+use volley_blown_away::{Battle, load};
+use volley_chance::{Deck, Seeded};
+use volley_core::Agent;
+use volley_core::log::{FORMAT, Header};
+use volley_core::run::Runner;
+use volley_scenario::Source;
+
+fn main() {
+    divan::main();
+}
+
+fn scenario(name: &str) -> Battle {
+    let path = format!("{}/../../../scenarios/blown-away/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    load(&Source::new(path, text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn header() -> Header {
+    Header {
+        format: FORMAT.into(),
+        ruleset: "blown-away".into(),
+        variant: None,
+        scenario_path: String::new(),
+        scenario_hash: String::new(),
+        scenario: String::new(),
+        seed: 0,
+        agents: Vec::new(),
+    }
+}
+
+/// Play one battle heuristic against heuristic; returns the number of decisions.
+fn battle(start: &Battle, seed: u64) -> usize {
+    let mut a = HeuristicAgent::new(seed ^ 1);
+    let mut b = HeuristicAgent::new(seed ^ 2);
+    let agents: Vec<&mut dyn Agent<Battle>> = vec![&mut a, &mut b];
+    let mut runner = Runner::new(start.clone(), header(), agents);
+    runner.keep_events = false;
+    let mut rng = Seeded::new(seed);
+    if let Err(e) = runner.play(&mut rng, 1_000_000) {
+        panic!("seed {seed}: {e}");
+    }
+    runner.log.entries.len()
+}
+
+/// Whole battles, heuristic against heuristic, one core: battles per second is the item rate.
+#[divan::bench(args = ["crossroads"], sample_count = 10, sample_size = 5)]
+fn full_battle(bencher: Bencher, name: &str) {
+    let start = scenario(name);
+    let mut seed = 0u64;
+    bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
+        seed += 1;
+        black_box(battle(&start, seed))
+    });
+}
+
+const COMBATS: usize = 10_000;
+
+fn sides() -> [CardSide; 2] {
+    let inf = CardSide { arm: Some(Arm::Infantry), killed_before: 2, ..CardSide::default() };
+    let cav = CardSide { arm: Some(Arm::Cavalry), on_flank_or_rear: true, ..CardSide::default() };
+    [cav, inf]
+}
+
+/// Card combats resolved: two cards turned up from the sides' decks, then the result worked out.
+#[divan::bench]
+fn card_combat_resolved(bencher: Bencher) {
+    let sides = sides();
+    let mut rng = Seeded::new(7);
+    let mut decks = [Deck::new(), Deck::new()];
+    bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut killed = 0u32;
+        for _ in 0..COMBATS {
+            let a = decks[0].draw(&mut rng, &"bench").unwrap_or(1);
+            let b = decks[1].draw(&mut rng, &"bench").unwrap_or(1);
+            let r = resolve_cards(black_box(&sides), [a, b]);
+            killed += r.losses.iter().flatten().map(|l| u32::from(l.killed)).sum::<u32>();
+        }
+        black_box(killed)
+    });
+}
+
+/// The same two cards drawn, without the combat: the cost of the draws alone.
+#[divan::bench]
+fn card_draws_only(bencher: Bencher) {
+    let mut rng = Seeded::new(7);
+    let mut decks = [Deck::new(), Deck::new()];
+    bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut sum = 0u32;
+        for _ in 0..COMBATS {
+            let a = decks[0].draw(&mut rng, &"bench").unwrap_or(1);
+            let b = decks[1].draw(&mut rng, &"bench").unwrap_or(1);
+            sum += u32::from(a) + u32::from(b);
+        }
+        black_box(sum)
+    });
+}

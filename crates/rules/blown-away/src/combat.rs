@@ -136,7 +136,8 @@ pub fn resolve_cards(sides: &[CardSide; 2], cards: [u8; 2]) -> CardResult {
         totals[i] = cards[i];
         if sides[i].behind_works && matches!(sides[i].arm(), Arm::Infantry | Arm::Artillery) {
             totals[i] += WORKS_CARD_BONUS;
-            additions[i].push(m("infantry or artillery behind a redoubt, wall or in a trench", i32::from(WORKS_CARD_BONUS)));
+            additions[i]
+                .push(m("infantry or artillery behind a redoubt, wall or in a trench", i32::from(WORKS_CARD_BONUS)));
         }
     }
     let winner = match totals[0].cmp(&totals[1]) {

@@ -186,7 +186,11 @@ impl fmt::Display for Event {
                 write!(f, ".")
             }
             Event::Reformed { unit, formation, facing } => {
-                write!(f, "{unit} form {} facing {facing:.0}°.", if *formation == Formation::Line { "line" } else { "column" })
+                write!(
+                    f,
+                    "{unit} form {} facing {facing:.0}°.",
+                    if *formation == Formation::Line { "line" } else { "column" }
+                )
             }
             Event::Pushed { unit, by, eliminated } => {
                 if *eliminated {
@@ -202,7 +206,9 @@ impl fmt::Display for Event {
                 }
                 write!(f, ".")
             }
-            Event::GunnersReturned { unit, at_gun } => write!(f, "Gunners of {unit} walk back to their gun ({at_gun} at it)."),
+            Event::GunnersReturned { unit, at_gun } => {
+                write!(f, "Gunners of {unit} walk back to their gun ({at_gun} at it).")
+            }
             Event::MobMoved { unit, distance } => write!(f, "The mob of {unit} flees {distance:.1}\"."),
             Event::Fired { gun, target, cover, spent, left, on_field } => {
                 write!(
@@ -223,9 +229,17 @@ impl fmt::Display for Event {
                     f,
                     "{attacker} ({}{}) against {defender} ({}{}): ",
                     card_name(result.cards[0]),
-                    if result.totals[0] != result.cards[0] { format!(" +3 = {}", result.totals[0]) } else { String::new() },
+                    if result.totals[0] != result.cards[0] {
+                        format!(" +3 = {}", result.totals[0])
+                    } else {
+                        String::new()
+                    },
                     card_name(result.cards[1]),
-                    if result.totals[1] != result.cards[1] { format!(" +3 = {}", result.totals[1]) } else { String::new() },
+                    if result.totals[1] != result.cards[1] {
+                        format!(" +3 = {}", result.totals[1])
+                    } else {
+                        String::new()
+                    },
                 )?;
                 match result.winner {
                     Some(0) => write!(f, "{attacker} win. ")?,

@@ -8,12 +8,15 @@ use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
 };
 use volley_scenario::AtTurnLimit;
-use volley_table::{Cover, Point, dist_to_segment, heading_to, norm_heading, point_in_polygon, turn, unit as heading_unit};
+use volley_table::{
+    Cover, Point, dist_to_segment, heading_to, norm_heading, point_in_polygon, turn, unit as heading_unit,
+};
 
 use crate::combat::{self, Attacker, CardSide, Target};
 use crate::events::Event;
 use crate::model::{
-    Arm, CREW_RADIUS, Formation, Front, Man, ManState, Role, SPACING, Unit, Variant, block_slots, files_for, lay_out,
+    Arm, CREW_RADIUS, Formation, Front, Man, ManState, Role, SPACING, Unit, Variant, block_slots, files_for,
+    formed_places, lay_out,
 };
 use crate::setup::{Setup, Static};
 
@@ -207,45 +210,81 @@ struct MoveShape {
     poly: Vec<Point>,
     /// Cumulative lengths along `poly`.
     cum: Vec<f64>,
+    /// Unit vector of each leg of `poly` (`dirs[i]` runs from `poly[i]` to `poly[i + 1]`).
+    dirs: Vec<Point>,
     /// Arc length of the head's start on `poly`.
     start: f64,
     /// For each man in ranks (index into `men`): offset right and back.
     slots: Vec<(usize, f64, f64)>,
     /// Rigid (line) or snake (column).
     rigid: bool,
-    /// Facing of a rigid body.
+    /// Facing of a rigid body, and of the whole unit before it moves.
     facing: f64,
+    /// The unit vector of `facing`.
+    fwd: Point,
     /// Gun offset (artillery): the axle at the head.
     gun: bool,
 }
 
+/// The unit vector to the right of the unit vector `fwd` (a quarter turn clockwise).
+fn right_of(fwd: Point) -> Point {
+    Point::new(fwd.y, -fwd.x)
+}
+
 impl MoveShape {
-    fn at(&self, s: f64) -> (Point, f64) {
-        let s = s.clamp(0.0, *self.cum.last().unwrap_or(&0.0));
-        let i = self.cum.partition_point(|&c| c < s).clamp(1, self.poly.len().max(2) - 1);
-        let (a, b) = (self.poly[i - 1], self.poly[i]);
-        let seg = self.cum[i] - self.cum[i - 1];
-        let t = if seg > 1e-12 { (s - self.cum[i - 1]) / seg } else { 0.0 };
-        (a.lerp(b, t), heading_to(a, b))
+    fn new(poly: Vec<Point>, start: f64, slots: Vec<(usize, f64, f64)>, rigid: bool, facing: f64, gun: bool) -> Self {
+        let fwd = heading_unit(facing);
+        let mut cum = Vec::with_capacity(poly.len());
+        let mut dirs = Vec::with_capacity(poly.len());
+        let mut acc = 0.0;
+        let mut dir = fwd;
+        for (i, p) in poly.iter().enumerate() {
+            if i > 0 {
+                let d = *p - poly[i - 1];
+                let l = d.len();
+                acc += l;
+                if l > 1e-12 {
+                    dir = d * (1.0 / l);
+                }
+                dirs.push(dir);
+            }
+            cum.push(acc);
+        }
+        MoveShape { poly, cum, dirs, start, slots, rigid, facing, fwd, gun }
     }
 
-    /// Head position and the men's positions after covering `s`.
-    fn place(&self, s: f64, out: &mut Vec<(usize, Point)>) -> (Point, f64) {
+    /// The point at arc length `s` and the unit vector of its leg.
+    fn at(&self, s: f64) -> (Point, Point) {
+        let s = s.clamp(0.0, *self.cum.last().unwrap_or(&0.0));
+        let i = self.cum.partition_point(|&c| c < s).clamp(1, self.poly.len().max(2) - 1);
+        let (a, b) = (self.poly[i - 1], self.poly.get(i).copied().unwrap_or(self.poly[i - 1]));
+        let seg = self.cum.get(i).copied().unwrap_or(0.0) - self.cum[i - 1];
+        let t = if seg > 1e-12 { (s - self.cum[i - 1]) / seg } else { 0.0 };
+        (a.lerp(b, t), self.dirs.get(i - 1).copied().unwrap_or(self.fwd))
+    }
+
+    /// Head position, the men's positions and the unit vector of the unit's facing after
+    /// covering `s`.
+    fn place(&self, s: f64, out: &mut Vec<(usize, Point)>) -> (Point, Point) {
         out.clear();
         let (head, head_dir) = self.at(self.start + s);
-        let facing = if self.rigid { self.facing } else { head_dir };
-        let fwd = heading_unit(facing);
-        let rgt = heading_unit(facing + 90.0);
+        let fwd = if self.rigid { self.fwd } else { head_dir };
+        let rgt = right_of(fwd);
         for &(i, r, b) in &self.slots {
             let p = if self.rigid || b < 1e-9 {
                 head + rgt * r - fwd * b
             } else {
                 let (c, d) = self.at(self.start + s - b);
-                c + heading_unit(d + 90.0) * r
+                c + right_of(d) * r
             };
             out.push((i, p));
         }
-        (head, facing)
+        (head, fwd)
+    }
+
+    /// The facing, in degrees, that the unit vector `fwd` from [`MoveShape::place`] stands for.
+    fn facing_of(&self, fwd: Point) -> f64 {
+        if self.rigid { self.facing } else { heading_to(Point::default(), fwd) }
     }
 
     fn len(&self) -> f64 {
@@ -253,16 +292,20 @@ impl MoveShape {
     }
 }
 
-fn poly_with_cum(poly: Vec<Point>) -> (Vec<Point>, Vec<f64>) {
-    let mut cum = Vec::with_capacity(poly.len());
-    let mut acc = 0.0;
-    for (i, p) in poly.iter().enumerate() {
-        if i > 0 {
-            acc += p.dist(poly[i - 1]);
-        }
-        cum.push(acc);
-    }
-    (poly, cum)
+/// An enemy unit near a move: its front and its body in ranks.
+struct Foe {
+    front: Option<Front>,
+    body: Vec<Point>,
+}
+
+/// Whether `p` lies within `margin` of the box `b`.
+fn in_aabb(b: &volley_table::Aabb, p: Point, margin: f64) -> bool {
+    p.x >= b[0] - margin && p.x <= b[2] + margin && p.y >= b[1] - margin && p.y <= b[3] + margin
+}
+
+/// Whether two boxes overlap.
+fn boxes_meet(a: &volley_table::Aabb, b: &volley_table::Aabb) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 }
 
 fn path_len(start: Point, path: &[Point]) -> f64 {
@@ -326,10 +369,22 @@ impl Battle {
         best.sqrt()
     }
 
+    /// Whether two units' bodies in ranks are less than `d` apart (cheaper than
+    /// [`Battle::unit_dist`] when they are far apart).
+    pub fn within(&self, a: usize, b: usize, d: f64) -> bool {
+        let (ua, ub) = (&self.units[a], &self.units[b]);
+        let (Some((ca, ra)), Some((cb, rb))) = (ua.bounds(), ub.bounds()) else { return false };
+        let reach = ra + rb + d;
+        if ca.dist2(cb) >= reach * reach {
+            return false;
+        }
+        ua.body().any(|p| ub.body().any(|q| p.dist2(q) < d * d))
+    }
+
     /// Whether unit `a` faces unit `b`: part of `b`'s body lies in `a`'s front arc.
     pub fn faces(&self, a: usize, b: usize) -> bool {
         match self.units[a].front_edge() {
-            Some(f) => self.units[b].body().any(|p| f.faces(p)),
+            Some(f) => self.units[b].body().any(|p| f.contains(p)),
             None => false,
         }
     }
@@ -337,7 +392,7 @@ impl Battle {
     /// Whether `a` stands on `b`'s flank or rear: `a`'s centre is outside `b`'s front arc.
     pub fn on_flank_or_rear(&self, a: usize, b: usize) -> bool {
         match self.units[b].front_edge() {
-            Some(f) => !f.faces(self.units[a].centre()),
+            Some(f) => !f.contains(self.units[a].centre()),
             None => true,
         }
     }
@@ -349,10 +404,7 @@ impl Battle {
 
     fn cover_from_point(&self, t: usize, from: Point) -> Cover {
         let target = &self.units[t];
-        let near = target
-            .body()
-            .min_by(|a, b| a.dist2(from).total_cmp(&b.dist2(from)))
-            .unwrap_or(target.centre());
+        let near = target.body().min_by(|a, b| a.dist2(from).total_cmp(&b.dist2(from))).unwrap_or(target.centre());
         let c = self.stat.table.cover(near, from);
         if c < Cover::Soft && self.stat.table.in_soft_cover(target.centre()) { Cover::Soft } else { c }
     }
@@ -368,7 +420,7 @@ impl Battle {
         if ua.engagement.is_some() && ua.engagement == ub.engagement {
             return true;
         }
-        if self.unit_dist(a, b) >= COMBAT_RANGE {
+        if !self.within(a, b, COMBAT_RANGE) {
             return false;
         }
         match self.variant {
@@ -415,33 +467,30 @@ impl Battle {
 
     fn move_shape(&self, ui: usize, pivot: Option<f64>, path: &[Point]) -> MoveShape {
         let u = &self.units[ui];
-        let mut probe = u.clone();
-        if let Some(p) = pivot {
-            pivot_unit(&mut probe, p);
-        }
-        let rigid = u.formation == Formation::Line || u.gun.is_some();
-        let fwd = heading_unit(probe.facing);
-        let rgt = heading_unit(probe.facing + 90.0);
-        let mut slots = Vec::new();
-        for (i, m) in probe.men.iter().enumerate() {
+        // A pivot turns the unit about the centre of its front rank (or the axle), which keeps
+        // every man's offset to the right and to the rear: only the facing changes.
+        let facing = pivot.map_or(u.facing, norm_heading);
+        let (fwd0, rgt0) = (heading_unit(u.facing), heading_unit(u.facing + 90.0));
+        let mut slots = Vec::with_capacity(u.men.len());
+        for (i, m) in u.men.iter().enumerate() {
             if m.in_ranks() {
-                let d = m.at - probe.front;
-                slots.push((i, d.dot(rgt), -d.dot(fwd)));
+                let d = m.at - u.front;
+                slots.push((i, d.dot(rgt0), -d.dot(fwd0)));
             }
         }
+        let rigid = u.formation == Formation::Line || u.gun.is_some();
         let depth = slots.iter().map(|s| s.2).fold(0.0, f64::max);
         let mut poly = Vec::with_capacity(path.len() + 2);
         let trail = if rigid { 0.0 } else { depth + SPACING };
         if !rigid {
-            poly.push(probe.front - fwd * trail);
+            poly.push(u.front - heading_unit(facing) * trail);
         }
-        poly.push(probe.front);
+        poly.push(u.front);
         poly.extend_from_slice(path);
         if poly.len() < 2 {
-            poly.push(probe.front);
+            poly.push(u.front);
         }
-        let (poly, cum) = poly_with_cum(poly);
-        MoveShape { poly, cum, start: trail, slots, rigid, facing: probe.facing, gun: u.gun.is_some() }
+        MoveShape::new(poly, trail, slots, rigid, facing, u.gun.is_some())
     }
 
     /// Why a declared move breaks the rules, if it does.
@@ -464,7 +513,10 @@ impl Battle {
         if u.arm == Arm::Artillery && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9) {
             return illegal!("{}'s gunners must be back at the gun before it moves", self.name(ui));
         }
-        if path.is_empty() || path.len() > MAX_LEGS || (u.formation == Formation::Line || u.gun.is_some()) && path.len() > 1 {
+        if path.is_empty()
+            || path.len() > MAX_LEGS
+            || (u.formation == Formation::Line || u.gun.is_some()) && path.len() > 1
+        {
             return illegal!("a line or gun moves along one straight leg, a column along up to {MAX_LEGS}");
         }
         if path.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) || pivot.is_some_and(|p| !p.is_finite()) {
@@ -495,15 +547,46 @@ impl Battle {
         if len > allow + 1e-6 {
             return illegal!("{} may move at most {allow}\", this path is {len:.2}\"", self.name(ui));
         }
-        // Every man stays on the table and off impassable ground along the whole path.
+        // Every man stays on the table and off impassable ground along the whole path. A rigid
+        // body moving along one straight leg sweeps a convex region, so on a table free of
+        // impassable ground near the path its two ends decide; otherwise trace it inch by inch.
+        if u.formation == Formation::Line || u.gun.is_some() {
+            let fwd0 = heading_unit(u.facing);
+            let fwd = if pivot.is_some() { heading_unit(facing) } else { fwd0 };
+            let (rgt0, rgt) = (right_of(fwd0), right_of(fwd));
+            let end = path[0];
+            let mut places = Vec::with_capacity(2 * u.men.len() + 2);
+            places.extend([u.front, end]);
+            for m in u.men.iter().filter(|m| m.in_ranks()) {
+                let d = m.at - u.front;
+                let off = rgt * d.dot(rgt0) + fwd * d.dot(fwd0);
+                places.extend([u.front + off, end + off]);
+            }
+            if let Some(p) = places.iter().find(|&&p| !self.stat.table.contains(p)) {
+                return illegal!("{} would have a man at ({:.1}, {:.1}), off the table", self.name(ui), p.x, p.y);
+            }
+            if !self.stat.has_impassable {
+                return Ok(());
+            }
+            let b = volley_table::bbox(&places);
+            let swept = [b[0] - SPACING, b[1] - SPACING, b[2] + SPACING, b[3] + SPACING];
+            if !self.stat.table.impassable_within(&swept) {
+                return Ok(());
+            }
+        }
         let shape = self.move_shape(ui, pivot, path);
-        let mut buf = Vec::new();
+        let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
+        let b = volley_table::bbox(&shape.poly);
+        let swept = [b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach];
+        let check_ground = self.stat.has_impassable && self.stat.table.impassable_within(&swept);
+        let mut buf = Vec::with_capacity(shape.slots.len());
         let total = shape.len();
+        let step = if shape.rigid && !check_ground { total.max(STEP) } else { STEP * 4.0 };
         let mut s = 0.0;
         loop {
             shape.place(s, &mut buf);
             for &(_, p) in &buf {
-                if !self.stat.table.contains(p) || (self.stat.has_impassable && !self.stat.table.passable(p)) {
+                if !self.stat.table.contains(p) || (check_ground && !self.stat.table.passable(p)) {
                     return illegal!(
                         "{} would have a man at ({:.1}, {:.1}), off the table or on impassable ground",
                         self.name(ui),
@@ -515,91 +598,124 @@ impl Battle {
             if s >= total {
                 break;
             }
-            s = (s + STEP * 4.0).min(total);
+            s = (s + step).min(total);
         }
         Ok(())
     }
 
-    /// Least distance from the moving men to enemy bodies in ranks that face or are faced by
-    /// the mover; infinity if none within 4".
-    fn facing_gap(&self, ui: usize, men: &[(usize, Point)], head: Point, facing: f64) -> f64 {
+    /// The enemy units in ranks that could come within `margin` of a move sweeping the box `b`.
+    fn foes_near(&self, ui: usize, b: &volley_table::Aabb, margin: f64) -> Vec<Foe> {
         let side = self.units[ui].side;
-        let mover = &self.units[ui];
-        let rgt = heading_unit(facing + 90.0);
-        let fwd = heading_unit(facing);
-        // The mover's front edge at this point of the move.
-        let front = if mover.gun.is_some() {
-            Front { left: head, right: head, facing, arc: crate::model::GUN_ARC }
-        } else {
-            let (mut lo, mut hi, mut ahead) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-            for &(_, p) in men {
-                let d = p - head;
-                lo = lo.min(d.dot(rgt));
-                hi = hi.max(d.dot(rgt));
-                ahead = ahead.max(d.dot(fwd));
-            }
-            Front { left: head + fwd * ahead + rgt * lo, right: head + fwd * ahead + rgt * hi, facing, arc: crate::model::FRONT_ARC }
-        };
-        let mut best = f64::INFINITY;
-        let reach = COMBAT_RANGE + 30.0;
-        for (ei, e) in self.units.iter().enumerate() {
-            if e.side == side || e.in_ranks() == 0 || ei == ui {
-                continue;
-            }
-            if e.centre().dist(head) > reach {
-                continue;
-            }
-            let efront = e.front_edge();
-            for q in e.body() {
+        let grown = [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin];
+        let inside = |p: &Point| p.x >= grown[0] && p.x <= grown[2] && p.y >= grown[1] && p.y <= grown[3];
+        self.units
+            .iter()
+            .filter(|e| e.side != side && e.in_ranks() > 0)
+            .filter_map(|e| {
+                let body: Vec<Point> = e.body().collect();
+                body.iter().any(inside).then(|| Foe { front: e.front_edge(), body })
+            })
+            .collect()
+    }
+
+    /// The front edge of a moving unit whose men stand at `men`, its head at `head` facing the
+    /// unit vector `fwd`.
+    fn moving_front(&self, ui: usize, men: &[(usize, Point)], head: Point, fwd: Point, facing: f64) -> Front {
+        let rgt = right_of(fwd);
+        if self.units[ui].gun.is_some() {
+            return Front::with_axes(head, head, facing, fwd, rgt, crate::model::GUN_TAN);
+        }
+        let (mut lo, mut hi, mut ahead) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for &(_, p) in men {
+            let d = p - head;
+            lo = lo.min(d.dot(rgt));
+            hi = hi.max(d.dot(rgt));
+            ahead = ahead.max(d.dot(fwd));
+        }
+        Front::with_axes(
+            head + fwd * ahead + rgt * lo,
+            head + fwd * ahead + rgt * hi,
+            facing,
+            fwd,
+            rgt,
+            crate::model::FRONT_TAN,
+        )
+    }
+
+    /// Least distance from the moving men to the bodies of `foes` that face or are faced by
+    /// the mover's `front`; infinity if none is within 4".
+    fn facing_gap(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> f64 {
+        let mut best = COMBAT_RANGE * COMBAT_RANGE;
+        let mut found = false;
+        for foe in foes {
+            for &q in &foe.body {
                 for &(_, p) in men {
-                    let d = p.dist(q);
-                    if d < COMBAT_RANGE && d < best && (front.faces(q) || efront.is_some_and(|f| f.faces(p))) {
-                        best = d;
+                    let d2 = p.dist2(q);
+                    if d2 < best && (front.contains(q) || foe.front.is_some_and(|f| f.contains(p))) {
+                        best = d2;
+                        found = true;
                     }
                 }
             }
         }
-        best
+        if found { best.sqrt() } else { f64::INFINITY }
     }
 
-    /// Least distance from the moving men to any enemy body in ranks.
-    fn contact_gap(&self, ui: usize, men: &[(usize, Point)]) -> f64 {
-        let side = self.units[ui].side;
+    /// Least distance from the moving men to any body of `foes`.
+    fn contact_gap(foes: &[Foe], men: &[(usize, Point)]) -> f64 {
         let mut best = f64::INFINITY;
-        for e in self.units.iter().filter(|e| e.side != side && e.in_ranks() > 0) {
-            for q in e.body() {
+        for foe in foes {
+            for &q in &foe.body {
                 for &(_, p) in men {
-                    best = best.min(p.dist(q));
+                    best = best.min(p.dist2(q));
                 }
             }
         }
-        best
+        best.sqrt()
     }
 
     fn trace_move(&self, ui: usize, shape: &MoveShape) -> Trace {
         let total = shape.len();
         let side = self.units[ui].side;
+        // Everything the move can meet lies within its swept box grown by the combat range.
+        let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
+        let bb = volley_table::bbox(&shape.poly);
+        let swept = [bb[0] - reach, bb[1] - reach, bb[2] + reach, bb[3] + reach];
+        let foes = self.foes_near(ui, &swept, COMBAT_RANGE);
+        let mobs: Vec<usize> = (0..self.units.len())
+            .filter(|&ei| {
+                let e = &self.units[ei];
+                e.side != side
+                    && e.in_ranks() == 0
+                    && e.men.iter().any(|m| m.running() && in_aabb(&swept, m.at, CONTACT))
+            })
+            .collect();
+        let goals: Vec<usize> = (0..self.stat.objectives.len())
+            .filter(|&oi| boxes_meet(&swept, &volley_table::bbox(&self.stat.objectives[oi].points)))
+            .collect();
+        let gap_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            let (head, fwd) = shape.place(s, buf);
+            let front = self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd));
+            Self::facing_gap(&foes, buf, &front)
+        };
         let mut buf = Vec::new();
         let mut pushes = Vec::new();
         let mut entered = vec![false; self.stat.objectives.len()];
-        let (head, f0) = shape.place(0.0, &mut buf);
-        let mut prev_gap = self.facing_gap(ui, &buf, head, f0);
+        let mut prev_gap = gap_at(0.0, &mut buf);
         let mut prev_s = 0.0;
         let mut s = 0.0;
         let mut stopped = None;
         let mut end = total;
         while s < total {
             s = (s + STEP).min(total);
-            let (head, f) = shape.place(s, &mut buf);
-            let gap = self.facing_gap(ui, &buf, head, f);
+            let gap = gap_at(s, &mut buf);
             if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
                 // Stop at the first point within 4": refine between prev_s and s.
                 let (mut lo, mut hi) = (prev_s, s);
                 if prev_gap >= COMBAT_RANGE {
                     for _ in 0..20 {
                         let mid = (lo + hi) / 2.0;
-                        let (h, f) = shape.place(mid, &mut buf);
-                        if self.facing_gap(ui, &buf, h, f) < COMBAT_RANGE {
+                        if gap_at(mid, &mut buf) < COMBAT_RANGE {
                             hi = mid;
                         } else {
                             lo = mid;
@@ -615,16 +731,18 @@ impl Battle {
             prev_gap = gap;
             prev_s = s;
             // Running enemies met on the way.
-            for (ei, e) in self.units.iter().enumerate() {
-                if e.side != side && e.in_ranks() == 0 && e.running() > 0 && !pushes.contains(&ei) {
-                    let near = e.men.iter().filter(|m| m.running()).any(|m| buf.iter().any(|&(_, p)| p.dist(m.at) < CONTACT));
-                    if near {
-                        pushes.push(ei);
-                    }
+            for &ei in &mobs {
+                if !pushes.contains(&ei)
+                    && self.units[ei]
+                        .men
+                        .iter()
+                        .any(|m| m.running() && buf.iter().any(|&(_, p)| p.dist2(m.at) < CONTACT * CONTACT))
+                {
+                    pushes.push(ei);
                 }
             }
-            for (oi, o) in self.stat.objectives.iter().enumerate() {
-                if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &o.points)) {
+            for &oi in &goals {
+                if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &self.stat.objectives[oi].points)) {
                     entered[oi] = true;
                 }
             }
@@ -633,7 +751,7 @@ impl Battle {
         let mut s_end = end;
         loop {
             shape.place(s_end, &mut buf);
-            if self.contact_gap(ui, &buf) >= CONTACT || s_end <= 0.0 {
+            if Self::contact_gap(&foes, &buf) >= CONTACT || s_end <= 0.0 {
                 break;
             }
             s_end = (s_end - STEP).max(0.0);
@@ -665,37 +783,58 @@ impl Battle {
         if len > MOB_MOVE + 1e-6 {
             return illegal!("a mob moves at most {MOB_MOVE}\", this path is {len:.2}\"");
         }
-        let (poly, cum) = poly_with_cum(std::iter::once(c).chain(path.iter().copied()).collect());
-        let shape = MoveShape { poly, cum, start: 0.0, slots: Vec::new(), rigid: true, facing: 0.0, gun: false };
-        let enemies: Vec<Point> =
-            self.units.iter().filter(|e| e.side != side).flat_map(|e| e.men.iter().filter(|m| m.alive()).map(|m| m.at)).collect();
         let runners: Vec<Point> = u.men.iter().filter(|m| m.running()).map(|m| m.at).collect();
-        let gap_at = |off: Point| {
-            let mut g = f64::INFINITY;
+        // Only enemies that the mob could come within its clearance of along this path matter.
+        let spread = runners.iter().map(|r| r.dist(c)).fold(0.0, f64::max);
+        let reach = len + spread + MOB_CLEARANCE + 1.0;
+        let enemies: Vec<Point> = self
+            .units
+            .iter()
+            .filter(|e| e.side != side)
+            .flat_map(|e| e.men.iter().filter(|m| m.alive()).map(|m| m.at))
+            .filter(|p| p.dist2(c) <= reach * reach)
+            .collect();
+        // Each runner moves in a straight line along each leg, so his distance to an enemy man
+        // is least at one point of the leg. A mob already within 6" may move away, but no leg
+        // may bring a runner closer to an enemy than 6" while closing on him.
+        let mut from = c;
+        for &to in path {
+            let v = to - from;
+            let vv = v.dot(v).max(1e-12);
             for &r in &runners {
+                let start = r + (from - c);
+                let end = r + (to - c);
+                if !self.stat.table.contains(end) {
+                    return illegal!("the mob would leave the table at ({:.1}, {:.1})", end.x, end.y);
+                }
                 for &e in &enemies {
-                    g = g.min((r + off).dist(e));
+                    let w = start - e;
+                    let t = (-w.dot(v) / vv).clamp(0.0, 1.0);
+                    if t > 1e-9 && (w + v * t).dist2(Point::default()) < MOB_CLEARANCE * MOB_CLEARANCE - 1e-9 {
+                        return illegal!("a mob may not pass closer than 6\" to enemy troops");
+                    }
                 }
             }
-            g
-        };
-        let mut prev = gap_at(Point::default());
-        let mut s = 0.0;
-        while s < len {
-            s = (s + STEP * 2.0).min(len);
-            let (p, _) = shape.at(s);
-            let off = p - c;
-            for &r in &runners {
-                let q = r + off;
-                if !self.stat.table.contains(q) || (self.stat.has_impassable && !self.stat.table.passable(q)) {
-                    return illegal!("the mob would leave the table or cross impassable ground at ({:.1}, {:.1})", q.x, q.y);
+            from = to;
+        }
+        if self.stat.has_impassable {
+            let mut pts = runners.clone();
+            pts.extend(runners.iter().map(|&r| r + (path[path.len() - 1] - c)));
+            pts.extend(path.iter().copied());
+            let b = volley_table::bbox(&pts);
+            let swept = [b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread];
+            if self.stat.table.impassable_within(&swept) {
+                let poly = std::iter::once(c).chain(path.iter().copied()).collect();
+                let shape = MoveShape::new(poly, 0.0, Vec::new(), true, 0.0, false);
+                let mut s = 0.0;
+                while s < len {
+                    s = (s + STEP * 2.0).min(len);
+                    let off = shape.at(s).0 - c;
+                    if let Some(q) = runners.iter().map(|&r| r + off).find(|&q| !self.stat.table.passable(q)) {
+                        return illegal!("the mob would cross impassable ground at ({:.1}, {:.1})", q.x, q.y);
+                    }
                 }
             }
-            let g = gap_at(off);
-            if g < MOB_CLEARANCE && g < prev - 1e-9 {
-                return illegal!("a mob may not pass closer than 6\" to enemy troops");
-            }
-            prev = g;
         }
         Ok(())
     }
@@ -704,13 +843,18 @@ impl Battle {
 
     /// How many men unit `ui` may rally now, and why not if none.
     pub fn rally_allowance(&self, ui: usize) -> Result<u16, Illegal> {
+        self.rally_allowance_with(ui, self.commanders[usize::from(self.units[ui].side)])
+    }
+
+    /// How many men unit `ui` could rally if its side's commander stood at `commander`.
+    pub fn rally_allowance_with(&self, ui: usize, commander: Point) -> Result<u16, Illegal> {
         let u = &self.units[ui];
         let running = u.running() as u16;
         if running == 0 {
             return illegal!("{} has nobody running", self.name(ui));
         }
         let in_ranks = u.in_ranks() as u16;
-        let commander = self.commander_next_to(ui);
+        let commander = self.next_to(ui, commander);
         if in_ranks > 0 {
             // Case 1: nobody in ranks within 6" of enemy men in ranks facing them.
             for (ei, e) in self.units.iter().enumerate() {
@@ -718,9 +862,11 @@ impl Battle {
                     continue;
                 }
                 let Some(front) = e.front_edge() else { continue };
-                let threatened = u.men.iter().filter(|m| m.in_ranks()).any(|m| {
-                    front.faces(m.at) && e.body().any(|q| q.dist(m.at) <= RALLY_CLEAR + 1e-9)
-                });
+                let threatened = u
+                    .men
+                    .iter()
+                    .filter(|m| m.in_ranks())
+                    .any(|m| front.contains(m.at) && e.body().any(|q| q.dist(m.at) <= RALLY_CLEAR + 1e-9));
                 if threatened {
                     return illegal!("{} has men within 6\" of {} in ranks facing them", self.name(ui), self.name(ei));
                 }
@@ -752,8 +898,12 @@ impl Battle {
 
     /// Whether the side's commander is next to unit `ui`.
     pub fn commander_next_to(&self, ui: usize) -> bool {
+        self.next_to(ui, self.commanders[usize::from(self.units[ui].side)])
+    }
+
+    /// Whether a commander at `c` would be next to unit `ui`.
+    fn next_to(&self, ui: usize, c: Point) -> bool {
         let u = &self.units[ui];
-        let c = self.commanders[usize::from(u.side)];
         u.men.iter().filter(|m| m.alive()).any(|m| m.at.dist(c) <= NEXT_TO + 1e-9)
             || u.gun.is_some_and(|g| g.at.dist(c) <= NEXT_TO + 1e-9)
     }
@@ -807,7 +957,11 @@ impl Battle {
                 Cover::Works => 3,
             };
             if cannon.balls < cost {
-                return illegal!("{} has {} balls; firing at a target with {cover:?} cover needs {cost}", self.name(gi), cannon.balls);
+                return illegal!(
+                    "{} has {} balls; firing at a target with {cover:?} cover needs {cost}",
+                    self.name(gi),
+                    cannon.balls
+                );
             }
             return Ok((i, cost, cover));
         }
@@ -953,9 +1107,12 @@ impl Battle {
     fn update_objectives(&mut self, entered_by: Option<(SideId, &[bool])>, events: &mut Vec<Event>) {
         for oi in 0..self.stat.objectives.len() {
             let poly = &self.stat.objectives[oi].points;
+            let bb = &self.stat.objective_boxes[oi];
             let mut present = [false; 2];
             for u in &self.units {
-                if !present[usize::from(u.side) & 1] && u.men.iter().any(|m| m.in_ranks() && point_in_polygon(m.at, poly)) {
+                if !present[usize::from(u.side) & 1]
+                    && u.men.iter().any(|m| m.in_ranks() && in_aabb(bb, m.at, 0.0) && point_in_polygon(m.at, poly))
+                {
                     present[usize::from(u.side) & 1] = true;
                 }
             }
@@ -989,12 +1146,20 @@ impl Battle {
         for s in 0..2u8 {
             let held = self.holders.iter().filter(|h| **h == Some(s)).count();
             if held >= need {
-                return self.finish(Some(s), format!("{} hold {held} of the {} objectives", self.side_name(s), self.holders.len()), events);
+                return self.finish(
+                    Some(s),
+                    format!("{} hold {held} of the {} objectives", self.side_name(s), self.holders.len()),
+                    events,
+                );
             }
         }
         for s in 0..2u8 {
             if !self.units.iter().any(|u| u.side == s && u.alive()) {
-                return self.finish(Some(1 - s), format!("{} have no men left on the field", self.side_name(s)), events);
+                return self.finish(
+                    Some(1 - s),
+                    format!("{} have no men left on the field", self.side_name(s)),
+                    events,
+                );
             }
         }
     }
@@ -1008,22 +1173,59 @@ impl Battle {
 
     // ----- the turn -----
 
-    fn has_fire(&self) -> bool {
-        let side = self.mover;
-        self.units.iter().enumerate().any(|(gi, g)| {
-            g.side == side
-                && g.gun.is_some_and(|c| c.balls > 0)
-                && !g.fired
-                && self.units.iter().enumerate().any(|(ti, t)| t.side != side && self.lra_shot(side, gi as u16, ti as u16).is_ok())
+    /// The (gun, target) pairs of `side` that may fire long-range now. Cheap tests (balls, a
+    /// gunner, a target within 36") come before the full check.
+    fn fire_pairs(&self, side: SideId) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let guns = (0..self.units.len()).filter(move |&gi| {
+            let g = &self.units[gi];
+            g.side == side && !g.fired && g.gun.is_some_and(|c| c.balls > 0) && g.crewed()
+        });
+        guns.flat_map(move |gi| {
+            let at = self.units[gi].front;
+            (0..self.units.len()).filter_map(move |ti| {
+                let t = &self.units[ti];
+                let near = t.side != side
+                    && t.men.iter().any(|m| m.alive() && m.at.dist2(at) <= LRA_RANGE.1 * LRA_RANGE.1 + 1e-9);
+                (near && self.lra_shot(side, gi as u16, ti as u16).is_ok()).then_some((gi, ti))
+            })
         })
     }
 
+    /// The (unit, target) pairs of `side` that may conduct combat now. Cheap tests (in ranks,
+    /// not yet fought, in the same engagement or within 4") come before the full check.
+    fn combat_pairs(&self, side: SideId) -> Vec<(usize, usize)> {
+        let bounds: Vec<Option<(Point, f64)>> = self.units.iter().map(Unit::bounds).collect();
+        let mut out = Vec::new();
+        for (ui, u) in self.units.iter().enumerate() {
+            if u.side != side || u.fought || u.in_ranks() == 0 {
+                continue;
+            }
+            for (ti, t) in self.units.iter().enumerate() {
+                if t.side == side || t.in_ranks() == 0 {
+                    continue;
+                }
+                let engaged = u.engagement.is_some() && u.engagement == t.engagement;
+                let near = match (bounds[ui], bounds[ti]) {
+                    (Some((ca, ra)), Some((cb, rb))) => {
+                        let reach = ra + rb + COMBAT_RANGE;
+                        ca.dist2(cb) < reach * reach && self.within(ui, ti, COMBAT_RANGE)
+                    }
+                    _ => false,
+                };
+                if (engaged || near) && self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
+                    out.push((ui, ti));
+                }
+            }
+        }
+        out
+    }
+
+    fn has_fire(&self) -> bool {
+        self.fire_pairs(self.mover).next().is_some()
+    }
+
     fn has_combat(&self, side: SideId) -> bool {
-        (0..self.units.len()).any(|ui| {
-            self.units[ui].side == side
-                && !self.units[ui].fought
-                && (0..self.units.len()).any(|ti| self.combat_refusal(ui as u16, ti as u16, side).is_ok())
-        })
+        !self.combat_pairs(side).is_empty()
     }
 
     /// Move past phases in which nothing can be done.
@@ -1121,10 +1323,16 @@ impl Battle {
         }
         for (ai, ti, loss, towards) in plans {
             let applied = self.inflict(ti, loss.killed, loss.run, towards, true);
-            events.push(Event::Attack { attacker: self.name(ai).to_string(), target: self.name(ti).to_string(), loss, applied });
+            events.push(Event::Attack {
+                attacker: self.name(ai).to_string(),
+                target: self.name(ti).to_string(),
+                loss,
+                applied,
+            });
         }
         // Cavalry's weakness.
-        let mut cav: Vec<usize> = declared.iter().map(|&(a, _)| usize::from(a)).filter(|&a| self.units[a].arm == Arm::Cavalry).collect();
+        let mut cav: Vec<usize> =
+            declared.iter().map(|&(a, _)| usize::from(a)).filter(|&a| self.units[a].arm == Arm::Cavalry).collect();
         cav.dedup();
         for c in cav {
             if self.units[c].in_ranks() == 0 {
@@ -1135,11 +1343,13 @@ impl Battle {
                 let eu = &self.units[e];
                 eu.side != side
                     && eu.in_ranks() > 0
-                    && ((eu.engagement.is_some() && eu.engagement == self.units[c].engagement) || self.unit_dist(c, e) < COMBAT_RANGE)
+                    && ((eu.engagement.is_some() && eu.engagement == self.units[c].engagement)
+                        || self.within(c, e, COMBAT_RANGE))
                     && self.faces(e, c)
             });
             if steady_enemy {
-                let idx: Vec<usize> = (0..self.units[c].men.len()).filter(|&i| self.units[c].men[i].in_ranks()).collect();
+                let idx: Vec<usize> =
+                    (0..self.units[c].men.len()).filter(|&i| self.units[c].men[i].in_ranks()).collect();
                 let n = idx.len() as u16;
                 for i in idx {
                     self.make_run(c, i);
@@ -1152,14 +1362,26 @@ impl Battle {
         self.check_victory(events);
     }
 
-    fn card_combat(&mut self, a: usize, d: usize, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+    fn card_combat(
+        &mut self,
+        a: usize,
+        d: usize,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
         let (sa, sd) = (usize::from(self.units[a].side), usize::from(self.units[d].side));
-        let ca = self.decks[sa].peek(chance, &format_args!("{} card for {} against {}", self.stat.sides[sa], self.name(a), self.name(d)))?;
+        let ca = self.decks[sa].peek(
+            chance,
+            &format_args!("{} card for {} against {}", self.stat.sides[sa], self.name(a), self.name(d)),
+        )?;
         let mut dd = self.decks[sd];
         if sa == sd {
             dd.take(ca);
         }
-        let cd = dd.peek(chance, &format_args!("{} card for {} against {}", self.stat.sides[sd], self.name(d), self.name(a)))?;
+        let cd = dd.peek(
+            chance,
+            &format_args!("{} card for {} against {}", self.stat.sides[sd], self.name(d), self.name(a)),
+        )?;
         self.decks[sa].take(ca);
         self.decks[sd].take(cd);
         let side_of = |me: usize, them: usize| CardSide {
@@ -1182,7 +1404,12 @@ impl Battle {
             applied[1] = self.inflict(d, l.killed, l.run, td, true);
         }
         self.units[a].fought = true;
-        events.push(Event::CardCombat { attacker: self.name(a).to_string(), defender: self.name(d).to_string(), result, applied });
+        events.push(Event::CardCombat {
+            attacker: self.name(a).to_string(),
+            defender: self.name(d).to_string(),
+            result,
+            applied,
+        });
         self.close_engagements(events);
         self.update_objectives(None, events);
         self.check_victory(events);
@@ -1204,7 +1431,8 @@ impl Battle {
                 })
             })
         };
-        let dir = [0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0].iter().map(|o| base + o).find(|&d| clear(d));
+        let dir =
+            [0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0].iter().map(|o| base + o).find(|&d| clear(d));
         let eliminated = dir.is_none();
         let u = &mut self.units[ri];
         for &i in &runners {
@@ -1220,7 +1448,12 @@ impl Battle {
     }
 
     /// Apply a validated action (draws first; nothing changes if one fails).
-    fn apply_valid(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+    fn apply_valid(
+        &mut self,
+        action: &Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
         let side = self.acting_side().unwrap_or(0);
         match action {
             Action::Deploy { placements } => {
@@ -1257,7 +1490,8 @@ impl Battle {
                 let shape = self.move_shape(ui, *pivot, path);
                 let trace = self.trace_move(ui, &shape);
                 let mut buf = Vec::new();
-                let (head, facing) = shape.place(trace.s, &mut buf);
+                let (head, fwd) = shape.place(trace.s, &mut buf);
+                let facing = shape.facing_of(fwd);
                 let u = &mut self.units[ui];
                 for &(i, p) in &buf {
                     u.men[i].at = p;
@@ -1273,7 +1507,11 @@ impl Battle {
                     lay_out(u);
                 }
                 self.unit_done = true;
-                events.push(Event::Moved { unit: self.name(ui).to_string(), distance: trace.s, stopped: trace.stopped });
+                events.push(Event::Moved {
+                    unit: self.name(ui).to_string(),
+                    distance: trace.s,
+                    stopped: trace.stopped,
+                });
                 for r in trace.pushes {
                     self.push_away(r, ui, events);
                 }
@@ -1290,7 +1528,11 @@ impl Battle {
                 u.facing = norm_heading(*facing);
                 lay_out(u);
                 self.unit_done = true;
-                events.push(Event::Reformed { unit: self.name(ui).to_string(), formation: *formation, facing: norm_heading(*facing) });
+                events.push(Event::Reformed {
+                    unit: self.name(ui).to_string(),
+                    formation: *formation,
+                    facing: norm_heading(*facing),
+                });
                 self.update_objectives(None, events);
                 self.check_victory(events);
             }
@@ -1324,12 +1566,18 @@ impl Battle {
                     for m in u.men.iter_mut().filter(|m| m.in_ranks()) {
                         let d = m.at.dist(g.at);
                         if d > CREW_RADIUS {
-                            m.at = if d <= GUNNER_RETURN + CREW_RADIUS { g.at } else { m.at.toward(heading_to(m.at, g.at), GUNNER_RETURN) };
+                            m.at = if d <= GUNNER_RETURN + CREW_RADIUS {
+                                g.at
+                            } else {
+                                m.at.toward(heading_to(m.at, g.at), GUNNER_RETURN)
+                            };
                         }
                     }
                     lay_out(u);
                 }
-                let at_gun = u.gun.map_or(0, |g| u.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count());
+                let at_gun = u.gun.map_or(0, |g| {
+                    u.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count()
+                });
                 self.unit_done = true;
                 events.push(Event::GunnersReturned { unit: self.name(ui).to_string(), at_gun: at_gun as u16 });
             }
@@ -1481,14 +1729,10 @@ impl Battle {
                 if !facing.is_finite() {
                     return illegal!("facing must be a number of degrees");
                 }
-                let mut probe = u.clone();
-                probe.formation = *formation;
-                probe.facing = norm_heading(*facing);
-                if let Some(g) = &mut probe.gun {
-                    g.facing = probe.facing;
-                }
-                lay_out(&mut probe);
-                if probe.men.iter().any(|m| m.in_ranks() && !self.stat.table.passable(m.at)) {
+                if formed_places(u, *formation, norm_heading(*facing))
+                    .iter()
+                    .any(|&(_, p)| !self.stat.table.passable(p))
+                {
                     return illegal!("the new formation would put men off the table or on impassable ground");
                 }
                 Ok(())
@@ -1528,7 +1772,12 @@ impl Battle {
                     for ui in 0..self.units.len() {
                         let u = &self.units[ui];
                         if u.side == side && u.running() > 0 && !self.commander_next_to(ui) {
-                            if let Some(m) = u.men.iter().filter(|m| m.alive()).min_by(|a, b| a.at.dist2(u.front).total_cmp(&b.at.dist2(u.front))) {
+                            if let Some(m) = u
+                                .men
+                                .iter()
+                                .filter(|m| m.alive())
+                                .min_by(|a, b| a.at.dist2(u.front).total_cmp(&b.at.dist2(u.front)))
+                            {
                                 let to = self.stat.table.clamp(m.at);
                                 out.push(Action::MoveCommander { to });
                             }
@@ -1543,11 +1792,14 @@ impl Battle {
                         continue;
                     }
                     let unit = ui as u16;
-                    if self.rally_allowance(ui).is_ok() {
+                    if self.units[ui].running() > 0 && self.rally_allowance(ui).is_ok() {
                         out.push(Action::Rally { unit });
                     }
                     let u = &self.units[ui];
-                    if u.gun.is_some() && u.running() == 0 && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9) {
+                    if u.gun.is_some()
+                        && u.running() == 0
+                        && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9)
+                    {
                         out.push(Action::ReturnGunners { unit });
                     }
                     if u.in_ranks() == 0 {
@@ -1559,60 +1811,52 @@ impl Battle {
             }
             Phase::Artillery => {
                 out.push(Action::EndPhase);
-                for gi in 0..self.units.len() {
-                    if self.units[gi].side != side || self.units[gi].gun.is_none() || self.units[gi].fired {
-                        continue;
-                    }
-                    for ti in 0..self.units.len() {
-                        if self.units[ti].side != side && self.lra_shot(side, gi as u16, ti as u16).is_ok() {
-                            out.push(Action::Fire { gun: gi as u16, target: ti as u16 });
-                        }
-                    }
-                }
+                out.extend(self.fire_pairs(side).map(|(g, t)| Action::Fire { gun: g as u16, target: t as u16 }));
             }
             Phase::Combat { .. } => {
                 out.push(Action::EndPhase);
-                for ui in 0..self.units.len() {
-                    if self.units[ui].side != side || self.units[ui].fought || self.units[ui].in_ranks() == 0 {
-                        continue;
-                    }
-                    for ti in 0..self.units.len() {
-                        if self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
-                            out.push(Action::Combat { unit: ui as u16, target: ti as u16 });
-                        }
-                    }
-                }
+                out.extend(
+                    self.combat_pairs(side)
+                        .into_iter()
+                        .map(|(u, t)| Action::Combat { unit: u as u16, target: t as u16 }),
+                );
             }
         }
     }
 
-    /// Points a unit might head for: the objectives, the nearest enemies and its own rear.
-    pub fn destinations(&self, ui: usize) -> Vec<Point> {
+    /// Points a unit might head for: the objectives, the three nearest enemies and their
+    /// flanks, and its own rear edge. The flag marks the enemies themselves, which are also
+    /// worth turning to face.
+    pub fn destinations(&self, ui: usize) -> Vec<(Point, bool)> {
         let u = &self.units[ui];
-        let mut out: Vec<Point> = self.stat.objectives.iter().map(|o| centroid(&o.points)).collect();
-        let mut enemies: Vec<(f64, usize)> = self
+        let mut out: Vec<(Point, bool)> = self.stat.objective_centres.iter().map(|&c| (c, false)).collect();
+        let mut enemies: Vec<(f64, usize, Point)> = self
             .units
             .iter()
             .enumerate()
             .filter(|(_, e)| e.side != u.side && e.in_ranks() > 0)
-            .map(|(i, e)| (e.centre().dist2(u.front), i))
+            .map(|(i, e)| {
+                let c = e.centre();
+                (c.dist2(u.front), i, c)
+            })
             .collect();
         enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(_, ei) in enemies.iter().take(3) {
-            let e = &self.units[ei];
-            out.push(e.centre());
+        for &(_, ei, c) in enemies.iter().take(3) {
+            out.push((c, true));
             // The enemy's flank: beside the end of its front.
-            if let Some(f) = e.front_edge() {
-                let side_dir = if (u.front - e.centre()).dot(heading_unit(f.facing + 90.0)) >= 0.0 { 90.0 } else { -90.0 };
-                out.push(e.centre().toward(f.facing + side_dir, 6.0));
+            if let Some(f) = self.units[ei].front_edge() {
+                let side_dir = if (u.front - c).dot(heading_unit(f.facing + 90.0)) >= 0.0 { 90.0 } else { -90.0 };
+                out.push((c.toward(f.facing + side_dir, 6.0), false));
             }
         }
-        let rear = self.stat.rear[usize::from(u.side)];
-        out.push(Point::new(u.front.x, match rear {
-            volley_scenario::Edge::South => 3.0,
-            volley_scenario::Edge::North => self.stat.table.depth - 3.0,
-            _ => u.front.y,
-        }));
+        let (w, d) = (self.stat.table.width, self.stat.table.depth);
+        let rear = match self.stat.rear[usize::from(u.side)] {
+            volley_scenario::Edge::South => Point::new(u.front.x, 3.0),
+            volley_scenario::Edge::North => Point::new(u.front.x, d - 3.0),
+            volley_scenario::Edge::West => Point::new(3.0, u.front.y),
+            volley_scenario::Edge::East => Point::new(w - 3.0, u.front.y),
+        };
+        out.push((rear, false));
         out
     }
 
@@ -1621,37 +1865,32 @@ impl Battle {
         let unit = ui as u16;
         let immobile = u.arm == Arm::Artillery && self.stat.rules.year < 1750;
         let allow = u.arm.allowance();
-        for dest in self.destinations(ui) {
+        for (dest, enemy) in self.destinations(ui) {
             let d = dest.dist(u.front);
             if d < 0.5 {
                 continue;
             }
             let dir = heading_to(u.front, dest);
             if !immobile {
-                let step = d.min(allow);
-                let oblique = turn(u.facing, dir).abs() <= OBLIQUE;
-                let (pivot, path) = if oblique {
-                    (None, vec![u.front.toward(dir, step)])
-                } else {
-                    (Some(dir), vec![u.front.toward(dir, step)])
-                };
-                let mut path = path;
+                let pivot = (turn(u.facing, dir).abs() > OBLIQUE).then_some(dir);
+                let mut step = d.min(allow);
+                // Halve a move that is refused (off the table, into impassable ground) twice.
                 for _ in 0..3 {
+                    let path = vec![u.front.toward(dir, step)];
                     if self.check_move(u.side, unit, pivot, &path).is_ok() {
                         out.push(Action::Move { unit, pivot, path });
                         break;
                     }
-                    let half = path[0].dist(u.front) / 2.0;
-                    if half < 0.5 {
+                    step /= 2.0;
+                    if step < 0.5 {
                         break;
                     }
-                    path = vec![u.front.toward(dir, half)];
                 }
             }
-            // Face the destination without moving (artillery and units already close).
-            if turn(u.facing, dir).abs() > 20.0 {
+            // Turn to face an enemy without moving (artillery, and units already close).
+            if enemy && turn(u.facing, dir).abs() > 20.0 {
                 let a = Action::Reform { unit, formation: u.formation, facing: dir };
-                if self.validate_for(u.side, &a).is_ok() && !out.contains(&a) {
+                if self.validate_for(u.side, &a).is_ok() {
                     out.push(a);
                 }
             }
@@ -1711,20 +1950,6 @@ fn action_name(a: &Action) -> &'static str {
 pub fn centroid(points: &[Point]) -> Point {
     let n = points.len().max(1) as f64;
     points.iter().fold(Point::default(), |a, &p| a + p) * (1.0 / n)
-}
-
-fn pivot_unit(u: &mut Unit, facing: f64) {
-    let facing = norm_heading(facing);
-    let delta = turn(u.facing, facing);
-    let centre = u.front;
-    for m in u.men.iter_mut().filter(|m| m.in_ranks()) {
-        m.at = m.at.rotate_about(centre, delta);
-        m.facing = facing;
-    }
-    u.facing = facing;
-    if let Some(g) = &mut u.gun {
-        g.facing = facing;
-    }
 }
 
 fn place_unit(u: &mut Unit, p: &Placement) {

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_core::SideId;
-use volley_table::{Point, in_front_arc, unit as heading_unit};
+use volley_table::{FrontArc, Point, unit as heading_unit};
 
 /// Spacing between figures in a formation, inches (25 mm figures on about 1" bases).
 pub const SPACING: f64 = 1.0;
@@ -15,6 +15,10 @@ pub const CREW_RADIUS: f64 = 1.5;
 pub const FRONT_ARC: f64 = 0.0;
 /// Half-angle of a gun's front arc, degrees (the text's 45° either side of the boresight).
 pub const GUN_ARC: f64 = 45.0;
+/// The tangent of [`FRONT_ARC`].
+pub const FRONT_TAN: f64 = 0.0;
+/// The tangent of [`GUN_ARC`].
+pub const GUN_TAN: f64 = 1.0;
 
 /// Which of the two versions of the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -192,25 +196,8 @@ pub struct Unit {
     pub fired: bool,
 }
 
-/// The front edge of a body: its left and right ends, its facing and the half-angle of its arc.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Front {
-    /// Left end.
-    pub left: Point,
-    /// Right end.
-    pub right: Point,
-    /// Facing.
-    pub facing: f64,
-    /// Half-angle of widening of the arc, degrees.
-    pub arc: f64,
-}
-
-impl Front {
-    /// Whether `p` lies in this front's arc.
-    pub fn faces(&self, p: Point) -> bool {
-        in_front_arc(self.left, self.right, self.facing, self.arc, p)
-    }
-}
+/// The front edge of a body and the arc it faces.
+pub type Front = FrontArc;
 
 impl Unit {
     /// Men in ranks.
@@ -250,7 +237,7 @@ impl Unit {
     /// with nobody in ranks.
     pub fn front_edge(&self) -> Option<Front> {
         if let Some(g) = &self.gun {
-            return (self.in_ranks() > 0).then_some(Front { left: g.at, right: g.at, facing: g.facing, arc: GUN_ARC });
+            return (self.in_ranks() > 0).then(|| FrontArc::new(g.at, g.at, g.facing, GUN_ARC));
         }
         let fwd = heading_unit(self.facing);
         let rgt = heading_unit(self.facing + 90.0);
@@ -263,12 +250,23 @@ impl Unit {
             lo = lo.min(d.dot(rgt));
             hi = hi.max(d.dot(rgt));
         }
-        any.then(|| Front {
-            left: self.front + fwd * ahead + rgt * lo,
-            right: self.front + fwd * ahead + rgt * hi,
-            facing: self.facing,
-            arc: FRONT_ARC,
+        any.then(|| {
+            let left = self.front + fwd * ahead + rgt * lo;
+            let right = self.front + fwd * ahead + rgt * hi;
+            FrontArc::with_axes(left, right, self.facing, fwd, rgt, FRONT_TAN)
         })
+    }
+
+    /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has
+    /// no body in ranks.
+    pub fn bounds(&self) -> Option<(Point, f64)> {
+        let (mut lo, mut hi) =
+            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for p in self.body() {
+            lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        (lo.x <= hi.x).then(|| (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0))
     }
 
     /// Centre of the men in ranks (or of the living men if none are in ranks).
@@ -314,30 +312,33 @@ pub fn files_for(formation: Formation, ranks: u8, files: u8, n: usize) -> usize 
 /// The order in which men take the slots of a formation: command element in the middle of the
 /// front rank is a nicety we skip; men keep their roster order.
 pub fn lay_out(unit: &mut Unit) {
+    let (formation, facing) = (unit.formation, unit.facing);
+    for (i, p) in formed_places(unit, formation, facing) {
+        unit.men[i].at = p;
+        unit.men[i].facing = facing;
+    }
+}
+
+/// Where each man in ranks (by index) would stand with the unit formed in `formation` facing
+/// `facing` about the centre of its front rank; for artillery, the gunners at the gun stand in
+/// a row an inch behind the axle, and gunners away from it stay where they are.
+pub fn formed_places(unit: &Unit, formation: Formation, facing: f64) -> Vec<(usize, Point)> {
+    let mut out = Vec::with_capacity(unit.men.len());
     if let Some(g) = unit.gun {
-        // Gunners stand in a row a little behind the axle.
-        let n = unit.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count();
-        let back = heading_unit(g.facing + 180.0);
-        let rgt = heading_unit(g.facing + 90.0);
-        let mut slots = block_slots(n, n.max(1));
-        for m in unit.men.iter_mut().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9) {
-            if let Some((r, _)) = slots.next() {
-                m.at = g.at + back * 1.0 + rgt * (r * 0.5);
-                m.facing = g.facing;
-            }
-        }
-        return;
+        let at_gun = |m: &Man| m.in_ranks() && m.at.dist2(g.at) <= (CREW_RADIUS + 1e-9) * (CREW_RADIUS + 1e-9);
+        let n = unit.men.iter().filter(|m| at_gun(m)).count();
+        let back = heading_unit(facing + 180.0);
+        let rgt = heading_unit(facing + 90.0);
+        let slots = block_slots(n, n.max(1));
+        let crew = unit.men.iter().enumerate().filter(|(_, m)| at_gun(m));
+        out.extend(crew.zip(slots).map(|((i, _), (r, _))| (i, g.at + back * 1.0 + rgt * (r * 0.5))));
+        return out;
     }
     let n = unit.in_ranks();
-    let files = files_for(unit.formation, unit.ranks, unit.files, n);
-    let fwd = heading_unit(unit.facing);
-    let rgt = heading_unit(unit.facing + 90.0);
-    let (front, facing) = (unit.front, unit.facing);
-    let mut slots = block_slots(n, files);
-    for m in unit.men.iter_mut().filter(|m| m.in_ranks()) {
-        if let Some((r, b)) = slots.next() {
-            m.at = front + rgt * r - fwd * b;
-            m.facing = facing;
-        }
-    }
+    let files = files_for(formation, unit.ranks, unit.files, n);
+    let fwd = heading_unit(facing);
+    let rgt = heading_unit(facing + 90.0);
+    let ranks = unit.men.iter().enumerate().filter(|(_, m)| m.in_ranks());
+    out.extend(ranks.zip(block_slots(n, files)).map(|((i, _), (r, b))| (i, unit.front + rgt * r - fwd * b)));
+    out
 }

@@ -120,6 +120,10 @@ pub struct Static {
     pub table: Table,
     /// Objectives.
     pub objectives: Vec<Objective>,
+    /// The centre (mean of the corners) of each objective.
+    pub objective_centres: Vec<Point>,
+    /// The bounding box of each objective.
+    pub objective_boxes: Vec<volley_table::Aabb>,
     /// Options.
     pub rules: Rules,
     /// Last turn, if any.
@@ -132,7 +136,11 @@ pub struct Static {
 
 fn men_for(spec: &UnitSpec) -> Vec<(Role, u16)> {
     let cmd = |v: Option<u16>| v.unwrap_or(if spec.arm == Arm::Infantry { 1 } else { 0 });
-    let mut roles = vec![(Role::Officer, cmd(spec.officers)), (Role::Drummer, cmd(spec.drummers)), (Role::FlagBearer, cmd(spec.flag_bearers))];
+    let mut roles = vec![
+        (Role::Officer, cmd(spec.officers)),
+        (Role::Drummer, cmd(spec.drummers)),
+        (Role::FlagBearer, cmd(spec.flag_bearers)),
+    ];
     match spec.arm {
         Arm::Infantry => {
             roles.push((Role::Soldier, spec.soldiers.unwrap_or(10)));
@@ -155,9 +163,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         Some("chance") => crate::model::Variant::Chance,
         Some("without-chance") => crate::model::Variant::WithoutChance,
         other => {
-            errors.push(src.error_whole(format!(
-                "variant {other:?}: expected \"chance\" or \"without-chance\" for blown-away"
-            )));
+            errors.push(
+                src.error_whole(format!("variant {other:?}: expected \"chance\" or \"without-chance\" for blown-away")),
+            );
             crate::model::Variant::Chance
         }
     };
@@ -186,30 +194,44 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             }
             let wrong_roles = match spec.arm {
                 Arm::Infantry => spec.cavalrymen.is_some() || spec.gunners.is_some() || spec.balls.is_some(),
-                Arm::Cavalry => spec.soldiers.is_some() || spec.pikemen + spec.guardsmen + spec.militia > 0 || spec.gunners.is_some() || spec.balls.is_some(),
-                Arm::Artillery => spec.soldiers.is_some() || spec.pikemen + spec.guardsmen + spec.militia > 0 || spec.cavalrymen.is_some(),
+                Arm::Cavalry => {
+                    spec.soldiers.is_some()
+                        || spec.pikemen + spec.guardsmen + spec.militia > 0
+                        || spec.gunners.is_some()
+                        || spec.balls.is_some()
+                }
+                Arm::Artillery => {
+                    spec.soldiers.is_some()
+                        || spec.pikemen + spec.guardsmen + spec.militia > 0
+                        || spec.cavalrymen.is_some()
+                }
             };
             if wrong_roles {
-                errors.push(src.error(span.clone(), format!(
-                    "unit {:?}: a unit is of one type only; {:?} units take {}",
-                    spec.name,
-                    spec.arm,
-                    match spec.arm {
-                        Arm::Infantry => "soldiers, pikemen, guardsmen, militia and a command element",
-                        Arm::Cavalry => "cavalrymen and an optional command element",
-                        Arm::Artillery => "gunners and balls",
-                    }
-                )));
+                errors.push(src.error(
+                    span.clone(),
+                    format!(
+                        "unit {:?}: a unit is of one type only; {:?} units take {}",
+                        spec.name,
+                        spec.arm,
+                        match spec.arm {
+                            Arm::Infantry => "soldiers, pikemen, guardsmen, militia and a command element",
+                            Arm::Cavalry => "cavalrymen and an optional command element",
+                            Arm::Artillery => "gunners and balls",
+                        }
+                    ),
+                ));
             }
             if men.is_empty() {
                 errors.push(src.error(span.clone(), format!("unit {:?} has no men", spec.name)));
             }
             if spec.ranks == Some(0) || spec.files == Some(0) {
-                errors.push(src.error(span.clone(), format!("unit {:?}: ranks and files must be at least 1", spec.name)));
+                errors
+                    .push(src.error(span.clone(), format!("unit {:?}: ranks and files must be at least 1", spec.name)));
             }
             let formation = spec.formation.unwrap_or(Formation::Line);
             if spec.arm == Arm::Artillery && formation == Formation::Column {
-                errors.push(src.error(span.clone(), format!("unit {:?}: artillery has no column formation", spec.name)));
+                errors
+                    .push(src.error(span.clone(), format!("unit {:?}: artillery has no column formation", spec.name)));
             }
             men_count[si] += men.len();
             let gun = (spec.arm == Arm::Artillery).then(|| Gun { at: spec.at, facing, balls: spec.balls.unwrap_or(4) });
@@ -264,7 +286,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             )));
         }
         if objectives.len() != 4 {
-            errors.push(src.error_whole(format!("the encounter set-up places 4 objectives, found {}", objectives.len())));
+            errors
+                .push(src.error_whole(format!("the encounter set-up places 4 objectives, found {}", objectives.len())));
         }
         if (w - 96.0).abs() > 1e-9 {
             errors.push(src.error_whole(format!("the encounter set-up uses an 8-foot table: width = 96, found {w}")));
@@ -292,7 +315,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let side_names = [file.sides[0].get_ref().name.clone(), file.sides[1].get_ref().name.clone()];
     let commanders_at = [file.sides[0].get_ref().commander.at, file.sides[1].get_ref().commander.at];
     let has_impassable = table
-        .features
+        .features()
         .iter()
         .any(|f| matches!(f.kind, volley_table::TerrainKind::River | volley_table::TerrainKind::Impassable));
     let holders = vec![None; objectives.len()];
@@ -303,6 +326,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         rear: [file.sides[0].get_ref().rear_edge, file.sides[1].get_ref().rear_edge],
         unit_names,
         table,
+        objective_centres: objectives.iter().map(|o| crate::game::centroid(&o.points)).collect(),
+        objective_boxes: objectives.iter().map(|o| volley_table::bbox(&o.points)).collect(),
         objectives,
         rules,
         turn_limit: file.turn_limit,

@@ -23,7 +23,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
     };
     let terrain = st
         .table
-        .features
+        .features()
         .iter()
         .map(|f| ViewFeature {
             kind: format!("{:?}", f.kind).to_lowercase(),
@@ -36,7 +36,11 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         .objectives
         .iter()
         .zip(&b.holders)
-        .map(|(o, h)| ViewObjective { name: o.name.clone(), points: o.points.iter().map(|&p| p.into()).collect(), holder: *h })
+        .map(|(o, h)| ViewObjective {
+            name: o.name.clone(),
+            points: o.points.iter().map(|&p| p.into()).collect(),
+            holder: *h,
+        })
         .collect();
     let mut pieces = Vec::new();
     let mut markers = Vec::new();
@@ -62,7 +66,12 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             });
         }
         if let Some(g) = u.gun {
-            markers.push(ViewMarker { side: Some(u.side), kind: "gun".into(), at: g.at.into(), label: format!("{name}: {} balls", g.balls) });
+            markers.push(ViewMarker {
+                side: Some(u.side),
+                kind: "gun".into(),
+                at: g.at.into(),
+                label: format!("{name}: {} balls", g.balls),
+            });
         }
     }
     for s in 0..2u8 {
@@ -85,7 +94,12 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 .filter(|(_, c)| **c < 4)
                 .map(|(v, c)| format!("{}x{}", 4 - c, card_name(v as u8 + 1)))
                 .collect();
-            notes.push(format!("{} deck: {} cards left; turned up since the shuffle: {}", st.sides[s], b.decks[s].left(), if seen.is_empty() { "none".into() } else { seen.join(" ") }));
+            notes.push(format!(
+                "{} deck: {} cards left; turned up since the shuffle: {}",
+                st.sides[s],
+                b.decks[s].left(),
+                if seen.is_empty() { "none".into() } else { seen.join(" ") }
+            ));
         }
     }
     if b.phase == Phase::Deploy {

@@ -1,4 +1,5 @@
 //! The conformance harness over every bundled Blown Away scenario, with both agents.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_blown_away::{Battle, load};
 use volley_core::Agent;
@@ -12,11 +13,7 @@ fn scenario(name: &str) -> Battle {
 }
 
 fn agents(kind: &'static str) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Battle>>> {
-    move |seed| {
-        (0..2)
-            .map(|i| volley_ai::by_name::<Battle>(kind, seed.wrapping_add(i)).expect("known agent"))
-            .collect()
-    }
+    move |seed| (0..2).map(|i| volley_ai::by_name::<Battle>(kind, seed.wrapping_add(i)).expect("known agent")).collect()
 }
 
 /// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.

@@ -1,5 +1,6 @@
 //! One test per rule of the text, on small battles written inline. The text's two worked examples
 //! are named after themselves.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_blown_away::game::Phase;
 use volley_blown_away::model::{ManState, Role};
@@ -91,7 +92,8 @@ const FAR_ENEMY: &str = r#"{ name = "far", arm = "infantry", at = [80, 55] }"#;
 #[test]
 fn worked_example_rallying_the_unit_of_15() {
     // Chance version: 15 men, 3 in ranks, 3 killed, 9 running. Rally 3; next turn 6 more.
-    let mut b = start(battle("chance", r#"{ name = "IR", arm = "infantry", at = [20, 10], soldiers = 12 }"#, FAR_ENEMY, ""), 0);
+    let mut b =
+        start(battle("chance", r#"{ name = "IR", arm = "infantry", at = [20, 10], soldiers = 12 }"#, FAR_ENEMY, ""), 0);
     for (i, m) in b.units[0].men.iter_mut().enumerate() {
         m.state = match i {
             0..=8 => ManState::Running,
@@ -344,13 +346,19 @@ fn a_column_snakes_after_its_head() {
     let u = &b.units[0];
     assert!((u.facing - 45.0).abs() < 1e-6, "the head turned");
     // The tail is still on the first leg's line, not rigidly rotated.
-    let tail = u.men.iter().filter(|m| m.state == ManState::InRanks).map(|m| m.at).fold(Point::new(0.0, 99.0), |a, p| if p.y < a.y { p } else { a });
+    let tail = u
+        .men
+        .iter()
+        .filter(|m| m.state == ManState::InRanks)
+        .map(|m| m.at)
+        .fold(Point::new(0.0, 99.0), |a, p| if p.y < a.y { p } else { a });
     assert!((tail.x - 40.0).abs() < 0.6, "tail at {tail:?}");
 }
 
 #[test]
 fn artillery_before_1750_may_not_move_but_may_turn() {
-    let mut b = start(battle("chance", r#"{ name = "Gun", arm = "artillery", at = [40, 10] }"#, FAR_ENEMY, "year = 1745"), 0);
+    let mut b =
+        start(battle("chance", r#"{ name = "Gun", arm = "artillery", at = [40, 10] }"#, FAR_ENEMY, "year = 1745"), 0);
     let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 14.0)] });
     assert!(why.contains("1750"), "{why}");
     apply(&mut b, Action::Reform { unit: 0, formation: volley_blown_away::model::Formation::Line, facing: 30.0 });
@@ -368,7 +376,12 @@ fn units_with_men_in_ranks_and_men_running_may_not_move() {
 #[test]
 fn one_unit_action_a_turn() {
     let mut b = start(
-        battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }, { name = "IR 3", arm = "infantry", at = [50, 10] }"#, FAR_ENEMY, ""),
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }, { name = "IR 3", arm = "infantry", at = [50, 10] }"#,
+            FAR_ENEMY,
+            "",
+        ),
         0,
     );
     apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 14.0)] });
@@ -381,7 +394,12 @@ fn one_unit_action_a_turn() {
 #[test]
 fn a_mob_moves_18_inches_but_not_within_6_of_the_enemy() {
     let mut b = start(
-        battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#, r#"{ name = "IR 2", arm = "infantry", at = [60, 30], facing = 180 }"#, ""),
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [60, 30], facing = 180 }"#,
+            "",
+        ),
         0,
     );
     for m in &mut b.units[0].men {
@@ -556,7 +574,10 @@ fn rallying_case_two_needs_24_inches_and_the_commander() {
 
 #[test]
 fn without_chance_rallying_needs_the_commander_and_takes_up_to_6() {
-    let mut b = start(battle("without-chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10], soldiers = 15 }"#, FAR_ENEMY, ""), 0);
+    let mut b = start(
+        battle("without-chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10], soldiers = 15 }"#, FAR_ENEMY, ""),
+        0,
+    );
     for m in b.units[0].men.iter_mut().take(9) {
         m.state = ManState::Running;
     }
@@ -579,7 +600,8 @@ fn gunners_within_6_inches_return_to_the_gun_when_they_rally_others_walk_back() 
         }
     }
     apply(&mut b, Action::Rally { unit: 0 });
-    let at_gun = |b: &Battle| b.units[0].men.iter().filter(|m| m.state == ManState::InRanks && m.at.dist(g) <= 1.5).count();
+    let at_gun =
+        |b: &Battle| b.units[0].men.iter().filter(|m| m.state == ManState::InRanks && m.at.dist(g) <= 1.5).count();
     assert_eq!(at_gun(&b), 2, "the crewman and the one 5\" away");
     assert_eq!(count(&b, 0, ManState::Running), 2, "one gunner in ranks rallies one");
     let next_turn = |b: &mut Battle| {
@@ -604,7 +626,9 @@ fn gunners_within_6_inches_return_to_the_gun_when_they_rally_others_walk_back() 
 
 #[test]
 fn winning_takes_three_of_four_objectives() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/crossroads.toml")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/crossroads.toml"))
+            .unwrap();
     let mut b = start(load(&Source::new("c", text)).unwrap(), 0);
     for oi in 0..2 {
         b.holders[oi] = Some(1);
@@ -616,7 +640,10 @@ fn winning_takes_three_of_four_objectives() {
     while b.mover == 0 {
         apply(&mut b, Action::EndPhase);
     }
-    let ev = apply(&mut b, Action::Reform { unit: ui as u16, formation: volley_blown_away::model::Formation::Line, facing: 170.0 });
+    let ev = apply(
+        &mut b,
+        Action::Reform { unit: ui as u16, formation: volley_blown_away::model::Formation::Line, facing: 170.0 },
+    );
     assert!(ev.iter().any(|e| matches!(e, Event::ObjectiveTaken { .. })));
     let o = b.outcome().expect("three objectives win");
     assert_eq!(o.winner, Some(1));
@@ -624,11 +651,21 @@ fn winning_takes_three_of_four_objectives() {
 
 #[test]
 fn deployments_are_secret_until_both_are_fixed() {
-    let mut b = battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 5] }"#, r#"{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }"#, "");
+    let mut b = battle(
+        "chance",
+        r#"{ name = "IR 1", arm = "infantry", at = [40, 5] }"#,
+        r#"{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }"#,
+        "",
+    );
     let mut ev = Vec::new();
     b.apply(
         &Action::Deploy {
-            placements: vec![volley_blown_away::Placement { unit: 0, at: Point::new(20.0, 7.0), facing: 0.0, formation: volley_blown_away::model::Formation::Column }],
+            placements: vec![volley_blown_away::Placement {
+                unit: 0,
+                at: Point::new(20.0, 7.0),
+                facing: 0.0,
+                formation: volley_blown_away::model::Formation::Column,
+            }],
         },
         &mut Scripted::new([]),
         &mut ev,
@@ -642,7 +679,12 @@ fn deployments_are_secret_until_both_are_fixed() {
     let why = refused(
         &mut b,
         Action::Deploy {
-            placements: vec![volley_blown_away::Placement { unit: 1, at: Point::new(40.0, 40.0), facing: 180.0, formation: volley_blown_away::model::Formation::Line }],
+            placements: vec![volley_blown_away::Placement {
+                unit: 1,
+                at: Point::new(40.0, 40.0),
+                facing: 180.0,
+                formation: volley_blown_away::model::Formation::Line,
+            }],
         },
     );
     assert!(why.contains("7"), "{why}");
@@ -670,7 +712,10 @@ fn pikemen_and_militia_change_the_runs() {
     assert_eq!(count(&b, 1, ManState::Running), 0);
     assert_eq!(b.units[1].men.iter().filter(|m| m.role == Role::Pikeman && m.state == ManState::InRanks).count(), 2);
     let l = volley_blown_away::combat::card_runs(
-        &volley_blown_away::combat::CardSide { arm: Some(volley_blown_away::model::Arm::Infantry), ..Default::default() },
+        &volley_blown_away::combat::CardSide {
+            arm: Some(volley_blown_away::model::Arm::Infantry),
+            ..Default::default()
+        },
         9,
         &volley_blown_away::combat::CardSide { militia: true, ..Default::default() },
     );
