@@ -22,7 +22,11 @@ macro_rules! bundle {
 }
 
 bundle! {
+    "advance-guard" => "blown-away/advance-guard.toml",
     "crossroads" => "blown-away/crossroads.toml",
+    "fieldworks" => "blown-away/fieldworks.toml",
+    "seven-years-war-chance" => "blown-away/seven-years-war-chance.toml",
+    "seven-years-war-without-chance" => "blown-away/seven-years-war-without-chance.toml",
 }
 
 /// A bundled scenario by its short name or repository path.

@@ -518,6 +518,11 @@ impl Table {
         })
     }
 
+    /// Whether `p` lies in an area of terrain of `kind` (a wood, a town, a field...).
+    pub fn inside(&self, kind: TerrainKind, p: Point) -> bool {
+        self.with_boxes().any(|(f, b)| f.kind == kind && in_box(b, p) && point_in_polygon(p, &f.points))
+    }
+
     /// Whether `p` is in soft cover (woods or a town).
     pub fn in_soft_cover(&self, p: Point) -> bool {
         self.with_boxes().any(|(f, b)| {
@@ -555,6 +560,105 @@ impl Table {
             }
         }
         best
+    }
+}
+
+/// Walking distances over a table to an area, on a grid of square cells: the length of the
+/// shortest path through passable cells (stepping to any of the eight neighbours), so that a
+/// river is gone round by its bridges. Built once per scenario and area; looking a distance up
+/// costs a few operations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistanceField {
+    cell: f64,
+    cols: usize,
+    rows: usize,
+    dist: Vec<f64>,
+}
+
+/// A cell waiting in [`DistanceField::to_area`]'s queue, nearest first.
+#[derive(PartialEq)]
+struct Queued(f64, usize);
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Reversed: the binary heap pops the greatest, and we want the nearest.
+        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
+    }
+}
+
+impl DistanceField {
+    /// Distances to the area `outline` over `table`, on cells `cell` inches square.
+    pub fn to_area(table: &Table, outline: &[Point], cell: f64) -> Self {
+        let cell = cell.max(0.1);
+        let cols = (table.width / cell).ceil().max(1.0) as usize;
+        let rows = (table.depth / cell).ceil().max(1.0) as usize;
+        let centre = |i: usize| Point::new(((i % cols) as f64 + 0.5) * cell, ((i / cols) as f64 + 0.5) * cell);
+        let open: Vec<bool> = (0..cols * rows).map(|i| table.passable(centre(i))).collect();
+        let mut dist = vec![f64::INFINITY; cols * rows];
+        let mut queue = std::collections::BinaryHeap::new();
+        for i in (0..cols * rows).filter(|&i| open[i] && point_in_polygon(centre(i), outline)) {
+            dist[i] = 0.0;
+            queue.push(Queued(0.0, i));
+        }
+        if queue.is_empty() {
+            // An area smaller than a cell: start from the cell nearest its middle.
+            let b = bbox(outline);
+            let mid = Point::new((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+            let (c, r) = (
+                (mid.x / cell).floor().clamp(0.0, (cols - 1) as f64),
+                (mid.y / cell).floor().clamp(0.0, (rows - 1) as f64),
+            );
+            let i = r as usize * cols + c as usize;
+            dist[i] = 0.0;
+            queue.push(Queued(0.0, i));
+        }
+        const STEPS: [(isize, isize, f64); 8] = [
+            (1, 0, 1.0),
+            (-1, 0, 1.0),
+            (0, 1, 1.0),
+            (0, -1, 1.0),
+            (1, 1, std::f64::consts::SQRT_2),
+            (1, -1, std::f64::consts::SQRT_2),
+            (-1, 1, std::f64::consts::SQRT_2),
+            (-1, -1, std::f64::consts::SQRT_2),
+        ];
+        while let Some(Queued(d, i)) = queue.pop() {
+            if d > dist[i] {
+                continue;
+            }
+            let (c, r) = ((i % cols) as isize, (i / cols) as isize);
+            for (dc, dr, cost) in STEPS {
+                let (nc, nr) = (c + dc, r + dr);
+                if nc < 0 || nr < 0 || nc >= cols as isize || nr >= rows as isize {
+                    continue;
+                }
+                let j = nr as usize * cols + nc as usize;
+                let nd = d + cost * cell;
+                if open[j] && nd < dist[j] {
+                    dist[j] = nd;
+                    queue.push(Queued(nd, j));
+                }
+            }
+        }
+        DistanceField { cell, cols, rows, dist }
+    }
+
+    /// The walking distance from `p` (clamped to the table) to the area: that of the cell
+    /// holding `p`, plus the way from `p` to the cell's centre. Infinity if no path reaches it.
+    pub fn at(&self, p: Point) -> f64 {
+        let c = ((p.x / self.cell).floor().max(0.0) as usize).min(self.cols - 1);
+        let r = ((p.y / self.cell).floor().max(0.0) as usize).min(self.rows - 1);
+        let centre = Point::new((c as f64 + 0.5) * self.cell, (r as f64 + 0.5) * self.cell);
+        let d = self.dist[r * self.cols + c];
+        if d == 0.0 { 0.0 } else { d + p.dist(centre) }
     }
 }
 
@@ -649,6 +753,40 @@ mod tests {
         assert_eq!(t.cover(defender, Point::new(45.0, 20.0)), Cover::Works);
         assert_eq!(t.cover(defender, Point::new(45.0, 40.0)), Cover::Open, "fire from the gorge");
         assert_eq!(t.cover(Point::new(45.0, 36.0), Point::new(45.0, 20.0)), Cover::Open, "too far behind");
+    }
+
+    #[test]
+    fn walking_distances_go_round_a_river_by_its_bridge() {
+        let mut t = Table::new(40.0, 40.0);
+        t.add(Feature {
+            kind: TerrainKind::River,
+            name: "river".into(),
+            points: vec![Point::new(0.0, 18.0), Point::new(40.0, 18.0), Point::new(40.0, 22.0), Point::new(0.0, 22.0)],
+        });
+        t.add(Feature {
+            kind: TerrainKind::Bridge,
+            name: "bridge".into(),
+            points: vec![
+                Point::new(30.0, 17.0),
+                Point::new(34.0, 17.0),
+                Point::new(34.0, 23.0),
+                Point::new(30.0, 23.0),
+            ],
+        });
+        let goal = [Point::new(8.0, 30.0), Point::new(12.0, 30.0), Point::new(12.0, 34.0), Point::new(8.0, 34.0)];
+        let f = DistanceField::to_area(&t, &goal, 1.0);
+        assert_eq!(f.at(Point::new(10.0, 32.0)), 0.0, "inside the area");
+        // From (10, 10), straight north is 20" but the river is in the way: the walk goes by the
+        // bridge at x = 32, about 24 + 23 = 47" (the grid's eight directions add a little).
+        let d = f.at(Point::new(10.0, 10.0));
+        assert!((45.0..52.0).contains(&d), "{d}");
+        // On the far bank, nothing is in the way.
+        let d = f.at(Point::new(10.0, 25.0));
+        assert!((4.0..7.0).contains(&d), "{d}");
+        // Without a bridge there is no way across.
+        let mut closed = Table::new(40.0, 40.0);
+        closed.add(t.features()[0].clone());
+        assert!(DistanceField::to_area(&closed, &goal, 1.0).at(Point::new(10.0, 10.0)).is_infinite());
     }
 
     proptest! {

@@ -292,10 +292,12 @@ impl MoveShape {
     }
 }
 
-/// An enemy unit near a move: its front and its body in ranks.
+/// An enemy unit near a move: its front, its body in ranks, and a circle holding the body.
 struct Foe {
     front: Option<Front>,
     body: Vec<Point>,
+    centre: Point,
+    radius: f64,
 }
 
 /// Whether `p` lies within `margin` of the box `b`.
@@ -457,10 +459,48 @@ impl Battle {
                 if self.variant == Variant::Chance { "one" } else { "the attacker" }
             );
         }
-        if u.arm == Arm::Cavalry && matches!(self.cover(ti, ui), Cover::Wall | Cover::Works | Cover::Soft) {
-            return illegal!("cavalry may not fight a unit behind works or a wall, or in woods");
+        if u.arm == Arm::Cavalry && self.barred_to_cavalry(ti, ui) {
+            return illegal!("cavalry may not fight a unit behind a redoubt or a wall, in a trench, or in woods");
         }
         Ok(())
+    }
+
+    /// Unit `me` in a card combat against unit `them`, as the table shows it now.
+    pub fn card_side(&self, me: usize, them: usize) -> CardSide {
+        let u = &self.units[me];
+        CardSide {
+            arm: Some(u.arm),
+            behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
+            on_flank_or_rear: self.on_flank_or_rear(me, them),
+            killed_before: u.killed,
+            pikes_or_guards: u.men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+            militia: u.militia,
+        }
+    }
+
+    /// Unit `a` attacking unit `t` in the without-chance version, as the table shows it now,
+    /// `t` having lost `killed_before` men in its engagement so far.
+    pub fn attack_situation(&self, a: usize, t: usize, killed_before: u16) -> (Attacker, Target) {
+        let (ua, ut) = (&self.units[a], &self.units[t]);
+        let attacker = Attacker {
+            arm: Some(ua.arm),
+            on_flank_or_rear: self.on_flank_or_rear(a, t),
+            in_ranks: ua.in_ranks() as u16,
+        };
+        let target = Target {
+            cover: self.cover(t, a),
+            killed_before,
+            pikes_or_guards: ut.men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+            militia: ut.militia,
+        };
+        (attacker, target)
+    }
+
+    /// Whether cavalry unit `cav` is barred from conducting combat against unit `t`: `t` is
+    /// behind a redoubt or a wall or in a trench (as seen from the cavalry), or in woods.
+    pub fn barred_to_cavalry(&self, t: usize, cav: usize) -> bool {
+        matches!(self.cover(t, cav), Cover::Wall | Cover::Works)
+            || self.stat.table.inside(volley_table::TerrainKind::Woods, self.units[t].centre())
     }
 
     // ----- moving -----
@@ -581,7 +621,7 @@ impl Battle {
         let check_ground = self.stat.has_impassable && self.stat.table.impassable_within(&swept);
         let mut buf = Vec::with_capacity(shape.slots.len());
         let total = shape.len();
-        let step = if shape.rigid && !check_ground { total.max(STEP) } else { STEP * 4.0 };
+        let step = if shape.rigid && !check_ground { total.max(STEP) } else { STEP };
         let mut s = 0.0;
         loop {
             shape.place(s, &mut buf);
@@ -611,9 +651,12 @@ impl Battle {
         self.units
             .iter()
             .filter(|e| e.side != side && e.in_ranks() > 0)
+            .filter(|e| e.body().any(|p| inside(&p)))
             .filter_map(|e| {
-                let body: Vec<Point> = e.body().collect();
-                body.iter().any(inside).then(|| Foe { front: e.front_edge(), body })
+                let mut body = Vec::with_capacity(e.men.len() + 1);
+                body.extend(e.body());
+                let (centre, radius) = e.bounds()?;
+                Some(Foe { front: e.front_edge(), body, centre, radius })
             })
             .collect()
     }
@@ -642,23 +685,38 @@ impl Battle {
         )
     }
 
-    /// Least distance from the moving men to the bodies of `foes` that face or are faced by
-    /// the mover's `front`; infinity if none is within 4".
-    fn facing_gap(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> f64 {
-        let mut best = COMBAT_RANGE * COMBAT_RANGE;
+    /// The least distance from the moving men to the bodies of `foes` that face or are faced
+    /// by the mover's `front` (infinity if none is within 4"), and a lower bound of the least
+    /// distance to any body of `foes` (from circles holding the bodies: cheap, and enough to
+    /// know how far the mover may go before anything can come within 4").
+    fn gaps(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> (f64, f64) {
+        let (mut lo, mut hi) =
+            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for &(_, p) in men {
+            lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        let (centre, radius) = (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0);
+        let mut facing = COMBAT_RANGE * COMBAT_RANGE;
         let mut found = false;
+        let mut any = f64::INFINITY;
         for foe in foes {
+            let apart = (centre.dist(foe.centre) - radius - foe.radius).max(0.0);
+            any = any.min(apart);
+            if apart >= COMBAT_RANGE {
+                continue;
+            }
             for &q in &foe.body {
                 for &(_, p) in men {
                     let d2 = p.dist2(q);
-                    if d2 < best && (front.contains(q) || foe.front.is_some_and(|f| f.contains(p))) {
-                        best = d2;
+                    if d2 < facing && (front.contains(q) || foe.front.is_some_and(|f| f.contains(p))) {
+                        facing = d2;
                         found = true;
                     }
                 }
             }
         }
-        if found { best.sqrt() } else { f64::INFINITY }
+        (if found { facing.sqrt() } else { f64::INFINITY }, any)
     }
 
     /// Least distance from the moving men to any body of `foes`.
@@ -674,14 +732,84 @@ impl Battle {
         best.sqrt()
     }
 
-    fn trace_move(&self, ui: usize, shape: &MoveShape) -> Trace {
-        let total = shape.len();
-        let side = self.units[ui].side;
-        // Everything the move can meet lies within its swept box grown by the combat range.
+    /// The box a move along `shape` sweeps, grown by the farthest man's offset from the head.
+    fn swept_box(shape: &MoveShape) -> volley_table::Aabb {
         let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
         let bb = volley_table::bbox(&shape.poly);
-        let swept = [bb[0] - reach, bb[1] - reach, bb[2] + reach, bb[3] + reach];
+        [bb[0] - reach, bb[1] - reach, bb[2] + reach, bb[3] + reach]
+    }
+
+    /// How far a move along `shape` goes before it must halt among `foes`, and why it halts.
+    ///
+    /// It halts at the first point where a man comes within 4" of a foe's body while one
+    /// faces the other and the gap is closing (a unit already that close may move away), and it
+    /// never ends in contact with the enemy. While every foe is farther than 4" plus a stride,
+    /// the trace strides ahead: no man moves farther than the stride (plus the swing of a
+    /// column's files at a corner), so nothing can be skipped.
+    fn reach(
+        &self,
+        ui: usize,
+        shape: &MoveShape,
+        foes: &[Foe],
+        buf: &mut Vec<(usize, Point)>,
+    ) -> (f64, Option<&'static str>) {
+        let total = shape.len();
+        if foes.is_empty() {
+            return (total, None);
+        }
+        let swing = if shape.rigid { 0.0 } else { 2.0 * shape.slots.iter().map(|s| s.1.abs()).fold(0.0, f64::max) };
+        let gaps_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            let (head, fwd) = shape.place(s, buf);
+            let front = self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd));
+            Self::gaps(foes, buf, &front)
+        };
+        let (mut prev_gap, mut near) = gaps_at(0.0, buf);
+        let (mut prev_s, mut s) = (0.0, 0.0);
+        let mut end = total;
+        let mut stopped = None;
+        while s < total {
+            s = (s + (near - COMBAT_RANGE - swing).max(STEP)).min(total);
+            let (gap, any) = gaps_at(s, buf);
+            if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
+                // Stop at the first point within 4": refine between prev_s and s.
+                end = prev_s;
+                if prev_gap >= COMBAT_RANGE {
+                    let (mut lo, mut hi) = (prev_s, s);
+                    for _ in 0..20 {
+                        let mid = (lo + hi) / 2.0;
+                        if gaps_at(mid, buf).0 < COMBAT_RANGE {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                    }
+                    end = hi;
+                }
+                stopped = Some("within 4\" of enemy troops, facing or faced");
+                break;
+            }
+            (prev_gap, prev_s, near) = (gap, s, any);
+        }
+        // Do not end in contact with the enemy: back off until clear.
+        while end > 0.0 {
+            shape.place(end, buf);
+            if Self::contact_gap(foes, buf) >= CONTACT {
+                break;
+            }
+            end = (end - STEP).max(0.0);
+            stopped = Some("the way ahead is blocked by enemy troops");
+        }
+        (end, stopped)
+    }
+
+    fn trace_move(&self, ui: usize, shape: &MoveShape) -> Trace {
+        let side = self.units[ui].side;
+        // Everything the move can meet lies within its swept box grown by the combat range.
+        let swept = Self::swept_box(shape);
         let foes = self.foes_near(ui, &swept, COMBAT_RANGE);
+        let mut buf = Vec::with_capacity(shape.slots.len());
+        let (end, stopped) = self.reach(ui, shape, &foes, &mut buf);
+        // Running enemies met and objectives passed through on the way to where it halts.
         let mobs: Vec<usize> = (0..self.units.len())
             .filter(|&ei| {
                 let e = &self.units[ei];
@@ -690,74 +818,35 @@ impl Battle {
                     && e.men.iter().any(|m| m.running() && in_aabb(&swept, m.at, CONTACT))
             })
             .collect();
-        let goals: Vec<usize> = (0..self.stat.objectives.len())
-            .filter(|&oi| boxes_meet(&swept, &volley_table::bbox(&self.stat.objectives[oi].points)))
-            .collect();
-        let gap_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
-            let (head, fwd) = shape.place(s, buf);
-            let front = self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd));
-            Self::facing_gap(&foes, buf, &front)
-        };
-        let mut buf = Vec::new();
+        let goals: Vec<usize> =
+            (0..self.stat.objectives.len()).filter(|&oi| boxes_meet(&swept, &self.stat.objective_boxes[oi])).collect();
         let mut pushes = Vec::new();
         let mut entered = vec![false; self.stat.objectives.len()];
-        let mut prev_gap = gap_at(0.0, &mut buf);
-        let mut prev_s = 0.0;
-        let mut s = 0.0;
-        let mut stopped = None;
-        let mut end = total;
-        while s < total {
-            s = (s + STEP).min(total);
-            let gap = gap_at(s, &mut buf);
-            if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
-                // Stop at the first point within 4": refine between prev_s and s.
-                let (mut lo, mut hi) = (prev_s, s);
-                if prev_gap >= COMBAT_RANGE {
-                    for _ in 0..20 {
-                        let mid = (lo + hi) / 2.0;
-                        if gap_at(mid, &mut buf) < COMBAT_RANGE {
-                            hi = mid;
-                        } else {
-                            lo = mid;
-                        }
-                    }
-                    end = hi;
-                } else {
-                    end = prev_s;
-                }
-                stopped = Some("within 4\" of enemy troops, facing or faced".to_string());
-                break;
-            }
-            prev_gap = gap;
-            prev_s = s;
-            // Running enemies met on the way.
-            for &ei in &mobs {
-                if !pushes.contains(&ei)
-                    && self.units[ei]
+        if !mobs.is_empty() || !goals.is_empty() {
+            let mut s = 0.0;
+            loop {
+                shape.place(s, &mut buf);
+                for &ei in &mobs {
+                    let met = self.units[ei]
                         .men
                         .iter()
-                        .any(|m| m.running() && buf.iter().any(|&(_, p)| p.dist2(m.at) < CONTACT * CONTACT))
-                {
-                    pushes.push(ei);
+                        .any(|m| m.running() && buf.iter().any(|&(_, p)| p.dist2(m.at) < CONTACT * CONTACT));
+                    if met && !pushes.contains(&ei) {
+                        pushes.push(ei);
+                    }
                 }
-            }
-            for &oi in &goals {
-                if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &self.stat.objectives[oi].points)) {
-                    entered[oi] = true;
+                for &oi in &goals {
+                    if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &self.stat.objectives[oi].points)) {
+                        entered[oi] = true;
+                    }
                 }
+                if s >= end {
+                    break;
+                }
+                s = (s + STEP).min(end);
             }
         }
-        // Do not end in contact with the enemy: back off until clear.
-        let mut s_end = end;
-        loop {
-            shape.place(s_end, &mut buf);
-            if Self::contact_gap(&foes, &buf) >= CONTACT || s_end <= 0.0 {
-                break;
-            }
-            s_end = (s_end - STEP).max(0.0);
-            stopped = Some("the way ahead is blocked by enemy troops".to_string());
-        }
-        Trace { s: s_end, stopped, pushes, entered }
+        Trace { s: end, stopped: stopped.map(str::to_string), pushes, entered }
     }
 
     fn may_act_with(&self, ui: usize) -> Result<(), Illegal> {
@@ -882,7 +971,8 @@ impl Battle {
                 if e.side == u.side {
                     continue;
                 }
-                if u.men.iter().filter(|m| m.running()).any(|m| e.body().any(|q| q.dist(m.at) < RALLY_FAR - 1e-9)) {
+                let near = |m: &Man| e.men.iter().any(|q| q.in_ranks() && q.at.dist(m.at) < RALLY_FAR - 1e-9);
+                if u.men.iter().filter(|m| m.running()).any(near) {
                     return illegal!("{}'s runners are within 24\" of {}", self.name(ui), self.name(ei));
                 }
             }
@@ -1145,12 +1235,31 @@ impl Battle {
         let need = usize::from(self.stat.rules.objectives_to_win);
         for s in 0..2u8 {
             let held = self.holders.iter().filter(|h| **h == Some(s)).count();
-            if held >= need {
+            if need > 0 && self.stat.objective_sides[usize::from(s)] && held >= need {
                 return self.finish(
                     Some(s),
                     format!("{} hold {held} of the {} objectives", self.side_name(s), self.holders.len()),
                     events,
                 );
+            }
+        }
+        if let Some(f) = self.stat.rules.rout_below {
+            let routed = [0u8, 1].map(|s| {
+                let ranks: usize = self.units.iter().filter(|u| u.side == s).map(Unit::in_ranks).sum();
+                (ranks as f64) < f * self.stat.men_start[usize::from(s)] as f64
+            });
+            let pct = f * 100.0;
+            let why =
+                |s: u8| format!("{} are routed: fewer than {pct:.0}% of their men are in ranks", self.side_name(s));
+            match routed {
+                [true, true] => {
+                    let reason =
+                        format!("both armies are routed: fewer than {pct:.0}% of either side's men are in ranks");
+                    return self.finish(None, reason, events);
+                }
+                [true, false] => return self.finish(Some(1), why(0), events),
+                [false, true] => return self.finish(Some(0), why(1), events),
+                [false, false] => {}
             }
         }
         for s in 0..2u8 {
@@ -1303,17 +1412,7 @@ impl Battle {
         let mut plans = Vec::with_capacity(declared.len());
         for &(a, t) in &declared {
             let (ai, ti) = (usize::from(a), usize::from(t));
-            let attacker = Attacker {
-                arm: Some(self.units[ai].arm),
-                on_flank_or_rear: self.on_flank_or_rear(ai, ti),
-                in_ranks: self.units[ai].in_ranks() as u16,
-            };
-            let target = Target {
-                cover: self.cover(ti, ai),
-                killed_before: killed_so_far[ti],
-                pikes_or_guards: self.units[ti].men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
-                militia: self.units[ti].militia,
-            };
+            let (attacker, target) = self.attack_situation(ai, ti, killed_so_far[ti]);
             let loss = combat::attack_effect(&attacker, &target);
             killed_so_far[ti] += loss.killed;
             plans.push((ai, ti, loss, self.units[ai].centre()));
@@ -1384,15 +1483,7 @@ impl Battle {
         )?;
         self.decks[sa].take(ca);
         self.decks[sd].take(cd);
-        let side_of = |me: usize, them: usize| CardSide {
-            arm: Some(self.units[me].arm),
-            behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
-            on_flank_or_rear: self.on_flank_or_rear(me, them),
-            killed_before: self.units[me].killed,
-            pikes_or_guards: self.units[me].men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
-            militia: self.units[me].militia,
-        };
-        let sides = [side_of(a, d), side_of(d, a)];
+        let sides = [self.card_side(a, d), self.card_side(d, a)];
         let result = combat::resolve_cards(&sides, [ca, cd]);
         self.engage(a, d);
         let (ta, td) = (self.units[d].centre(), self.units[a].centre());
@@ -1824,9 +1915,9 @@ impl Battle {
         }
     }
 
-    /// Points a unit might head for: the objectives, the three nearest enemies and their
-    /// flanks, and its own rear edge. The flag marks the enemies themselves, which are also
-    /// worth turning to face.
+    /// Points a unit might head for: the objectives, the three nearest enemies and the nearest
+    /// one's flank, and (for a unit under 60% of its men in ranks) its own rear edge. The flag
+    /// marks the enemies themselves, which are also worth turning to face.
     pub fn destinations(&self, ui: usize) -> Vec<(Point, bool)> {
         let u = &self.units[ui];
         let mut out: Vec<(Point, bool)> = self.stat.objective_centres.iter().map(|&c| (c, false)).collect();
@@ -1841,22 +1932,25 @@ impl Battle {
             })
             .collect();
         enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(_, ei, c) in enemies.iter().take(3) {
+        for (k, &(_, ei, c)) in enemies.iter().take(3).enumerate() {
             out.push((c, true));
-            // The enemy's flank: beside the end of its front.
-            if let Some(f) = self.units[ei].front_edge() {
+            // The nearest enemy's flank: beside the end of its front.
+            if let Some(f) = self.units[ei].front_edge().filter(|_| k == 0) {
                 let side_dir = if (u.front - c).dot(heading_unit(f.facing + 90.0)) >= 0.0 { 90.0 } else { -90.0 };
                 out.push((c.toward(f.facing + side_dir, 6.0), false));
             }
         }
-        let (w, d) = (self.stat.table.width, self.stat.table.depth);
-        let rear = match self.stat.rear[usize::from(u.side)] {
-            volley_scenario::Edge::South => Point::new(u.front.x, 3.0),
-            volley_scenario::Edge::North => Point::new(u.front.x, d - 3.0),
-            volley_scenario::Edge::West => Point::new(3.0, u.front.y),
-            volley_scenario::Edge::East => Point::new(w - 3.0, u.front.y),
-        };
-        out.push((rear, false));
+        // A weakened unit may fall back towards its own rear edge.
+        if u.in_ranks() * 5 < u.men.len() * 3 {
+            let (w, d) = (self.stat.table.width, self.stat.table.depth);
+            let rear = match self.stat.rear[usize::from(u.side)] {
+                volley_scenario::Edge::South => Point::new(u.front.x, 3.0),
+                volley_scenario::Edge::North => Point::new(u.front.x, d - 3.0),
+                volley_scenario::Edge::West => Point::new(3.0, u.front.y),
+                volley_scenario::Edge::East => Point::new(w - 3.0, u.front.y),
+            };
+            out.push((rear, false));
+        }
         out
     }
 
@@ -1865,6 +1959,12 @@ impl Battle {
         let unit = ui as u16;
         let immobile = u.arm == Arm::Artillery && self.stat.rules.year < 1750;
         let allow = u.arm.allowance();
+        // Every move of this unit stays within its allowance (plus its own extent) of its front:
+        // gather the enemy it could meet once.
+        let extent = u.bounds().map_or(0.0, |(c, r)| c.dist(u.front) + r) + SPACING;
+        let (f, reach) = (u.front, allow + extent);
+        let foes = self.foes_near(ui, &[f.x - reach, f.y - reach, f.x + reach, f.y + reach], COMBAT_RANGE);
+        let mut buf = Vec::with_capacity(u.men.len());
         for (dest, enemy) in self.destinations(ui) {
             let d = dest.dist(u.front);
             if d < 0.5 {
@@ -1878,7 +1978,20 @@ impl Battle {
                 for _ in 0..3 {
                     let path = vec![u.front.toward(dir, step)];
                     if self.check_move(u.side, unit, pivot, &path).is_ok() {
-                        out.push(Action::Move { unit, pivot, path });
+                        // Offer the move as far as the unit would really go: a move that would
+                        // halt before it starts is no move at all.
+                        let gone = self.reach(ui, &self.move_shape(ui, pivot, &path), &foes, &mut buf).0;
+                        if gone >= 0.5 {
+                            let path = if gone < step - 1e-9 { vec![u.front.toward(dir, gone)] } else { path };
+                            let fresh = !out.iter().any(
+                                |a| matches!(a, Action::Move { unit: x, path: p, .. } if *x == unit && p == &path),
+                            );
+                            // A shorter path can end where the longer one only passed (a man's
+                            // corner on a river bank between two checks): check it again.
+                            if fresh && (gone >= step - 1e-9 || self.check_move(u.side, unit, pivot, &path).is_ok()) {
+                                out.push(Action::Move { unit, pivot, path });
+                            }
+                        }
                         break;
                     }
                     step /= 2.0;

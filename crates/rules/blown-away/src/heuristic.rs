@@ -1,20 +1,41 @@
-//! How the heuristic computer player values an action: advance on objectives it does not hold,
-//! go for weakened enemy units and their flanks, rally runners (bringing the commander over
-//! first when that is what rallying needs), fire the guns at long range, fight whenever the
-//! odds are not against it, and keep cavalry away from the fronts of steady infantry.
+//! How the heuristic computer player values an action.
+//!
+//! * Moving: progress, measured in moves of the unit's own allowance, towards the nearest
+//!   objective its side does not hold (for a side that wins by objectives), going round rivers
+//!   by their bridges; fresh units close on the enemy, the weaker the target the more eagerly,
+//!   and weakened units keep away; a move that ends on an enemy's flank is worth more; cavalry
+//!   keeps away from the fronts of steady infantry; a defending side's units stay on the
+//!   objectives they hold; guns that can fire stay put.
+//! * Rallying comes first when it can be done, bringing the commander over when that is what it
+//!   needs; running mobs flee towards room to rally.
+//! * Guns fire at long range, at weakened and engaged units first.
+//! * Combat: the expected men put out of action on each side, worked out exactly from the cards
+//!   left in both decks (chance version) or from the combat rules (without-chance version,
+//!   where cavalry's weakness can make an attack a loss); an attack is declined when it would
+//!   cost more than it gains.
 
 use std::cell::OnceCell;
 
+use volley_chance::CARD_VALUES;
 use volley_core::Heuristic;
-use volley_table::{Cover, Point};
+use volley_table::Point;
 
+use crate::combat::{attack_effect, resolve_cards};
 use crate::game::{Action, Battle, COMBAT_RANGE};
-use crate::model::{Arm, Front, Variant};
+use crate::model::{Arm, Formation, Front, Variant};
 
-/// Weight of an inch gained towards an objective not yet held.
-const OBJECTIVE_PULL: f64 = 1.0;
-/// Weight of closing on a weakened enemy.
-const PREY_PULL: f64 = 0.6;
+/// Weight of one move's worth of progress towards an objective.
+const OBJECTIVE_PULL: f64 = 6.0;
+/// Weight of one move's worth of closing on the enemy, for a fresh unit against a fresh target.
+const ENEMY_PULL: f64 = 3.0;
+/// Worth of ending a move on an enemy's flank or rear, close enough to fight.
+const FLANK: f64 = 4.0;
+/// Cost of a defending unit leaving the objective it alone holds for its side.
+const LEAVE_OBJECTIVE: f64 = 8.0;
+/// Cost of cavalry ending in front of steady infantry.
+const CAVALRY_INTO_INFANTRY: f64 = 12.0;
+/// Cost of moving a gun that could fire where it stands.
+const GUN_LEAVES_POSITION: f64 = 4.0;
 
 /// The enemy's bodies in ranks, gathered once per decision: the heuristic asks "how far is the
 /// nearest enemy from here" for every candidate.
@@ -46,11 +67,6 @@ impl Enemies {
         Enemies { units, points, fronts, from_front: vec![OnceCell::new(); b.units.len()] }
     }
 
-    /// The enemy unit nearest the front of unit `ui` (whose front is at `front`).
-    fn nearest_front(&self, ui: usize, front: Point) -> Option<(usize, f64)> {
-        *self.from_front[ui].get_or_init(|| self.nearest(front))
-    }
-
     /// The enemy unit nearest `p`, and its distance.
     fn nearest(&self, p: Point) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
@@ -69,22 +85,44 @@ impl Enemies {
         }
         best.map(|(i, d2)| (i, d2.sqrt()))
     }
+
+    /// The enemy unit nearest the front of unit `ui` (whose front is at `front`).
+    fn nearest_front(&self, ui: usize, front: Point) -> Option<(usize, f64)> {
+        *self.from_front[ui].get_or_init(|| self.nearest(front))
+    }
 }
 
 impl Battle {
-    fn weakness(&self, ui: usize) -> f64 {
+    fn strength(&self, ui: usize) -> f64 {
         let u = &self.units[ui];
-        1.0 - u.in_ranks() as f64 / u.men.len().max(1) as f64
+        u.in_ranks() as f64 / u.men.len().max(1) as f64
     }
 
+    /// Walking distance from `p` to the nearest objective `side` does not hold: straight to its
+    /// centre, or round impassable ground when the table has some.
     fn nearest_unheld_objective(&self, side: u8, p: Point) -> Option<f64> {
-        self.stat()
-            .objective_centres
-            .iter()
-            .zip(&self.holders)
-            .filter(|(_, h)| **h != Some(side))
-            .map(|(c, _)| c.dist(p))
+        let st = self.stat();
+        (0..st.objectives.len())
+            .filter(|&o| self.holders[o] != Some(side))
+            .map(|o| st.objective_fields.get(o).map_or_else(|| st.objective_centres[o].dist(p), |f| f.at(p)))
             .min_by(f64::total_cmp)
+    }
+
+    /// Whether unit `ui`, with its men in ranks where they stand, is the only unit of its side
+    /// on an objective.
+    fn holds_alone(&self, ui: usize) -> Option<usize> {
+        let u = &self.units[ui];
+        let on = |o: usize, m: &crate::model::Man| {
+            m.in_ranks() && volley_table::point_in_polygon(m.at, &self.stat().objectives[o].points)
+        };
+        (0..self.stat().objectives.len()).find(|&o| {
+            u.men.iter().any(|m| on(o, m))
+                && !self
+                    .units
+                    .iter()
+                    .enumerate()
+                    .any(|(i, v)| i != ui && v.side == u.side && v.men.iter().any(|m| on(o, m)))
+        })
     }
 
     /// Steady infantry whose front would face cavalry arriving at `p`.
@@ -101,30 +139,35 @@ impl Battle {
         let u = &self.units[ui];
         let side = u.side;
         let start = u.front;
+        let allow = u.arm.allowance();
         let mut v = 0.0;
-        if let (Some(a), Some(b)) =
-            (self.nearest_unheld_objective(side, start), self.nearest_unheld_objective(side, end))
-        {
-            v += (a - b) * OBJECTIVE_PULL;
-        }
-        if let (Some((ea, da)), Some((_, db))) = (enemies.nearest_front(ui, start), enemies.nearest(end)) {
-            let prey = self.weakness(ea);
-            v += (da - db) * PREY_PULL * (prey + if u.in_ranks() >= 8 { 0.3 } else { 0.0 });
-            // Do not walk weakened units into the enemy.
-            if self.weakness(ui) > 0.5 && db < da {
-                v -= (da - db) * 1.5;
+        if self.stat().objective_sides[usize::from(side)] {
+            if let (Some(a), Some(b)) =
+                (self.nearest_unheld_objective(side, start), self.nearest_unheld_objective(side, end))
+            {
+                v += OBJECTIVE_PULL * (a - b) / allow;
             }
-            if db < COMBAT_RANGE + 0.5 && enemies.fronts[ea].is_some_and(|f| !f.contains(end)) {
-                v += 4.0;
+        } else if let Some(o) = self.holds_alone(ui) {
+            if !volley_table::point_in_polygon(end, &self.stat().objectives[o].points) {
+                v -= LEAVE_OBJECTIVE;
+            }
+        }
+        if let (Some((ea, da)), Some((eb, db))) = (enemies.nearest_front(ui, start), enemies.nearest(end)) {
+            // A fresh unit closes on a fresh enemy; the weaker the target and the stronger the
+            // unit, the more eagerly; a unit under half strength keeps away.
+            let eagerness = self.strength(ui) - 0.5 + (1.0 - self.strength(ea));
+            v += ENEMY_PULL * eagerness * (da - db) / allow;
+            if db < COMBAT_RANGE + 0.5 && enemies.fronts[eb].is_some_and(|f| !f.contains(end)) {
+                v += FLANK;
             }
         }
         if u.arm == Arm::Cavalry && self.steady_infantry_front(enemies, end) {
-            v -= 12.0;
+            v -= CAVALRY_INTO_INFANTRY;
         }
         if u.arm == Arm::Artillery
             && self.units.iter().enumerate().any(|(ti, t)| t.side != side && self.would_fire(ui, ti))
         {
-            v -= 4.0;
+            v -= GUN_LEAVES_POSITION;
         }
         v
     }
@@ -132,7 +175,60 @@ impl Battle {
     fn would_fire(&self, gi: usize, ti: usize) -> bool {
         let g = &self.units[gi];
         let Some(c) = g.gun else { return false };
-        c.balls > 0 && self.units[ti].body().any(|q| (4.0..=36.0).contains(&q.dist(c.at)))
+        c.balls > 0 && self.units[ti].body().any(|q| (16.0..=36.0 * 36.0).contains(&q.dist2(c.at)))
+    }
+
+    /// Men of `ui` put out of action (killed, or in ranks made to run) by a loss of `killed`
+    /// and `run`.
+    fn out_of_action(&self, ui: usize, killed: u16, run: u16) -> f64 {
+        f64::from(killed + run).min(self.units[ui].in_ranks() as f64)
+    }
+
+    /// The expected men put out of action on each side (`[attacker's, target's]`) when unit
+    /// `a` conducts a card combat against unit `t`, over every pair of cards left in the decks.
+    fn card_combat_expectation(&self, a: usize, t: usize) -> [f64; 2] {
+        let sides = [self.card_side(a, t), self.card_side(t, a)];
+        let decks = [self.decks[usize::from(self.units[a].side)], self.decks[usize::from(self.units[t].side)]];
+        let (na, nt) = (f64::from(decks[0].left()), f64::from(decks[1].left()));
+        let mut e = [0.0; 2];
+        for ca in 1..=CARD_VALUES as u8 {
+            let pa = f64::from(decks[0].counts()[usize::from(ca) - 1]) / na;
+            if pa == 0.0 {
+                continue;
+            }
+            for ct in 1..=CARD_VALUES as u8 {
+                let pt = f64::from(decks[1].counts()[usize::from(ct) - 1]) / nt;
+                if pt == 0.0 {
+                    continue;
+                }
+                let r = resolve_cards(&sides, [ca, ct]);
+                for (i, ui) in [a, t].into_iter().enumerate() {
+                    if let Some(l) = &r.losses[i] {
+                        e[i] += pa * pt * self.out_of_action(ui, l.killed, l.run);
+                    }
+                }
+            }
+        }
+        e
+    }
+
+    fn score_combat(&self, a: usize, t: usize) -> f64 {
+        let [ours, theirs] = match self.variant {
+            Variant::Chance => self.card_combat_expectation(a, t),
+            Variant::WithoutChance => {
+                let (attacker, target) = self.attack_situation(a, t, self.units[t].killed);
+                let l = attack_effect(&attacker, &target);
+                let theirs = self.out_of_action(t, l.killed, l.run);
+                // Cavalry's weakness: if the target keeps men in ranks facing the cavalry, every
+                // cavalryman left in ranks runs.
+                let u = &self.units[a];
+                let left = self.units[t].in_ranks() as f64 - theirs;
+                let ours =
+                    if u.arm == Arm::Cavalry && left > 0.0 && self.faces(t, a) { u.in_ranks() as f64 } else { 0.0 };
+                [ours, theirs]
+            }
+        };
+        2.0 + theirs - ours + 3.0 * (1.0 - self.strength(t))
     }
 }
 
@@ -155,7 +251,7 @@ impl Battle {
             Action::EndPhase => 0.0,
             Action::Deploy { .. } => 1.0,
             Action::MoveCommander { to } => {
-                // Worth it if it lets a unit rally that otherwise could not.
+                // Worth it if it lets a unit rally that otherwise could not, or rally more.
                 (0..self.units.len())
                     .filter(|&i| self.units[i].side == side && self.units[i].running() > 0)
                     .filter(|&i| self.units[i].men.iter().any(|m| m.alive() && m.at.dist(*to) <= 2.0))
@@ -172,12 +268,13 @@ impl Battle {
             }
             Action::ReturnGunners { .. } => 7.0,
             Action::Mob { unit, path } => {
+                // Flee to where the runners can rally: out of reach of the enemy.
                 let ui = usize::from(*unit);
                 let c = self.units[ui].centre();
                 let end = path.last().copied().unwrap_or(c);
                 let before = enemies.nearest(c).map_or(99.0, |x| x.1);
                 let after = enemies.nearest(end).map_or(99.0, |x| x.1);
-                2.0 + (after - before) / 4.0
+                2.0 + (after.min(30.0) - before.min(30.0)) / 4.0
             }
             Action::Move { unit, path, .. } => {
                 let ui = usize::from(*unit);
@@ -187,18 +284,19 @@ impl Battle {
             Action::Reform { unit, formation, facing } => {
                 let ui = usize::from(*unit);
                 let u = &self.units[ui];
-                let near = enemies.nearest(u.front);
                 let mut v = -0.5;
-                if let Some((ei, d)) = near {
+                if let Some((ei, d)) = enemies.nearest(u.front) {
                     let dir = volley_table::heading_to(u.front, self.units[ei].centre());
                     let now_off = volley_table::turn(u.facing, dir).abs();
                     let new_off = volley_table::turn(*facing, dir).abs();
-                    if d < 14.0 && now_off > 30.0 && new_off < 20.0 {
+                    // Turn to face an enemy that is close, or that a gun could fire at.
+                    let near = if u.arm == Arm::Artillery { 36.0 } else { 14.0 };
+                    if d < near && now_off > 30.0 && new_off < 20.0 {
                         v += 6.0;
                     }
                     if *formation != u.formation {
-                        v += if d > 20.0 && *formation == crate::model::Formation::Column { 0.4 } else { -1.0 };
-                        if d < 12.0 && *formation == crate::model::Formation::Line {
+                        v += if d > 20.0 && *formation == Formation::Column { 0.4 } else { -1.0 };
+                        if d < 12.0 && *formation == Formation::Line {
                             v += 3.0;
                         }
                     }
@@ -208,7 +306,7 @@ impl Battle {
             Action::Fire { gun: _, target } => {
                 let ti = usize::from(*target);
                 let t = &self.units[ti];
-                let mut v = 5.0 + 4.0 * self.weakness(ti);
+                let mut v = 5.0 + 4.0 * (1.0 - self.strength(ti));
                 if t.engagement.is_some() {
                     v += 2.0;
                 }
@@ -217,36 +315,7 @@ impl Battle {
                 }
                 v
             }
-            Action::Combat { unit, target } => {
-                let (ui, ti) = (usize::from(*unit), usize::from(*target));
-                let u = &self.units[ui];
-                let t = &self.units[ti];
-                let mut v = 4.0 + 3.0 * self.weakness(ti);
-                if self.on_flank_or_rear(ui, ti) {
-                    v += 4.0;
-                }
-                match self.variant {
-                    Variant::Chance => {
-                        let their_works =
-                            matches!(self.cover(ti, ui), Cover::Wall | Cover::Works) && t.arm != Arm::Cavalry;
-                        let our_works =
-                            matches!(self.cover(ui, ti), Cover::Wall | Cover::Works) && u.arm != Arm::Cavalry;
-                        if their_works && !our_works {
-                            v -= 6.0;
-                        }
-                    }
-                    Variant::WithoutChance => {
-                        if u.arm == Arm::Cavalry {
-                            // Cavalry's weakness: it runs if the target keeps men in ranks facing it.
-                            let survives = t.in_ranks() as i64 - 1 - u.in_ranks() as i64 > 0;
-                            if survives && self.faces(ti, ui) {
-                                v -= 10.0;
-                            }
-                        }
-                    }
-                }
-                v
-            }
+            Action::Combat { unit, target } => self.score_combat(usize::from(*unit), usize::from(*target)),
         }
     }
 }

@@ -91,15 +91,31 @@ pub struct Rules {
     pub setup: Setup,
     /// The year of the battle: artillery may not move before 1750.
     pub year: u16,
-    /// Objectives a side must hold to win (3 of the 4 in the encounter game).
+    /// Objectives a side must hold to win (3 of the 4 in the encounter game); 0 when objectives
+    /// do not decide the battle.
     pub objectives_to_win: u8,
+    /// The sides (by name) that win by holding objectives; empty (the default) means both. An
+    /// attack on a position names the attacker only, so that the defender's garrison does not
+    /// win by standing in its own works.
+    pub objective_sides: Vec<String>,
+    /// A side with fewer men in ranks than this fraction of its men at the start is routed and
+    /// loses (both at once: a draw). Unset: no rout rule; the text allows victory by routing
+    /// the opposing force, and a scenario chooses it here.
+    pub rout_below: Option<f64>,
     /// How far from its own rear edge a side may deploy, inches.
     pub deployment_depth: f64,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { setup: Setup::Encounter, year: 1757, objectives_to_win: 3, deployment_depth: 7.0 }
+        Rules {
+            setup: Setup::Encounter,
+            year: 1757,
+            objectives_to_win: 3,
+            objective_sides: Vec::new(),
+            rout_below: None,
+            deployment_depth: 7.0,
+        }
     }
 }
 
@@ -124,6 +140,9 @@ pub struct Static {
     pub objective_centres: Vec<Point>,
     /// The bounding box of each objective.
     pub objective_boxes: Vec<volley_table::Aabb>,
+    /// Walking distances to each objective, when the table has impassable ground to go round
+    /// (empty otherwise: straight lines will do).
+    pub objective_fields: Vec<volley_table::DistanceField>,
     /// Options.
     pub rules: Rules,
     /// Last turn, if any.
@@ -132,6 +151,10 @@ pub struct Static {
     pub at_turn_limit: AtTurnLimit,
     /// Whether the table has impassable ground (to skip checks when it has none).
     pub has_impassable: bool,
+    /// Which sides win by holding objectives.
+    pub objective_sides: [bool; 2],
+    /// Each side's men at the start.
+    pub men_start: [usize; 2],
 }
 
 fn men_for(spec: &UnitSpec) -> Vec<(Role, u16)> {
@@ -302,12 +325,33 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             }
         }
     }
-    if usize::from(rules.objectives_to_win) > objectives.len() || rules.objectives_to_win == 0 {
+    if usize::from(rules.objectives_to_win) > objectives.len()
+        || (rules.objectives_to_win == 0 && !objectives.is_empty())
+    {
         errors.push(src.error_whole(format!(
-            "objectives_to_win is {}, but there are {} objectives",
+            "[rules] objectives_to_win is {}, but there are {} objectives: expected 1 to {}",
             rules.objectives_to_win,
+            objectives.len(),
             objectives.len()
         )));
+    }
+    let side_names: Vec<&str> = file.sides.iter().map(|s| s.get_ref().name.as_str()).collect();
+    for name in &rules.objective_sides {
+        if !side_names.contains(&name.as_str()) {
+            errors.push(src.error_whole(format!(
+                "[rules] objective_sides names {name:?}, which is not a side: expected one of {side_names:?}"
+            )));
+        }
+    }
+    if let Some(f) = rules.rout_below {
+        if !(f > 0.0 && f < 1.0) {
+            errors.push(src.error_whole(format!("[rules] rout_below is {f}: expected a fraction between 0 and 1")));
+        }
+    }
+    if objectives.is_empty() && rules.rout_below.is_none() && file.turn_limit.is_none() {
+        errors.push(src.error_whole(
+            "the battle has no objectives, no [rules] rout_below and no turn_limit: nothing would end it but annihilation",
+        ));
     }
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
@@ -319,6 +363,11 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         .iter()
         .any(|f| matches!(f.kind, volley_table::TerrainKind::River | volley_table::TerrainKind::Impassable));
     let holders = vec![None; objectives.len()];
+    let objective_fields = if has_impassable {
+        objectives.iter().map(|o| volley_table::DistanceField::to_area(&table, &o.points, 1.0)).collect()
+    } else {
+        Vec::new()
+    };
     let stat = Static {
         name: file.name.clone(),
         commanders: [file.sides[0].get_ref().commander.name.clone(), file.sides[1].get_ref().commander.name.clone()],
@@ -328,11 +377,16 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         table,
         objective_centres: objectives.iter().map(|o| crate::game::centroid(&o.points)).collect(),
         objective_boxes: objectives.iter().map(|o| volley_table::bbox(&o.points)).collect(),
+        objective_fields,
         objectives,
-        rules,
         turn_limit: file.turn_limit,
         at_turn_limit: file.at_turn_limit.clone(),
         has_impassable,
+        objective_sides: [0, 1].map(|i| {
+            rules.objective_sides.is_empty() || rules.objective_sides.iter().any(|n| *n == file.sides[i].get_ref().name)
+        }),
+        men_start: men_count,
+        rules,
     };
     Ok(Battle {
         stat: Arc::new(stat),

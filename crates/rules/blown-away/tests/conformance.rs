@@ -21,7 +21,13 @@ fn games(default: u64) -> u64 {
     std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-const SCENARIOS: &[&str] = &["crossroads.toml"];
+const SCENARIOS: &[&str] = &[
+    "advance-guard.toml",
+    "crossroads.toml",
+    "fieldworks.toml",
+    "seven-years-war-chance.toml",
+    "seven-years-war-without-chance.toml",
+];
 
 #[test]
 fn random_agents_conform() {
