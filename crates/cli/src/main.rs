@@ -290,9 +290,10 @@ fn play(battle: Battle, src: &Source, seed: u64, names: &[String], log: Option<P
 }
 
 fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
+    let turns = if rep.turns == 1 { "1 turn".to_string() } else { format!("{} turns", rep.turns) };
     match &rep.winner {
-        Some(w) => writeln!(out, "Result: {w} win after {} turns: {}.", rep.turns, rep.reason)?,
-        None => writeln!(out, "Result: a draw after {} turns: {}.", rep.turns, rep.reason)?,
+        Some(w) => writeln!(out, "Result: {w} win after {turns}: {}.", rep.reason)?,
+        None => writeln!(out, "Result: a draw after {turns}: {}.", rep.reason)?,
     }
     let parts: Vec<String> = rep
         .sides

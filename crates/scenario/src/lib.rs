@@ -316,7 +316,17 @@ pub fn probe(src: &Source) -> Result<(String, Option<String>), Diagnostic> {
 
 fn toml_error(src: &Source, e: &toml::de::Error) -> Diagnostic {
     let span = e.span().unwrap_or(0..0);
-    src.error(span, e.message().trim().replace('\n', "; "))
+    let mut message = e.message().trim().replace('\n', "; ");
+    // Say what serde calls f64 and u16 in words a scenario writer uses.
+    for (rust, words) in [
+        ("expected f64", "expected a number"),
+        ("expected u8", "expected a whole number"),
+        ("expected u16", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+    ] {
+        message = message.replace(rust, words);
+    }
+    src.error(span, message)
 }
 
 /// An area from `polygon` or `rect`, checked.

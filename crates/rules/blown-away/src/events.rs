@@ -155,6 +155,16 @@ pub enum Event {
     },
 }
 
+/// A name as it reads after a verb: "the bridge" for `bridge`, but "the mill" for `the mill`
+/// and "Leuthen" for `Leuthen`.
+fn the(name: &str) -> String {
+    if name.starts_with("the ") || name.starts_with(char::is_uppercase) {
+        name.to_string()
+    } else {
+        format!("the {name}")
+    }
+}
+
 fn loss_text(f: &mut fmt::Formatter<'_>, l: &Loss) -> fmt::Result {
     let parts: Vec<String> = l.explanation.iter().map(|m| format!("{:+} {}", m.value, m.rule)).collect();
     write!(f, "{} killed, {} to run [{}]", l.killed, l.run, parts.join("; "))
@@ -265,7 +275,7 @@ impl fmt::Display for Event {
                 write!(f, "Steady enemy still face {unit}: the remaining {ran} cavalrymen run.")
             }
             Event::EngagementOver { units } => write!(f, "The fight between {} is over.", units.join(", ")),
-            Event::ObjectiveTaken { objective, side } => write!(f, "{side} take the {objective}."),
+            Event::ObjectiveTaken { objective, side } => write!(f, "{side} take {}.", the(objective)),
             Event::BattleOver { outcome } => write!(f, "The battle is over: {}.", outcome.reason),
         }
     }

@@ -1,0 +1,211 @@
+//! The `volley` binary, run as a user runs it: in a scratch directory, with files written there.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on what they did not expect
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A scratch directory of this test's own, and the binary to run in it.
+struct Dir {
+    path: PathBuf,
+}
+
+fn setup(name: &str) -> Dir {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&path);
+    std::fs::create_dir_all(&path).unwrap();
+    Dir { path }
+}
+
+impl Dir {
+    fn run(&self, args: &[&str]) -> Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_volley")).args(args).current_dir(&self.path).output().unwrap()
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path.join(name), text).unwrap();
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path.join(name)).unwrap()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+/// A small battle that is over in a few turns: two Prussian units attack one Austrian unit
+/// holding a mill.
+const SKIRMISH: &str = r#"name = "Skirmish"
+ruleset = "blown-away"
+variant = "chance"
+turn_limit = 16
+at_turn_limit = { win = "Austrians" }
+[table]
+width = 48
+depth = 30
+[rules]
+setup = "custom"
+objectives_to_win = 1
+objective_sides = ["Prussians"]
+[[objectives]]
+name = "the mill"
+rect = [19, 20, 29, 25]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = { name = "Seydlitz", at = [24, 1] }
+units = [
+  { name = "IR 1", arm = "infantry", at = [20, 8] },
+  { name = "Hussars", arm = "cavalry", at = [32, 8] },
+]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = { name = "Laudon", at = [24, 29] }
+units = [{ name = "IR Kaiser", arm = "infantry", at = [24, 22], facing = 180 }]
+"#;
+
+#[test]
+fn play_is_deterministic_and_reports_every_side() {
+    let d = setup("play_json");
+    let a = d.run(&["play", "crossroads", "--seed", "7", "--format", "json"]);
+    let b = d.run(&["play", "crossroads", "--seed", "7", "--format", "json"]);
+    assert_eq!(a.stdout, b.stdout, "the same seed gives the same bytes");
+    let c = d.run(&["play", "crossroads", "--seed", "8", "--format", "json"]);
+    assert_ne!(json(&a)["state_hash"], json(&c)["state_hash"], "another seed, another battle");
+
+    let r = json(&a);
+    for key in ["scenario", "ruleset", "variant", "seed", "turns", "winner", "sides", "state_hash"] {
+        assert!(r.get(key).is_some(), "missing {key}: {r}");
+    }
+    assert_eq!(r["ruleset"], "blown-away");
+    assert_eq!(r["variant"], "chance");
+    assert_eq!(r["seed"], 7);
+    let sides = r["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    for s in sides {
+        let (men, killed) = (s["men_start"].as_f64().unwrap(), s["killed"].as_f64().unwrap());
+        assert_eq!(men, 103.0, "Crossroads has 103 men a side");
+        let pct = s["casualty_pct"].as_f64().unwrap();
+        assert!((pct - (killed * 100.0 / men)).abs() < 0.06, "{s}");
+    }
+    let winner = &r["winner"];
+    assert!(winner.is_null() || sides.iter().any(|s| &s["name"] == winner), "{winner}");
+}
+
+#[test]
+fn a_logged_battle_replays_to_the_same_state() {
+    let d = setup("replay");
+    let played = d.run(&["play", "advance-guard", "--seed", "3", "--format", "json", "--log", "battle.jsonl"]);
+    let hash = json(&played)["state_hash"].as_str().unwrap().to_string();
+    let replayed = d.run(&["replay", "battle.jsonl"]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains(&format!("state_hash {hash}")), "{}", stdout(&replayed));
+
+    // A log whose recorded end does not match is refused with exit code 1.
+    let log = d.read("battle.jsonl");
+    let tampered = log.replace(&format!("\"state_hash\":\"{hash}\""), "\"state_hash\":\"0123456789abcdef\"");
+    assert_ne!(log, tampered);
+    d.write("tampered.jsonl", &tampered);
+    let o = d.run(&["replay", "tampered.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("0123456789abcdef"), "{}", stderr(&o));
+
+    // So is a log cut short or garbled, with the line it failed on.
+    d.write("garbled.jsonl", &log.replacen("\"type\":\"action\"", "\"type\":\"actoin\"", 1));
+    let o = d.run(&["replay", "garbled.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("garbled.jsonl: line 2"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_accepts_the_bundled_scenarios_and_points_at_mistakes() {
+    let d = setup("check");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/blown-away");
+    let mut files: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".toml"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 5);
+    let args: Vec<&str> = std::iter::once("check").chain(files.iter().map(String::as_str)).collect();
+    let o = d.run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 5);
+
+    // An unknown key, a wrong type, a unit off the table: each named with file:line:col.
+    d.write("typo.toml", &SKIRMISH.replace("arm = \"cavalry\"", "arm = \"cavalry\", colour = \"blue\""));
+    let o = d.run(&["check", "typo.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("typo.toml:22:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("unknown field `colour`"), "{}", stderr(&o));
+
+    d.write("type.toml", &SKIRMISH.replace("depth = 30", "depth = \"thirty\""));
+    let o = d.run(&["check", "type.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("type.toml:8:9:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("expected a number"), "{}", stderr(&o));
+
+    d.write("off.toml", &SKIRMISH.replace("at = [32, 8]", "at = [47, 8]"));
+    let o = d.run(&["check", "off.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("off.toml:22:3:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Hussars"), "{}", stderr(&o));
+
+    // `play` refuses a broken file the same way, without playing.
+    let o = d.run(&["play", "off.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+
+    // A missing file is a plain error.
+    let o = d.run(&["check", "missing.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.toml"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_agents_and_seeds_are_refused_with_the_choices() {
+    let d = setup("agents");
+    let o = d.run(&["play", "crossroads", "--agents", "heuristic,clever"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("clever") && stderr(&o).contains("random"), "{}", stderr(&o));
+    let o = d.run(&["play", "crossroads", "--agents", "heuristic"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("two"), "{}", stderr(&o));
+    let o = d.run(&["play", "crossroads", "--seed", "-1"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn schema_and_scenario_list() {
+    let d = setup("schema");
+    let schema = json(&d.run(&["schema", "scenario"]));
+    assert!(schema["properties"]["sides"].is_object(), "{schema}");
+    assert!(schema["properties"]["rules"].is_object(), "{schema}");
+    let list = stdout(&d.run(&["scenarios"]));
+    for name in
+        ["advance-guard", "crossroads", "fieldworks", "seven-years-war-chance", "seven-years-war-without-chance"]
+    {
+        assert!(list.contains(name), "{list}");
+    }
+}
+
+#[test]
+fn a_short_battle_reads_like_a_battle_report() {
+    let d = setup("account");
+    d.write("skirmish.toml", SKIRMISH);
+    let o = d.run(&["play", "skirmish.toml", "--seed", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
+}
