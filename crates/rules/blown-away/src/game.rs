@@ -1370,6 +1370,10 @@ impl Battle {
     }
 
     fn next_turn(&mut self, events: &mut Vec<Event>) {
+        self.check_victory(events);
+        if self.outcome.is_some() {
+            return;
+        }
         if let Some(limit) = self.stat.turn_limit {
             if self.turn >= limit {
                 let (winner, reason) = match &self.stat.at_turn_limit {

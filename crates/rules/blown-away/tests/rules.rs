@@ -721,3 +721,291 @@ fn pikemen_and_militia_change_the_runs() {
     );
     assert_eq!(l.run, 3, "militia: 1 + 2");
 }
+
+/// Pass turns until it is `side`'s main phase again.
+fn until_turn_of(b: &mut Battle, side: u8) {
+    while !(b.mover == side && b.phase == Phase::Main) {
+        apply(b, Action::EndPhase);
+    }
+}
+
+#[test]
+fn the_encounter_set_up_is_checked() {
+    // Unequal forces, a 6-foot table, three objectives, a unit deployed 10" from its edge.
+    let text = r#"name = "bad encounter"
+ruleset = "blown-away"
+variant = "chance"
+[table]
+width = 72
+depth = 48
+[[objectives]]
+name = "a"
+rect = [10, 20, 12, 22]
+[[objectives]]
+name = "b"
+rect = [30, 20, 32, 22]
+[[objectives]]
+name = "c"
+rect = [50, 20, 52, 22]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = { name = "Fritz", at = [30, 1] }
+units = [{ name = "IR 1", arm = "infantry", at = [20, 10] }, { name = "Gun", arm = "artillery", at = [40, 2] }]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = { name = "Daun", at = [30, 47] }
+units = [{ name = "IR 2", arm = "infantry", at = [20, 46], facing = 180 }]
+"#;
+    let e = load(&Source::new("bad.toml", text)).unwrap_err().to_string();
+    assert!(e.contains("bad.toml:20:") && e.contains("within 7"), "{e}");
+    assert!(e.contains("equal forces: 17 men and 1 guns against 13 men and 0 guns"), "{e}");
+    assert!(e.contains("4 objectives, found 3"), "{e}");
+    assert!(e.contains("8-foot table"), "{e}");
+}
+
+#[test]
+fn the_commander_moves_any_distance_once_a_turn() {
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [20, 5] }"#, FAR_ENEMY, ""), 0);
+    apply(&mut b, Action::MoveCommander { to: Point::new(5.0, 58.0) });
+    assert_eq!(b.commanders[0], Point::new(5.0, 58.0));
+    let why = refused(&mut b, Action::MoveCommander { to: Point::new(6.0, 58.0) });
+    assert!(why.contains("already"), "{why}");
+    let why = refused(&mut b, Action::MoveCommander { to: Point::new(6.0, 61.0) });
+    assert!(why.contains("already") || why.contains("table"), "{why}");
+}
+
+#[test]
+fn in_the_chance_version_only_the_moving_player_fights() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    assert_eq!(b.phase, Phase::Combat { side: 0 });
+    // The Austrians cannot fight in the Prussian turn, and when the Prussians finish, the turn
+    // passes straight to the Austrians' own main phase.
+    let mut other = b.clone();
+    assert!(other.validate(&Action::Combat { unit: 1, target: 0 }).is_err());
+    apply(&mut other, Action::EndPhase);
+    assert_eq!((other.mover, other.phase), (1, Phase::Main));
+}
+
+#[test]
+fn without_chance_a_unit_fights_only_what_is_in_front_of_it() {
+    // The Austrians stand side-on to the Prussians: the Prussians face them, not the reverse.
+    let mut b = start(
+        battle(
+            "without-chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [44, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [47, 31], facing = 90 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    let mut theirs = b.clone();
+    theirs.phase = Phase::Combat { side: 1 };
+    let why = refused(&mut theirs, Action::Combat { unit: 1, target: 0 });
+    assert!(why.contains("not engaged"), "{why}");
+    // The Austrians have nothing to declare: the Prussian attack is resolved at once, on the
+    // flank, +4 runs.
+    let ev = apply(&mut b, Action::Combat { unit: 0, target: 1 });
+    assert!(ev.iter().any(|e| matches!(e, Event::Attack { loss, .. } if loss.run == 5)), "{ev:?}");
+    assert_eq!((b.mover, b.phase), (1, Phase::Main));
+}
+
+#[test]
+fn a_pivot_turns_the_unit_on_the_centre_of_its_front_rank() {
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
+    let centre = b.units[0].front;
+    // Pivot to face east and move 3" east: the centre of the front rank ends 3" east of where
+    // it stood, and every man faces east.
+    apply(&mut b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![Point::new(43.0, 10.0)] });
+    let u = &b.units[0];
+    assert!(u.front.dist(centre + Point::new(3.0, 0.0)) < 1e-9, "{:?}", u.front);
+    assert!(u.men.iter().all(|m| (m.facing - 90.0).abs() < 1e-9));
+    // The line kept its shape: 7 files of two ranks now run north-south.
+    let xs: Vec<f64> = u.men.iter().map(|m| m.at.x).collect();
+    assert!(xs.iter().all(|&x| (x - 43.0).abs() < 1e-6 || (x - 42.0).abs() < 1e-6), "{xs:?}");
+}
+
+#[test]
+fn units_pass_through_friends() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }, { name = "IR 3", arm = "infantry", at = [40, 13] }"#,
+            FAR_ENEMY,
+            "",
+        ),
+        0,
+    );
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 16.0)] });
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Moved { distance, stopped: None, .. } if (*distance - 6.0).abs() < 1e-9))
+    );
+}
+
+#[test]
+fn a_new_engagement_counts_its_dead_afresh() {
+    // IR 2 is down to its flag bearer after an earlier fight: it ended, its dead went to the
+    // tray. Engaged again, its first man killed makes one run, as in a fresh fight.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    for m in b.units[1].men.iter_mut().take(4) {
+        m.state = ManState::Dead;
+    }
+    apply(&mut b, Action::EndPhase);
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 2");
+    assert!(ev.iter().any(|e| matches!(e, Event::CardCombat { applied: [(0, 0), (1, 1)], .. })), "{ev:?}");
+    assert_eq!(b.units[1].killed, 1, "only this engagement's dead count");
+}
+
+#[test]
+fn long_range_fire_at_an_engaged_unit_leaves_the_dead_on_the_field_and_counts_them() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }, { name = "Gun", arm = "artillery", at = [60, 10] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase); // Artillery: the gun could fire, but first let them close.
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 2 }, "9 2");
+    until_turn_of(&mut b, 0);
+    apply(&mut b, Action::EndPhase);
+    assert_eq!(b.phase, Phase::Artillery);
+    let ev = apply(&mut b, Action::Fire { gun: 1, target: 2 });
+    assert!(ev.iter().any(|e| matches!(e, Event::Fired { on_field: true, .. })), "{ev:?}");
+    assert_eq!(count(&b, 2, ManState::Fallen), 2);
+    assert_eq!(b.units[2].killed, 2, "the gun's victim counts towards the runs");
+    // The third man killed in the engagement makes three run.
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 2 }, "9 2");
+    assert!(ev.iter().any(|e| matches!(e, Event::CardCombat { applied: [(0, 0), (1, 3)], .. })), "{ev:?}");
+}
+
+#[test]
+fn cavalry_runs_from_any_steady_enemy_facing_it_not_only_its_target() {
+    // Without chance: 10 cavalry wipe out the ranks of a small unit (which does not fight back),
+    // but a second infantry unit within 4" faces them: all ten cavalrymen run.
+    let mut b = start(
+        battle(
+            "without-chance",
+            r#"{ name = "Cuirassiers", arm = "cavalry", at = [40, 27] }"#,
+            r#"{ name = "Picket", arm = "infantry", at = [40, 30], facing = 180, soldiers = 3, officers = 0, drummers = 0, flag_bearers = 0 }, { name = "IR 2", arm = "infantry", at = [44, 30], facing = 225 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    apply(&mut b, Action::Combat { unit: 0, target: 1 });
+    let ev = apply(&mut b, Action::EndPhase);
+    assert_eq!(count(&b, 1, ManState::InRanks), 0, "the picket is gone");
+    assert!(ev.iter().any(|e| matches!(e, Event::CavalryWeakness { ran: 10, .. })), "{ev:?}");
+}
+
+#[test]
+fn cavalry_may_fight_a_unit_in_a_town_but_not_one_behind_a_wall() {
+    let town = r#"[[terrain]]
+kind = "town"
+rect = [30, 29, 50, 40]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
+            r#"{ name = "Burghers", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            town,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    assert!(b.validate(&Action::Combat { unit: 0, target: 1 }).is_ok());
+    let wall = r#"[[terrain]]
+kind = "wall"
+line = [[30, 29], [50, 29]]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
+            r#"{ name = "Walled", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            wall,
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    let mut b2 = b.clone();
+    (b2.mover, b2.phase) = (0, Phase::Combat { side: 0 });
+    let why = refused(&mut b2, Action::Combat { unit: 0, target: 1 });
+    assert!(why.contains("wall"), "{why}");
+}
+
+#[test]
+fn passing_through_an_objective_takes_it() {
+    let extra = r#"[[objectives]]
+name = "ford"
+rect = [38, 14, 42, 16]"#;
+    let mut b = start(battle("chance", r#"{ name = "Hussars", arm = "cavalry", at = [40, 8] }"#, FAR_ENEMY, extra), 0);
+    // The battle's scenario wins with 1 objective: the far-away one, or this ford.
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 20.0)] });
+    assert!(ev.iter().any(|e| matches!(e, Event::ObjectiveTaken { objective, .. } if objective == "ford")), "{ev:?}");
+    assert_eq!(b.outcome().and_then(|o| o.winner), Some(0), "the last to pass through holds it");
+}
+
+#[test]
+fn the_turn_limit_is_a_draw_unless_the_scenario_says_otherwise() {
+    let a = r#"{ name = "IR 1", arm = "infantry", at = [20, 5] }"#;
+    let mut b = start(battle("chance", a, FAR_ENEMY, ""), 0);
+    while b.outcome().is_none() {
+        apply(&mut b, Action::EndPhase);
+    }
+    let o = b.outcome().unwrap();
+    assert_eq!((o.winner, b.turn), (None, 50), "{o:?}");
+}
+
+#[test]
+fn a_routed_army_loses_and_only_the_named_side_wins_by_objectives() {
+    let extra = r#"rout_below = 0.5
+objective_sides = ["Austrians"]"#;
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [20, 5] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }, { name = "IR 3", arm = "infantry", at = [60, 55], facing = 180 }"#,
+            extra,
+        ),
+        0,
+    );
+    // The Prussians stand on the only objective: they may not win by it.
+    b.holders[0] = Some(0);
+    apply(&mut b, Action::EndPhase);
+    assert!(b.outcome().is_none());
+    // Half an Austrian army running: 13 of 26 in ranks is not fewer than half...
+    for m in b.units[1].men.iter_mut() {
+        m.state = ManState::Running;
+    }
+    until_turn_of(&mut b, 0);
+    assert!(b.outcome().is_none());
+    // ...one more, and it is routed.
+    b.units[2].men[0].state = ManState::Running;
+    apply(&mut b, Action::EndPhase);
+    let o = b.outcome().expect("routed");
+    assert_eq!(o.winner, Some(0), "{o:?}");
+    assert!(o.reason.contains("routed"), "{o:?}");
+}
