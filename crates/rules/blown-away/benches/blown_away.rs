@@ -54,7 +54,7 @@ fn battle(start: &Battle, seed: u64) -> usize {
 }
 
 /// Whole battles, heuristic against heuristic, one core: battles per second is the item rate.
-#[divan::bench(args = ["crossroads"], sample_count = 10, sample_size = 5)]
+#[divan::bench(args = ["advance-guard", "crossroads", "fieldworks", "seven-years-war-chance", "seven-years-war-without-chance"], sample_count = 10, sample_size = 5)]
 fn full_battle(bencher: Bencher, name: &str) {
     let start = scenario(name);
     let mut seed = 0u64;

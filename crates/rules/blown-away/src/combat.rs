@@ -2,6 +2,8 @@
 //! (without-chance version) in, who is killed and how many run out, with every modifier named.
 //! The battle derives the situation from the table and calls these; so can an umpire.
 
+use std::borrow::Cow;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_table::Cover;
@@ -30,14 +32,15 @@ pub const ARTILLERY_EFFECT: [(u16, u16); 3] = [(1, 6), (1, 2), (2, 10)];
 /// One named contribution to a result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Modifier {
-    /// The rule it comes from.
-    pub rule: String,
+    /// The rule it comes from (borrowed from the rule set's own table of names, so building an
+    /// explanation allocates no strings).
+    pub rule: Cow<'static, str>,
     /// Its value.
     pub value: i32,
 }
 
-fn m(rule: &str, value: i32) -> Modifier {
-    Modifier { rule: rule.to_string(), value }
+fn m(rule: &'static str, value: i32) -> Modifier {
+    Modifier { rule: Cow::Borrowed(rule), value }
 }
 
 /// What one unit loses in one fight.
@@ -108,7 +111,7 @@ pub fn card_runs(winner: &CardSide, winner_card: u8, loser: &CardSide) -> Loss {
         k
     };
     let mut run = base;
-    let mut add = |rule: &str, v: i32, ex: &mut Vec<Modifier>| {
+    let mut add = |rule: &'static str, v: i32, ex: &mut Vec<Modifier>| {
         run += v;
         ex.push(m(rule, v));
     };
@@ -196,7 +199,7 @@ pub fn attack_effect(a: &Attacker, t: &Target) -> Loss {
             let k = i32::from(t.killed_before) + 1;
             ex.push(m("infantry: one runs for each man killed in this engagement so far", k));
             let mut run = k;
-            let mut add = |rule: &str, v: i32, ex: &mut Vec<Modifier>| {
+            let mut add = |rule: &'static str, v: i32, ex: &mut Vec<Modifier>| {
                 run += v;
                 ex.push(m(rule, v));
             };

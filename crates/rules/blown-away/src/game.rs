@@ -608,11 +608,18 @@ impl Battle {
             if !self.stat.has_impassable {
                 return Ok(());
             }
-            let b = volley_table::bbox(&places);
-            let swept = [b[0] - SPACING, b[1] - SPACING, b[2] + SPACING, b[3] + SPACING];
-            if !self.stat.table.impassable_within(&swept) {
-                return Ok(());
-            }
+            // Each man (and the gun) goes straight from where he stands to where he ends.
+            return match places.chunks(2).find(|pair| !self.stat.table.segment_passable(pair[0], pair[1])) {
+                Some(pair) => illegal!(
+                    "{} would cross impassable ground on the way from ({:.1}, {:.1}) to ({:.1}, {:.1})",
+                    self.name(ui),
+                    pair[0].x,
+                    pair[0].y,
+                    pair[1].x,
+                    pair[1].y
+                ),
+                None => Ok(()),
+            };
         }
         let shape = self.move_shape(ui, pivot, path);
         let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
@@ -767,6 +774,54 @@ impl Battle {
         let (mut prev_s, mut s) = (0.0, 0.0);
         let mut end = total;
         let mut stopped = None;
+        if shape.rigid && shape.poly.len() == 2 && prev_gap >= COMBAT_RANGE && total > 1e-12 {
+            // A rigid body on one straight leg, not yet within 4" of a facing foe: for every
+            // pair of a man and a foe's figure, the stretch of the leg where they are less than
+            // 4" apart and the stretch where one faces the other are intervals; the move halts
+            // where the first such pair of stretches overlaps. `buf` holds the men at the start.
+            let v = (shape.poly[1] - shape.poly[0]) * (1.0 / total);
+            let front = self.moving_front(ui, buf, shape.poly[0], shape.fwd, shape.facing);
+            let mut first = f64::INFINITY;
+            let pts: Vec<Point> = buf.iter().map(|&(_, p)| p).collect();
+            let b = volley_table::bbox(&pts);
+            let (c0, rm) = (
+                Point::new((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0),
+                Point::new(b[2] - b[0], b[3] - b[1]).len() / 2.0,
+            );
+            for foe in foes {
+                // A foe that the whole moving body passes more than 4" from cannot stop it.
+                let apart = dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm;
+                if apart >= COMBAT_RANGE {
+                    continue;
+                }
+                for &q in &foe.body {
+                    for &(_, p0) in buf.iter() {
+                        let Some((dlo, dhi)) = volley_table::span_within(p0, v, q, COMBAT_RANGE, total) else {
+                            continue;
+                        };
+                        if dlo >= first {
+                            continue;
+                        }
+                        // The mover faces q once q lies in its front as it has moved on; the foe
+                        // faces the man once he lies in the foe's front.
+                        let spans =
+                            [front.span_along(q, v * -1.0, total), foe.front.and_then(|f| f.span_along(p0, v, total))];
+                        for (lo, hi) in spans.into_iter().flatten() {
+                            let (lo, hi) = (lo.max(dlo), hi.min(dhi));
+                            if lo < hi && lo < first {
+                                // Just inside both: less than 4" apart, and facing.
+                                first = lo + (1e-6f64).min((hi - lo) / 2.0);
+                            }
+                        }
+                    }
+                }
+            }
+            if first < total {
+                end = first;
+                stopped = Some("within 4\" of enemy troops, facing or faced");
+            }
+            s = total;
+        }
         while s < total {
             s = (s + (near - COMBAT_RANGE - swing).max(STEP)).min(total);
             let (gap, any) = gaps_at(s, buf);
