@@ -764,6 +764,15 @@ impl Battle {
         if foes.is_empty() {
             return (total, None);
         }
+        if shape.rigid && shape.poly.len() == 2 {
+            // Every man stays within `extent` of the head, which runs along one straight leg:
+            // a foe farther than 4" from all of that sweep can neither stop nor touch the move.
+            let extent = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max);
+            let (a, b) = (shape.poly[0], shape.poly[1]);
+            if foes.iter().all(|f| dist_to_segment(f.centre, a, b) - f.radius - extent >= COMBAT_RANGE + CONTACT) {
+                return (total, None);
+            }
+        }
         let swing = if shape.rigid { 0.0 } else { 2.0 * shape.slots.iter().map(|s| s.1.abs()).fold(0.0, f64::max) };
         let gaps_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
             let (head, fwd) = shape.place(s, buf);
