@@ -219,32 +219,29 @@ impl ser::SerializeSeq for &mut HashSer {
     }
 }
 
+/// The compound serializers whose elements need no marker: each element in turn, nothing at
+/// the end (their length is fixed by their type).
+macro_rules! fixed_compound {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for &mut HashSer {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    )*};
+}
+
+fixed_compound!(SerializeTupleStruct, SerializeTupleVariant);
+
 impl ser::SerializeTuple for &mut HashSer {
     type Ok = ();
     type Error = Never;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut HashSer {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut HashSer {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Never> {
         value.serialize(&mut **self)
     }
     fn end(self) -> Result<(), Never> {
@@ -267,36 +264,28 @@ impl ser::SerializeMap for &mut HashSer {
     }
 }
 
-impl ser::SerializeStruct for &mut HashSer {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<(), Never> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), Never> {
-        // A skipped field and a present one must not collide.
-        self.tag(0xfd);
-        Ok(())
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+/// The struct serializers: each field in turn; a skipped field leaves a marker, so that a
+/// skipped field and a present one do not collide.
+macro_rules! struct_compound {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for &mut HashSer {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<(), Never> {
+                value.serialize(&mut **self)
+            }
+            fn skip_field(&mut self, _: &'static str) -> Result<(), Never> {
+                self.tag(0xfd);
+                Ok(())
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut HashSer {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<(), Never> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), Never> {
-        self.tag(0xfd);
-        Ok(())
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
+struct_compound!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {

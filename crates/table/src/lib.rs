@@ -488,11 +488,14 @@ pub fn bbox(points: &[Point]) -> Aabb {
     b
 }
 
-fn in_box(b: &Aabb, p: Point) -> bool {
-    p.x >= b[0] - EPS && p.x <= b[2] + EPS && p.y >= b[1] - EPS && p.y <= b[3] + EPS
+/// Whether `p` lies within `margin` of the box `b` (inside it, or outside by at most `margin`
+/// along each axis).
+pub fn in_box(b: &Aabb, p: Point, margin: f64) -> bool {
+    p.x >= b[0] - margin && p.x <= b[2] + margin && p.y >= b[1] - margin && p.y <= b[3] + margin
 }
 
-fn boxes_meet(a: &Aabb, b: &Aabb) -> bool {
+/// Whether two boxes overlap (or touch).
+pub fn boxes_meet(a: &Aabb, b: &Aabb) -> bool {
     a[0] <= b[2] + EPS && b[0] <= a[2] + EPS && a[1] <= b[3] + EPS && b[1] <= a[3] + EPS
 }
 
@@ -557,7 +560,7 @@ impl Table {
             return false;
         }
         let inside = |(f, b): (&Feature, &Aabb), kind: fn(TerrainKind) -> bool| {
-            kind(f.kind) && in_box(b, p) && point_in_polygon(p, &f.points)
+            kind(f.kind) && in_box(b, p, EPS) && point_in_polygon(p, &f.points)
         };
         let blocked =
             self.with_boxes().any(|fb| inside(fb, |k| matches!(k, TerrainKind::River | TerrainKind::Impassable)));
@@ -604,13 +607,15 @@ impl Table {
 
     /// Whether `p` lies in an area of terrain of `kind` (a wood, a town, a field...).
     pub fn inside(&self, kind: TerrainKind, p: Point) -> bool {
-        self.with_boxes().any(|(f, b)| f.kind == kind && in_box(b, p) && point_in_polygon(p, &f.points))
+        self.with_boxes().any(|(f, b)| f.kind == kind && in_box(b, p, EPS) && point_in_polygon(p, &f.points))
     }
 
     /// Whether `p` is in soft cover (woods or a town).
     pub fn in_soft_cover(&self, p: Point) -> bool {
         self.with_boxes().any(|(f, b)| {
-            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town) && in_box(b, p) && point_in_polygon(p, &f.points)
+            matches!(f.kind, TerrainKind::Woods | TerrainKind::Town)
+                && in_box(b, p, EPS)
+                && point_in_polygon(p, &f.points)
         })
     }
 

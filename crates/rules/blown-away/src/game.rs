@@ -15,10 +15,9 @@ use volley_table::{
 use crate::combat::{self, Attacker, CardSide, Target};
 use crate::events::Event;
 use crate::model::{
-    Arm, CREW_RADIUS, Formation, Front, Man, ManState, Role, SPACING, Unit, Variant, block_slots, files_for,
-    formed_places, lay_out,
+    Arm, CREW_RADIUS, Formation, Front, Man, ManState, Role, SPACING, Unit, Variant, formed_places, lay_out,
 };
-use crate::setup::{Setup, Static};
+use crate::setup::Static;
 
 /// Combat range: units fight when less than this apart.
 pub const COMBAT_RANGE: f64 = 4.0;
@@ -298,16 +297,6 @@ struct Foe {
     body: Vec<Point>,
     centre: Point,
     radius: f64,
-}
-
-/// Whether `p` lies within `margin` of the box `b`.
-fn in_aabb(b: &volley_table::Aabb, p: Point, margin: f64) -> bool {
-    p.x >= b[0] - margin && p.x <= b[2] + margin && p.y >= b[1] - margin && p.y <= b[3] + margin
-}
-
-/// Whether two boxes overlap.
-fn boxes_meet(a: &volley_table::Aabb, b: &volley_table::Aabb) -> bool {
-    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 }
 
 fn path_len(start: Point, path: &[Point]) -> f64 {
@@ -879,11 +868,12 @@ impl Battle {
                 let e = &self.units[ei];
                 e.side != side
                     && e.in_ranks() == 0
-                    && e.men.iter().any(|m| m.running() && in_aabb(&swept, m.at, CONTACT))
+                    && e.men.iter().any(|m| m.running() && volley_table::in_box(&swept, m.at, CONTACT))
             })
             .collect();
-        let goals: Vec<usize> =
-            (0..self.stat.objectives.len()).filter(|&oi| boxes_meet(&swept, &self.stat.objective_boxes[oi])).collect();
+        let goals: Vec<usize> = (0..self.stat.objectives.len())
+            .filter(|&oi| volley_table::boxes_meet(&swept, &self.stat.objective_boxes[oi]))
+            .collect();
         let mut pushes = Vec::new();
         let mut entered = vec![false; self.stat.objectives.len()];
         if !mobs.is_empty() || !goals.is_empty() {
@@ -1265,7 +1255,9 @@ impl Battle {
             let mut present = [false; 2];
             for u in &self.units {
                 if !present[usize::from(u.side) & 1]
-                    && u.men.iter().any(|m| m.in_ranks() && in_aabb(bb, m.at, 0.0) && point_in_polygon(m.at, poly))
+                    && u.men
+                        .iter()
+                        .any(|m| m.in_ranks() && volley_table::in_box(bb, m.at, 0.0) && point_in_polygon(m.at, poly))
                 {
                     present[usize::from(u.side) & 1] = true;
                 }
@@ -2199,23 +2191,5 @@ impl GameState for Battle {
 
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
-    }
-}
-
-impl Battle {
-    /// Whether the scenario used the encounter set-up.
-    pub fn is_encounter(&self) -> bool {
-        self.stat.rules.setup == Setup::Encounter
-    }
-
-    /// How many slots wide a unit's formation is now.
-    pub fn files_now(&self, ui: usize) -> usize {
-        let u = &self.units[ui];
-        files_for(u.formation, u.ranks, u.files, u.in_ranks())
-    }
-
-    /// The offsets of a block of `n` men `files` wide (exposed for the view).
-    pub fn slots(n: usize, files: usize) -> Vec<(f64, f64)> {
-        block_slots(n, files).collect()
     }
 }
