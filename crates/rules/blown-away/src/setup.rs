@@ -186,9 +186,10 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         Some("chance") => crate::model::Variant::Chance,
         Some("without-chance") => crate::model::Variant::WithoutChance,
         other => {
-            errors.push(
-                src.error_whole(format!("variant {other:?}: expected \"chance\" or \"without-chance\" for blown-away")),
-            );
+            let found = other.map_or_else(|| "no `variant` key".to_string(), |v| format!("variant {v:?}"));
+            errors.push(src.error_whole(format!(
+                "{found}: blown-away scenarios need variant = \"chance\" or variant = \"without-chance\""
+            )));
             crate::model::Variant::Chance
         }
     };
