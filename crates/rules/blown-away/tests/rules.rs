@@ -238,26 +238,33 @@ fn artillery_wins_by_the_face_value_and_the_gun_never_runs() {
 
 #[test]
 fn cavalry_may_not_fight_units_in_woods_or_behind_works() {
-    let extra = r#"[[terrain]]
-kind = "woods"
-rect = [30, 29, 50, 40]"#;
-    let mut b = start(
-        battle(
-            "chance",
-            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
-            r#"{ name = "Jaeger", arm = "infantry", at = [40, 30], facing = 180 }"#,
-            extra,
-        ),
-        0,
-    );
-    apply(&mut b, Action::EndPhase);
-    // Nothing to fight: the combat phase was skipped and it is the Austrians' turn.
-    assert_eq!(b.mover, 1);
-    let mut b2 = b.clone();
-    b2.mover = 0;
-    b2.phase = Phase::Combat { side: 0 };
-    let why = refused(&mut b2, Action::Combat { unit: 0, target: 1 });
-    assert!(why.contains("woods"), "{why}");
+    // Hussars 3.5" in front of infantry standing in (or behind) each kind of terrain: may they
+    // fight?
+    let check = |terrain: &str, barred: bool| {
+        let mut b = start(
+            battle(
+                "chance",
+                r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
+                r#"{ name = "Foot", arm = "infantry", at = [40, 30], facing = 180 }"#,
+                &format!("[[terrain]]\n{terrain}"),
+            ),
+            0,
+        );
+        (b.mover, b.phase) = (0, Phase::Combat { side: 0 });
+        if barred {
+            let why = refused(&mut b, Action::Combat { unit: 0, target: 1 });
+            assert!(why.starts_with("illegal: cavalry may not fight"), "{terrain}: {why}");
+        } else {
+            assert!(b.validate(&Action::Combat { unit: 0, target: 1 }).is_ok(), "{terrain}");
+        }
+    };
+    check("kind = \"woods\"\nrect = [30, 29, 50, 40]", true);
+    check("kind = \"wall\"\nline = [[30, 29], [50, 29]]", true);
+    check("kind = \"trench\"\nline = [[30, 29], [50, 29]]", true);
+    check("kind = \"redoubt\"\nline = [[30, 29], [50, 29]]", true);
+    // A town is not among the text's cases: cavalry may fight there.
+    check("kind = \"town\"\nrect = [30, 29, 50, 40]", false);
+    check("kind = \"field\"\nrect = [30, 29, 50, 40]", false);
 }
 
 #[test]
@@ -919,41 +926,6 @@ fn cavalry_runs_from_any_steady_enemy_facing_it_not_only_its_target() {
     let ev = apply(&mut b, Action::EndPhase);
     assert_eq!(count(&b, 1, ManState::InRanks), 0, "the picket is gone");
     assert!(ev.iter().any(|e| matches!(e, Event::CavalryWeakness { ran: 10, .. })), "{ev:?}");
-}
-
-#[test]
-fn cavalry_may_fight_a_unit_in_a_town_but_not_one_behind_a_wall() {
-    let town = r#"[[terrain]]
-kind = "town"
-rect = [30, 29, 50, 40]"#;
-    let mut b = start(
-        battle(
-            "chance",
-            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
-            r#"{ name = "Burghers", arm = "infantry", at = [40, 30], facing = 180 }"#,
-            town,
-        ),
-        0,
-    );
-    apply(&mut b, Action::EndPhase);
-    assert!(b.validate(&Action::Combat { unit: 0, target: 1 }).is_ok());
-    let wall = r#"[[terrain]]
-kind = "wall"
-line = [[30, 29], [50, 29]]"#;
-    let mut b = start(
-        battle(
-            "chance",
-            r#"{ name = "Hussars", arm = "cavalry", at = [40, 26.5] }"#,
-            r#"{ name = "Walled", arm = "infantry", at = [40, 30], facing = 180 }"#,
-            wall,
-        ),
-        0,
-    );
-    apply(&mut b, Action::EndPhase);
-    let mut b2 = b.clone();
-    (b2.mover, b2.phase) = (0, Phase::Combat { side: 0 });
-    let why = refused(&mut b2, Action::Combat { unit: 0, target: 1 });
-    assert!(why.contains("wall"), "{why}");
 }
 
 #[test]
