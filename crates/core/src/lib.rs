@@ -9,10 +9,12 @@
 //!   action with the draws it made and what each was for, then the final state hash.
 //! * [`run`] — play a battle with agents, recording the log; replay a log.
 //! * [`conformance`] — the checks every rule set's tests run over many seeded battles.
+//! * [`calc`] — the umpire's calculator: one combat resolved with its explanation, and exact odds.
 //!
 //! What this crate is not: it knows no rule set, reads no files and prints nothing.
 #![deny(missing_docs)]
 
+pub mod calc;
 pub mod conformance;
 mod hash;
 pub mod log;

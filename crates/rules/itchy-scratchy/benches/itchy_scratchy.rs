@@ -1,0 +1,91 @@
+//! Itchy and Scratchy benchmarks: exact odds by pool size, attacks resolved against the draws
+//! alone.
+//!
+//! Run with `cargo bench -p volley-itchy-scratchy --bench itchy_scratchy`; the figures go in
+//! BENCHMARKS.md.
+
+use std::hint::black_box;
+
+use divan::{Bencher, counter::ItemsCount};
+use volley_chance::{Chance, DrawKind, Seeded};
+use volley_core::calc::Calculator;
+use volley_itchy_scratchy::combat::{Combat, Situation, Target, Weapon, odds};
+
+fn main() {
+    divan::main();
+}
+
+/// Infantry in cover with a General, attacked by a weapon throwing `base` dice (with a General
+/// beside the attacker when `base` needs it): the costliest judgement, both patterns in cover.
+fn pool(n: u8) -> Situation {
+    // Machine guns throw 8, 6, 4, 2 at ranges 1 to 4; a General adds 2.
+    let (range, general) = match n {
+        2 => (4, false),
+        4 => (3, false),
+        6 => (2, false),
+        8 => (1, false),
+        _ => (1, true),
+    };
+    Situation {
+        weapon: Weapon::MachineGuns,
+        range,
+        target: Target::Infantry,
+        target_in_cover: true,
+        general_with_attacker: general,
+        general_with_target: true,
+    }
+}
+
+/// Exact odds of one attack, by the number of dice thrown (10 is the most the table allows).
+#[divan::bench(args = [2, 4, 6, 8, 10])]
+fn exact_odds(bencher: Bencher, n: u8) {
+    let s = pool(n);
+    bencher.bench_local(|| black_box(odds(black_box(&s))));
+}
+
+/// Exact odds of a pool of 12 dice (beyond the table, the bound): rifled field artillery
+/// at range 1 (6) is the base; the count is forced to 12 by judging 12 dice directly.
+#[divan::bench]
+fn exact_odds_twelve_dice(bencher: Bencher) {
+    let s = pool(10);
+    bencher.bench_local(|| {
+        let mut ways = [0u128; 4];
+        volley_itchy_scratchy::combat::each_throw(12, |c, w| {
+            let o = s.outcome(c);
+            ways[usize::from(o.target_hit) * 2 + usize::from(o.general_killed)] += w;
+        });
+        black_box(ways)
+    });
+}
+
+const ATTACKS: usize = 10_000;
+
+/// Attacks resolved: 6 dice drawn and judged, with the explanation built.
+#[divan::bench]
+fn attack_resolved(bencher: Bencher) {
+    let s = pool(6);
+    let mut rng = Seeded::new(7);
+    bencher.counter(ItemsCount::new(ATTACKS)).bench_local(|| {
+        let mut hits = 0u32;
+        for _ in 0..ATTACKS {
+            hits += u32::from(Combat.resolve(&s, &mut rng).map(|r| r.outcome.target_hit).unwrap_or(false));
+        }
+        black_box(hits)
+    });
+}
+
+/// The same 6 dice drawn, nothing judged.
+#[divan::bench]
+fn dice_drawn_only(bencher: Bencher) {
+    let mut rng = Seeded::new(7);
+    let d6 = DrawKind::Die { sides: 6 };
+    bencher.counter(ItemsCount::new(ATTACKS)).bench_local(|| {
+        let mut sum = 0u32;
+        for _ in 0..ATTACKS {
+            for _ in 0..6 {
+                sum += rng.draw(&d6, &"bench").unwrap_or(0);
+            }
+        }
+        black_box(sum)
+    });
+}

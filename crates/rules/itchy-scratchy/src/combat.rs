@@ -1,0 +1,547 @@
+//! Combat as a pure function of a described situation: the weapon and the range give the dice,
+//! the target's type and cover give the pattern of dice that hits it, and a throw either shows
+//! that pattern or not. The battle derives the situation from the grid and calls this; so do
+//! `volley resolve` and `volley odds`.
+//!
+//! The hit patterns, with the author's answers to Arthur's questions:
+//! * a General falls to a treble 1; Artillery and Machine Guns lose an SP to a double 1;
+//!   Cavalry and Horse-drawn Transport to a double 2 or 3; Infantry to a double 4, 5 or 6;
+//! * in cover, the pattern must come with "any other double" — which may be of the same number,
+//!   so 1, 1, 1, 1 hits artillery in cover (four of a kind is the double and another double);
+//! * each pattern is looked for in the whole throw: one throw can both take an SP from a unit and
+//!   kill the General with it (1, 1, 1, 4, 4, 5 against infantry with a General, in the open or
+//!   in cover);
+//! * a target loses at most one SP to one attack.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, DrawKind};
+use volley_core::calc::{CalcError, Calculator, OutcomeProbability};
+
+/// The ten weapons of the combat table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Weapon {
+    /// Rifled heavy artillery.
+    RifledHeavyArtillery,
+    /// Rifled field artillery.
+    RifledFieldArtillery,
+    /// Rifled mountain artillery.
+    RifledMountainArtillery,
+    /// Smooth-bore heavy artillery.
+    SmoothboreHeavyArtillery,
+    /// Smooth-bore field artillery.
+    SmoothboreFieldArtillery,
+    /// Smooth-bore mountain artillery.
+    SmoothboreMountainArtillery,
+    /// Machine guns.
+    MachineGuns,
+    /// Rifles and carbines.
+    RiflesAndCarbines,
+    /// Muskets.
+    Muskets,
+    /// Hand-held weapons (spears, swords: native troops).
+    HandHeld,
+}
+
+/// Dice thrown by each weapon at range 1, 2, 3 … grid areas (the combat table).
+pub const DICE_BY_RANGE: [(Weapon, &[u8]); 10] = [
+    (Weapon::RifledHeavyArtillery, &[6, 6, 6, 4, 4, 4, 2, 2, 2]),
+    (Weapon::RifledFieldArtillery, &[6, 6, 4, 4, 2, 2]),
+    (Weapon::RifledMountainArtillery, &[6, 4, 4, 2, 2]),
+    (Weapon::SmoothboreHeavyArtillery, &[6, 6, 4, 4, 2, 2]),
+    (Weapon::SmoothboreFieldArtillery, &[6, 4, 4, 2, 2]),
+    (Weapon::SmoothboreMountainArtillery, &[4, 4, 2, 2]),
+    (Weapon::MachineGuns, &[8, 6, 4, 2]),
+    (Weapon::RiflesAndCarbines, &[6, 4, 2]),
+    (Weapon::Muskets, &[4, 2]),
+    (Weapon::HandHeld, &[4]),
+];
+
+/// Extra dice when a General is in the attacker's grid area.
+pub const GENERAL_DICE: u8 = 2;
+
+impl Weapon {
+    /// Every weapon, in the table's order.
+    pub const ALL: [Weapon; 10] = [
+        Weapon::RifledHeavyArtillery,
+        Weapon::RifledFieldArtillery,
+        Weapon::RifledMountainArtillery,
+        Weapon::SmoothboreHeavyArtillery,
+        Weapon::SmoothboreFieldArtillery,
+        Weapon::SmoothboreMountainArtillery,
+        Weapon::MachineGuns,
+        Weapon::RiflesAndCarbines,
+        Weapon::Muskets,
+        Weapon::HandHeld,
+    ];
+
+    /// The table's row for this weapon.
+    pub fn row(self) -> &'static [u8] {
+        DICE_BY_RANGE.iter().find(|(w, _)| *w == self).map_or(&[], |(_, r)| r)
+    }
+
+    /// The longest range, in grid areas.
+    pub fn max_range(self) -> u8 {
+        self.row().len() as u8
+    }
+
+    /// Dice thrown at `range` grid areas; `None` out of range (range 0 is no range).
+    pub fn dice_at(self, range: u8) -> Option<u8> {
+        usize::from(range).checked_sub(1).and_then(|i| self.row().get(i).copied())
+    }
+
+    /// The weapon's name as the table prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Weapon::RifledHeavyArtillery => "rifled heavy artillery",
+            Weapon::RifledFieldArtillery => "rifled field artillery",
+            Weapon::RifledMountainArtillery => "rifled mountain artillery",
+            Weapon::SmoothboreHeavyArtillery => "smooth-bore heavy artillery",
+            Weapon::SmoothboreFieldArtillery => "smooth-bore field artillery",
+            Weapon::SmoothboreMountainArtillery => "smooth-bore mountain artillery",
+            Weapon::MachineGuns => "machine guns",
+            Weapon::RiflesAndCarbines => "rifles and carbines",
+            Weapon::Muskets => "muskets",
+            Weapon::HandHeld => "hand-held weapons",
+        }
+    }
+}
+
+/// What is being shot at, as the result rules group targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Infantry.
+    Infantry,
+    /// Cavalry, mounted or dismounted.
+    Cavalry,
+    /// Machine guns.
+    MachineGuns,
+    /// Artillery.
+    Artillery,
+    /// Horse-drawn transport.
+    Transport,
+    /// A General on his own.
+    General,
+}
+
+/// A hit pattern: at least `count` dice showing one of `faces`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// The faces that count.
+    pub faces: &'static [u8],
+    /// How many of one face are needed.
+    pub count: u8,
+    /// The pattern's name in the result rules.
+    pub name: &'static str,
+}
+
+/// The pattern that hits a General (a treble 1).
+pub const GENERAL_PATTERN: Pattern = Pattern { faces: &[1], count: 3, name: "treble 1" };
+
+impl Target {
+    /// The pattern that takes a Strength Point from (or kills) this target.
+    pub fn pattern(self) -> Pattern {
+        match self {
+            Target::General => GENERAL_PATTERN,
+            Target::Artillery | Target::MachineGuns => Pattern { faces: &[1], count: 2, name: "double 1" },
+            Target::Cavalry | Target::Transport => Pattern { faces: &[2, 3], count: 2, name: "double 2 or 3" },
+            Target::Infantry => Pattern { faces: &[4, 5, 6], count: 2, name: "double 4, 5 or 6" },
+        }
+    }
+
+    /// The target's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Infantry => "infantry",
+            Target::Cavalry => "cavalry",
+            Target::MachineGuns => "machine guns",
+            Target::Artillery => "artillery",
+            Target::Transport => "horse-drawn transport",
+            Target::General => "a General",
+        }
+    }
+}
+
+/// Counts of each face in a throw: `counts[f - 1]` dice show `f`.
+pub type Counts = [u8; 6];
+
+/// Whether a throw with these counts shows `pattern` — in cover, with another double besides
+/// (which may be of the same number).
+pub fn shows(counts: &Counts, pattern: Pattern, cover: bool) -> bool {
+    pattern.faces.iter().any(|&h| {
+        let n = counts[usize::from(h) - 1];
+        if n < pattern.count {
+            return false;
+        }
+        if !cover {
+            return true;
+        }
+        // Set the hit aside; any pair among the rest, the same number included, is "any other
+        // double".
+        (1..=6u8).any(|f| {
+            let left = if f == h { n - pattern.count } else { counts[usize::from(f) - 1] };
+            left >= 2
+        })
+    })
+}
+
+/// One attack as the umpire describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Situation {
+    /// The attacker's weapon.
+    pub weapon: Weapon,
+    /// The range in grid areas, counted through edges (1 = the adjacent area).
+    pub range: u8,
+    /// What is attacked.
+    pub target: Target,
+    /// The target is in cover (woods, a built-up area, a fortification).
+    #[serde(default)]
+    pub target_in_cover: bool,
+    /// A General is in the attacker's grid area (+2 dice).
+    #[serde(default)]
+    pub general_with_attacker: bool,
+    /// A General is in the target's grid area (he falls to a treble 1, in cover with another
+    /// double).
+    #[serde(default)]
+    pub general_with_target: bool,
+}
+
+/// One named contribution to the number of dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DiceFrom {
+    /// Where the dice come from.
+    pub rule: String,
+    /// How many.
+    pub dice: u8,
+}
+
+/// What an attack did, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Resolution {
+    /// The situation.
+    pub situation: Situation,
+    /// Where the dice came from.
+    pub dice_from: Vec<DiceFrom>,
+    /// The dice thrown.
+    pub dice: Vec<u8>,
+    /// The result rules that applied, in words (empty if none did).
+    pub lines: Vec<String>,
+    /// The outcome.
+    pub outcome: Outcome,
+}
+
+/// What an attack comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Outcome {
+    /// The target loses one Strength Point (a General on his own: is killed).
+    pub target_hit: bool,
+    /// The General in the target's area is killed.
+    pub general_killed: bool,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.target_hit, self.general_killed) {
+            (false, false) => write!(f, "no effect"),
+            (true, false) => write!(f, "the target loses 1 SP"),
+            (false, true) => write!(f, "the General with the target is killed"),
+            (true, true) => write!(f, "the target loses 1 SP and the General with it is killed"),
+        }
+    }
+}
+
+impl Situation {
+    /// The dice this attack throws and where they come from, or why it cannot be made.
+    pub fn dice(&self) -> Result<Vec<DiceFrom>, CalcError> {
+        let Some(base) = self.weapon.dice_at(self.range) else {
+            return Err(CalcError::Invalid(format!(
+                "{} reach 1 to {} grid areas; range {} is out of range",
+                self.weapon.name(),
+                self.weapon.max_range(),
+                self.range
+            )));
+        };
+        if self.target == Target::General && self.general_with_target {
+            return Err(CalcError::Invalid(
+                "the target is a General on his own: general_with_target does not apply".into(),
+            ));
+        }
+        let mut from = vec![DiceFrom { rule: format!("{} at range {}", self.weapon.name(), self.range), dice: base }];
+        if self.general_with_attacker {
+            from.push(DiceFrom { rule: "a General in the attacker's grid area".into(), dice: GENERAL_DICE });
+        }
+        Ok(from)
+    }
+
+    /// The outcome of a throw with these counts.
+    pub fn outcome(&self, counts: &Counts) -> Outcome {
+        let cover = self.target_in_cover;
+        Outcome {
+            target_hit: shows(counts, self.target.pattern(), cover),
+            general_killed: self.general_with_target && shows(counts, GENERAL_PATTERN, cover),
+        }
+    }
+
+    /// The outcome of a throw with these counts, and the result lines that applied.
+    pub fn judge(&self, counts: &Counts) -> (Outcome, Vec<String>) {
+        let cover = self.target_in_cover;
+        let place = if cover { "in cover, with any other double" } else { "in the open" };
+        let mut lines = Vec::new();
+        let p = self.target.pattern();
+        let Outcome { target_hit, general_killed } = self.outcome(counts);
+        if target_hit {
+            lines.push(if self.target == Target::General {
+                format!("{} kills a General {place}", p.name)
+            } else {
+                format!("{} takes 1 SP from {} {place}", p.name, self.target.name())
+            });
+        }
+        if general_killed {
+            lines.push(format!("{} kills the General with the target {place}", GENERAL_PATTERN.name));
+        }
+        (Outcome { target_hit, general_killed }, lines)
+    }
+
+    /// The outcome of these dice.
+    pub fn resolve_dice(&self, dice: &[u8]) -> Result<Resolution, CalcError> {
+        let dice_from = self.dice()?;
+        let n: u8 = dice_from.iter().map(|d| d.dice).sum();
+        if dice.len() != usize::from(n) {
+            return Err(CalcError::Invalid(format!("this attack throws {n} dice, {} were given", dice.len())));
+        }
+        let mut counts = [0u8; 6];
+        for &d in dice {
+            if !(1..=6).contains(&d) {
+                return Err(CalcError::Invalid(format!("{d} is not a face of a D6")));
+            }
+            counts[usize::from(d) - 1] += 1;
+        }
+        let (outcome, lines) = self.judge(&counts);
+        Ok(Resolution { situation: self.clone(), dice_from, dice: dice.to_vec(), lines, outcome })
+    }
+}
+
+/// The most dice the exact odds count (34! is the largest factorial a `u128` holds).
+pub const MAX_EXACT_DICE: u8 = 34;
+
+/// `BINOMIALS[n][k]` is `n` choose `k`: the ways to pick which `k` of `n` dice show a face.
+const BINOMIALS: [[u128; MAX_EXACT_DICE as usize + 1]; MAX_EXACT_DICE as usize + 1] = {
+    let mut b = [[0u128; MAX_EXACT_DICE as usize + 1]; MAX_EXACT_DICE as usize + 1];
+    let mut n = 0;
+    while n <= MAX_EXACT_DICE as usize {
+        b[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            b[n][k] = b[n - 1][k - 1] + if k < n { b[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    b
+};
+
+/// Visit every composition of `n` dice (at most [`MAX_EXACT_DICE`]) into six faces, with the
+/// number of throws (of the `6^n` equally likely ones) that show it.
+pub fn each_throw(n: u8, mut visit: impl FnMut(&Counts, u128)) {
+    // The ways to throw these counts: which of the dice left show this face, times the ways for
+    // the faces after it (a product of binomials: the multinomial coefficient, no division).
+    fn go(face: usize, left: u8, counts: &mut Counts, ways: u128, visit: &mut dyn FnMut(&Counts, u128)) {
+        if face == 5 {
+            counts[5] = left;
+            visit(counts, ways);
+            return;
+        }
+        for k in 0..=left {
+            counts[face] = k;
+            go(face + 1, left - k, counts, ways * BINOMIALS[usize::from(left)][usize::from(k)], visit);
+        }
+    }
+    let mut counts = [0u8; 6];
+    go(0, n.min(MAX_EXACT_DICE), &mut counts, 1, &mut visit);
+}
+
+/// The exact probability of each outcome of `situation`, most likely first.
+pub fn odds(situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
+    let n: u8 = situation.dice()?.iter().map(|d| d.dice).sum();
+    if n > MAX_EXACT_DICE {
+        return Err(CalcError::Invalid(format!(
+            "{n} dice is more than the calculator counts exactly ({MAX_EXACT_DICE})"
+        )));
+    }
+    let mut ways = [0u128; 4];
+    each_throw(n, |counts, w| {
+        let o = situation.outcome(counts);
+        ways[usize::from(o.target_hit) * 2 + usize::from(o.general_killed)] += w;
+    });
+    let total = 6u128.pow(u32::from(n));
+    let mut out: Vec<OutcomeProbability<Outcome>> = (0..4)
+        .filter(|&i| ways[i] > 0)
+        .map(|i| OutcomeProbability {
+            outcome: Outcome { target_hit: i >= 2, general_killed: i % 2 == 1 },
+            probability: ways[i] as f64 / total as f64,
+        })
+        .collect();
+    out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+    Ok(out)
+}
+
+/// The Itchy and Scratchy calculator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Combat;
+
+impl Calculator for Combat {
+    type Situation = Situation;
+    type Resolution = Resolution;
+    type Outcome = Outcome;
+
+    fn resolve(&self, situation: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
+        let n: u8 = situation.dice()?.iter().map(|d| d.dice).sum();
+        let mut dice = Vec::with_capacity(usize::from(n));
+        for i in 0..n {
+            let purpose =
+                format_args!("die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range);
+            dice.push(chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8);
+        }
+        situation.resolve_dice(&dice)
+    }
+
+    fn odds(&self, situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
+        odds(situation)
+    }
+}
+
+impl fmt::Display for Resolution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.situation;
+        write!(f, "{} at range {} against {}", s.weapon.name(), s.range, s.target.name())?;
+        if s.target_in_cover {
+            write!(f, " in cover")?;
+        }
+        if s.general_with_target {
+            write!(f, " (with a General)")?;
+        }
+        writeln!(f)?;
+        let n: u8 = self.dice_from.iter().map(|d| d.dice).sum();
+        let parts: Vec<String> = self.dice_from.iter().map(|d| format!("{} from {}", d.dice, d.rule)).collect();
+        writeln!(f, "  dice: {n} ({})", parts.join(" + "))?;
+        let shown: Vec<String> = self.dice.iter().map(u8::to_string).collect();
+        writeln!(f, "  thrown: {}", shown.join(" "))?;
+        for l in &self.lines {
+            writeln!(f, "  {l}")?;
+        }
+        if self.lines.is_empty() {
+            writeln!(f, "  no result line applies")?;
+        }
+        write!(f, "  result: {}", self.outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(dice: &[u8]) -> Counts {
+        let mut c = [0; 6];
+        for &d in dice {
+            c[usize::from(d) - 1] += 1;
+        }
+        c
+    }
+
+    fn situation(target: Target, cover: bool, general: bool) -> Situation {
+        Situation {
+            weapon: Weapon::RiflesAndCarbines,
+            range: 1,
+            target,
+            target_in_cover: cover,
+            general_with_attacker: false,
+            general_with_target: general,
+        }
+    }
+
+    #[test]
+    fn the_table_gives_the_dice_by_weapon_and_range() {
+        assert_eq!(Weapon::RifledHeavyArtillery.dice_at(9), Some(2));
+        assert_eq!(Weapon::RifledHeavyArtillery.dice_at(10), None);
+        assert_eq!(Weapon::MachineGuns.dice_at(1), Some(8));
+        assert_eq!(Weapon::HandHeld.dice_at(1), Some(4));
+        assert_eq!(Weapon::HandHeld.dice_at(2), None);
+        assert_eq!(Weapon::Muskets.dice_at(0), None);
+        let total: usize = Weapon::ALL.iter().map(|w| w.row().len()).sum();
+        assert_eq!(total, 9 + 6 + 5 + 6 + 5 + 4 + 4 + 3 + 2 + 1);
+    }
+
+    #[test]
+    fn a_general_with_the_attacker_adds_two_dice() {
+        let mut s = situation(Target::Infantry, false, false);
+        s.general_with_attacker = true;
+        let n: u8 = s.dice().unwrap().iter().map(|d| d.dice).sum();
+        assert_eq!(n, 8);
+    }
+
+    #[test]
+    fn authors_answer_1_any_other_double_may_be_the_same_number() {
+        let art = situation(Target::Artillery, true, false);
+        assert!(art.judge(&counts(&[1, 1, 1, 1])).0.target_hit);
+        assert!(art.judge(&counts(&[1, 1, 2, 2])).0.target_hit);
+        assert!(art.judge(&counts(&[1, 1, 3, 3])).0.target_hit);
+        assert!(!art.judge(&counts(&[1, 1, 1, 2])).0.target_hit, "a treble is not a double and another double");
+        assert!(!art.judge(&counts(&[1, 1, 2, 3])).0.target_hit);
+    }
+
+    #[test]
+    fn authors_answer_2_infantry_and_general_both_hit_in_the_open() {
+        let s = situation(Target::Infantry, false, true);
+        let (o, lines) = s.judge(&counts(&[1, 1, 1, 4, 4, 5]));
+        assert_eq!(o, Outcome { target_hit: true, general_killed: true });
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[test]
+    fn authors_answer_3_infantry_and_general_both_hit_in_cover() {
+        let s = situation(Target::Infantry, true, true);
+        assert_eq!(s.judge(&counts(&[1, 1, 1, 4, 4, 5])).0, Outcome { target_hit: true, general_killed: true });
+    }
+
+    #[test]
+    fn each_target_has_its_own_double() {
+        let open = |t: Target, dice: &[u8]| situation(t, false, false).judge(&counts(dice)).0.target_hit;
+        assert!(open(Target::Cavalry, &[2, 2, 5]));
+        assert!(open(Target::Transport, &[3, 3, 1]));
+        assert!(!open(Target::Cavalry, &[1, 1, 4, 4]));
+        assert!(open(Target::Infantry, &[6, 6]));
+        assert!(!open(Target::Infantry, &[1, 1, 2, 2, 3, 3]));
+        assert!(open(Target::MachineGuns, &[1, 1]));
+        assert!(open(Target::General, &[1, 1, 1]));
+        assert!(!open(Target::General, &[1, 1, 6, 6]));
+        let cover = |t: Target, dice: &[u8]| situation(t, true, false).judge(&counts(dice)).0.target_hit;
+        assert!(!cover(Target::Infantry, &[4, 4, 1, 2]));
+        assert!(cover(Target::Infantry, &[4, 4, 5, 5]));
+        assert!(cover(Target::General, &[1, 1, 1, 1, 1]), "a treble 1 and a double 1 besides");
+        assert!(!cover(Target::General, &[1, 1, 1, 1]));
+    }
+
+    #[test]
+    fn odds_sum_to_one_and_match_a_known_case() {
+        // Two dice against artillery in the open: a double 1 is 1 in 36.
+        let s = Situation { weapon: Weapon::Muskets, range: 2, ..situation(Target::Artillery, false, false) };
+        let o = odds(&s).unwrap();
+        let hit = o.iter().find(|x| x.outcome.target_hit).unwrap().probability;
+        assert!((hit - 1.0 / 36.0).abs() < 1e-15);
+        assert!((o.iter().map(|x| x.probability).sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn out_of_range_and_bad_dice_are_refused() {
+        let s = Situation { weapon: Weapon::Muskets, range: 3, ..situation(Target::Infantry, false, false) };
+        assert!(s.dice().unwrap_err().to_string().contains("out of range"));
+        let s = situation(Target::Infantry, false, false);
+        assert!(s.resolve_dice(&[1, 2]).is_err());
+        assert!(s.resolve_dice(&[1, 2, 7, 4, 4, 4]).is_err());
+    }
+}
