@@ -330,7 +330,7 @@ impl Situation {
 pub const MAX_EXACT_DICE: u8 = 34;
 
 /// `BINOMIALS[n][k]` is `n` choose `k`: the ways to pick which `k` of `n` dice show a face.
-const BINOMIALS: [[u128; MAX_EXACT_DICE as usize + 1]; MAX_EXACT_DICE as usize + 1] = {
+static BINOMIALS: [[u128; MAX_EXACT_DICE as usize + 1]; MAX_EXACT_DICE as usize + 1] = {
     let mut b = [[0u128; MAX_EXACT_DICE as usize + 1]; MAX_EXACT_DICE as usize + 1];
     let mut n = 0;
     while n <= MAX_EXACT_DICE as usize {
