@@ -1,6 +1,7 @@
 //! `volley`: play, check, replay and list horse-and-musket battles from the command line.
 
 mod bundled;
+mod calc;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,12 +20,21 @@ use volley_scenario::{Diagnostics, Source, probe};
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
 #[command(long_about = "Rules engine and battle laboratory for horse-and-musket wargames.\n\n\
-Rule sets: blown-away (variants chance and without-chance).\n\n\
+Rule sets: blown-away (variants chance and without-chance), itchy-scratchy.\n\n\
 A SCENARIO is a path to a scenario file or the name of a bundled one (see `volley scenarios`).\n\
 Start with: volley play crossroads")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// A rule set, by its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RuleSetId {
+    /// John Michael Fischer's Blown Away (chance and without-chance versions).
+    BlownAway,
+    /// Bob Cordery's Itchy and Scratchy.
+    ItchyScratchy,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -70,18 +80,56 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
-    /// Print a JSON Schema.
+    /// Resolve one combat described in a JSON file, with the seeded generator or the dice or
+    /// cards rolled on a real table, and explain the result.
+    #[command(after_help = "The situation's fields: `volley schema situation RULESET`.\n\
+Examples:\n  volley resolve itchy-scratchy attack.json --draws \"1 1 4 4 5 6\"\n  \
+volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
+    Resolve {
+        /// The rule set.
+        #[arg(value_enum)]
+        ruleset: RuleSetId,
+        /// The situation: a JSON file.
+        situation: PathBuf,
+        /// Seed for the dice or cards.
+        #[arg(long, default_value_t = 1, conflicts_with = "draws")]
+        seed: u64,
+        /// The dice or cards turned up on the table, in the order drawn: numbers, or A, J, Q, K
+        /// for cards (suits ignored): "Q 7", "1,1,4,4,5,6".
+        #[arg(long)]
+        draws: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// The exact probability of every outcome of one combat described in a JSON file.
+    Odds {
+        /// The rule set.
+        #[arg(value_enum)]
+        ruleset: RuleSetId,
+        /// The situation: a JSON file.
+        situation: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print a JSON Schema: of scenario files, or of a rule set's combat situation.
     Schema {
         /// What to describe.
         #[arg(value_enum)]
         what: SchemaKind,
+        /// The rule set (needed for `situation`; for `scenario`, the default is Blown Away).
+        #[arg(value_enum)]
+        ruleset: Option<RuleSetId>,
     },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum SchemaKind {
-    /// Blown Away scenario files.
+    /// Scenario files.
     Scenario,
+    /// A combat situation for `volley resolve` and `volley odds`.
+    Situation,
 }
 
 fn main() -> ExitCode {
@@ -149,8 +197,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
-        Command::Schema { what: SchemaKind::Scenario } => {
-            let schema = schemars::schema_for!(volley_blown_away::ScenarioFile);
+        Command::Resolve { ruleset, situation, seed, draws, format } => {
+            let source = match &draws {
+                Some(d) => calc::Source::Entered(d),
+                None => calc::Source::Seed(seed),
+            };
+            match ruleset {
+                RuleSetId::BlownAway => calc::resolve(&volley_blown_away::calc::Combat, &situation, source, format),
+                RuleSetId::ItchyScratchy => {
+                    calc::resolve(&volley_itchy_scratchy::combat::Combat, &situation, source, format)
+                }
+            }
+        }
+        Command::Odds { ruleset, situation, format } => match ruleset {
+            RuleSetId::BlownAway => calc::odds(&volley_blown_away::calc::Combat, &situation, format),
+            RuleSetId::ItchyScratchy => calc::odds(&volley_itchy_scratchy::combat::Combat, &situation, format),
+        },
+        Command::Schema { what, ruleset } => {
+            let schema = match (what, ruleset) {
+                (SchemaKind::Scenario, None | Some(RuleSetId::BlownAway)) => {
+                    schemars::schema_for!(volley_blown_away::ScenarioFile)
+                }
+                (SchemaKind::Scenario, Some(RuleSetId::ItchyScratchy)) => {
+                    bail!("itchy-scratchy scenario files are not there yet")
+                }
+                (SchemaKind::Situation, Some(RuleSetId::BlownAway)) => {
+                    schemars::schema_for!(volley_blown_away::calc::Situation)
+                }
+                (SchemaKind::Situation, Some(RuleSetId::ItchyScratchy)) => {
+                    schemars::schema_for!(volley_itchy_scratchy::combat::Situation)
+                }
+                (SchemaKind::Situation, None) => {
+                    bail!("which rule set's situation? volley schema situation blown-away | itchy-scratchy")
+                }
+            };
             println!("{}", serde_json::to_string_pretty(&schema)?);
             Ok(ExitCode::SUCCESS)
         }

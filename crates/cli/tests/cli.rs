@@ -209,3 +209,69 @@ fn a_short_battle_reads_like_a_battle_report() {
     assert!(o.status.success(), "{}", stderr(&o));
     insta::assert_snapshot!(stdout(&o));
 }
+
+#[test]
+fn the_calculator_resolves_with_table_dice_and_gives_exact_odds() {
+    let d = setup("calculator");
+    d.write(
+        "attack.json",
+        r#"{ "weapon": "machine_guns", "range": 2, "target": "infantry", "target_in_cover": true, "general_with_target": true }"#,
+    );
+    // The author's third answer: 1 1 1 4 4 5 hits both the infantry in cover and its General.
+    let o = d.run(&["resolve", "itchy-scratchy", "attack.json", "--draws", "1 1 1 4 4 5", "--format", "json"]);
+    let r = json(&o);
+    assert_eq!(r["outcome"]["target_hit"], true);
+    assert_eq!(r["outcome"]["general_killed"], true);
+    assert_eq!(r["lines"].as_array().unwrap().len(), 2);
+    // Too few dice: says what is needed, exit 2.
+    let o = d.run(&["resolve", "itchy-scratchy", "attack.json", "--draws", "1 1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs a d6"), "{}", stderr(&o));
+    // The seeded generator: the same seed, the same dice.
+    let a = d.run(&["resolve", "itchy-scratchy", "attack.json", "--seed", "9"]);
+    let b = d.run(&["resolve", "itchy-scratchy", "attack.json", "--seed", "9"]);
+    assert_eq!(a.stdout, b.stdout);
+
+    let odds = json(&d.run(&["odds", "itchy-scratchy", "attack.json", "--format", "json"]));
+    let outcomes = odds["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 4);
+    let sum: f64 = outcomes.iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+
+    // Blown Away: a queen against a 7, the cavalry on the flank of infantry that lost 2 already.
+    d.write(
+        "fight.json",
+        r#"{ "variant": "chance", "attacker": { "arm": "cavalry", "on_flank_or_rear": true },
+             "defender": { "arm": "infantry", "killed_so_far": 2 } }"#,
+    );
+    let r = json(&d.run(&["resolve", "blown-away", "fight.json", "--draws", "Q 7", "--format", "json"]));
+    assert_eq!(r["outcome"]["winner"], "attacker");
+    assert_eq!(r["outcome"]["defender"]["run"], 3 + 1 + 4);
+    let odds = json(&d.run(&["odds", "blown-away", "fight.json", "--format", "json"]));
+    let sum: f64 = odds["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+
+    // A mistake in the situation file: file:line:col.
+    d.write("typo.json", "{ \"weapon\": \"muskets\",\n  \"rnge\": 1 }");
+    let o = d.run(&["odds", "itchy-scratchy", "typo.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("typo.json:2:"), "{}", stderr(&o));
+    // An impossible situation: why.
+    d.write("far.json", r#"{ "weapon": "muskets", "range": 3, "target": "infantry" }"#);
+    let o = d.run(&["odds", "itchy-scratchy", "far.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("out of range"), "{}", stderr(&o));
+}
+
+#[test]
+fn each_rule_set_describes_its_situation() {
+    let d = setup("situation_schema");
+    let is = json(&d.run(&["schema", "situation", "itchy-scratchy"]));
+    for field in ["weapon", "range", "target", "target_in_cover", "general_with_attacker", "general_with_target"] {
+        assert!(is["properties"][field].is_object(), "{field}: {is}");
+    }
+    let ba = json(&d.run(&["schema", "situation", "blown-away"]));
+    assert!(ba["properties"]["attacker"].is_object(), "{ba}");
+    let o = d.run(&["schema", "situation"]);
+    assert!(!o.status.success());
+}

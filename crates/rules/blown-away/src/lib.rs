@@ -24,6 +24,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod calc;
 pub mod combat;
 pub mod events;
 pub mod game;

@@ -1,0 +1,95 @@
+//! `volley resolve` and `volley odds`: the umpire's calculator, for any rule set's combat.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+use serde::Serialize;
+use volley_chance::{Chance, Scripted, Seeded};
+use volley_core::calc::Calculator;
+
+use crate::Format;
+
+/// Read a situation file; a mistake in it is reported as file:line:col and `None` returned.
+fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    match serde_json::from_str(&text) {
+        Ok(s) => Ok(Some(s)),
+        Err(e) => {
+            let message = e.to_string();
+            let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+            eprintln!("{}:{}:{}: {message}", path.display(), e.line(), e.column());
+            Ok(None)
+        }
+    }
+}
+
+/// Where the dice or cards come from.
+pub enum Source<'a> {
+    /// The seeded generator.
+    Seed(u64),
+    /// What a person rolled or turned up, as typed.
+    Entered(&'a str),
+}
+
+/// Resolve one combat and print it.
+pub fn resolve<C: Calculator>(calc: &C, path: &Path, source: Source<'_>, format: Format) -> Result<ExitCode> {
+    let Some(situation) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
+    let mut seeded = Seeded::new(match source {
+        Source::Seed(s) => s,
+        Source::Entered(_) => 0,
+    });
+    let mut scripted = Scripted::default();
+    let chance: &mut dyn Chance = match source {
+        Source::Seed(_) => &mut seeded,
+        Source::Entered(text) => {
+            scripted = Scripted::parse(text).map_err(|e| anyhow!("--draws: {e}"))?;
+            &mut scripted
+        }
+    };
+    let resolution = match calc.resolve(&situation, chance) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if scripted.remaining() > 0 {
+        eprintln!("{}: {} of the draws given were not needed", path.display(), scripted.remaining());
+        return Ok(ExitCode::from(2));
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Text => writeln!(out, "{resolution}")?,
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&resolution)?)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct OddsReport<O: Serialize> {
+    outcomes: Vec<volley_core::calc::OutcomeProbability<O>>,
+}
+
+/// Print the exact odds of every outcome.
+pub fn odds<C: Calculator>(calc: &C, path: &Path, format: Format) -> Result<ExitCode> {
+    let Some(situation) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
+    let outcomes = match calc.odds(&situation) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&OddsReport { outcomes })?)?,
+        Format::Text => {
+            for o in &outcomes {
+                writeln!(out, "{:>8.4}%  {}", o.probability * 100.0, o.outcome)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
