@@ -13,6 +13,9 @@
 //! rule sets ask: is a place passable, does terrain block sight between two places, and what
 //! cover does a target have against fire or attack from a given place.
 //!
+//! [`grid`] is the square grid for grid-based rule sets: areas, edges, facings, arcs of attack and
+//! the areas a line of sight crosses.
+//!
 //! What this crate is not: it does not know what a unit or a man is. A rule set turns its
 //! figures into points and asks.
 //!
@@ -25,6 +28,8 @@
 //! assert!(!gun.sees_within(Point::new(20.0, 5.0), 45.0));
 //! ```
 #![deny(missing_docs)]
+
+pub mod grid;
 
 use std::borrow::Cow;
 use std::ops::{Add, Mul, Sub};
