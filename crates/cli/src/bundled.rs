@@ -27,6 +27,8 @@ bundle! {
     "fieldworks" => "blown-away/fieldworks.toml",
     "seven-years-war-chance" => "blown-away/seven-years-war-chance.toml",
     "seven-years-war-without-chance" => "blown-away/seven-years-war-without-chance.toml",
+    "elands-ridge" => "itchy-scratchy/elands-ridge.toml",
+    "hochdorf-mill" => "itchy-scratchy/hochdorf-mill.toml",
 }
 
 /// A bundled scenario by its short name or repository path.

@@ -10,11 +10,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
-use volley_blown_away::{Battle, RULESET_ID};
 use volley_chance::Seeded;
 use volley_core::log::{FORMAT, Header, Log};
 use volley_core::run::{Runner, replay};
-use volley_core::{Agent, GameState, hash_hex};
+use volley_core::{Agent, GameState, Heuristic, Tally, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
 
 #[derive(Parser)]
@@ -150,11 +149,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for s in bundled::SCENARIOS {
                 let src = Source::new(s.path, s.text);
                 let (rs, variant) = probe(&src).map_err(|d| anyhow!("{d}"))?;
-                let desc = match volley_blown_away::ScenarioFile::parse(&src) {
-                    Ok(f) => f.description,
-                    Err(_) => String::new(),
+                let desc = match rs.as_str() {
+                    volley_itchy_scratchy::RULESET_ID => {
+                        volley_itchy_scratchy::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default()
+                    }
+                    _ => volley_blown_away::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default(),
                 };
-                writeln!(out, "{:<28} {} ({})", s.name, rs, variant.unwrap_or_default())?;
+                let variant = variant.map(|v| format!(" ({v})")).unwrap_or_default();
+                writeln!(out, "{:<32} {rs}{variant}", s.name)?;
                 if !desc.is_empty() {
                     writeln!(out, "    {desc}")?;
                 }
@@ -193,7 +195,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if names.len() != 2 {
                 bail!("--agents takes two names separated by a comma, such as heuristic,random");
             }
-            play(battle, &src, seed, &names, log, format)?;
+            match battle {
+                Loaded::BlownAway(b) => play(b, volley_blown_away::RULESET_ID, &src, seed, &names, log, format)?,
+                Loaded::ItchyScratchy(b) => {
+                    play(b, volley_itchy_scratchy::RULESET_ID, &src, seed, &names, log, format)?
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
@@ -219,7 +226,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     schemars::schema_for!(volley_blown_away::ScenarioFile)
                 }
                 (SchemaKind::Scenario, Some(RuleSetId::ItchyScratchy)) => {
-                    bail!("itchy-scratchy scenario files are not there yet")
+                    schemars::schema_for!(volley_itchy_scratchy::ScenarioFile)
                 }
                 (SchemaKind::Situation, Some(RuleSetId::BlownAway)) => {
                     schemars::schema_for!(volley_blown_away::calc::Situation)
@@ -250,18 +257,34 @@ fn read_scenario(name: &str) -> Result<Source> {
     Ok(Source::new(name, text))
 }
 
-fn load(src: &Source) -> Result<Battle, Diagnostics> {
-    let (rs, _) = probe(src)?;
-    if rs != RULESET_ID {
-        return Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays \"{RULESET_ID}\"")).into());
-    }
-    volley_blown_away::load(src)
+/// A battle of any rule set this build plays.
+enum Loaded {
+    BlownAway(volley_blown_away::Battle),
+    ItchyScratchy(volley_itchy_scratchy::Battle),
 }
+
+/// The rule sets' ids, for messages.
+const RULESETS: [&str; 2] = [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID];
+
+fn load(src: &Source) -> Result<Loaded, Diagnostics> {
+    let (rs, _) = probe(src)?;
+    match rs.as_str() {
+        volley_blown_away::RULESET_ID => volley_blown_away::load(src).map(Loaded::BlownAway),
+        volley_itchy_scratchy::RULESET_ID => volley_itchy_scratchy::load(src).map(Loaded::ItchyScratchy),
+        _ => Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays {RULESETS:?}")).into()),
+    }
+}
+
+/// A battle the cli can play, report and replay.
+trait Playable: GameState + Heuristic + Tally {}
+impl<T: GameState + Heuristic + Tally> Playable for T {}
 
 #[derive(Serialize)]
 struct SideReport {
     name: String,
     agent: String,
+    /// What the next three count: "men" or "strength points".
+    measure: &'static str,
     men_start: usize,
     killed: usize,
     running: usize,
@@ -272,7 +295,7 @@ struct SideReport {
 struct Report {
     scenario: String,
     ruleset: String,
-    variant: String,
+    variant: Option<String>,
     seed: u64,
     turns: u32,
     actions: u64,
@@ -282,28 +305,28 @@ struct Report {
     state_hash: String,
 }
 
-fn report(b: &Battle, seed: u64, agents: &[String], actions: u64) -> Report {
-    let st = b.stat();
-    let outcome = b.outcome.clone();
+fn report<B: Playable>(b: &B, ruleset: &str, seed: u64, agents: &[String], actions: u64) -> Report {
+    let outcome = b.outcome();
     Report {
-        scenario: st.name.clone(),
-        ruleset: RULESET_ID.to_string(),
-        variant: b.variant.id().to_string(),
+        scenario: b.scenario_name().to_string(),
+        ruleset: ruleset.to_string(),
+        variant: b.variant().map(str::to_string),
         seed,
-        turns: b.turn,
+        turns: b.phase().turn,
         actions,
-        winner: outcome.as_ref().and_then(|o| o.winner).map(|w| st.sides[usize::from(w)].clone()),
+        winner: outcome.as_ref().and_then(|o| o.winner).map(|w| b.side_name(w).to_string()),
         reason: outcome.map(|o| o.reason).unwrap_or_default(),
         sides: (0..2u8)
             .map(|s| {
-                let (men, killed, running) = b.casualties(s);
+                let (start, killed, running) = b.tally(s);
                 SideReport {
-                    name: st.sides[usize::from(s)].clone(),
+                    name: b.side_name(s).to_string(),
                     agent: agents.get(usize::from(s)).cloned().unwrap_or_default(),
-                    men_start: men,
+                    measure: b.measure(),
+                    men_start: start,
                     killed,
                     running,
-                    casualty_pct: (killed as f64 * 1000.0 / men.max(1) as f64).round() / 10.0,
+                    casualty_pct: (killed as f64 * 1000.0 / start.max(1) as f64).round() / 10.0,
                 }
             })
             .collect(),
@@ -311,24 +334,32 @@ fn report(b: &Battle, seed: u64, agents: &[String], actions: u64) -> Report {
     }
 }
 
-fn play(battle: Battle, src: &Source, seed: u64, names: &[String], log: Option<PathBuf>, format: Format) -> Result<()> {
-    let mut agents: Vec<Box<dyn Agent<Battle>>> = Vec::new();
+fn play<B: Playable>(
+    battle: B,
+    ruleset: &str,
+    src: &Source,
+    seed: u64,
+    names: &[String],
+    log: Option<PathBuf>,
+    format: Format,
+) -> Result<()> {
+    let mut agents: Vec<Box<dyn Agent<B>>> = Vec::new();
     for (i, n) in names.iter().enumerate() {
-        let a = volley_ai::by_name::<Battle>(n, Seeded::derive(seed, 1000 + i as u64))
+        let a = volley_ai::by_name::<B>(n, Seeded::derive(seed, 1000 + i as u64))
             .ok_or_else(|| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
         agents.push(a);
     }
     let header = Header {
         format: FORMAT.to_string(),
-        ruleset: RULESET_ID.to_string(),
-        variant: Some(battle.variant.id().to_string()),
+        ruleset: ruleset.to_string(),
+        variant: battle.variant().map(str::to_string),
         scenario_path: src.path.clone(),
         scenario_hash: src.hash(),
         scenario: src.text.clone(),
         seed,
         agents: names.to_vec(),
     };
-    let refs: Vec<&mut dyn Agent<Battle>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<Battle>).collect();
+    let refs: Vec<&mut dyn Agent<B>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<B>).collect();
     let mut runner = Runner::new(battle, header, refs);
     runner.keep_events = format == Format::Text;
     let mut rng = Seeded::new(seed);
@@ -338,22 +369,16 @@ fn play(battle: Battle, src: &Source, seed: u64, names: &[String], log: Option<P
         std::fs::write(path, runner.log.to_jsonl())
             .with_context(|| format!("cannot write the log to {}", path.display()))?;
     }
-    let rep = report(&runner.state, seed, names, actions);
+    let rep = report(&runner.state, ruleset, seed, names, actions);
     let mut out = std::io::stdout().lock();
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rep)?)?,
         Format::Text => {
-            let st = runner.state.stat();
+            let variant = rep.variant.as_ref().map(|v| format!(", {v} version")).unwrap_or_default();
             writeln!(
                 out,
-                "{} ({}, {} version), seed {seed}: {} ({}) against {} ({})",
-                st.name,
-                RULESET_ID,
-                runner.state.variant.id(),
-                st.sides[0],
-                names[0],
-                st.sides[1],
-                names[1]
+                "{} ({ruleset}{variant}), seed {seed}: {} ({}) against {} ({})",
+                rep.scenario, rep.sides[0].name, names[0], rep.sides[1].name, names[1]
             )?;
             for (_, e) in &runner.events {
                 let line = e.to_string();
@@ -378,8 +403,12 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     let parts: Vec<String> = rep
         .sides
         .iter()
-        .map(|s| {
-            format!("{} {:.0}% ({} of {} killed, {} running)", s.name, s.casualty_pct, s.killed, s.men_start, s.running)
+        .map(|s| match s.measure {
+            "men" => format!(
+                "{} {:.0}% ({} of {} killed, {} running)",
+                s.name, s.casualty_pct, s.killed, s.men_start, s.running
+            ),
+            m => format!("{} {:.0}% ({} of {} {m} lost)", s.name, s.casualty_pct, s.killed, s.men_start),
         })
         .collect();
     writeln!(out, "Casualties: {}", parts.join("; "))?;
@@ -388,15 +417,32 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
 
 fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let log: Log<volley_blown_away::Action> = Log::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    if log.header.ruleset != RULESET_ID {
-        bail!("{}: the log is of rule set {:?}; this build replays {RULESET_ID:?}", path.display(), log.header.ruleset);
+    let ruleset = text
+        .lines()
+        .next()
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v["ruleset"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    match ruleset.as_str() {
+        volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose),
+        _ => replay_as::<volley_blown_away::Battle>(path, &text, verbose),
     }
+}
+
+fn replay_as<B: Playable>(path: &std::path::Path, text: &str, verbose: bool) -> Result<ExitCode>
+where
+    B::Event: std::fmt::Display,
+    Loaded: Into<Option<B>>,
+{
+    let log: Log<B::Action> = Log::parse(text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
     if src.hash() != log.header.scenario_hash {
         bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
     }
-    let mut battle = load(&src).map_err(|e| anyhow!("the logged scenario no longer loads: {e}"))?;
+    let loaded = load(&src).map_err(|e| anyhow!("the logged scenario no longer loads: {e}"))?;
+    let Some(mut battle): Option<B> = loaded.into() else {
+        bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
+    };
     let mut out = std::io::stdout().lock();
     replay(&mut battle, &log.entries, |_, e| {
         if verbose {
@@ -405,7 +451,7 @@ fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
     })
     .map_err(|e| anyhow!("{}: replay failed: {e}", path.display()))?;
     let hash = hash_hex(battle.state_hash());
-    let rep = report(&battle, log.header.seed, &log.header.agents, log.entries.len() as u64);
+    let rep = report(&battle, &log.header.ruleset, log.header.seed, &log.header.agents, log.entries.len() as u64);
     write_summary(&mut out, &rep)?;
     writeln!(out, "state_hash {hash}")?;
     match &log.footer {
@@ -420,6 +466,24 @@ fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
         None => {
             eprintln!("the log has no end line: nothing to compare the state hash with");
             Ok(ExitCode::from(1))
+        }
+    }
+}
+
+impl From<Loaded> for Option<volley_blown_away::Battle> {
+    fn from(l: Loaded) -> Self {
+        match l {
+            Loaded::BlownAway(b) => Some(b),
+            Loaded::ItchyScratchy(_) => None,
+        }
+    }
+}
+
+impl From<Loaded> for Option<volley_itchy_scratchy::Battle> {
+    fn from(l: Loaded) -> Self {
+        match l {
+            Loaded::ItchyScratchy(b) => Some(b),
+            Loaded::BlownAway(_) => None,
         }
     }
 }

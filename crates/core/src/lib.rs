@@ -165,6 +165,22 @@ pub trait RuleSet {
     fn new_game(&self, scenario: &Self::Scenario) -> Result<Self::State, Self::Error>;
 }
 
+/// A battle's figures for reports: the scenario, and each side's strength and losses in the
+/// rule set's own measure (men for Blown Away, Strength Points for Itchy and Scratchy).
+pub trait Tally {
+    /// The scenario's name.
+    fn scenario_name(&self) -> &str;
+    /// The rule set's variant, if it has variants.
+    fn variant(&self) -> Option<&'static str>;
+    /// A side's name.
+    fn side_name(&self, side: SideId) -> &str;
+    /// What is counted, such as "men" or "strength points".
+    fn measure(&self) -> &'static str;
+    /// A side's strength at the start, what it has lost for good, and what is out of action
+    /// for now (running men), in that measure.
+    fn tally(&self, side: SideId) -> (usize, usize, usize);
+}
+
 /// A computer player.
 pub trait Agent<S: GameState> {
     /// The agent's name, as given on the command line.

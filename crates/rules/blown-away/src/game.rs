@@ -2139,6 +2139,28 @@ fn place_unit(u: &mut Unit, p: &Placement) {
     lay_out(u);
 }
 
+impl volley_core::Tally for Battle {
+    fn scenario_name(&self) -> &str {
+        &self.stat.name
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        Some(self.variant.id())
+    }
+
+    fn side_name(&self, side: SideId) -> &str {
+        &self.stat.sides[usize::from(side) & 1]
+    }
+
+    fn measure(&self) -> &'static str {
+        "men"
+    }
+
+    fn tally(&self, side: SideId) -> (usize, usize, usize) {
+        self.casualties(side)
+    }
+}
+
 impl GameState for Battle {
     type Action = Action;
     type Event = Event;

@@ -441,6 +441,45 @@ impl fmt::Display for Resolution {
     }
 }
 
+/// The chance that an attack of `dice` dice hits a `target` (in cover or not), and that it
+/// kills a General standing with the target, from a table worked out once by [`odds`]' method.
+/// For computer players, which ask this for every candidate attack.
+pub fn hit_chances(dice: u8, target: Target, cover: bool, general_with_target: bool) -> (f64, f64) {
+    const MAX: usize = 16;
+    const TARGETS: [Target; 6] =
+        [Target::Infantry, Target::Cavalry, Target::MachineGuns, Target::Artillery, Target::Transport, Target::General];
+    static TABLE: std::sync::OnceLock<Vec<(f64, f64)>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Vec::with_capacity(MAX * TARGETS.len() * 2);
+        for n in 0..MAX as u8 {
+            for target in TARGETS {
+                for cover in [false, true] {
+                    let s = Situation {
+                        weapon: Weapon::HandHeld,
+                        range: 1,
+                        target,
+                        target_in_cover: cover,
+                        general_with_attacker: false,
+                        general_with_target: target != Target::General,
+                    };
+                    let (mut hit, mut general) = (0u128, 0u128);
+                    each_throw(n, |c, w| {
+                        let o = s.outcome(c);
+                        hit += if o.target_hit { w } else { 0 };
+                        general += if o.general_killed { w } else { 0 };
+                    });
+                    let total = 6u128.pow(u32::from(n)) as f64;
+                    t.push((hit as f64 / total, general as f64 / total));
+                }
+            }
+        }
+        t
+    });
+    let ti = TARGETS.iter().position(|&t| t == target).unwrap_or(0);
+    let (h, g) = table[(usize::from(dice).min(MAX - 1) * TARGETS.len() + ti) * 2 + usize::from(cover)];
+    (h, if general_with_target { g } else { 0.0 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,9 @@
 //! Bob Cordery's *Itchy and Scratchy* rules (2013, first draft, with the author's answers in the
-//! comments): units of strength points on a square grid, dice pools by weapon and range.
+//! comments): units of Strength Points on a square grid, dice pools by weapon and range.
 //!
 //! [`combat`] holds the pure combat function the battle calls and the umpire's calculator uses,
-//! with exact odds.
+//! with exact odds; [`Battle`] is the whole state of a battle and implements
+//! [`volley_core::GameState`]; [`setup`] reads scenario files.
 //!
 //! How the engine reads the text — every clause, where it lives, which test covers it, and
 //! every interpretation — is in `docs/rules/itchy-scratchy.md`.
@@ -19,6 +20,16 @@
 #![deny(missing_docs)]
 
 pub mod combat;
+pub mod events;
+pub mod game;
+mod heuristic;
+pub mod model;
+pub mod setup;
+mod view;
+
+pub use events::Event;
+pub use game::{Action, Battle, Phase};
+pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "itchy-scratchy";

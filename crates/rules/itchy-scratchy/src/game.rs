@@ -1,0 +1,770 @@
+//! The battle: the turn sequence, movement on the grid, attacks, exhaustion and the end.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, DrawKind};
+use volley_core::{
+    Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
+};
+use volley_scenario::AtTurnLimit;
+use volley_table::grid::{Area, Dir, areas_between, in_arc};
+
+use crate::combat::{self, Resolution};
+use crate::events::Event;
+use crate::model::{Kind, Unit};
+use crate::setup::Static;
+
+/// Where a turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Both sides throw a D6 (side 0's player throws for both).
+    Initiative,
+    /// The side with the higher throw chooses whether to go first.
+    Choose {
+        /// The side that chooses.
+        side: SideId,
+    },
+    /// A side moves and attacks with its units, one after another.
+    Act {
+        /// The side acting.
+        side: SideId,
+        /// Whether this is the second side to act this turn.
+        second: bool,
+    },
+    /// The battle is over.
+    Over,
+}
+
+/// Everything a player may do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Throw the two initiative dice (ties are thrown again).
+    Throw,
+    /// The winner of the throw goes first (`true`) or second.
+    GoFirst {
+        /// Whether to go first.
+        first: bool,
+    },
+    /// Move a unit along `path` (each area sharing an edge with the one before; empty to turn
+    /// on the spot) and end facing `facing`.
+    Move {
+        /// Unit index.
+        unit: u16,
+        /// The areas entered, in order.
+        path: Vec<Area>,
+        /// The edge it faces at the end.
+        facing: Dir,
+    },
+    /// Attack an enemy unit.
+    Attack {
+        /// Unit index.
+        unit: u16,
+        /// The enemy unit attacked.
+        target: u16,
+    },
+    /// Finish this side's part of the turn.
+    EndHalf,
+}
+
+/// One Itchy and Scratchy battle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Battle {
+    /// What never changes.
+    #[serde(skip)]
+    pub stat: Arc<Static>,
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// Phase.
+    pub phase: Phase,
+    /// Units (Generals included); destroyed ones stay with 0 SP.
+    pub units: Vec<Unit>,
+    /// The side that went first this turn.
+    pub first: SideId,
+    /// Which sides have reached their Exhaustion Point, and at which turn's end.
+    pub exhausted: [Option<u32>; 2],
+    /// The side last to have a unit in each objective.
+    pub holders: Vec<Option<SideId>>,
+    /// The unit the acting side is acting with.
+    pub active: Option<u16>,
+    /// The outcome, once over.
+    pub outcome: Option<Outcome>,
+}
+
+impl Battle {
+    /// A battle at the first turn's initiative throw.
+    pub fn new(stat: Arc<Static>, units: Vec<Unit>, phase: Phase) -> Self {
+        let holders = vec![None; stat.objectives.len()];
+        let mut b = Battle {
+            stat,
+            turn: 1,
+            phase,
+            units,
+            first: 0,
+            exhausted: [None, None],
+            holders,
+            active: None,
+            outcome: None,
+        };
+        b.update_objectives(&mut Vec::new());
+        b
+    }
+
+    /// Scenario-wide data.
+    pub fn stat(&self) -> &Static {
+        &self.stat
+    }
+
+    /// A unit's name.
+    pub fn name(&self, u: usize) -> &str {
+        self.stat.unit_names.get(u).map_or("?", |s| s.as_str())
+    }
+
+    /// The side that must act.
+    pub fn acting_side(&self) -> Option<SideId> {
+        match self.phase {
+            Phase::Initiative => Some(0),
+            Phase::Choose { side } | Phase::Act { side, .. } => Some(side),
+            Phase::Over => None,
+        }
+    }
+
+    fn unit(&self, u: u16) -> Result<&Unit, Illegal> {
+        match self.units.get(usize::from(u)) {
+            Some(x) if x.alive() => Ok(x),
+            Some(_) => illegal!("{} has been destroyed", self.name(usize::from(u))),
+            None => illegal!("there is no unit {u}"),
+        }
+    }
+
+    /// Strength Points each side has lost.
+    pub fn sp_lost(&self, s: SideId) -> u32 {
+        self.units.iter().filter(|u| u.side == s).map(|u| u32::from(u.sp_start - u.sp)).sum()
+    }
+
+    /// A side's Exhaustion Point: half its initial Strength Points, rounded up.
+    pub fn exhaustion_point(&self, s: SideId) -> u32 {
+        self.stat.sp_start[usize::from(s) & 1].div_ceil(2)
+    }
+
+    /// Living enemy units of `side` in area `a`.
+    fn enemies_in(&self, side: SideId, a: Area) -> impl Iterator<Item = (usize, &Unit)> {
+        self.units.iter().enumerate().filter(move |(_, u)| u.alive() && u.side != side && u.area == a)
+    }
+
+    /// Whether area `a` shares an edge with an area holding an enemy of `side`.
+    pub fn next_to_enemy(&self, side: SideId, a: Area) -> bool {
+        a.neighbours().iter().any(|&n| self.enemies_in(side, n).next().is_some())
+    }
+
+    /// Grid distance from `a` to the nearest enemy unit of `side`.
+    fn nearest_enemy(&self, side: SideId, a: Area) -> Option<u16> {
+        self.units.iter().filter(|u| u.alive() && u.side != side).map(|u| u.area.distance(a)).min()
+    }
+
+    /// The enemy units adjacent to unit `ui` that face it (it is in their front area).
+    fn faced_by(&self, ui: usize) -> Vec<usize> {
+        let u = &self.units[ui];
+        (0..self.units.len())
+            .filter(|&e| {
+                let x = &self.units[e];
+                x.alive() && x.side != u.side && x.area.next(x.facing) == u.area
+            })
+            .collect()
+    }
+
+    // ----- movement -----
+
+    fn may_act_with(&self, side: SideId, ui: usize) -> Result<(), Illegal> {
+        let u = self.unit(ui as u16)?;
+        if u.side != side {
+            return illegal!("{} is not yours", self.name(ui));
+        }
+        if u.done {
+            return illegal!("{} has had its turn: the side went on to another unit", self.name(ui));
+        }
+        Ok(())
+    }
+
+    /// Why a move breaks the rules, if it does.
+    pub fn check_move(&self, side: SideId, unit: u16, path: &[Area], facing: Dir) -> Result<(), Illegal> {
+        let ui = usize::from(unit);
+        self.may_act_with(side, ui)?;
+        let u = &self.units[ui];
+        if u.moved.is_some() {
+            return illegal!("{} has already moved this turn", self.name(ui));
+        }
+        let allow = u.allowance(u.attacked);
+        if path.len() > usize::from(allow) {
+            return illegal!(
+                "{} may move {allow} grid areas{}; this path has {}",
+                self.name(ui),
+                if u.attacked && allow < u.kind.movement() { " (one less: it has attacked)" } else { "" },
+                path.len()
+            );
+        }
+        // The withdrawal rule: a unit faced by an adjacent enemy may only move away.
+        let faced = self.faced_by(ui);
+        let mut at = u.area;
+        for (i, &next) in path.iter().enumerate() {
+            if !at.adjacent(next) {
+                return illegal!(
+                    "each step crosses an edge: [{}, {}] is not next to [{}, {}]",
+                    next.col,
+                    next.row,
+                    at.col,
+                    at.row
+                );
+            }
+            if !self.stat.contains(next) || !self.stat.terrain(next).passable() {
+                return illegal!("[{}, {}] is impassable or off the grid", next.col, next.row);
+            }
+            if self.enemies_in(side, next).next().is_some() {
+                return illegal!("[{}, {}] holds an enemy unit", next.col, next.row);
+            }
+            if !faced.is_empty() {
+                let front_of_another =
+                    self.units.iter().enumerate().any(|(e, x)| {
+                        x.alive() && x.side != side && !faced.contains(&e) && x.area.next(x.facing) == next
+                    });
+                if front_of_another {
+                    return illegal!(
+                        "withdrawing, {} may not move next to the front of another enemy unit",
+                        self.name(ui)
+                    );
+                }
+            }
+            // The stop rule: a move ends on entering an area next to an enemy (when withdrawing,
+            // the enemy it withdraws from aside).
+            let stop = next
+                .neighbours()
+                .iter()
+                .any(|&n| self.enemies_in(side, n).any(|(e, _)| faced.is_empty() || !faced.contains(&e)));
+            if stop && i + 1 < path.len() {
+                return illegal!(
+                    "{} must stop at [{}, {}]: it is next to an enemy unit",
+                    self.name(ui),
+                    next.col,
+                    next.row
+                );
+            }
+            at = next;
+        }
+        if !faced.is_empty() && !path.is_empty() {
+            let away = faced.iter().all(|&e| !self.units[e].area.adjacent(at));
+            if !away {
+                return illegal!("faced by an adjacent enemy, {} may only withdraw away from it", self.name(ui));
+            }
+        }
+        // Stacking at the end.
+        if at != u.area {
+            let crowded = self.units.iter().enumerate().any(|(o, x)| {
+                o != ui && x.alive() && x.side == side && x.area == at && !x.kind.stacks() && !u.kind.stacks()
+            });
+            if crowded {
+                return illegal!("[{}, {}] already holds a friendly unit", at.col, at.row);
+            }
+        }
+        // An exhausted side does not move towards the enemy.
+        if self.exhausted[usize::from(side)].is_some() && !path.is_empty() {
+            if let (Some(before), Some(after)) = (self.nearest_enemy(side, u.area), self.nearest_enemy(side, at)) {
+                if after < before {
+                    return illegal!("the side is exhausted: {} may not move towards the enemy", self.name(ui));
+                }
+            }
+        }
+        // Next to an enemy at the end, the unit turns to face it.
+        if !path.is_empty() {
+            let adjacent: Vec<Dir> = at
+                .neighbours()
+                .iter()
+                .filter(|&&n| self.enemies_in(side, n).next().is_some())
+                .filter_map(|&n| at.dir_to(n))
+                .collect();
+            if !adjacent.is_empty() && !adjacent.contains(&facing) {
+                return illegal!("{} ends next to an enemy unit and must face it", self.name(ui));
+            }
+        }
+        Ok(())
+    }
+
+    // ----- attacks -----
+
+    /// The combat situation of unit `a` attacking unit `t`, or why it may not.
+    pub fn attack_situation(&self, side: SideId, a: u16, t: u16) -> Result<combat::Situation, Illegal> {
+        let (ai, ti) = (usize::from(a), usize::from(t));
+        self.may_act_with(side, ai)?;
+        let target = self.unit(t)?;
+        let u = &self.units[ai];
+        if target.side == side {
+            return illegal!("{} is not an enemy", self.name(ti));
+        }
+        let Some(weapon) = u.weapon else {
+            return illegal!("{} carries no weapon", self.name(ai));
+        };
+        if u.attacked {
+            return illegal!("{} has already attacked this turn", self.name(ai));
+        }
+        if u.moved.is_some_and(|m| m > u.allowance(true)) {
+            return illegal!("{} moved its full allowance: attacking costs a grid area of movement", self.name(ai));
+        }
+        let range = u.area.distance(target.area);
+        let Some(_) = weapon.dice_at(range.min(255) as u8) else {
+            return illegal!(
+                "{} is {range} grid areas away: {} reach {}",
+                self.name(ti),
+                weapon.name(),
+                weapon.max_range()
+            );
+        };
+        if !in_arc(u.area, u.facing, target.area) {
+            return illegal!("{} is not in {}'s arc of attack", self.name(ti), self.name(ai));
+        }
+        let here = self.stat.terrain(u.area);
+        let there = self.stat.terrain(target.area);
+        if there.cover() && range > 1 {
+            return illegal!("units attack only 1 grid area into woods, built-up areas and fortifications");
+        }
+        if here.cover() && range > 1 && self.stat.terrain(u.area.next(u.facing)).cover() {
+            return illegal!("{} is not on the edge of its cover in the direction it attacks", self.name(ai));
+        }
+        for between in areas_between(u.area, target.area) {
+            if self.stat.terrain(between).blocks_sight() {
+                return illegal!("no line of sight: woods or buildings at [{}, {}]", between.col, between.row);
+            }
+            if self.units.iter().any(|x| x.alive() && x.area == between) {
+                return illegal!("no line of sight: a unit stands at [{}, {}]", between.col, between.row);
+            }
+        }
+        let general_here = |s: SideId, area: Area, not: usize| {
+            self.units
+                .iter()
+                .enumerate()
+                .any(|(i, x)| i != not && x.alive() && x.side == s && x.kind == Kind::General && x.area == area)
+        };
+        Ok(combat::Situation {
+            weapon,
+            range: range as u8,
+            target: target.kind.target(),
+            target_in_cover: there.cover(),
+            general_with_attacker: general_here(side, u.area, ai),
+            general_with_target: target.kind != Kind::General && general_here(target.side, target.area, ti),
+        })
+    }
+
+    // ----- the end -----
+
+    fn update_objectives(&mut self, events: &mut Vec<Event>) {
+        for oi in 0..self.stat.objectives.len() {
+            let mut present = [false; 2];
+            for u in self.units.iter().filter(|u| u.alive()) {
+                if self.stat.objectives[oi].1.contains(&u.area) {
+                    present[usize::from(u.side) & 1] = true;
+                }
+            }
+            let holder = match present {
+                [true, false] => Some(0),
+                [false, true] => Some(1),
+                _ => self.holders[oi],
+            };
+            if holder != self.holders[oi] {
+                self.holders[oi] = holder;
+                if let Some(h) = holder {
+                    events.push(Event::ObjectiveTaken {
+                        objective: self.stat.objectives[oi].0.clone(),
+                        side: self.stat.sides[usize::from(h)].clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, winner: Option<SideId>, reason: String, events: &mut Vec<Event>) {
+        let outcome = Outcome { winner, reason };
+        events.push(Event::BattleOver { outcome: outcome.clone() });
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+    }
+
+    /// The side that has lost the smaller share of its Strength Points, if one has.
+    fn lesser_loser(&self) -> (Option<SideId>, String) {
+        let share = |s: SideId| f64::from(self.sp_lost(s)) / f64::from(self.stat.sp_start[usize::from(s)].max(1));
+        let (a, b) = (share(0), share(1));
+        let pct = |x: f64| format!("{:.0}%", x * 100.0);
+        let w = if (a - b).abs() < 1e-12 {
+            None
+        } else if a < b {
+            Some(0)
+        } else {
+            Some(1)
+        };
+        (
+            w,
+            format!(
+                "{} lost {} of their Strength Points, {} lost {}",
+                self.stat.sides[0],
+                pct(a),
+                self.stat.sides[1],
+                pct(b)
+            ),
+        )
+    }
+
+    fn check_annihilation(&mut self, events: &mut Vec<Event>) {
+        for s in 0..2u8 {
+            if !self.units.iter().any(|u| u.side == s && u.alive()) {
+                let reason = format!("{} have no units left", self.stat.sides[usize::from(s)]);
+                return self.finish(Some(1 - s), reason, events);
+            }
+        }
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        for s in 0..2u8 {
+            if self.exhausted[usize::from(s)].is_none() && self.sp_lost(s) >= self.exhaustion_point(s) {
+                self.exhausted[usize::from(s)] = Some(self.turn);
+                events.push(Event::Exhausted {
+                    side: self.stat.sides[usize::from(s)].clone(),
+                    lost: self.sp_lost(s),
+                    point: self.exhaustion_point(s),
+                });
+            }
+        }
+        if self.exhausted.iter().all(Option::is_some) {
+            let (w, why) = self.lesser_loser();
+            return self.finish(w, format!("both sides are exhausted: {why}"), events);
+        }
+        if let Some(limit) = self.stat.turn_limit {
+            if self.turn >= limit {
+                let (winner, reason) = match &self.stat.at_turn_limit {
+                    AtTurnLimit::Draw => (None, format!("the turn limit ({limit}) is reached: a draw")),
+                    AtTurnLimit::Win(name) => {
+                        let w = self.stat.sides.iter().position(|s| s == name).map(|i| i as u8);
+                        (w, format!("the turn limit ({limit}) is reached: {name} win as the scenario says"))
+                    }
+                    AtTurnLimit::MostObjectives => {
+                        let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
+                        let (a, b) = (held(0), held(1));
+                        let w = match a.cmp(&b) {
+                            std::cmp::Ordering::Greater => Some(0),
+                            std::cmp::Ordering::Less => Some(1),
+                            std::cmp::Ordering::Equal => None,
+                        };
+                        (w, format!("the turn limit ({limit}) is reached with objectives held {a} to {b}"))
+                    }
+                };
+                return self.finish(winner, reason, events);
+            }
+        }
+        self.turn += 1;
+        self.phase = Phase::Initiative;
+        for u in &mut self.units {
+            u.moved = None;
+            u.attacked = false;
+            u.done = false;
+        }
+        self.active = None;
+    }
+
+    /// Note that the side is acting with unit `ui`: the unit it acted with before is done.
+    fn activate(&mut self, ui: usize) {
+        if let Some(prev) = self.active {
+            if usize::from(prev) != ui {
+                self.units[usize::from(prev)].done = true;
+            }
+        }
+        self.active = Some(ui as u16);
+    }
+
+    fn validate_for(&self, side: SideId, action: &Action) -> Result<(), Illegal> {
+        match (self.phase, action) {
+            (Phase::Over, _) => illegal!("the battle is over"),
+            (Phase::Initiative, Action::Throw) => Ok(()),
+            (Phase::Initiative, _) => illegal!("the turn begins with the throw for initiative"),
+            (Phase::Choose { .. }, Action::GoFirst { .. }) => Ok(()),
+            (Phase::Choose { .. }, _) => illegal!("the winner of the throw first chooses to go first or second"),
+            (Phase::Act { .. }, Action::Move { unit, path, facing }) => self.check_move(side, *unit, path, *facing),
+            (Phase::Act { .. }, Action::Attack { unit, target }) => {
+                self.attack_situation(side, *unit, *target).map(|_| ())
+            }
+            (Phase::Act { .. }, Action::EndHalf) => Ok(()),
+            (Phase::Act { .. }, _) => illegal!("that is not done in the middle of a side's moves"),
+        }
+    }
+
+    fn apply_valid(
+        &mut self,
+        action: &Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let side = self.acting_side().unwrap_or(0);
+        match action {
+            Action::Throw => {
+                events.push(Event::TurnBegins { turn: self.turn });
+                let mut throws = Vec::new();
+                loop {
+                    let k = throws.len() / 2 + 1;
+                    let a = chance.draw(
+                        &DrawKind::Die { sides: 6 },
+                        &format_args!("{}'s initiative die (throw {k})", self.stat.sides[0]),
+                    )?;
+                    let b = chance.draw(
+                        &DrawKind::Die { sides: 6 },
+                        &format_args!("{}'s initiative die (throw {k})", self.stat.sides[1]),
+                    )?;
+                    throws.push((a, b));
+                    if a != b {
+                        break;
+                    }
+                }
+                let (a, b) = throws[throws.len() - 1];
+                let winner = if a > b { 0 } else { 1 };
+                events.push(Event::Initiative { throws, winner: self.stat.sides[winner].clone() });
+                self.phase = Phase::Choose { side: winner as u8 };
+            }
+            Action::GoFirst { first } => {
+                self.first = if *first { side } else { 1 - side };
+                events.push(Event::Order { side: self.stat.sides[usize::from(self.first)].clone() });
+                self.phase = Phase::Act { side: self.first, second: false };
+            }
+            Action::Move { unit, path, facing } => {
+                let ui = usize::from(*unit);
+                self.activate(ui);
+                let u = &mut self.units[ui];
+                if let Some(&end) = path.last() {
+                    u.area = end;
+                }
+                u.facing = *facing;
+                u.moved = Some(path.len() as u8);
+                events.push(Event::Moved {
+                    unit: self.name(ui).to_string(),
+                    areas: path.len() as u8,
+                    to: self.units[ui].area,
+                    facing: *facing,
+                });
+                self.update_objectives(events);
+            }
+            Action::Attack { unit, target } => {
+                let (ui, ti) = (usize::from(*unit), usize::from(*target));
+                let situation = self.attack_situation(side, *unit, *target)?;
+                let n: u8 = situation.dice().map_err(|e| Illegal::new(e.to_string()))?.iter().map(|d| d.dice).sum();
+                let mut dice = Vec::with_capacity(usize::from(n));
+                for i in 0..n {
+                    let purpose = format_args!("{} attacking {}: die {} of {n}", self.name(ui), self.name(ti), i + 1);
+                    dice.push(chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8);
+                }
+                let resolution: Resolution = situation.resolve_dice(&dice).map_err(|e| Illegal::new(e.to_string()))?;
+                self.activate(ui);
+                self.units[ui].attacked = true;
+                let t_area = self.units[ti].area;
+                let t_side = self.units[ti].side;
+                events.push(Event::Attack {
+                    attacker: self.name(ui).to_string(),
+                    target: self.name(ti).to_string(),
+                    resolution: resolution.clone(),
+                });
+                if resolution.outcome.target_hit {
+                    self.hit(ti, events);
+                }
+                if resolution.outcome.general_killed {
+                    let general = (0..self.units.len()).find(|&g| {
+                        let x = &self.units[g];
+                        g != ti && x.alive() && x.side == t_side && x.kind == Kind::General && x.area == t_area
+                    });
+                    if let Some(g) = general {
+                        self.units[g].sp = 0;
+                        events.push(Event::Destroyed { unit: self.name(g).to_string() });
+                    }
+                }
+                self.update_objectives(events);
+                self.check_annihilation(events);
+            }
+            Action::EndHalf => {
+                if let Some(prev) = self.active.take() {
+                    self.units[usize::from(prev)].done = true;
+                }
+                match self.phase {
+                    Phase::Act { side, second: false } => {
+                        self.phase = Phase::Act { side: 1 - side, second: true };
+                        events.push(Event::SecondHalf { side: self.stat.sides[usize::from(1 - side)].clone() });
+                    }
+                    _ => self.end_turn(events),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn hit(&mut self, ti: usize, events: &mut Vec<Event>) {
+        let left = self.units[ti].sp.saturating_sub(1);
+        self.units[ti].sp = left;
+        let unit = self.name(ti).to_string();
+        events.push(if left == 0 { Event::Destroyed { unit } } else { Event::LostSp { unit, left } });
+    }
+
+    fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
+        match self.phase {
+            Phase::Over => {}
+            Phase::Initiative => out.push(Action::Throw),
+            Phase::Choose { .. } => {
+                out.push(Action::GoFirst { first: true });
+                out.push(Action::GoFirst { first: false });
+            }
+            Phase::Act { .. } => {
+                out.push(Action::EndHalf);
+                for ui in 0..self.units.len() {
+                    let u = &self.units[ui];
+                    if u.side != side || !u.alive() || u.done {
+                        continue;
+                    }
+                    if u.weapon.is_some() && !u.attacked {
+                        for ti in 0..self.units.len() {
+                            if self.units[ti].alive()
+                                && self.units[ti].side != side
+                                && self.attack_situation(side, ui as u16, ti as u16).is_ok()
+                            {
+                                out.push(Action::Attack { unit: ui as u16, target: ti as u16 });
+                            }
+                        }
+                    }
+                    if u.moved.is_none() {
+                        self.move_candidates(side, ui, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every area unit `ui` could end a move in, with a path to it (breadth first, so a
+    /// shortest one), and the facings worth offering there.
+    fn move_candidates(&self, side: SideId, ui: usize, out: &mut Vec<Action>) {
+        let u = &self.units[ui];
+        let allow = usize::from(u.allowance(u.attacked));
+        let mut paths: Vec<(Area, Vec<Area>)> = vec![(u.area, Vec::new())];
+        let mut frontier = 0;
+        while frontier < paths.len() {
+            let (at, path) = paths[frontier].clone();
+            frontier += 1;
+            if path.len() >= allow || (!path.is_empty() && self.next_to_enemy(side, at)) {
+                continue;
+            }
+            for n in at.neighbours() {
+                if paths.iter().any(|(a, _)| *a == n) {
+                    continue;
+                }
+                let mut p = path.clone();
+                p.push(n);
+                // Keep a step only if some move may pass through or end there.
+                if self.stat.contains(n) && self.stat.terrain(n).passable() && self.enemies_in(side, n).next().is_none()
+                {
+                    paths.push((n, p));
+                }
+            }
+        }
+        let unit = ui as u16;
+        let nearest = |a: Area| {
+            self.units.iter().filter(|e| e.alive() && e.side != side).min_by_key(|e| e.area.distance(a)).map(|e| e.area)
+        };
+        for (end, path) in paths {
+            let mut facings = Vec::with_capacity(2);
+            let adjacent: Vec<Dir> = end
+                .neighbours()
+                .iter()
+                .filter(|&&n| self.enemies_in(side, n).next().is_some())
+                .filter_map(|&n| end.dir_to(n))
+                .collect();
+            if let Some(&d) = adjacent.first() {
+                facings.push(d);
+            } else {
+                if let Some(e) = nearest(end) {
+                    facings.push(end.facing_towards(e));
+                }
+                if path.is_empty() {
+                    facings.retain(|&f| f != u.facing);
+                }
+            }
+            for facing in facings {
+                let a = Action::Move { unit, path: path.clone(), facing };
+                if self.check_move(side, unit, &path, facing).is_ok() {
+                    out.push(a);
+                }
+            }
+        }
+    }
+}
+
+impl volley_core::Tally for Battle {
+    fn scenario_name(&self) -> &str {
+        &self.stat.name
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn side_name(&self, side: SideId) -> &str {
+        &self.stat.sides[usize::from(side) & 1]
+    }
+
+    fn measure(&self) -> &'static str {
+        "strength points"
+    }
+
+    fn tally(&self, side: SideId) -> (usize, usize, usize) {
+        (self.stat.sp_start[usize::from(side) & 1] as usize, self.sp_lost(side) as usize, 0)
+    }
+}
+
+impl GameState for Battle {
+    type Action = Action;
+    type Event = Event;
+
+    fn actor(&self) -> Actor {
+        self.acting_side().map_or(Actor::Terminal, Actor::Side)
+    }
+
+    fn phase(&self) -> PhaseInfo {
+        let phase = match self.phase {
+            Phase::Initiative => "initiative",
+            Phase::Choose { .. } => "choose order",
+            Phase::Act { .. } => "move and attack",
+            Phase::Over => "over",
+        };
+        PhaseInfo { turn: self.turn, phase: phase.to_string(), side: self.acting_side() }
+    }
+
+    fn candidate_actions(&self, out: &mut Vec<Action>) {
+        if let Some(side) = self.acting_side() {
+            self.candidates(side, out);
+        }
+    }
+
+    fn validate(&self, action: &Action) -> Result<(), Illegal> {
+        match self.acting_side() {
+            Some(side) => self.validate_for(side, action),
+            None => illegal!("the battle is over"),
+        }
+    }
+
+    fn apply(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        // Every draw an action needs is made before anything changes, so a failed draw leaves
+        // the state as it was.
+        self.validate(action)?;
+        self.apply_valid(action, chance, events)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        crate::view::view(self, viewer)
+    }
+
+    fn state_hash(&self) -> u64 {
+        hash_serialized(self)
+    }
+}

@@ -1,0 +1,137 @@
+//! How the heuristic computer player values an action.
+//!
+//! * Attacks: the expected Strength Points taken, from the exact chance of a hit (a table worked
+//!   out once), worth more when it would destroy the unit, and more again for a General.
+//! * Moves: a fresh side closes on the enemy (or on objectives it does not hold when the
+//!   battle is decided by them), preferring to end where it can attack next turn and in cover;
+//!   units with few Strength Points and all units of an exhausted side keep their distance;
+//!   guns and machine guns keep out of the enemy's reach while they can shoot.
+//! * The initiative winner goes first.
+
+use volley_core::Heuristic;
+use volley_table::grid::{Area, Dir, in_arc};
+
+use crate::combat::hit_chances;
+use crate::game::{Action, Battle};
+use crate::model::Kind;
+
+/// Worth of one Strength Point taken.
+const SP: f64 = 10.0;
+/// Extra worth of destroying a unit.
+const DESTROY: f64 = 5.0;
+/// Worth of one area closer to the enemy or an objective.
+const CLOSE: f64 = 1.0;
+/// Worth of ending in cover.
+const COVER: f64 = 1.5;
+/// Cost of leaving an objective one's side holds.
+const HOLD: f64 = 4.0;
+
+impl Battle {
+    fn expected_damage(&self, side: u8, ui: usize, ti: usize) -> f64 {
+        let Ok(s) = self.attack_situation(side, ui as u16, ti as u16) else { return 0.0 };
+        let n: u8 = s.dice().map_or(0, |d| d.iter().map(|x| x.dice).sum());
+        let (hit, general) = hit_chances(n, s.target, s.target_in_cover, s.general_with_target);
+        let t = &self.units[ti];
+        let worth = SP + if t.sp == 1 { DESTROY } else { 0.0 } + if t.kind == Kind::General { 2.0 * SP } else { 0.0 };
+        hit * worth + general * 3.0 * SP
+    }
+
+    /// Whether a unit at `at` facing `facing` would have some enemy in its weapon's reach.
+    fn threatens(&self, ui: usize, at: Area, facing: Dir) -> bool {
+        let u = &self.units[ui];
+        let Some(w) = u.weapon else { return false };
+        self.units.iter().any(|e| {
+            e.alive() && e.side != u.side && {
+                let d = at.distance(e.area);
+                d >= 1 && d <= u16::from(w.max_range()) && in_arc(at, facing, e.area)
+            }
+        })
+    }
+
+    fn score_move(&self, ui: usize, path: &[Area], facing: Dir) -> f64 {
+        let u = &self.units[ui];
+        let side = u.side;
+        let end = path.last().copied().unwrap_or(u.area);
+        let nearest =
+            |a: Area| self.units.iter().filter(|e| e.alive() && e.side != side).map(|e| e.area.distance(a)).min();
+        let (Some(before), Some(after)) = (nearest(u.area), nearest(end)) else { return 0.0 };
+        let mut v = 0.0;
+        let fragile = u.sp * 2 <= u.sp_start && u.sp_start > 1;
+        let keeps_off = matches!(u.kind, Kind::Artillery | Kind::MachineGuns | Kind::Transport | Kind::General);
+        let exhausted = self.exhausted[usize::from(side)].is_some();
+        let closing = f64::from(before) - f64::from(after);
+        if exhausted || fragile {
+            v -= CLOSE * closing;
+        } else if keeps_off {
+            // Guns come within reach but not next to the enemy.
+            let reach = u.weapon.map_or(2, |w| u16::from(w.max_range()).min(4));
+            if after <= 1 {
+                v -= 3.0 * CLOSE;
+            } else if after <= reach {
+                v += CLOSE;
+            } else {
+                v += CLOSE * closing * 0.5;
+            }
+        } else {
+            v += CLOSE * closing;
+        }
+        // Objectives not yet held, when the scenario is decided by them.
+        if !self.stat().objectives.is_empty() && !exhausted {
+            let obj = |a: Area| {
+                self.stat()
+                    .objectives
+                    .iter()
+                    .zip(&self.holders)
+                    .filter(|(_, h)| **h != Some(side))
+                    .flat_map(|((_, areas), _)| areas.iter().map(move |o| o.distance(a)))
+                    .min()
+            };
+            if let (Some(a), Some(b)) = (obj(u.area), obj(end)) {
+                v += CLOSE * (f64::from(a) - f64::from(b));
+            }
+        }
+        // Cover: worth gaining, and worth keeping.
+        v += COVER
+            * (f64::from(u8::from(self.stat().terrain(end).cover()))
+                - f64::from(u8::from(self.stat().terrain(u.area).cover())));
+        // A unit alone on an objective its side holds stays there.
+        let on = |a: Area| {
+            self.stat()
+                .objectives
+                .iter()
+                .zip(&self.holders)
+                .any(|((_, areas), h)| *h == Some(side) && areas.contains(&a))
+        };
+        if on(u.area) && !on(end) && !matches!(u.kind, Kind::General | Kind::Transport) {
+            v -= HOLD;
+        }
+        if self.threatens(ui, end, facing) {
+            v += 2.0;
+        }
+        if path.is_empty() {
+            v -= 0.5;
+        }
+        v
+    }
+}
+
+impl Heuristic for Battle {
+    fn score(&self, action: &Action) -> f64 {
+        let side = self.acting_side().unwrap_or(0);
+        match action {
+            Action::Throw => 1.0,
+            Action::GoFirst { first } => {
+                if *first {
+                    1.0
+                } else {
+                    0.5
+                }
+            }
+            Action::EndHalf => 0.0,
+            Action::Attack { unit, target } => {
+                1.0 + self.expected_damage(side, usize::from(*unit), usize::from(*target))
+            }
+            Action::Move { unit, path, facing } => self.score_move(usize::from(*unit), path, *facing),
+        }
+    }
+}

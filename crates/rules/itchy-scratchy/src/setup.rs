@@ -1,0 +1,299 @@
+//! Scenario files for Itchy and Scratchy: the grid, its terrain by area, the units, and
+//! building a battle from them.
+//!
+//! On a grid, the common `[table]` is measured in grid areas (`width` columns, `depth` rows), the
+//! commanders' and objectives' places are grid coordinates, and terrain is given area by area in
+//! `[[rules.areas]]` (the common `[[terrain]]` list, which holds polygons in inches, stays empty).
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Source};
+use volley_table::Point;
+use volley_table::grid::{Area, Dir};
+
+use crate::combat::Weapon;
+use crate::game::{Battle, Phase};
+use crate::model::{Kind, Terrain, Unit};
+
+/// An Itchy and Scratchy scenario file.
+pub type ScenarioFile = volley_scenario::Scenario<UnitSpec, Rules>;
+
+/// One unit in a scenario file.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    /// Name, such as "1st Gordon Highlanders".
+    pub name: String,
+    /// Unit type.
+    pub kind: Kind,
+    /// Its grid area, `[column, row]`.
+    pub at: Area,
+    /// The edge it faces; default: away from its side's rear edge.
+    #[serde(default)]
+    pub facing: Option<Dir>,
+    /// Strength Points, if adjusted for strength, equipment or training; default by type.
+    #[serde(default)]
+    pub sp: Option<u8>,
+    /// Its weapon; default by type (rifles and carbines for infantry and cavalry, machine guns,
+    /// rifled field artillery; none for transport and Generals).
+    #[serde(default)]
+    pub weapon: Option<Weapon>,
+    /// Native troops (their charge with hand-held weapons costs no movement).
+    #[serde(default)]
+    pub native: bool,
+}
+
+/// Terrain for some grid areas.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AreaSpec {
+    /// The terrain.
+    pub kind: Terrain,
+    /// A block of areas `[col0, row0, col1, row1]`, both corners included.
+    #[serde(default)]
+    pub rect: Option<[i16; 4]>,
+    /// Single areas, `[[col, row], ...]`.
+    #[serde(default)]
+    pub at: Vec<Area>,
+}
+
+/// Itchy and Scratchy's options: the `[rules]` table.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Terrain by area; every other area is open.
+    pub areas: Vec<AreaSpec>,
+}
+
+/// What stays the same for a whole battle.
+#[derive(Debug, PartialEq)]
+pub struct Static {
+    /// Scenario name.
+    pub name: String,
+    /// The sides' names.
+    pub sides: [String; 2],
+    /// Unit names, by index.
+    pub unit_names: Vec<String>,
+    /// Columns and rows.
+    pub cols: i16,
+    /// Rows.
+    pub rows: i16,
+    /// Terrain of each area, row by row from the south-west.
+    pub terrain: Vec<Terrain>,
+    /// Objectives: name and areas.
+    pub objectives: Vec<(String, Vec<Area>)>,
+    /// Each side's Strength Points at the start.
+    pub sp_start: [u32; 2],
+    /// Last turn, if any.
+    pub turn_limit: Option<u32>,
+    /// What the turn limit means.
+    pub at_turn_limit: AtTurnLimit,
+    /// Rear edges, as the direction a side faces by default.
+    pub forward: [Dir; 2],
+}
+
+impl Static {
+    /// Whether `a` is on the grid.
+    pub fn contains(&self, a: Area) -> bool {
+        a.col >= 0 && a.row >= 0 && a.col < self.cols && a.row < self.rows
+    }
+
+    /// The terrain at `a` (off the grid: impassable).
+    pub fn terrain(&self, a: Area) -> Terrain {
+        if self.contains(a) {
+            self.terrain[a.row as usize * self.cols as usize + a.col as usize]
+        } else {
+            Terrain::Impassable
+        }
+    }
+}
+
+fn whole(p: Point) -> Option<Area> {
+    let (c, r) = (p.x.round(), p.y.round());
+    ((p.x - c).abs() < 1e-9 && (p.y - r).abs() < 1e-9).then(|| Area::new(c as i16, r as i16))
+}
+
+/// Check a parsed scenario file's Itchy and Scratchy parts and build the battle.
+pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    if file.ruleset != crate::RULESET_ID {
+        errors.push(src.error_whole(format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)));
+    }
+    if let Some(v) = &file.variant {
+        errors.push(src.error_whole(format!("variant {v:?}: itchy-scratchy has no variants")));
+    }
+    let (w, d) = (file.table.width, file.table.depth);
+    let (cols, rows) = (w.round() as i16, d.round() as i16);
+    if (w - f64::from(cols)).abs() > 1e-9
+        || (d - f64::from(rows)).abs() > 1e-9
+        || cols < 2
+        || rows < 2
+        || cols > 200
+        || rows > 200
+    {
+        errors.push(src.error_whole(format!(
+            "table: on a grid, width and depth count grid areas: whole numbers from 2 to 200, found {w} by {d}"
+        )));
+    }
+    if let Some(t) = file.terrain.first() {
+        errors
+            .push(src.error(t.span(), "a grid gives its terrain area by area in [[rules.areas]], not in [[terrain]]"));
+    }
+    let (cols, rows) = (cols.clamp(2, 200), rows.clamp(2, 200));
+    let on_grid = |a: Area| a.col >= 0 && a.row >= 0 && a.col < cols && a.row < rows;
+    let mut terrain = vec![Terrain::Open; cols as usize * rows as usize];
+    for spec in &file.rules.areas {
+        let mut areas = spec.at.clone();
+        if let Some([c0, r0, c1, r1]) = spec.rect {
+            for c in c0.min(c1)..=c0.max(c1) {
+                for r in r0.min(r1)..=r0.max(r1) {
+                    areas.push(Area::new(c, r));
+                }
+            }
+        }
+        if areas.is_empty() {
+            errors.push(src.error_whole(format!("[[rules.areas]] of {:?}: expected `rect` or `at`", spec.kind)));
+        }
+        for a in areas {
+            if on_grid(a) {
+                terrain[a.row as usize * cols as usize + a.col as usize] = spec.kind;
+            } else {
+                errors.push(src.error_whole(format!(
+                    "[[rules.areas]] of {:?}: area [{}, {}] is off the {cols} by {rows} grid",
+                    spec.kind, a.col, a.row
+                )));
+            }
+        }
+    }
+    let objectives: Vec<(String, Vec<Area>)> = file
+        .objectives
+        .iter()
+        .map(|o| {
+            let spec = o.get_ref();
+            let poly: Vec<Point> = match (&spec.polygon, spec.rect) {
+                (Some(p), _) => p.clone(),
+                (None, Some([x0, y0, x1, y1])) => {
+                    vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)]
+                }
+                _ => Vec::new(),
+            };
+            let areas: Vec<Area> = (0..cols)
+                .flat_map(|c| (0..rows).map(move |r| Area::new(c, r)))
+                .filter(|a| volley_table::point_in_polygon(a.centre(), &poly))
+                .collect();
+            if areas.is_empty() {
+                errors.push(src.error(o.span(), format!("objective {:?} covers no grid area's centre", spec.name)));
+            }
+            (spec.name.clone(), areas)
+        })
+        .collect();
+    let mut units = Vec::new();
+    let mut names = Vec::new();
+    let mut sp_start = [0u32; 2];
+    let mut forward = [Dir::North, Dir::South];
+    for (si, side) in file.sides.iter().enumerate().take(2) {
+        let sd = side.get_ref();
+        forward[si] = match sd.rear_edge {
+            volley_scenario::Edge::South => Dir::North,
+            volley_scenario::Edge::North => Dir::South,
+            volley_scenario::Edge::West => Dir::East,
+            volley_scenario::Edge::East => Dir::West,
+        };
+        // The side's commander is its General, a unit like any other.
+        let mut specs: Vec<(UnitSpec, std::ops::Range<usize>)> = Vec::new();
+        match whole(sd.commander.at) {
+            Some(at) => specs.push((
+                UnitSpec {
+                    name: sd.commander.name.clone(),
+                    kind: Kind::General,
+                    at,
+                    facing: None,
+                    sp: None,
+                    weapon: None,
+                    native: false,
+                },
+                side.span(),
+            )),
+            None => errors.push(src.error(
+                side.span(),
+                format!("side {:?}: the commander's `at` is a grid area: two whole numbers [column, row]", sd.name),
+            )),
+        }
+        specs.extend(sd.units.iter().map(|u| (u.get_ref().clone(), u.span())));
+        for (spec, span) in specs {
+            let sp = spec.sp.unwrap_or_else(|| spec.kind.strength());
+            if sp == 0 {
+                errors.push(src.error(span.clone(), format!("unit {:?}: sp must be at least 1", spec.name)));
+            }
+            let weapon = spec.weapon.or_else(|| spec.kind.default_weapon());
+            if spec.weapon.is_some() && matches!(spec.kind, Kind::General | Kind::Transport) {
+                errors.push(
+                    src.error(span.clone(), format!("unit {:?}: {}s carry no weapon", spec.name, spec.kind.name())),
+                );
+            }
+            if !on_grid(spec.at) {
+                errors.push(src.error(
+                    span.clone(),
+                    format!(
+                        "unit {:?}: area [{}, {}] is off the {cols} by {rows} grid",
+                        spec.name, spec.at.col, spec.at.row
+                    ),
+                ));
+            } else if !terrain[spec.at.row as usize * cols as usize + spec.at.col as usize].passable() {
+                errors.push(src.error(span.clone(), format!("unit {:?} stands on impassable ground", spec.name)));
+            }
+            if names.contains(&spec.name) {
+                errors.push(src.error(span.clone(), format!("two units are named {:?}", spec.name)));
+            }
+            let clash = units.iter().zip(&names).find(|(u, _): &(&Unit, &String)| {
+                u.area == spec.at && (u.side != si as u8 || (!u.kind.stacks() && !spec.kind.stacks()))
+            });
+            if let Some((u, other)) = clash {
+                let why = if u.side != si as u8 { "an enemy unit" } else { "another unit that does not stack" };
+                errors.push(
+                    src.error(span.clone(), format!("unit {:?} shares its area with {why}, {other:?}", spec.name)),
+                );
+            }
+            sp_start[si] += u32::from(sp);
+            names.push(spec.name.clone());
+            units.push(Unit {
+                side: si as u8,
+                kind: spec.kind,
+                area: spec.at,
+                facing: spec.facing.unwrap_or(forward[si]),
+                sp,
+                sp_start: sp,
+                weapon,
+                native: spec.native,
+                moved: None,
+                attacked: false,
+                done: false,
+            });
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let stat = Static {
+        name: file.name.clone(),
+        sides: [file.sides[0].get_ref().name.clone(), file.sides[1].get_ref().name.clone()],
+        unit_names: names,
+        cols,
+        rows,
+        terrain,
+        objectives,
+        sp_start,
+        turn_limit: file.turn_limit,
+        at_turn_limit: file.at_turn_limit.clone(),
+        forward,
+    };
+    Ok(Battle::new(Arc::new(stat), units, Phase::Initiative))
+}
+
+/// Parse and check a scenario's text and build the battle.
+pub fn load(src: &Source) -> Result<Battle, Diagnostics> {
+    let file = ScenarioFile::parse(src)?;
+    build(src, &file)
+}

@@ -1,0 +1,82 @@
+//! What a viewer sees: the grid, its terrain, the units. Nothing is hidden in Itchy and
+//! Scratchy, so every viewer sees the same.
+
+use volley_core::{Footprint, View, ViewFeature, ViewObjective, ViewPiece, Viewer};
+use volley_table::grid::Area;
+
+use crate::game::Battle;
+use crate::model::Terrain;
+
+fn square(a: Area) -> Vec<[f64; 2]> {
+    let (x, y) = (f64::from(a.col), f64::from(a.row));
+    vec![[x, y], [x + 1.0, y], [x + 1.0, y + 1.0], [x, y + 1.0]]
+}
+
+/// The view of `b` (the same for every viewer).
+pub fn view(b: &Battle, _viewer: Viewer) -> View {
+    let st = b.stat();
+    let mut terrain = Vec::new();
+    for r in 0..st.rows {
+        for c in 0..st.cols {
+            let a = Area::new(c, r);
+            let t = st.terrain(a);
+            if t != Terrain::Open {
+                terrain.push(ViewFeature {
+                    kind: format!("{t:?}").to_lowercase(),
+                    name: format!("[{c}, {r}]"),
+                    points: square(a),
+                    closed: true,
+                });
+            }
+        }
+    }
+    let objectives = st
+        .objectives
+        .iter()
+        .zip(&b.holders)
+        .map(|((name, areas), h)| ViewObjective {
+            name: name.clone(),
+            points: areas.first().map(|&a| square(a)).unwrap_or_default(),
+            holder: *h,
+        })
+        .collect();
+    let pieces = b
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.alive())
+        .map(|(i, u)| ViewPiece {
+            side: Some(u.side),
+            unit: Some(b.name(i).to_string()),
+            label: format!("{} {} SP", u.kind.name(), u.sp),
+            footprint: Footprint::Polygon { points: square(u.area) },
+            facing: Some(u.facing.heading()),
+            status: if u.done || (u.moved.is_some() && u.attacked) { "done".into() } else { "ready".into() },
+        })
+        .collect();
+    let notes = (0..2u8)
+        .map(|s| {
+            format!(
+                "{}: {} of {} Strength Points lost (Exhaustion Point {}){}",
+                st.sides[usize::from(s)],
+                b.sp_lost(s),
+                st.sp_start[usize::from(s)],
+                b.exhaustion_point(s),
+                if b.exhausted[usize::from(s)].is_some() { ", exhausted" } else { "" }
+            )
+        })
+        .collect();
+    View {
+        title: st.name.clone(),
+        turn: b.turn,
+        phase: format!("{:?}", b.phase).to_lowercase(),
+        width: f64::from(st.cols),
+        depth: f64::from(st.rows),
+        sides: st.sides.to_vec(),
+        terrain,
+        objectives,
+        pieces,
+        markers: Vec::new(),
+        notes,
+    }
+}

@@ -1,0 +1,44 @@
+//! The conformance harness over every bundled Itchy and Scratchy scenario, with both agents.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_core::Agent;
+use volley_core::conformance::check;
+use volley_itchy_scratchy::{Battle, load};
+use volley_scenario::Source;
+
+fn scenario(name: &str) -> Battle {
+    let path = format!("{}/../../../scenarios/itchy-scratchy/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    load(&Source::new(name, text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn agents(kind: &'static str) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Battle>>> {
+    move |seed| (0..2).map(|i| volley_ai::by_name::<Battle>(kind, seed.wrapping_add(i)).unwrap()).collect()
+}
+
+/// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.
+fn games(default: u64) -> u64 {
+    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+const SCENARIOS: &[&str] = &["elands-ridge.toml", "hochdorf-mill.toml"];
+
+#[test]
+fn random_agents_conform() {
+    for s in SCENARIOS {
+        let b = scenario(s);
+        let r = check(|| b.clone(), agents("random"), 21, games(200), 100_000);
+        assert_eq!(r.games, games(200), "{s}");
+        eprintln!("{s} random: {r:?}");
+    }
+}
+
+#[test]
+fn heuristic_agents_conform_and_finish_battles() {
+    for s in SCENARIOS {
+        let b = scenario(s);
+        let r = check(|| b.clone(), agents("heuristic"), 22, games(200), 100_000);
+        eprintln!("{s} heuristic: {r:?}");
+        assert!(r.results[0] + r.results[1] > 0, "{s}: heuristic battles should be won");
+    }
+}

@@ -1,0 +1,366 @@
+//! One test per rule of the text, on small battles written inline.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on what they did not expect
+
+use volley_chance::{Scripted, Seeded};
+use volley_core::{GameState, Tally};
+use volley_itchy_scratchy::game::Phase;
+use volley_itchy_scratchy::model::Kind;
+use volley_itchy_scratchy::{Action, Battle, Event, load};
+use volley_scenario::Source;
+use volley_table::grid::{Area, Dir};
+
+/// A battle on a 10 by 10 grid: `a` and `b` are TOML unit lists for the south side (Blue, its
+/// General at [0, 0]) and the north side (Red, its General at [9, 9]); `areas` adds terrain.
+fn battle(a: &str, b: &str, areas: &str) -> Battle {
+    let text = format!(
+        r#"name = "test"
+ruleset = "itchy-scratchy"
+turn_limit = 30
+[table]
+width = 10
+depth = 10
+{areas}
+[[sides]]
+name = "Blue"
+rear_edge = "south"
+commander = {{ name = "Blue General", at = [0, 0] }}
+units = [{a}]
+[[sides]]
+name = "Red"
+rear_edge = "north"
+commander = {{ name = "Red General", at = [9, 9] }}
+units = [{b}]
+"#
+    );
+    load(&Source::new("test.toml", text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Index of the unit named `name`.
+fn ix(b: &Battle, name: &str) -> u16 {
+    b.stat().unit_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no unit {name}")) as u16
+}
+
+fn apply_fn(b: &mut Battle, a: Action, draws: &str) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut s = Scripted::parse(draws).unwrap();
+    if let Err(e) = b.apply(&a, &mut s, &mut ev) {
+        panic!("{a:?} refused: {e}");
+    }
+    assert_eq!(s.remaining(), 0, "{a:?} left draws unused");
+    ev
+}
+
+fn refused_fn(b: &mut Battle, a: Action) -> String {
+    let before = b.state_hash();
+    let err = b.apply(&a, &mut Seeded::new(1), &mut Vec::new()).expect_err("the action should be refused");
+    assert_eq!(b.state_hash(), before, "a refused action changed the state");
+    err.to_string()
+}
+
+/// Apply an action (worked out before the battle is borrowed) with these draws.
+macro_rules! apply {
+    ($b:expr, $a:expr, $d:expr) => {{
+        let action = $a;
+        apply_fn(&mut $b, action, $d)
+    }};
+}
+
+/// The action is refused and changes nothing; the reason.
+macro_rules! refused {
+    ($b:expr, $a:expr) => {{
+        let action = $a;
+        refused_fn(&mut $b, action)
+    }};
+}
+
+/// Throw for initiative (Blue 6, Red 1) and let Blue go first.
+fn blue_first(b: &mut Battle) {
+    apply_fn(b, Action::Throw, "6 1");
+    apply_fn(b, Action::GoFirst { first: true }, "");
+    assert_eq!(b.phase, Phase::Act { side: 0, second: false });
+}
+
+fn mv(unit: u16, path: &[[i16; 2]], facing: Dir) -> Action {
+    Action::Move { unit, path: path.iter().map(|&a| Area::from(a)).collect(), facing }
+}
+
+#[test]
+fn strength_points_and_movement_by_unit_type() {
+    let b = battle(
+        r#"{ name = "I", kind = "infantry", at = [1, 1] }, { name = "D", kind = "dismounted_cavalry", at = [2, 1] },
+           { name = "M", kind = "mounted_cavalry", at = [3, 1] }, { name = "G", kind = "machine_guns", at = [4, 1] },
+           { name = "A", kind = "artillery", at = [5, 1] }, { name = "T", kind = "transport", at = [6, 1] },
+           { name = "Veteran", kind = "infantry", at = [7, 1], sp = 6 }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        "",
+    );
+    let sp: Vec<u8> = b.units.iter().map(|u| u.sp).collect();
+    // Blue's General first, then the units in order; then Red's General and unit.
+    assert_eq!(sp, vec![1, 4, 3, 3, 2, 2, 1, 6, 1, 4]);
+    let moves: Vec<u8> = b.units.iter().map(|u| u.kind.movement()).collect();
+    assert_eq!(moves, vec![3, 2, 2, 3, 2, 2, 2, 2, 3, 2]);
+    // Exhaustion Point: half the initial SP, rounded up: Blue 22 -> 11, Red 5 -> 3.
+    assert_eq!((b.exhaustion_point(0), b.exhaustion_point(1)), (11, 3));
+}
+
+#[test]
+fn the_initiative_throw_is_repeated_on_a_tie_and_the_winner_chooses() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [1, 1] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        "",
+    );
+    let ev = apply!(b, Action::Throw, "3 3 4 4 2 5");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Initiative { throws, winner } if throws.len() == 3 && winner == "Red"))
+    );
+    assert_eq!(b.phase, Phase::Choose { side: 1 });
+    apply!(b, Action::GoFirst { first: false }, "");
+    assert_eq!(b.phase, Phase::Act { side: 0, second: false }, "Red chose to go second");
+    // A missing die is asked for and changes nothing.
+    let mut c = battle(
+        r#"{ name = "I", kind = "infantry", at = [1, 1] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        "",
+    );
+    let before = c.state_hash();
+    let err = c.apply(&Action::Throw, &mut Scripted::parse("4").unwrap(), &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("needs a d6"), "{err}");
+    assert_eq!(c.state_hash(), before);
+}
+
+#[test]
+fn movement_counts_edges_once_a_turn_and_attacking_costs_an_area() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [1, 1] }, { name = "M", kind = "mounted_cavalry", at = [5, 1] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let (i, m) = (ix(&b, "I"), ix(&b, "M"));
+    let why = refused!(b, mv(i, &[[2, 2]], Dir::North));
+    assert!(why.contains("crosses an edge"), "{why}");
+    let why = refused!(b, mv(i, &[[1, 2], [1, 3], [1, 4]], Dir::North));
+    assert!(why.contains("2 grid areas"), "{why}");
+    apply!(b, mv(i, &[[1, 2], [2, 2]], Dir::East), "");
+    assert_eq!((b.units[usize::from(i)].area, b.units[usize::from(i)].facing), (Area::new(2, 2), Dir::East));
+    let why = refused!(b, mv(i, &[[2, 3]], Dir::North));
+    assert!(why.contains("already moved") || why.contains("had its turn"), "{why}");
+    // Cavalry moves 3.
+    apply!(b, mv(m, &[[5, 2], [5, 3], [5, 4]], Dir::North), "");
+    // A unit that has moved its full allowance may not attack (it costs an area).
+    let mut c = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 2] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 7] }"#,
+        "",
+    );
+    blue_first(&mut c);
+    let i = ix(&c, "I");
+    apply!(c, mv(i, &[[4, 3], [4, 4]], Dir::North), "");
+    let why = refused!(c, Action::Attack { unit: i, target: ix(&c, "R") });
+    assert!(why.contains("full allowance"), "{why}");
+    // Attacking first leaves one area to move.
+    let mut d = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 4] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 7] }"#,
+        "",
+    );
+    blue_first(&mut d);
+    let i = ix(&d, "I");
+    apply!(d, Action::Attack { unit: i, target: ix(&d, "R") }, "1 2");
+    let why = refused!(d, mv(i, &[[3, 4], [2, 4]], Dir::North));
+    assert!(why.contains("one less"), "{why}");
+    apply!(d, mv(i, &[[3, 4]], Dir::North), "");
+}
+
+#[test]
+fn stacking_transport_and_generals_excepted_and_never_with_the_enemy() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [1, 1] }, { name = "J", kind = "infantry", at = [3, 1] },
+           { name = "T", kind = "transport", at = [5, 1] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let why = refused!(b, mv(ix(&b, "I"), &[[2, 1], [3, 1]], Dir::North));
+    assert!(why.contains("friendly"), "{why}");
+    apply!(b, mv(ix(&b, "T"), &[[4, 1], [3, 1]], Dir::North), "");
+    apply!(b, mv(0, &[[1, 0], [2, 0], [3, 0]], Dir::North), ""); // the General
+    apply!(b, mv(ix(&b, "I"), &[[1, 2]], Dir::North), "");
+    let mut c = battle(
+        r#"{ name = "I", kind = "infantry", at = [5, 5] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 7] }"#,
+        "",
+    );
+    blue_first(&mut c);
+    let why = refused!(c, mv(ix(&c, "I"), &[[4, 5], [4, 6], [4, 7]], Dir::North));
+    assert!(why.contains("stop") || why.contains("2 grid areas"), "{why}");
+}
+
+#[test]
+fn a_move_stops_next_to_an_enemy_and_faces_it() {
+    let mut b = battle(
+        r#"{ name = "M", kind = "mounted_cavalry", at = [5, 2] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 5] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let m = ix(&b, "M");
+    // [5, 4] is next to Red at [5, 5]: the cavalry must stop there, not go on.
+    let why = refused!(b, mv(m, &[[5, 3], [5, 4], [4, 4]], Dir::West));
+    assert!(why.contains("must stop at [5, 4]"), "{why}");
+    let why = refused!(b, mv(m, &[[5, 3], [5, 4]], Dir::East));
+    assert!(why.contains("must face it"), "{why}");
+    apply!(b, mv(m, &[[5, 3], [5, 4]], Dir::North), "");
+}
+
+#[test]
+fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
+    // Red at [5, 6] faces south onto Blue at [5, 5]; S at [3, 4] faces east onto [4, 4].
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [5, 5] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 6], facing = "south" }, { name = "S", kind = "infantry", at = [3, 4], facing = "east" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let i = ix(&b, "I");
+    let why = refused!(b, mv(i, &[[4, 5], [4, 6]], Dir::East));
+    assert!(why.contains("withdraw"), "{why}");
+    let why = refused!(b, mv(i, &[[4, 5], [4, 4]], Dir::North));
+    assert!(why.contains("front of another enemy"), "{why}");
+    apply!(b, mv(i, &[[5, 4], [5, 3]], Dir::North), "");
+}
+
+#[test]
+fn an_attack_needs_range_arc_sight_and_the_cover_rules() {
+    let woods = r#"[[rules.areas]]
+kind = "woods"
+at = [[5, 7], [2, 5], [2, 6]]"#;
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [5, 4] }, { name = "W", kind = "infantry", at = [2, 5] }"#,
+        r#"{ name = "Far", kind = "infantry", at = [5, 8] }, { name = "Wood", kind = "infantry", at = [5, 7] }, { name = "Side", kind = "infantry", at = [8, 4] }, { name = "Beyond", kind = "infantry", at = [2, 8] }"#,
+        woods,
+    );
+    blue_first(&mut b);
+    let i = ix(&b, "I");
+    let names = b.stat().unit_names.clone();
+    let at = move |t: &str| Action::Attack { unit: i, target: names.iter().position(|n| n == t).unwrap() as u16 };
+    let why = refused!(b, at("Far"));
+    assert!(why.contains("reach 3"), "{why}");
+    let why = refused!(b, at("Side"));
+    assert!(why.contains("arc"), "{why}");
+    let why = refused!(b, at("Wood"));
+    assert!(why.contains("1 grid area into woods"), "{why}");
+    // A unit in the woods, not at its edge in the direction it faces, cannot shoot out.
+    let w = ix(&b, "W");
+    let why = refused!(b, Action::Attack { unit: w, target: ix(&b, "Beyond") });
+    assert!(why.contains("edge of its cover"), "{why}");
+    // One area into the woods is allowed.
+    let mut c = battle(
+        r#"{ name = "I", kind = "infantry", at = [5, 6] }"#,
+        r#"{ name = "Wood", kind = "infantry", at = [5, 7] }"#,
+        woods,
+    );
+    blue_first(&mut c);
+    assert!(c.validate(&Action::Attack { unit: ix(&c, "I"), target: ix(&c, "Wood") }).is_ok());
+}
+
+#[test]
+fn line_of_sight_is_blocked_by_woods_buildings_and_units() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [5, 3] }, { name = "J", kind = "infantry", at = [3, 3] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 5] }, { name = "S", kind = "infantry", at = [3, 5] }, { name = "Screen", kind = "infantry", at = [3, 4], facing = "east" }"#,
+        "[[rules.areas]]\nkind = \"built_up\"\nat = [[5, 4]]",
+    );
+    blue_first(&mut b);
+    let why = refused!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") });
+    assert!(why.contains("woods or buildings"), "{why}");
+    let why = refused!(b, Action::Attack { unit: ix(&b, "J"), target: ix(&b, "S") });
+    assert!(why.contains("a unit stands"), "{why}");
+}
+
+#[test]
+fn a_general_adds_two_dice_and_can_fall_with_the_unit_he_stands_with() {
+    // Blue's General stands with the attacking infantry; Red's with its target.
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [0, 1] }"#,
+        r#"{ name = "R", kind = "infantry", at = [0, 3], facing = "south" }"#,
+        "",
+    );
+    b.units[0].area = Area::new(0, 1);
+    let red_general = b.units.iter().position(|u| u.side == 1 && u.kind == Kind::General).unwrap();
+    b.units[red_general].area = Area::new(0, 3);
+    blue_first(&mut b);
+    // Rifles at range 2: 4 dice + 2 for the General = 6: the author's 1 1 1 4 4 5.
+    let ev = apply!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") }, "1 1 1 4 4 5");
+    assert!(ev.iter().any(|e| matches!(e, Event::LostSp { unit, left: 3 } if unit == "R")), "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(e, Event::Destroyed { unit } if unit == "Red General")), "{ev:?}");
+    assert_eq!(b.units[red_general].sp, 0);
+    // One attack a turn.
+    let why = refused!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") });
+    assert!(why.contains("already attacked"), "{why}");
+}
+
+#[test]
+fn a_target_loses_at_most_one_point_and_is_removed_at_zero() {
+    let mut b = battle(
+        r#"{ name = "G", kind = "machine_guns", at = [4, 4] }"#,
+        r#"{ name = "T", kind = "transport", at = [4, 5], facing = "west" }, { name = "R", kind = "infantry", at = [8, 8] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    // 8 dice with two doubles of 2: still one Strength Point.
+    let ev = apply!(b, Action::Attack { unit: ix(&b, "G"), target: ix(&b, "T") }, "2 2 3 3 2 2 5 6");
+    assert!(ev.iter().any(|e| matches!(e, Event::Destroyed { unit } if unit == "T")), "{ev:?}");
+    assert!(!b.units[usize::from(ix(&b, "T"))].alive());
+    assert_eq!(b.sp_lost(1), 1);
+}
+
+#[test]
+fn exhaustion_stops_advances_and_both_exhausted_end_the_battle() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 2], sp = 1 }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 7], sp = 1 }"#,
+        "",
+    );
+    // Blue: General 1 + 1 = 2 SP, Exhaustion Point 1. Red the same.
+    let r = usize::from(ix(&b, "R"));
+    b.units[r].sp = 1;
+    blue_first(&mut b);
+    b.units[0].sp = 0; // Blue's General falls (as if by an attack)
+    apply!(b, Action::EndHalf, "");
+    let ev = apply!(b, Action::EndHalf, "");
+    assert!(ev.iter().any(|e| matches!(e, Event::Exhausted { side, lost: 1, point: 1 } if side == "Blue")), "{ev:?}");
+    assert!(b.exhausted[0].is_some() && b.exhausted[1].is_none());
+    // Exhausted, Blue may not move towards the enemy, but may move away and still shoot.
+    apply!(b, Action::Throw, "6 2");
+    apply!(b, Action::GoFirst { first: true }, "");
+    let i = ix(&b, "I");
+    let why = refused!(b, mv(i, &[[4, 3]], Dir::North));
+    assert!(why.contains("exhausted"), "{why}");
+    apply!(b, mv(i, &[[3, 2]], Dir::North), "");
+    // Red loses its General too: both exhausted, the battle ends; equal shares lost: a draw.
+    let rg = b.units.iter().position(|u| u.side == 1 && u.kind == Kind::General).unwrap();
+    b.units[rg].sp = 0;
+    apply!(b, Action::EndHalf, "");
+    let ev = apply!(b, Action::EndHalf, "");
+    assert!(ev.iter().any(|e| matches!(e, Event::BattleOver { .. })), "{ev:?}");
+    let o = b.outcome().unwrap();
+    assert_eq!(o.winner, None, "{o:?}");
+    assert!(o.reason.contains("both sides are exhausted"), "{o:?}");
+    assert_eq!(b.tally(0), (2, 1, 0));
+}
+
+#[test]
+fn native_troops_charge_without_losing_movement() {
+    let mut b = battle(
+        r#"{ name = "Impi", kind = "infantry", at = [4, 3], weapon = "hand_held", native = true }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 5], facing = "south" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let u = ix(&b, "Impi");
+    apply!(b, mv(u, &[[4, 4]], Dir::North), "");
+    apply!(b, Action::Attack { unit: u, target: ix(&b, "R") }, "1 2 3 4");
+    assert_eq!(b.units[usize::from(u)].allowance(true), 2, "the charge costs no area");
+}
