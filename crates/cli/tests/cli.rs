@@ -275,3 +275,47 @@ fn each_rule_set_describes_its_situation() {
     let o = d.run(&["schema", "situation"]);
     assert!(!o.status.success());
 }
+
+#[test]
+fn itchy_scratchy_battles_play_replay_and_report_strength_points() {
+    let d = setup("itchy");
+    let a = json(&d.run(&["play", "hochdorf-mill", "--seed", "4", "--format", "json", "--log", "mill.jsonl"]));
+    assert_eq!(a["ruleset"], "itchy-scratchy");
+    assert!(a["variant"].is_null());
+    let sides = a["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["measure"], "strength points");
+    assert_eq!(sides[0]["men_start"], 18, "three battalions of 4, a battery of 2, cavalry of 3, a General");
+    let replayed = d.run(&["replay", "mill.jsonl"]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains(a["state_hash"].as_str().unwrap()));
+    let text = stdout(&d.run(&["play", "elands-ridge", "--seed", "2"]));
+    assert!(text.starts_with("Elands Ridge, 1899 (itchy-scratchy), seed 2"), "{text}");
+    assert!(text.contains("Initiative:") && text.contains(" attack "), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("Casualties: British"), "{text}");
+
+    // A grid scenario's mistakes are pointed at too.
+    let bad = r#"name = "bad"
+ruleset = "itchy-scratchy"
+[table]
+width = 6
+depth = 6
+[[sides]]
+name = "A"
+rear_edge = "south"
+commander = { name = "a", at = [0, 0] }
+units = [{ name = "x", kind = "infantry", at = [9, 1] }]
+[[sides]]
+name = "B"
+rear_edge = "north"
+commander = { name = "b", at = [0, 5] }
+units = [{ name = "y", kind = "infantry", at = [1, 4], weapon = "muskets" }, { name = "z", kind = "transport", at = [2, 4], weapon = "muskets" }]
+"#;
+    d.write("bad.toml", bad);
+    let o = d.run(&["check", "bad.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("bad.toml:10:10:") && e.contains("off the 6 by 6 grid"), "{e}");
+    assert!(e.contains("bad.toml:15:") && e.contains("carry no weapon"), "{e}");
+    let schema = json(&d.run(&["schema", "scenario", "itchy-scratchy"]));
+    assert!(schema["$defs"]["UnitSpec"]["properties"]["kind"].is_object(), "{schema}");
+}
