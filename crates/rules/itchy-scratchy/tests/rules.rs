@@ -364,3 +364,39 @@ fn native_troops_charge_without_losing_movement() {
     apply!(b, Action::Attack { unit: u, target: ix(&b, "R") }, "1 2 3 4");
     assert_eq!(b.units[usize::from(u)].allowance(true), 2, "the charge costs no area");
 }
+
+#[test]
+fn units_act_one_after_another() {
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 4] }, { name = "J", kind = "infantry", at = [6, 4] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 6] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let (i, j) = (ix(&b, "I"), ix(&b, "J"));
+    // I may move and then attack...
+    apply!(b, mv(i, &[[4, 5]], Dir::North), "");
+    // ...but once J acts, I's turn is over.
+    apply!(b, mv(j, &[[6, 5]], Dir::North), "");
+    let why = refused!(b, Action::Attack { unit: i, target: ix(&b, "R") });
+    assert!(why.contains("had its turn"), "{why}");
+}
+
+#[test]
+fn woods_buildings_and_fortifications_are_cover() {
+    let fort = "[[rules.areas]]\nkind = \"fortification\"\nat = [[4, 6]]";
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 5] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 6] }"#,
+        fort,
+    );
+    blue_first(&mut b);
+    let s = b.attack_situation(0, ix(&b, "I"), ix(&b, "R")).unwrap();
+    assert!(s.target_in_cover);
+    // A double 4 alone does not hit infantry in cover; with another double it does.
+    let mut c = b.clone();
+    let ev = apply!(c, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") }, "4 4 1 2 3 6");
+    assert!(!ev.iter().any(|e| matches!(e, Event::LostSp { .. })), "{ev:?}");
+    let ev = apply!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") }, "4 4 1 1 3 6");
+    assert!(ev.iter().any(|e| matches!(e, Event::LostSp { .. })), "{ev:?}");
+}
