@@ -402,6 +402,63 @@ mod tests {
     }
 
     #[test]
+    fn odds_equal_brute_force_over_every_pair_of_cards() {
+        // Card by card, every one of the 52 x 52 (or fewer) pairs of physical cards, against
+        // the odds worked out over the counts of each value.
+        let mut a = unit(Arm::Artillery);
+        a.deck = Some([4, 3, 4, 4, 2, 4, 4, 4, 4, 1, 4, 4, 0]);
+        a.cover = Cover::Works;
+        let mut d = unit(Arm::Infantry);
+        d.killed_so_far = 3;
+        d.pikes_or_guards = 2;
+        d.men_in_ranks = Some(6);
+        let s = Situation { variant: Variant::Chance, attacker: a, defender: d };
+        let cards = |counts: [u8; 13]| -> Vec<u8> {
+            (1..=13u8).flat_map(|v| std::iter::repeat_n(v, usize::from(counts[usize::from(v) - 1]))).collect()
+        };
+        let (ca, cd) = (cards(s.attacker.deck.unwrap()), cards([4; 13]));
+        let mut tally: Vec<(Outcome, u32)> = Vec::new();
+        for &x in &ca {
+            for &y in &cd {
+                let o = s.with_cards([x, y]).outcome();
+                match tally.iter_mut().find(|t| t.0 == o) {
+                    Some(t) => t.1 += 1,
+                    None => tally.push((o, 1)),
+                }
+            }
+        }
+        let total = (ca.len() * cd.len()) as f64;
+        let exact = Combat.odds(&s).unwrap();
+        assert_eq!(exact.len(), tally.len());
+        for (o, n) in tally {
+            let p = exact.iter().find(|e| e.outcome == o).unwrap().probability;
+            assert!((p - f64::from(n) / total).abs() < 1e-12, "{o:?}");
+        }
+    }
+
+    #[test]
+    fn resolving_many_times_agrees_with_the_odds() {
+        let s = Situation { variant: Variant::Chance, attacker: unit(Arm::Cavalry), defender: unit(Arm::Infantry) };
+        let exact = Combat.odds(&s).unwrap();
+        let mut rng = volley_chance::Seeded::new(77);
+        let runs = 30_000u32;
+        let mut seen: Vec<(Outcome, u32)> = Vec::new();
+        for _ in 0..runs {
+            let o = Combat.resolve(&s, &mut rng).unwrap().outcome();
+            match seen.iter_mut().find(|t| t.0 == o) {
+                Some(t) => t.1 += 1,
+                None => seen.push((o, 1)),
+            }
+        }
+        for e in &exact {
+            let n = seen.iter().find(|t| t.0 == e.outcome).map_or(0, |t| t.1);
+            let freq = f64::from(n) / f64::from(runs);
+            let se = (e.probability * (1.0 - e.probability) / f64::from(runs)).sqrt();
+            assert!((freq - e.probability).abs() < 5.0 * se + 1e-9, "{:?}: {freq} vs {}", e.outcome, e.probability);
+        }
+    }
+
+    #[test]
     fn impossible_situations_are_refused() {
         let mut works = unit(Arm::Infantry);
         works.cover = Cover::Works;
