@@ -169,6 +169,100 @@ impl Area {
     }
 }
 
+/// The terrain of a grid area.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Terrain {
+    /// Open ground.
+    #[default]
+    Open,
+    /// Woods: cover; blocks sight through it.
+    Woods,
+    /// A built-up area: cover; blocks sight through it.
+    BuiltUp,
+    /// A fortification: cover.
+    Fortification,
+    /// A river: impassable.
+    River,
+    /// A bridge over a river: open ground.
+    Bridge,
+    /// Other impassable ground.
+    Impassable,
+}
+
+impl Terrain {
+    /// Woods, built-up areas and fortifications count as cover.
+    pub fn cover(self) -> bool {
+        matches!(self, Terrain::Woods | Terrain::BuiltUp | Terrain::Fortification)
+    }
+
+    /// Woods and built-up areas block a line of sight through them.
+    pub fn blocks_sight(self) -> bool {
+        matches!(self, Terrain::Woods | Terrain::BuiltUp)
+    }
+
+    /// Whether units may enter it.
+    pub fn passable(self) -> bool {
+        !matches!(self, Terrain::River | Terrain::Impassable)
+    }
+}
+
+/// A rectangular grid of areas with the terrain of each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    cols: i16,
+    rows: i16,
+    terrain: Vec<Terrain>,
+}
+
+impl Grid {
+    /// A grid of `cols` by `rows` open areas (each at least 1).
+    pub fn new(cols: i16, rows: i16) -> Self {
+        let (cols, rows) = (cols.max(1), rows.max(1));
+        Grid { cols, rows, terrain: vec![Terrain::Open; cols as usize * rows as usize] }
+    }
+
+    /// Columns.
+    pub fn cols(&self) -> i16 {
+        self.cols
+    }
+
+    /// Rows.
+    pub fn rows(&self) -> i16 {
+        self.rows
+    }
+
+    /// Whether `a` is on the grid.
+    pub fn contains(&self, a: Area) -> bool {
+        a.col >= 0 && a.row >= 0 && a.col < self.cols && a.row < self.rows
+    }
+
+    fn index(&self, a: Area) -> Option<usize> {
+        self.contains(a).then(|| a.row as usize * self.cols as usize + a.col as usize)
+    }
+
+    /// The terrain of `a`; off the grid, impassable.
+    pub fn terrain(&self, a: Area) -> Terrain {
+        self.index(a).map_or(Terrain::Impassable, |i| self.terrain[i])
+    }
+
+    /// Set the terrain of `a`; false if `a` is off the grid.
+    pub fn set(&mut self, a: Area, t: Terrain) -> bool {
+        match self.index(a) {
+            Some(i) => {
+                self.terrain[i] = t;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every area, row by row from the south-west.
+    pub fn areas(&self) -> impl Iterator<Item = Area> + '_ {
+        (0..self.rows).flat_map(move |r| (0..self.cols).map(move |c| Area::new(c, r)))
+    }
+}
+
 /// Half-angle of the arc of attack, degrees: never more than 60° either side of the facing.
 pub const ARC_HALF_ANGLE: f64 = 60.0;
 
@@ -258,6 +352,21 @@ mod tests {
         assert!(in_arc(o, Dir::North, Area::new(8, 7)), "56° at five areas");
         assert!(!in_arc(o, Dir::North, Area::new(5, 4)), "behind");
         assert!(in_arc(o, Dir::West, Area::new(3, 4)));
+    }
+
+    #[test]
+    fn terrain_by_area_with_rivers_impassable_unless_bridged() {
+        let mut g = Grid::new(4, 3);
+        assert!(g.set(Area::new(1, 1), Terrain::River));
+        assert!(g.set(Area::new(2, 1), Terrain::Bridge));
+        assert!(g.set(Area::new(3, 2), Terrain::Woods));
+        assert!(!g.set(Area::new(4, 0), Terrain::Woods), "off the grid");
+        assert!(!g.terrain(Area::new(1, 1)).passable());
+        assert!(g.terrain(Area::new(2, 1)).passable());
+        assert!(g.terrain(Area::new(3, 2)).cover() && g.terrain(Area::new(3, 2)).blocks_sight());
+        assert!(Terrain::Fortification.cover() && !Terrain::Fortification.blocks_sight());
+        assert_eq!(g.terrain(Area::new(-1, 0)), Terrain::Impassable);
+        assert_eq!(g.areas().count(), 12);
     }
 
     #[test]

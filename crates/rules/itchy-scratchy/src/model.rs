@@ -106,43 +106,7 @@ impl Kind {
     }
 }
 
-/// The terrain of a grid area.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Terrain {
-    /// Open ground.
-    #[default]
-    Open,
-    /// Woods: cover; blocks sight through it.
-    Woods,
-    /// A built-up area: cover; blocks sight through it.
-    BuiltUp,
-    /// A fortification: cover.
-    Fortification,
-    /// A river: impassable.
-    River,
-    /// A bridge over a river: open ground.
-    Bridge,
-    /// Other impassable ground.
-    Impassable,
-}
-
-impl Terrain {
-    /// Woods, built-up areas and fortifications count as cover.
-    pub fn cover(self) -> bool {
-        matches!(self, Terrain::Woods | Terrain::BuiltUp | Terrain::Fortification)
-    }
-
-    /// Woods and built-up areas block a line of sight through them.
-    pub fn blocks_sight(self) -> bool {
-        matches!(self, Terrain::Woods | Terrain::BuiltUp)
-    }
-
-    /// Whether units may enter it.
-    pub fn passable(self) -> bool {
-        !matches!(self, Terrain::River | Terrain::Impassable)
-    }
-}
+pub use volley_table::grid::Terrain;
 
 /// One unit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

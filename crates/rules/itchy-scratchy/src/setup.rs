@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Source};
 use volley_table::Point;
-use volley_table::grid::{Area, Dir};
+use volley_table::grid::{Area, Dir, Grid};
 
 use crate::combat::Weapon;
 use crate::game::{Battle, Phase};
@@ -76,12 +76,8 @@ pub struct Static {
     pub sides: [String; 2],
     /// Unit names, by index.
     pub unit_names: Vec<String>,
-    /// Columns and rows.
-    pub cols: i16,
-    /// Rows.
-    pub rows: i16,
-    /// Terrain of each area, row by row from the south-west.
-    pub terrain: Vec<Terrain>,
+    /// The grid and its terrain.
+    pub grid: Grid,
     /// Objectives: name and areas.
     pub objectives: Vec<(String, Vec<Area>)>,
     /// Each side's Strength Points at the start.
@@ -97,16 +93,12 @@ pub struct Static {
 impl Static {
     /// Whether `a` is on the grid.
     pub fn contains(&self, a: Area) -> bool {
-        a.col >= 0 && a.row >= 0 && a.col < self.cols && a.row < self.rows
+        self.grid.contains(a)
     }
 
     /// The terrain at `a` (off the grid: impassable).
     pub fn terrain(&self, a: Area) -> Terrain {
-        if self.contains(a) {
-            self.terrain[a.row as usize * self.cols as usize + a.col as usize]
-        } else {
-            Terrain::Impassable
-        }
+        self.grid.terrain(a)
     }
 }
 
@@ -142,8 +134,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             .push(src.error(t.span(), "a grid gives its terrain area by area in [[rules.areas]], not in [[terrain]]"));
     }
     let (cols, rows) = (cols.clamp(2, 200), rows.clamp(2, 200));
+    let mut grid = Grid::new(cols, rows);
     let on_grid = |a: Area| a.col >= 0 && a.row >= 0 && a.col < cols && a.row < rows;
-    let mut terrain = vec![Terrain::Open; cols as usize * rows as usize];
     for spec in &file.rules.areas {
         let mut areas = spec.at.clone();
         if let Some([c0, r0, c1, r1]) = spec.rect {
@@ -157,9 +149,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             errors.push(src.error_whole(format!("[[rules.areas]] of {:?}: expected `rect` or `at`", spec.kind)));
         }
         for a in areas {
-            if on_grid(a) {
-                terrain[a.row as usize * cols as usize + a.col as usize] = spec.kind;
-            } else {
+            if !grid.set(a, spec.kind) {
                 errors.push(src.error_whole(format!(
                     "[[rules.areas]] of {:?}: area [{}, {}] is off the {cols} by {rows} grid",
                     spec.kind, a.col, a.row
@@ -241,7 +231,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                         spec.name, spec.at.col, spec.at.row
                     ),
                 ));
-            } else if !terrain[spec.at.row as usize * cols as usize + spec.at.col as usize].passable() {
+            } else if !grid.terrain(spec.at).passable() {
                 errors.push(src.error(span.clone(), format!("unit {:?} stands on impassable ground", spec.name)));
             }
             if names.contains(&spec.name) {
@@ -280,9 +270,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         name: file.name.clone(),
         sides: [file.sides[0].get_ref().name.clone(), file.sides[1].get_ref().name.clone()],
         unit_names: names,
-        cols,
-        rows,
-        terrain,
+        grid,
         objectives,
         sp_start,
         turn_limit: file.turn_limit,

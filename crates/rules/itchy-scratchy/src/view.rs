@@ -16,18 +16,15 @@ fn square(a: Area) -> Vec<[f64; 2]> {
 pub fn view(b: &Battle, _viewer: Viewer) -> View {
     let st = b.stat();
     let mut terrain = Vec::new();
-    for r in 0..st.rows {
-        for c in 0..st.cols {
-            let a = Area::new(c, r);
-            let t = st.terrain(a);
-            if t != Terrain::Open {
-                terrain.push(ViewFeature {
-                    kind: format!("{t:?}").to_lowercase(),
-                    name: format!("[{c}, {r}]"),
-                    points: square(a),
-                    closed: true,
-                });
-            }
+    for a in st.grid.areas() {
+        let t = st.terrain(a);
+        if t != Terrain::Open {
+            terrain.push(ViewFeature {
+                kind: format!("{t:?}").to_lowercase(),
+                name: format!("[{}, {}]", a.col, a.row),
+                points: square(a),
+                closed: true,
+            });
         }
     }
     let objectives = st
@@ -70,8 +67,8 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         title: st.name.clone(),
         turn: b.turn,
         phase: format!("{:?}", b.phase).to_lowercase(),
-        width: f64::from(st.cols),
-        depth: f64::from(st.rows),
+        width: f64::from(st.grid.cols()),
+        depth: f64::from(st.grid.rows()),
         sides: st.sides.to_vec(),
         terrain,
         objectives,
