@@ -19,7 +19,8 @@ use volley_scenario::{Diagnostics, Source, probe};
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
 #[command(long_about = "Rules engine and battle laboratory for horse-and-musket wargames.\n\n\
-Rule sets: blown-away (variants chance and without-chance), itchy-scratchy.\n\n\
+Rule sets: blown-away (variants chance and without-chance), itchy-scratchy; old-fritz (the\n\
+combat calculator so far).\n\n\
 A SCENARIO is a path to a scenario file or the name of a bundled one (see `volley scenarios`).\n\
 Start with: volley play crossroads")]
 struct Cli {
@@ -34,6 +35,8 @@ enum RuleSetId {
     BlownAway,
     /// Bob Cordery's Itchy and Scratchy.
     ItchyScratchy,
+    /// Jim Wallman's One Brain Cell rules for the Seven Years War (the calculator only, so far).
+    OldFritz,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -214,11 +217,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 RuleSetId::ItchyScratchy => {
                     calc::resolve(&volley_itchy_scratchy::combat::Combat, &situation, source, format)
                 }
+                RuleSetId::OldFritz => calc::resolve(&volley_old_fritz::combat::Combat, &situation, source, format),
             }
         }
         Command::Odds { ruleset, situation, format } => match ruleset {
             RuleSetId::BlownAway => calc::odds(&volley_blown_away::calc::Combat, &situation, format),
             RuleSetId::ItchyScratchy => calc::odds(&volley_itchy_scratchy::combat::Combat, &situation, format),
+            RuleSetId::OldFritz => calc::odds(&volley_old_fritz::combat::Combat, &situation, format),
         },
         Command::Schema { what, ruleset } => {
             let schema = match (what, ruleset) {
@@ -233,6 +238,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 (SchemaKind::Situation, Some(RuleSetId::ItchyScratchy)) => {
                     schemars::schema_for!(volley_itchy_scratchy::combat::Situation)
+                }
+                (SchemaKind::Situation, Some(RuleSetId::OldFritz)) => {
+                    schemars::schema_for!(volley_old_fritz::combat::Situation)
+                }
+                (SchemaKind::Scenario, Some(RuleSetId::OldFritz)) => {
+                    bail!(
+                        "old-fritz has no scenario files yet: so far volley resolves and gives the odds of its close combats"
+                    )
                 }
                 (SchemaKind::Situation, None) => {
                     bail!("which rule set's situation? volley schema situation blown-away | itchy-scratchy")

@@ -1,0 +1,1061 @@
+//! The One Step: a close combat as one pure function of the situation — the additions to each
+//! side's d10, the difference, the results-table band each side reads, and the casualty tests the
+//! bands call for — with the guns' close-range fire first when a battery is attacked. The
+//! casualty test, the pursuit test and the bombardment are pure functions too.
+//!
+//! How the scan is read (see `docs/rules/old-fritz.md` for the reasons):
+//! * "Take a casualty test" means the unit *suffers* a test thrown by its enemy: 1d10 per 6 of the
+//!   enemy's figures, with the enemy's quality in the column of the enemy's own state
+//!   (withdrawing, routing, standing), −2 per green counter on the enemy, −2 if the unit is in
+//!   cover. The additions are made once per battalion's throw, not per die.
+//! * Each side reads its own score (its total less the enemy's) in its own column.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, DrawKind};
+use volley_core::calc::{CalcError, Calculator, OutcomeProbability};
+
+/// Troop quality, A (superlative) to G (poorly trained and ill disciplined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub enum Quality {
+    /// Superlative troops of the highest calibre.
+    A,
+    /// Elite units, usually guard.
+    B,
+    /// Good or very experienced line units.
+    C,
+    /// Standard well-trained units.
+    D,
+    /// Trained and disciplined but of low quality.
+    E,
+    /// Poorly trained or ill disciplined.
+    F,
+    /// Poorly trained and ill disciplined (Freikorps).
+    G,
+}
+
+impl Quality {
+    fn grade(self) -> i32 {
+        self as i32
+    }
+
+    /// The row of the casualty test's additions: A, B, C/D, E/F, G.
+    fn casualty_row(self) -> usize {
+        match self {
+            Quality::A => 0,
+            Quality::B => 1,
+            Quality::C | Quality::D => 2,
+            Quality::E | Quality::F => 3,
+            Quality::G => 4,
+        }
+    }
+}
+
+/// The kinds of cavalry, which differ in speed, weight and their additions against infantry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cavalry {
+    /// Hussars (light).
+    Hussars,
+    /// Light dragoons (light).
+    LightDragoons,
+    /// Dragoons.
+    Dragoons,
+    /// Cuirassiers (heavy).
+    Cuirassiers,
+    /// Gensdarmes (heavy).
+    Gensdarmes,
+}
+
+impl Cavalry {
+    /// Weight: 0 light, 1 dragoons, 2 heavy.
+    pub fn weight(self) -> u8 {
+        match self {
+            Cavalry::Hussars | Cavalry::LightDragoons => 0,
+            Cavalry::Dragoons => 1,
+            Cavalry::Cuirassiers | Cavalry::Gensdarmes => 2,
+        }
+    }
+
+    /// The addition against infantry.
+    pub fn against_infantry(self) -> i32 {
+        if self.weight() == 0 { HUSSARS_VS_INFANTRY } else { DRAGOONS_VS_INFANTRY }
+    }
+}
+
+/// What a unit is, for the results tables (artillery fights as infantry once its guns have
+/// fired).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Arm {
+    /// Infantry (line, grenadiers, Grenz and Croats).
+    Infantry,
+    /// Cavalry.
+    Cavalry,
+    /// A battery of guns.
+    Artillery,
+}
+
+/// A battery's guns, which fire first at close range when the battery is attacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Guns {
+    /// Heavy guns (2 points) rather than medium (1 point).
+    #[serde(default)]
+    pub heavy: bool,
+    /// Gunners lost so far.
+    #[serde(default)]
+    pub gunners_lost: u8,
+}
+
+/// One side of a close combat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Infantry, cavalry or artillery.
+    pub arm: Arm,
+    /// The kind of cavalry (cavalry only).
+    #[serde(default)]
+    pub cavalry: Option<Cavalry>,
+    /// Troop quality.
+    pub quality: Quality,
+    /// Figures now (for outnumbering, and the enemy's casualty test fired by these).
+    pub figures: u16,
+    /// Figures at the start of the battle (each 10% lost is −2); default: as now.
+    #[serde(default)]
+    pub figures_at_start: Option<u16>,
+    /// Green counters.
+    #[serde(default)]
+    pub greens: u8,
+    /// Its frontage is overlapped (outnumbered or overlapped: −1).
+    #[serde(default)]
+    pub overlapped: bool,
+    /// The enemy is to its rear and engaging (−6).
+    #[serde(default)]
+    pub enemy_to_rear: bool,
+    /// The umpire's tactical advantage, 0 to 3.
+    #[serde(default)]
+    pub tactical_advantage: u8,
+    /// In effective cover (−2 on casualty tests against it).
+    #[serde(default)]
+    pub in_cover: bool,
+    /// Unreliable troops (two casualties a bound running; −3 on the pursuit test).
+    #[serde(default)]
+    pub unreliable: bool,
+    /// Rash troops (−3 on the pursuit test).
+    #[serde(default)]
+    pub rash: bool,
+    /// Unreliable foreigners: they change sides when they disintegrate.
+    #[serde(default)]
+    pub foreign: bool,
+    /// A battery's guns (artillery only), which fire first when attacked.
+    #[serde(default)]
+    pub guns: Option<Guns>,
+}
+
+/// The additions to the d10 (section 6), as data.
+pub const OUTNUMBERED_OR_OVERLAPPED: i32 = -1;
+/// Outnumbered 2 to 1 or more.
+pub const OUTNUMBERED_2_TO_1: i32 = -3;
+/// Outnumbered 3 to 1 or more.
+pub const OUTNUMBERED_3_TO_1: i32 = -5;
+/// Enemy to the rear and engaging.
+pub const ENEMY_TO_REAR: i32 = -6;
+/// Each 10% casualties in the battle so far.
+pub const EACH_TEN_PERCENT: i32 = -2;
+/// Each green counter.
+pub const EACH_GREEN: i32 = -3;
+/// Cavalry fighting a heavier type of cavalry.
+pub const HEAVIER_CAVALRY: i32 = -2;
+/// Each quality grade higher than the enemy.
+pub const EACH_GRADE_HIGHER: i32 = 2;
+/// Hussars and light dragoons against infantry.
+pub const HUSSARS_VS_INFANTRY: i32 = -3;
+/// Dragoons and the other battle cavalry against infantry.
+pub const DRAGOONS_VS_INFANTRY: i32 = -2;
+
+/// The casualty test's additions: rows A, B, C/D, E/F, G; columns: the firer withdrawing,
+/// routing, standing.
+pub const CASUALTY_ADDITIONS: [[i32; 3]; 5] = [[3, 1, 4], [2, 0, 3], [1, -1, 2], [0, -2, 1], [-1, -3, 0]];
+/// Each green counter on the firer.
+pub const FIRER_GREEN: i32 = -2;
+/// The target in effective cover.
+pub const TARGET_IN_COVER: i32 = -2;
+/// Casualty test scores: below 5 none, 5–14 one, 15–24 two, 25 and over three.
+pub const CASUALTY_THRESHOLDS: [i32; 3] = [5, 15, 25];
+
+/// The state of a firing unit, the casualty test's column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirerState {
+    /// Withdrawing.
+    Withdrawing,
+    /// Routing.
+    Routing,
+    /// Standing.
+    Standing,
+}
+
+/// A results-table band.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// +4 or over.
+    Plus4,
+    /// +1 to +3 (0 to +3 in the cavalry-against-infantry table).
+    Plus1To3,
+    /// Zero.
+    Zero,
+    /// −1 to −7.
+    Minus1To7,
+    /// −8 to −15.
+    Minus8To15,
+    /// −16 or under.
+    Minus16,
+}
+
+impl Band {
+    /// The band of a score; in the cavalry-against-infantry table 0 joins +1 to +3.
+    pub fn of(score: i32, cav_vs_inf: bool) -> Band {
+        match score {
+            4.. => Band::Plus4,
+            1..=3 => Band::Plus1To3,
+            0 if cav_vs_inf => Band::Plus1To3,
+            0 => Band::Zero,
+            -7..=-1 => Band::Minus1To7,
+            -15..=-8 => Band::Minus8To15,
+            _ => Band::Minus16,
+        }
+    }
+
+    /// The band's name as the tables print it.
+    pub fn name(self, cav_vs_inf: bool) -> &'static str {
+        match self {
+            Band::Plus4 => "+4 or over",
+            Band::Plus1To3 if cav_vs_inf => "0 to +3",
+            Band::Plus1To3 => "+1 to +3",
+            Band::Zero => "zero",
+            Band::Minus1To7 => "-1 to -7",
+            Band::Minus8To15 => "-8 to -15",
+            Band::Minus16 => "-16 or under",
+        }
+    }
+}
+
+/// What a unit must do after the combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reaction {
+    /// Unaffected: carries on with its orders.
+    Unaffected,
+    /// Pursues the beaten enemy.
+    Pursue,
+    /// Halts, and goes no further this bound.
+    Halt,
+    /// Stands in a firefight (infantry) or stands off (cavalry).
+    Stand,
+    /// Withdraws in good order at half speed.
+    Withdraw,
+    /// Runs away in disorder.
+    RunAway,
+    /// Disintegrates, disperses or deserts.
+    Disintegrate,
+}
+
+impl Reaction {
+    /// The state a unit so reacting fires in, for the casualty test.
+    pub fn firing_state(self) -> FirerState {
+        match self {
+            Reaction::Withdraw => FirerState::Withdrawing,
+            Reaction::RunAway | Reaction::Disintegrate => FirerState::Routing,
+            _ => FirerState::Standing,
+        }
+    }
+}
+
+/// One row of a results table, for one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// What the unit does.
+    pub reaction: Reaction,
+    /// Green counters taken.
+    pub greens: u8,
+    /// Casualties (figures) taken outright.
+    pub casualties: u8,
+    /// The unit takes a casualty test (thrown by its enemy).
+    pub casualty_test: bool,
+    /// The unit takes a pursuit test.
+    pub pursuit_test: bool,
+    /// What else the row says, in brief.
+    pub note: &'static str,
+}
+
+const fn row(reaction: Reaction, greens: u8, casualties: u8, casualty_test: bool, note: &'static str) -> Row {
+    Row { reaction, greens, casualties, casualty_test, pursuit_test: false, note }
+}
+
+/// Infantry against infantry, bands +4 … −16 (section 7).
+pub const INFANTRY_VS_INFANTRY: [Row; 6] = [
+    row(
+        Reaction::Unaffected,
+        0,
+        0,
+        false,
+        "continue to obey orders; a casualty test if the enemy withdraws, a pursuit test if it runs",
+    ),
+    row(Reaction::Halt, 1, 0, true, "morale still good; no further this bound"),
+    row(Reaction::Stand, 1, 0, true, "both stand a bound in a firefight"),
+    row(Reaction::Withdraw, 1, 0, true, "withdraw in good order at half speed"),
+    row(
+        Reaction::RunAway,
+        2,
+        0,
+        false,
+        "run away in disorder at 20\" a bound, a casualty a bound by desertion (two if unreliable); a casualty test if pursued",
+    ),
+    row(
+        Reaction::Disintegrate,
+        0,
+        0,
+        false,
+        "disintegrates and deserts; surrenders if surrounded; unreliable foreigners change sides, with a casualty and two greens",
+    ),
+];
+
+/// Cavalry against cavalry, bands +4 … −16.
+pub const CAVALRY_VS_CAVALRY: [Row; 6] = [
+    row(
+        Reaction::Pursue,
+        2,
+        0,
+        false,
+        "pursue a beaten enemy: following up a withdrawing enemy costs a casualty and two greens, a running one two greens; if no pursuit, a pursuit test",
+    ),
+    row(Reaction::Halt, 1, 0, false, "halted 2\u{bd}\" from the enemy; no further this bound"),
+    row(Reaction::Stand, 1, 0, false, "stand off: neither side has the nerve to close"),
+    row(
+        Reaction::Withdraw,
+        2,
+        0,
+        false,
+        "withdraw in good order at half trot (walk to manoeuvre); if pursued a casualty and three greens instead",
+    ),
+    row(
+        Reaction::RunAway,
+        4,
+        0,
+        false,
+        "run away in disorder at full trot, a casualty a move by desertion (two a bound if pursued)",
+    ),
+    row(
+        Reaction::Disintegrate,
+        0,
+        0,
+        false,
+        "disintegrates; surrenders if surrounded; a pursuing unit is dispersed too; may not regroup",
+    ),
+];
+
+/// Cavalry against infantry: the cavalry's column, bands +4, 0 to +3, −1 to −7, −8 to −15,
+/// −16 (the Zero slot repeats 0 to +3).
+pub const CAVALRY_VS_INFANTRY_CAVALRY: [Row; 6] = [
+    Row {
+        pursuit_test: true,
+        ..row(Reaction::Pursue, 2, 0, false, "pursue the defeated infantry (pursuit test); no casualties")
+    },
+    row(Reaction::Halt, 2, 0, true, "halted at musket range; no advance"),
+    row(Reaction::Halt, 2, 0, true, "halted at musket range; no advance"),
+    row(Reaction::Withdraw, 3, 1, false, "withdraw up to half a walk move"),
+    row(Reaction::RunAway, 4, 0, true, "run away for a trot move"),
+    row(Reaction::Disintegrate, 0, 0, false, "dispersed: blown away by musketry"),
+];
+
+/// Cavalry against infantry: the infantry's column.
+pub const CAVALRY_VS_INFANTRY_INFANTRY: [Row; 6] = [
+    row(Reaction::Unaffected, 0, 0, false, "remain steady and obey orders; no greens or casualties"),
+    row(Reaction::Halt, 1, 0, false, "no advance; no casualties"),
+    row(Reaction::Halt, 1, 0, false, "no advance; no casualties"),
+    row(Reaction::Withdraw, 1, 0, false, "withdraw for half a bound; if pursued, the run-away result instead"),
+    row(Reaction::RunAway, 2, 1, false, "run away; if pursued three greens and two casualties instead"),
+    row(
+        Reaction::Disintegrate,
+        0,
+        0,
+        false,
+        "dispersed; pursuing cavalry dispersed too, chasing individuals and looting baggage",
+    ),
+];
+
+/// Which table a pairing reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Table {
+    /// Infantry (or artillery) against infantry (or artillery).
+    InfantryVsInfantry,
+    /// Cavalry against cavalry.
+    CavalryVsCavalry,
+    /// Cavalry against infantry (or artillery).
+    CavalryVsInfantry,
+}
+
+impl Table {
+    /// The table for a pairing.
+    pub fn of(a: Arm, b: Arm) -> Table {
+        match (a == Arm::Cavalry, b == Arm::Cavalry) {
+            (true, true) => Table::CavalryVsCavalry,
+            (false, false) => Table::InfantryVsInfantry,
+            _ => Table::CavalryVsInfantry,
+        }
+    }
+
+    /// The row a unit of `arm` reads for `band`.
+    pub fn row(self, arm: Arm, band: Band) -> Row {
+        let i = band as usize;
+        match self {
+            Table::InfantryVsInfantry => INFANTRY_VS_INFANTRY[i],
+            Table::CavalryVsCavalry => CAVALRY_VS_CAVALRY[i],
+            Table::CavalryVsInfantry if arm == Arm::Cavalry => CAVALRY_VS_INFANTRY_CAVALRY[i],
+            Table::CavalryVsInfantry => CAVALRY_VS_INFANTRY_INFANTRY[i],
+        }
+    }
+}
+
+/// One named addition to a die.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Addition {
+    /// The rule it comes from.
+    pub rule: String,
+    /// Its value.
+    pub value: i32,
+}
+
+/// The additions to a unit's d10 against `enemy`.
+pub fn additions(me: &Unit, enemy: &Unit) -> Vec<Addition> {
+    let mut out = Vec::new();
+    let mut add = |rule: &str, value: i32| {
+        if value != 0 {
+            out.push(Addition { rule: rule.to_string(), value });
+        }
+    };
+    let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
+    if theirs >= 3 * mine.max(1) {
+        add("outnumbered 3 to 1 or more", OUTNUMBERED_3_TO_1);
+    } else if theirs >= 2 * mine.max(1) {
+        add("outnumbered 2 to 1 or more", OUTNUMBERED_2_TO_1);
+    } else if theirs > mine || me.overlapped {
+        add("outnumbered or overlapped frontage", OUTNUMBERED_OR_OVERLAPPED);
+    }
+    if me.enemy_to_rear {
+        add("enemy to the rear and engaging", ENEMY_TO_REAR);
+    }
+    let start = me.figures_at_start.unwrap_or(me.figures).max(1);
+    let lost = start.saturating_sub(me.figures);
+    let tenths = (u32::from(lost) * 10 / u32::from(start)) as i32;
+    add("each 10% casualties in the battle so far", EACH_TEN_PERCENT * tenths);
+    add("each green counter", EACH_GREEN * i32::from(me.greens));
+    add("tactical advantage (the umpire)", i32::from(me.tactical_advantage.min(3)));
+    if let (Some(a), Some(b)) = (me.cavalry, enemy.cavalry) {
+        if me.arm == Arm::Cavalry && enemy.arm == Arm::Cavalry && b.weight() > a.weight() {
+            add("cavalry against a heavier type of cavalry", HEAVIER_CAVALRY);
+        }
+    }
+    let grades = enemy.quality.grade() - me.quality.grade();
+    if grades > 0 {
+        add("each quality grade higher than the enemy", EACH_GRADE_HIGHER * grades);
+    }
+    if me.arm == Arm::Cavalry && enemy.arm != Arm::Cavalry {
+        if let Some(c) = me.cavalry {
+            let rule = if c.weight() == 0 {
+                "hussars or light dragoons against infantry"
+            } else {
+                "dragoons and others against infantry"
+            };
+            add(rule, c.against_infantry());
+        }
+    }
+    out
+}
+
+/// Dice a casualty test throws: 1d10 per 6 figures firing, rounded to the nearest (at least 1).
+pub fn casualty_dice(figures: u16) -> u8 {
+    ((u32::from(figures) + 3) / 6).clamp(1, 20) as u8
+}
+
+/// The casualty test's fixed addition: the firer's quality in its state's column, −2 per green
+/// on the firer, −2 if the target is in cover. Made once per battalion's throw.
+pub fn casualty_addition(firer: &Unit, state: FirerState, target_in_cover: bool) -> i32 {
+    let column = match state {
+        FirerState::Withdrawing => 0,
+        FirerState::Routing => 1,
+        FirerState::Standing => 2,
+    };
+    CASUALTY_ADDITIONS[firer.quality.casualty_row()][column]
+        + FIRER_GREEN * i32::from(firer.greens)
+        + if target_in_cover { TARGET_IN_COVER } else { 0 }
+}
+
+/// Casualties for a casualty test score.
+pub fn casualties_for(score: i32) -> u8 {
+    CASUALTY_THRESHOLDS.iter().filter(|&&t| score >= t).count() as u8
+}
+
+/// The probability of 0, 1, 2 and 3 casualties from a test of `dice` d10 plus `addition`.
+pub fn casualty_odds(dice: u8, addition: i32) -> [f64; 4] {
+    // The distribution of the sum of the dice, one die at a time.
+    let mut ways = vec![1u64];
+    for _ in 0..dice {
+        let mut next = vec![0u64; ways.len() + 10];
+        for (s, &w) in ways.iter().enumerate() {
+            for face in 1..=10 {
+                next[s + face] += w;
+            }
+        }
+        ways = next;
+    }
+    let total = 10f64.powi(i32::from(dice));
+    let mut out = [0.0; 4];
+    for (s, &w) in ways.iter().enumerate() {
+        if w > 0 {
+            out[usize::from(casualties_for(s as i32 + addition))] += w as f64 / total;
+        }
+    }
+    out
+}
+
+/// The close-range effect of a battery's fire: (casualties, greens) for a bombardment score.
+pub fn close_range_effect(score: i32) -> (u8, u8) {
+    match score {
+        0.. => (2, 1),
+        -3..=-1 => (1, 1),
+        _ => (0, 0),
+    }
+}
+
+/// The long-range effect: greens for a bombardment score.
+pub fn long_range_effect(score: i32) -> u8 {
+    u8::from(score >= -1)
+}
+
+/// A battery's bombardment score before its d6: 1 medium / 2 heavy, less 1 per gunner lost,
+/// less 2 per green.
+pub fn bombardment_base(guns: &Guns, greens: u8) -> i32 {
+    (if guns.heavy { 2 } else { 1 }) - i32::from(guns.gunners_lost) - 2 * i32::from(greens)
+}
+
+/// The pursuit test: the unit stays under control on 1d10 plus additions of 2 or more (cavalry)
+/// or 0 or more (infantry).
+pub fn pursuit_addition(unit: &Unit, against_routing_cavalry: bool) -> i32 {
+    let quality = match unit.quality {
+        Quality::A => 0,
+        Quality::B => -1,
+        Quality::C => -2,
+        Quality::D | Quality::E => -3,
+        Quality::F | Quality::G => -4,
+    };
+    quality
+        + if unit.unreliable || unit.rash { -3 } else { 0 }
+        + if unit.arm == Arm::Cavalry && against_routing_cavalry { -2 } else { 0 }
+}
+
+/// The score a pursuit test needs to stay under control.
+pub fn pursuit_needs(arm: Arm) -> i32 {
+    if arm == Arm::Cavalry { 2 } else { 0 }
+}
+
+/// A close combat as the umpire describes it: the attacker and the defender.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Situation {
+    /// The attacking unit (or grouping).
+    pub attacker: Unit,
+    /// The defending unit (or grouping).
+    pub defender: Unit,
+}
+
+/// What one side came to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SideResult {
+    /// Additions to its die, with their rules.
+    pub additions: Vec<Addition>,
+    /// Its d10.
+    pub die: u8,
+    /// Its total.
+    pub total: i32,
+    /// Its total less the enemy's.
+    pub score: i32,
+    /// The band it reads.
+    pub band: Band,
+    /// What it must do.
+    pub reaction: Reaction,
+    /// Greens taken (the guns' fire included).
+    pub greens: u8,
+    /// Casualties taken outright (the guns' fire included).
+    pub casualties: u8,
+    /// The casualty test thrown against it, if it took one: the dice and the score.
+    pub casualty_test: Option<(Vec<u8>, i32)>,
+    /// Casualties from that test.
+    pub test_casualties: u8,
+    /// A pursuit test is due.
+    pub pursuit_test: bool,
+    /// The row's other instructions.
+    pub note: String,
+}
+
+/// A resolved close combat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Resolution {
+    /// The table read.
+    pub table: Table,
+    /// The defending battery's close-range fire first: its d6, score, and the attacker's
+    /// casualties and greens from it.
+    pub guns_first: Option<(u8, i32, u8, u8)>,
+    /// The attacker.
+    pub attacker: SideResult,
+    /// The defender.
+    pub defender: SideResult,
+}
+
+/// What a close combat comes to, for the odds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Outcome {
+    /// The attacker's band.
+    pub attacker_band: Band,
+    /// The defender's band.
+    pub defender_band: Band,
+    /// Casualties the attacker takes from casualty tests (0 to 3).
+    pub attacker_test_casualties: u8,
+    /// Casualties the defender takes from casualty tests (0 to 3).
+    pub defender_test_casualties: u8,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let short = |b: Band| match b {
+            Band::Plus4 => "+4 or over",
+            Band::Plus1To3 => "+1 to +3 (0 to +3 cavalry against infantry)",
+            Band::Zero => "zero",
+            Band::Minus1To7 => "-1 to -7",
+            Band::Minus8To15 => "-8 to -15",
+            Band::Minus16 => "-16 or under",
+        };
+        let cas = |n: u8| if n == 1 { "1 casualty".to_string() } else { format!("{n} casualties") };
+        write!(
+            f,
+            "attacker {}, {} from casualty tests; defender {}, {} from casualty tests",
+            short(self.attacker_band),
+            cas(self.attacker_test_casualties),
+            short(self.defender_band),
+            cas(self.defender_test_casualties)
+        )
+    }
+}
+
+impl Situation {
+    fn check(&self) -> Result<(), CalcError> {
+        for (who, u) in [("attacker", &self.attacker), ("defender", &self.defender)] {
+            if (u.arm == Arm::Cavalry) != u.cavalry.is_some() {
+                return Err(CalcError::Invalid(format!(
+                    "the {who}: give `cavalry` (its kind) for cavalry, and only for cavalry"
+                )));
+            }
+            if u.guns.is_some() && u.arm != Arm::Artillery {
+                return Err(CalcError::Invalid(format!("the {who}: only artillery has `guns`")));
+            }
+            if u.figures == 0 {
+                return Err(CalcError::Invalid(format!("the {who} has no figures")));
+            }
+            if u.tactical_advantage > 3 {
+                return Err(CalcError::Invalid(format!("the {who}'s tactical advantage is +1 to +3")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The attacker after the defending battery's close-range fire with `d6`: (the attacker as
+    /// it then fights, the guns' record).
+    fn after_guns(&self, d6: Option<u8>) -> (Unit, Option<(u8, i32, u8, u8)>) {
+        let mut a = self.attacker.clone();
+        let (Some(g), Some(d)) = (self.defender.guns, d6) else { return (a, None) };
+        let score = bombardment_base(&g, self.defender.greens) - i32::from(d);
+        let (cas, greens) = close_range_effect(score);
+        a.figures_at_start = Some(a.figures_at_start.unwrap_or(a.figures));
+        a.figures = a.figures.saturating_sub(u16::from(cas)).max(1);
+        a.greens += greens;
+        (a, Some((d, score, cas, greens)))
+    }
+
+    /// Everything but the casualty-test dice, for the two d10s (and the guns' d6).
+    fn judge(&self, d6: Option<u8>, dice: [u8; 2]) -> (Resolution, [Option<(u8, i32)>; 2]) {
+        let (attacker, guns_first) = self.after_guns(d6);
+        let defender = &self.defender;
+        let table = Table::of(attacker.arm, defender.arm);
+        let cav_inf = table == Table::CavalryVsInfantry;
+        let adds = [additions(&attacker, defender), additions(defender, &attacker)];
+        let totals: Vec<i32> =
+            (0..2).map(|i| i32::from(dice[i]) + adds[i].iter().map(|a| a.value).sum::<i32>()).collect();
+        let units = [&attacker, defender];
+        let mut sides: [SideResult; 2] = std::array::from_fn(|i| {
+            let score = totals[i] - totals[1 - i];
+            let band = Band::of(score, cav_inf);
+            let r = table.row(units[i].arm, band);
+            SideResult {
+                additions: adds[i].clone(),
+                die: dice[i],
+                total: totals[i],
+                score,
+                band,
+                reaction: r.reaction,
+                greens: r.greens,
+                casualties: r.casualties,
+                casualty_test: None,
+                test_casualties: 0,
+                pursuit_test: r.pursuit_test,
+                note: r.note.to_string(),
+            }
+        });
+        // Who takes a casualty test: the rows that say so; in the infantry table the winner by
+        // +4 also takes one when the enemy withdraws (rather than runs).
+        let mut tests = [None, None];
+        for i in 0..2 {
+            let r = table.row(units[i].arm, sides[i].band);
+            let enemy_withdraws = sides[1 - i].reaction == Reaction::Withdraw;
+            let takes = r.casualty_test
+                || (table == Table::InfantryVsInfantry && sides[i].band == Band::Plus4 && enemy_withdraws);
+            if table == Table::InfantryVsInfantry
+                && sides[i].band == Band::Plus4
+                && sides[1 - i].reaction == Reaction::RunAway
+            {
+                sides[i].pursuit_test = true;
+            }
+            if takes {
+                let firer = units[1 - i];
+                let add = casualty_addition(firer, sides[1 - i].reaction.firing_state(), units[i].in_cover);
+                tests[i] = Some((casualty_dice(firer.figures), add));
+            }
+        }
+        if let Some((_, _, cas, greens)) = guns_first {
+            sides[0].casualties += cas;
+            sides[0].greens += greens;
+        }
+        let [attacker, defender] = sides;
+        (Resolution { table, guns_first, attacker, defender }, tests)
+    }
+
+    /// The result of a close combat with these dice: the guns' d6 if the defender is a battery,
+    /// the attacker's and the defender's d10, then each casualty test's d10s.
+    pub fn with_dice(&self, dice: &[u8]) -> Result<Resolution, CalcError> {
+        self.check()?;
+        let mut it = dice.iter().copied();
+        let mut next = |sides: u8| -> Result<u8, CalcError> {
+            let d = it.next().ok_or_else(|| CalcError::Invalid("too few dice".into()))?;
+            if (1..=sides).contains(&d) {
+                Ok(d)
+            } else {
+                Err(CalcError::Invalid(format!("{d} is not a face of a d{sides}")))
+            }
+        };
+        let d6 = if self.defender.guns.is_some() { Some(next(6)?) } else { None };
+        let (da, dd) = (next(10)?, next(10)?);
+        let (mut res, tests) = self.judge(d6, [da, dd]);
+        for (i, t) in tests.iter().enumerate() {
+            if let Some((n, add)) = *t {
+                let mut rolled = Vec::with_capacity(usize::from(n));
+                for _ in 0..n {
+                    rolled.push(next(10)?);
+                }
+                let score = rolled.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                let side = if i == 0 { &mut res.attacker } else { &mut res.defender };
+                side.test_casualties = casualties_for(score);
+                side.casualty_test = Some((rolled, score));
+            }
+        }
+        if it.next().is_some() {
+            return Err(CalcError::Invalid("more dice given than the combat uses".into()));
+        }
+        Ok(res)
+    }
+}
+
+/// The Old Fritz close-combat calculator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Combat;
+
+impl Calculator for Combat {
+    type Situation = Situation;
+    type Resolution = Resolution;
+    type Outcome = Outcome;
+
+    fn resolve(&self, s: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
+        s.check()?;
+        let mut dice = Vec::new();
+        let d6 = match s.defender.guns {
+            Some(_) => {
+                let d = chance
+                    .draw(&DrawKind::Die { sides: 6 }, &"the defending battery's d6 (close range, firing first)")?
+                    as u8;
+                dice.push(d);
+                Some(d)
+            }
+            None => None,
+        };
+        let da = chance.draw(&DrawKind::Die { sides: 10 }, &"the attacker's d10")? as u8;
+        let dd = chance.draw(&DrawKind::Die { sides: 10 }, &"the defender's d10")? as u8;
+        dice.extend([da, dd]);
+        let (_, tests) = s.judge(d6, [da, dd]);
+        for (i, t) in tests.iter().enumerate() {
+            if let Some((n, _)) = *t {
+                let who = if i == 0 { "the attacker" } else { "the defender" };
+                for k in 0..n {
+                    let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
+                    dice.push(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8);
+                }
+            }
+        }
+        s.with_dice(&dice)
+    }
+
+    fn odds(&self, s: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
+        s.check()?;
+        let d6s: Vec<Option<u8>> = if s.defender.guns.is_some() { (1..=6).map(Some).collect() } else { vec![None] };
+        let p_d6 = 1.0 / d6s.len() as f64;
+        let mut out: Vec<OutcomeProbability<Outcome>> = Vec::new();
+        // The same tests recur across the 100 pairs of d10s: work each distribution out once.
+        let mut known: Vec<((u8, i32), [f64; 4])> = Vec::new();
+        let mut dist = |t: Option<(u8, i32)>| -> [f64; 4] {
+            let Some(key) = t else { return [1.0, 0.0, 0.0, 0.0] };
+            if let Some((_, d)) = known.iter().find(|(k, _)| *k == key) {
+                return *d;
+            }
+            let d = casualty_odds(key.0, key.1);
+            known.push((key, d));
+            d
+        };
+        for &d6 in &d6s {
+            for da in 1..=10u8 {
+                for dd in 1..=10u8 {
+                    let (res, tests) = s.judge(d6, [da, dd]);
+                    let p = p_d6 / 100.0;
+                    let (pa, pd) = (dist(tests[0]), dist(tests[1]));
+                    for (ca, &qa) in pa.iter().enumerate() {
+                        for (cd, &qd) in pd.iter().enumerate() {
+                            let q = p * qa * qd;
+                            if q == 0.0 {
+                                continue;
+                            }
+                            let o = Outcome {
+                                attacker_band: res.attacker.band,
+                                defender_band: res.defender.band,
+                                attacker_test_casualties: ca as u8,
+                                defender_test_casualties: cd as u8,
+                            };
+                            match out.iter_mut().find(|x| x.outcome == o) {
+                                Some(x) => x.probability += q,
+                                None => out.push(OutcomeProbability { outcome: o, probability: q }),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+        Ok(out)
+    }
+}
+
+fn side_text(f: &mut fmt::Formatter<'_>, who: &str, s: &SideResult, cav_inf: bool) -> fmt::Result {
+    write!(f, "  {who}: d10 {}", s.die)?;
+    for a in &s.additions {
+        write!(f, " {:+} ({})", a.value, a.rule)?;
+    }
+    writeln!(f, " = {}; score {:+}: {}", s.total, s.score, s.band.name(cav_inf))?;
+    writeln!(
+        f,
+        "    {:?}: {}; {} green{}, {} casualt{}",
+        s.reaction,
+        s.note,
+        s.greens,
+        if s.greens == 1 { "" } else { "s" },
+        s.casualties,
+        if s.casualties == 1 { "y" } else { "ies" }
+    )?;
+    if let Some((dice, score)) = &s.casualty_test {
+        let d: Vec<String> = dice.iter().map(u8::to_string).collect();
+        writeln!(
+            f,
+            "    casualty test against it: {} = {score}: {} casualt{}",
+            d.join(" "),
+            s.test_casualties,
+            if s.test_casualties == 1 { "y" } else { "ies" }
+        )?;
+    }
+    if s.pursuit_test {
+        writeln!(f, "    a pursuit test is due")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Resolution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{:?}", self.table)?;
+        if let Some((d, score, cas, greens)) = self.guns_first {
+            writeln!(
+                f,
+                "  the battery fires first at close range: d6 {d}, score {score}: {cas} casualt{} and {greens} green on the attacker",
+                if cas == 1 { "y" } else { "ies" }
+            )?;
+        }
+        let cav_inf = self.table == Table::CavalryVsInfantry;
+        side_text(f, "attacker", &self.attacker, cav_inf)?;
+        side_text(f, "defender", &self.defender, cav_inf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(arm: Arm, quality: Quality) -> Unit {
+        Unit {
+            arm,
+            cavalry: (arm == Arm::Cavalry).then_some(Cavalry::Dragoons),
+            quality,
+            figures: 12,
+            figures_at_start: None,
+            greens: 0,
+            overlapped: false,
+            enemy_to_rear: false,
+            tactical_advantage: 0,
+            in_cover: false,
+            unreliable: false,
+            rash: false,
+            foreign: false,
+            guns: None,
+        }
+    }
+
+    #[test]
+    fn bands_follow_the_score() {
+        let b = |s| Band::of(s, false);
+        assert_eq!(
+            [b(9), b(4), b(3), b(1), b(0), b(-1), b(-7), b(-8), b(-15), b(-16)],
+            [
+                Band::Plus4,
+                Band::Plus4,
+                Band::Plus1To3,
+                Band::Plus1To3,
+                Band::Zero,
+                Band::Minus1To7,
+                Band::Minus1To7,
+                Band::Minus8To15,
+                Band::Minus8To15,
+                Band::Minus16
+            ]
+        );
+        assert_eq!(Band::of(0, true), Band::Plus1To3, "cavalry against infantry: 0 to +3");
+    }
+
+    #[test]
+    fn additions_come_from_the_table() {
+        let mut me = unit(Arm::Cavalry, Quality::B);
+        me.cavalry = Some(Cavalry::Hussars);
+        me.figures = 8;
+        me.figures_at_start = Some(10);
+        me.greens = 1;
+        me.tactical_advantage = 2;
+        let enemy = unit(Arm::Infantry, Quality::D);
+        let a = additions(&me, &enemy);
+        let sum: i32 = a.iter().map(|x| x.value).sum();
+        // Outnumbered (12 to 8): -1; 20% lost: -4; a green: -3; +2 advantage; B over D: +4;
+        // hussars against infantry: -3.
+        assert_eq!(sum, -1 - 4 - 3 + 2 + 4 - 3, "{a:?}");
+        let mut few = unit(Arm::Infantry, Quality::D);
+        few.figures = 4;
+        assert!(additions(&few, &enemy).iter().any(|x| x.value == OUTNUMBERED_3_TO_1));
+    }
+
+    #[test]
+    fn the_casualty_test_reads_the_firer_quality_and_state() {
+        let a = unit(Arm::Infantry, Quality::A);
+        assert_eq!(casualty_addition(&a, FirerState::Standing, false), 4);
+        let mut g = unit(Arm::Infantry, Quality::G);
+        g.greens = 1;
+        assert_eq!(casualty_addition(&g, FirerState::Routing, true), -3 - 2 - 2);
+        assert_eq!(
+            [casualties_for(4), casualties_for(5), casualties_for(14), casualties_for(15), casualties_for(25)],
+            [0, 1, 1, 2, 3]
+        );
+        assert_eq!(casualty_dice(12), 2);
+        let p = casualty_odds(2, 0);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Two d10 score 2 to 20: under 5 is 2, 3 or 4: 6 of 100.
+        assert!((p[0] - 0.06).abs() < 1e-12);
+    }
+
+    #[test]
+    fn odds_sum_to_one_and_match_brute_force() {
+        let mut s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: unit(Arm::Artillery, Quality::D) };
+        s.defender.guns = Some(Guns { heavy: false, gunners_lost: 0 });
+        s.defender.in_cover = true;
+        let odds = Combat.odds(&s).unwrap();
+        assert!((odds.iter().map(|o| o.probability).sum::<f64>() - 1.0).abs() < 1e-12);
+        // Brute force: every d6, both d10 and every casualty-test die, one by one.
+        let mut tally: Vec<(Outcome, f64)> = Vec::new();
+        for d6 in 1..=6u8 {
+            for da in 1..=10u8 {
+                for dd in 1..=10u8 {
+                    let (_, tests) = s.judge(Some(d6), [da, dd]);
+                    let n = tests.iter().map(|t| t.map_or(0, |x| usize::from(x.0))).sum::<usize>();
+                    let total = 6.0 * 100.0 * 10f64.powi(n as i32);
+                    let mut extra = vec![1u8; n];
+                    loop {
+                        let mut dice = vec![d6, da, dd];
+                        dice.extend(&extra);
+                        let r = s.with_dice(&dice).unwrap();
+                        let o = Outcome {
+                            attacker_band: r.attacker.band,
+                            defender_band: r.defender.band,
+                            attacker_test_casualties: r.attacker.test_casualties,
+                            defender_test_casualties: r.defender.test_casualties,
+                        };
+                        match tally.iter_mut().find(|t| t.0 == o) {
+                            Some(t) => t.1 += 1.0 / total,
+                            None => tally.push((o, 1.0 / total)),
+                        }
+                        let mut i = 0;
+                        while i < n && extra[i] == 10 {
+                            extra[i] = 1;
+                            i += 1;
+                        }
+                        if i == n {
+                            break;
+                        }
+                        extra[i] += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(tally.len(), odds.len());
+        for (o, p) in tally {
+            let q = odds.iter().find(|x| x.outcome == o).unwrap().probability;
+            assert!((p - q).abs() < 1e-12, "{o:?}: {p} vs {q}");
+        }
+    }
+
+    #[test]
+    fn the_battery_fires_first_at_close_range() {
+        let mut s = Situation { attacker: unit(Arm::Infantry, Quality::D), defender: unit(Arm::Artillery, Quality::D) };
+        s.defender.guns = Some(Guns { heavy: true, gunners_lost: 0 });
+        // Heavy: 2 - d6 1 = 1: two casualties and a green on the attacker before the d10s.
+        // Then the d10s; the withdrawing attacker takes a casualty test thrown by the battery,
+        // and the battery (+4, its enemy withdrawing) one thrown by the attacker: 2 dice each.
+        let r = s.with_dice(&[1, 5, 5, 1, 1, 1, 1]).unwrap();
+        assert_eq!(r.attacker.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
+        assert_eq!(r.defender.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
+        assert_eq!(r.guns_first, Some((1, 1, 2, 1)));
+        assert!(r.attacker.additions.iter().any(|a| a.value == EACH_GREEN), "{:?}", r.attacker.additions);
+        // The attacker now scores -3 for the green against 0: -1 to -7, withdraw.
+        assert_eq!(r.attacker.band, Band::Minus1To7);
+    }
+}
