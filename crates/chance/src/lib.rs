@@ -357,6 +357,18 @@ impl Deck {
         self.left.iter().map(|&c| u32::from(c)).sum()
     }
 
+    /// Every pair of values that the top card of this deck and the top card of `other` can
+    /// show, with the number of ways (pairs of physical cards) each can come up; the ways add up
+    /// to `self.left() * other.left()`, so each pair's chance is its ways over that.
+    pub fn pairs_with(self, other: Deck) -> impl Iterator<Item = ([u8; 2], u32)> {
+        (1..=CARD_VALUES as u8).flat_map(move |a| {
+            (1..=CARD_VALUES as u8).filter_map(move |b| {
+                let ways = u32::from(self.left[usize::from(a) - 1]) * u32::from(other.left[usize::from(b) - 1]);
+                (ways > 0).then_some(([a, b], ways))
+            })
+        })
+    }
+
     /// The draw that turning up the top card is.
     pub fn draw_kind(&self) -> DrawKind {
         DrawKind::Card { left: self.left }
@@ -447,6 +459,19 @@ mod tests {
         let mut s = Scripted::new([]);
         let err = s.draw(&DrawKind::Die { sides: 6 }, &"the coin toss").unwrap_err();
         assert_eq!(err.to_string(), "needs a d6 for the coin toss");
+    }
+
+    #[test]
+    fn pairs_of_cards_count_every_pair_of_physical_cards() {
+        let mut a = Deck::new();
+        a.take(1);
+        let b = Deck::with_counts([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 4]).unwrap();
+        let pairs: Vec<([u8; 2], u32)> = a.pairs_with(b).collect();
+        assert_eq!(pairs.iter().map(|p| p.1).sum::<u32>(), a.left() * b.left());
+        assert_eq!(pairs.len(), 13 * 3, "no pair with a value the second deck lacks");
+        assert!(pairs.contains(&([1, 13], 3 * 4)));
+        assert!(pairs.contains(&([2, 12], 4 * 2)));
+        assert!(!pairs.iter().any(|p| p.0[1] == 11));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use volley_chance::Seeded;
-use volley_core::log::{FORMAT, Header, Log};
+use volley_core::log::{FORMAT, Header, Log, read_header};
 use volley_core::run::{Runner, replay};
 use volley_core::{Agent, GameState, Heuristic, Tally, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
@@ -430,15 +430,11 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
 
 fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let ruleset = text
-        .lines()
-        .next()
-        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .and_then(|v| v["ruleset"].as_str().map(str::to_string))
-        .unwrap_or_default();
-    match ruleset.as_str() {
+    let header = read_header(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    match header.ruleset.as_str() {
+        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose),
         volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose),
-        _ => replay_as::<volley_blown_away::Battle>(path, &text, verbose),
+        other => bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
     }
 }
 

@@ -126,6 +126,12 @@ fn a_logged_battle_replays_to_the_same_state() {
     let o = d.run(&["replay", "garbled.jsonl"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("garbled.jsonl: line 2"), "{}", stderr(&o));
+
+    // A log of a rule set this build does not play is refused by name, before its actions.
+    d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"old-fritz\"", 1));
+    let o = d.run(&["replay", "other.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the log is of rule set \"old-fritz\""), "{}", stderr(&o));
 }
 
 #[test]

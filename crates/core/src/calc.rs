@@ -49,3 +49,35 @@ pub trait Calculator {
     /// the probabilities sum to 1.
     fn odds(&self, situation: &Self::Situation) -> Result<Vec<OutcomeProbability<Self::Outcome>>, CalcError>;
 }
+
+/// Add `probability` to `outcome` in `out`: to its entry if it has one, else as a new entry.
+pub fn add_outcome<O: PartialEq>(out: &mut Vec<OutcomeProbability<O>>, outcome: O, probability: f64) {
+    match out.iter_mut().find(|x| x.outcome == outcome) {
+        Some(x) => x.probability += probability,
+        None => out.push(OutcomeProbability { outcome, probability }),
+    }
+}
+
+/// Order outcomes most likely first; equally likely ones in the outcome's own order, so the
+/// list reads the same on every run.
+pub fn most_likely_first<O: Ord>(out: &mut [OutcomeProbability<O>]) {
+    out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_gather_and_sort_most_likely_first() {
+        let mut out = Vec::new();
+        add_outcome(&mut out, 'b', 0.25);
+        add_outcome(&mut out, 'a', 0.25);
+        add_outcome(&mut out, 'c', 0.125);
+        add_outcome(&mut out, 'c', 0.375);
+        assert_eq!(out.len(), 3, "a second 'c' adds to the first");
+        most_likely_first(&mut out);
+        let order: Vec<(char, f64)> = out.iter().map(|o| (o.outcome, o.probability)).collect();
+        assert_eq!(order, [('c', 0.5), ('a', 0.25), ('b', 0.25)]);
+    }
+}

@@ -111,6 +111,17 @@ pub enum LogError {
     },
 }
 
+/// The header of a log's text (its first line), read without the rest: enough to know which
+/// rule set's actions the log holds before parsing it with [`Log::parse`].
+pub fn read_header(text: &str) -> Result<Header, LogError> {
+    let first = text.lines().next().unwrap_or_default();
+    match serde_json::from_str::<Line<serde::de::IgnoredAny>>(first) {
+        Ok(Line::Header(h)) => Ok(h),
+        Ok(_) => Err(LogError::Structure { line: 1, message: "no header line".into() }),
+        Err(e) => Err(LogError::Syntax { line: 1, message: e.to_string() }),
+    }
+}
+
 impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
     /// Parse a log's text.
     pub fn parse(text: &str) -> Result<Self, LogError> {
@@ -179,5 +190,39 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
             push(&Line::End(f.clone()));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            format: FORMAT.into(),
+            ruleset: "itchy-scratchy".into(),
+            variant: None,
+            scenario_path: "s.toml".into(),
+            scenario_hash: "0".into(),
+            scenario: "name = \"s\"".into(),
+            seed: 7,
+            agents: vec!["random".into(), "heuristic".into()],
+        }
+    }
+
+    #[test]
+    fn the_header_reads_without_the_actions() {
+        let log = Log {
+            header: header(),
+            entries: vec![Entry { n: 1, by: Actor::Side(0), action: 3u8, draws: vec![] }],
+            footer: None,
+        };
+        let text = log.to_jsonl();
+        assert_eq!(read_header(&text).unwrap(), header());
+        assert_eq!(Log::<u8>::parse(&text).unwrap(), log);
+        let actions_only: String = text.lines().skip(1).collect();
+        assert!(matches!(read_header(&actions_only), Err(LogError::Structure { line: 1, .. })));
+        assert!(matches!(read_header("not json"), Err(LogError::Syntax { line: 1, .. })));
+        assert!(matches!(read_header(""), Err(LogError::Syntax { line: 1, .. })));
     }
 }

@@ -257,6 +257,31 @@ pub enum AtTurnLimit {
     MostObjectives,
 }
 
+impl AtTurnLimit {
+    /// The winner (by side index; `None` for a draw) and the reason, when the turn limit
+    /// `limit` is reached, with the sides named `sides` and the objectives held by `holders`
+    /// (each objective's holding side, if any).
+    pub fn decide(&self, limit: u32, sides: &[String; 2], holders: &[Option<u8>]) -> (Option<u8>, String) {
+        match self {
+            AtTurnLimit::Draw => (None, format!("the turn limit ({limit}) is reached: a draw")),
+            AtTurnLimit::Win(name) => {
+                let w = sides.iter().position(|s| s == name).map(|i| i as u8);
+                (w, format!("the turn limit ({limit}) is reached: {name} win as the scenario says"))
+            }
+            AtTurnLimit::MostObjectives => {
+                let held = |s: u8| holders.iter().filter(|h| **h == Some(s)).count();
+                let (a, b) = (held(0), held(1));
+                let w = match a.cmp(&b) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                };
+                (w, format!("the turn limit ({limit}) is reached with objectives held {a} to {b}"))
+            }
+        }
+    }
+}
+
 /// A scenario file, with the rule set's units `U` and options `R`.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -467,6 +492,19 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_turn_limit_decides_as_the_scenario_says() {
+        let sides = ["Blue".to_string(), "Red".to_string()];
+        let held = [Some(1), None, Some(1), Some(0)];
+        assert_eq!(AtTurnLimit::Draw.decide(8, &sides, &held).0, None);
+        assert_eq!(AtTurnLimit::Win("Red".into()).decide(8, &sides, &held).0, Some(1));
+        let (w, why) = AtTurnLimit::MostObjectives.decide(8, &sides, &held);
+        assert_eq!(w, Some(1));
+        assert!(why.contains("held 1 to 2"), "{why}");
+        assert_eq!(AtTurnLimit::MostObjectives.decide(8, &sides, &held[..2]).0, Some(1));
+        assert_eq!(AtTurnLimit::MostObjectives.decide(8, &sides, &[Some(0), Some(1)]).0, None, "equal: a draw");
+    }
 
     #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]

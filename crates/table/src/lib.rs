@@ -493,6 +493,17 @@ pub fn bbox(points: &[Point]) -> Aabb {
     b
 }
 
+/// A circle holding every one of `points`: the centre and half the diagonal of their bounding
+/// box (not the smallest such circle, but as cheap as the box); `None` when there are none.
+pub fn bounding_circle(points: impl IntoIterator<Item = Point>) -> Option<(Point, f64)> {
+    let (mut lo, mut hi) = (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+    for p in points {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo.x <= hi.x).then(|| (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0))
+}
+
 /// Whether `p` lies within `margin` of the box `b` (inside it, or outside by at most `margin`
 /// along each axis).
 pub fn in_box(b: &Aabb, p: Point, margin: f64) -> bool {
@@ -936,6 +947,22 @@ mod tests {
                     Some((lo, hi)) if s < lo - 1e-6 || s > hi + 1e-6 => prop_assert!(d >= r - 1e-9),
                     None => prop_assert!(d >= r - 1e-9),
                     _ => {}
+                }
+            }
+        }
+
+        #[test]
+        fn a_bounding_circle_holds_its_points(ps in proptest::collection::vec(pt(), 0..20)) {
+            match bounding_circle(ps.iter().copied()) {
+                None => prop_assert!(ps.is_empty()),
+                Some((c, r)) => {
+                    for p in &ps {
+                        prop_assert!(c.dist(*p) <= r + 1e-9, "{:?} outside ({:?}, {})", p, c, r);
+                    }
+                    // No bigger than the box's half-diagonal: two points at least r apart on
+                    // each axis' extremes.
+                    let b = bbox(&ps);
+                    prop_assert!((r - Point::new(b[2] - b[0], b[3] - b[1]).len() / 2.0).abs() < 1e-9);
                 }
             }
         }

@@ -7,7 +7,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::{CARD_VALUES, Chance, Deck, card_name};
-use volley_core::calc::{CalcError, Calculator, OutcomeProbability};
+use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 use volley_table::Cover;
 
 use crate::combat::{Attacker, CardResult, CardSide, Loss, Target, attack_effect, resolve_cards};
@@ -278,24 +278,12 @@ impl Calculator for Combat {
             Variant::Chance => {
                 let (da, dd) = (s.attacker.deck()?, s.defender.deck()?);
                 let total = f64::from(da.left()) * f64::from(dd.left());
-                for ca in 1..=CARD_VALUES as u8 {
-                    for cd in 1..=CARD_VALUES as u8 {
-                        let ways =
-                            u32::from(da.counts()[usize::from(ca) - 1]) * u32::from(dd.counts()[usize::from(cd) - 1]);
-                        if ways == 0 {
-                            continue;
-                        }
-                        let o = s.with_cards([ca, cd]).outcome();
-                        let p = f64::from(ways) / total;
-                        match out.iter_mut().find(|x| x.outcome == o) {
-                            Some(x) => x.probability += p,
-                            None => out.push(OutcomeProbability { outcome: o, probability: p }),
-                        }
-                    }
+                for (cards, ways) in da.pairs_with(dd) {
+                    add_outcome(&mut out, s.with_cards(cards).outcome(), f64::from(ways) / total);
                 }
             }
         }
-        out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+        most_likely_first(&mut out);
         Ok(out)
     }
 }

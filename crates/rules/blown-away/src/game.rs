@@ -7,7 +7,6 @@ use volley_chance::{Chance, Deck, DrawKind};
 use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
 };
-use volley_scenario::AtTurnLimit;
 use volley_table::{
     Cover, Point, dist_to_segment, heading_to, norm_heading, point_in_polygon, turn, unit as heading_unit,
 };
@@ -286,6 +285,11 @@ impl MoveShape {
         if self.rigid { self.facing } else { heading_to(Point::default(), fwd) }
     }
 
+    /// The farthest any man stands from the head.
+    fn extent(&self) -> f64 {
+        self.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max)
+    }
+
     fn len(&self) -> f64 {
         self.cum.last().copied().unwrap_or(0.0) - self.start
     }
@@ -363,12 +367,24 @@ impl Battle {
     /// Whether two units' bodies in ranks are less than `d` apart (cheaper than
     /// [`Battle::unit_dist`] when they are far apart).
     pub fn within(&self, a: usize, b: usize, d: f64) -> bool {
-        let (ua, ub) = (&self.units[a], &self.units[b]);
-        let (Some((ca, ra)), Some((cb, rb))) = (ua.bounds(), ub.bounds()) else { return false };
+        self.within_bounded(a, b, self.units[a].bounds(), self.units[b].bounds(), d)
+    }
+
+    /// [`Battle::within`] for a caller that already has both units' [`Unit::bounds`].
+    fn within_bounded(
+        &self,
+        a: usize,
+        b: usize,
+        bounds_a: Option<(Point, f64)>,
+        bounds_b: Option<(Point, f64)>,
+        d: f64,
+    ) -> bool {
+        let (Some((ca, ra)), Some((cb, rb))) = (bounds_a, bounds_b) else { return false };
         let reach = ra + rb + d;
         if ca.dist2(cb) >= reach * reach {
             return false;
         }
+        let (ua, ub) = (&self.units[a], &self.units[b]);
         ua.body().any(|p| ub.body().any(|q| p.dist2(q) < d * d))
     }
 
@@ -462,7 +478,7 @@ impl Battle {
             behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
             on_flank_or_rear: self.on_flank_or_rear(me, them),
             killed_before: u.killed,
-            pikes_or_guards: u.men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+            pikes_or_guards: u.pikes_or_guards(),
             militia: u.militia,
         }
     }
@@ -479,7 +495,7 @@ impl Battle {
         let target = Target {
             cover: self.cover(t, a),
             killed_before,
-            pikes_or_guards: ut.men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16,
+            pikes_or_guards: ut.pikes_or_guards(),
             militia: ut.militia,
         };
         (attacker, target)
@@ -611,10 +627,7 @@ impl Battle {
             };
         }
         let shape = self.move_shape(ui, pivot, path);
-        let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
-        let b = volley_table::bbox(&shape.poly);
-        let swept = [b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach];
-        let check_ground = self.stat.has_impassable && self.stat.table.impassable_within(&swept);
+        let check_ground = self.stat.has_impassable && self.stat.table.impassable_within(&Self::swept_box(&shape));
         let mut buf = Vec::with_capacity(shape.slots.len());
         let total = shape.len();
         let step = if shape.rigid && !check_ground { total.max(STEP) } else { STEP };
@@ -686,13 +699,9 @@ impl Battle {
     /// distance to any body of `foes` (from circles holding the bodies: cheap, and enough to
     /// know how far the mover may go before anything can come within 4").
     fn gaps(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> (f64, f64) {
-        let (mut lo, mut hi) =
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for &(_, p) in men {
-            lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
-            hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
-        }
-        let (centre, radius) = (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0);
+        let Some((centre, radius)) = volley_table::bounding_circle(men.iter().map(|&(_, p)| p)) else {
+            return (f64::INFINITY, f64::INFINITY);
+        };
         let mut facing = COMBAT_RANGE * COMBAT_RANGE;
         let mut found = false;
         let mut any = f64::INFINITY;
@@ -730,7 +739,7 @@ impl Battle {
 
     /// The box a move along `shape` sweeps, grown by the farthest man's offset from the head.
     fn swept_box(shape: &MoveShape) -> volley_table::Aabb {
-        let reach = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max) + SPACING;
+        let reach = shape.extent() + SPACING;
         let bb = volley_table::bbox(&shape.poly);
         [bb[0] - reach, bb[1] - reach, bb[2] + reach, bb[3] + reach]
     }
@@ -756,7 +765,7 @@ impl Battle {
         if shape.rigid && shape.poly.len() == 2 {
             // Every man stays within `extent` of the head, which runs along one straight leg:
             // a foe farther than 4" from all of that sweep can neither stop nor touch the move.
-            let extent = shape.slots.iter().map(|&(_, r, b)| Point::new(r, b).len()).fold(0.0, f64::max);
+            let extent = shape.extent();
             let (a, b) = (shape.poly[0], shape.poly[1]);
             if foes.iter().all(|f| dist_to_segment(f.centre, a, b) - f.radius - extent >= COMBAT_RANGE + CONTACT) {
                 return (total, None);
@@ -780,12 +789,7 @@ impl Battle {
             let v = (shape.poly[1] - shape.poly[0]) * (1.0 / total);
             let front = self.moving_front(ui, buf, shape.poly[0], shape.fwd, shape.facing);
             let mut first = f64::INFINITY;
-            let pts: Vec<Point> = buf.iter().map(|&(_, p)| p).collect();
-            let b = volley_table::bbox(&pts);
-            let (c0, rm) = (
-                Point::new((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0),
-                Point::new(b[2] - b[0], b[3] - b[1]).len() / 2.0,
-            );
+            let (c0, rm) = volley_table::bounding_circle(buf.iter().map(|&(_, p)| p)).unwrap_or((shape.poly[0], 0.0));
             for foe in foes {
                 // A foe that the whole moving body passes more than 4" from cannot stop it.
                 let apart = dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm;
@@ -1370,14 +1374,8 @@ impl Battle {
                     continue;
                 }
                 let engaged = u.engagement.is_some() && u.engagement == t.engagement;
-                let near = match (bounds[ui], bounds[ti]) {
-                    (Some((ca, ra)), Some((cb, rb))) => {
-                        let reach = ra + rb + COMBAT_RANGE;
-                        ca.dist2(cb) < reach * reach && self.within(ui, ti, COMBAT_RANGE)
-                    }
-                    _ => false,
-                };
-                if (engaged || near) && self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
+                let near = || self.within_bounded(ui, ti, bounds[ui], bounds[ti], COMBAT_RANGE);
+                if (engaged || near()) && self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
                     out.push((ui, ti));
                 }
             }
@@ -1432,23 +1430,7 @@ impl Battle {
         }
         if let Some(limit) = self.stat.turn_limit {
             if self.turn >= limit {
-                let (winner, reason) = match &self.stat.at_turn_limit {
-                    AtTurnLimit::Draw => (None, format!("the turn limit ({limit}) is reached: a draw")),
-                    AtTurnLimit::Win(name) => {
-                        let w = self.stat.sides.iter().position(|s| s == name).map(|i| i as u8);
-                        (w, format!("the turn limit ({limit}) is reached: {name} win as the scenario says"))
-                    }
-                    AtTurnLimit::MostObjectives => {
-                        let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
-                        let (a, b) = (held(0), held(1));
-                        let w = match a.cmp(&b) {
-                            std::cmp::Ordering::Greater => Some(0),
-                            std::cmp::Ordering::Less => Some(1),
-                            std::cmp::Ordering::Equal => None,
-                        };
-                        (w, format!("the turn limit ({limit}) is reached with objectives held {a} to {b}"))
-                    }
-                };
+                let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
                 return self.finish(winner, reason, events);
             }
         }

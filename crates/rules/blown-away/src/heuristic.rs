@@ -16,12 +16,11 @@
 
 use std::cell::OnceCell;
 
-use volley_chance::CARD_VALUES;
 use volley_core::Heuristic;
 use volley_table::Point;
 
 use crate::combat::{attack_effect, resolve_cards};
-use crate::game::{Action, Battle, COMBAT_RANGE};
+use crate::game::{Action, Battle, COMBAT_RANGE, LRA_RANGE};
 use crate::model::{Arm, Formation, Front, Variant};
 
 /// Weight of one move's worth of progress towards an objective.
@@ -175,7 +174,8 @@ impl Battle {
     fn would_fire(&self, gi: usize, ti: usize) -> bool {
         let g = &self.units[gi];
         let Some(c) = g.gun else { return false };
-        c.balls > 0 && self.units[ti].body().any(|q| (16.0..=36.0 * 36.0).contains(&q.dist2(c.at)))
+        let (near, far) = (LRA_RANGE.0 * LRA_RANGE.0, LRA_RANGE.1 * LRA_RANGE.1);
+        c.balls > 0 && self.units[ti].body().any(|q| (near..=far).contains(&q.dist2(c.at)))
     }
 
     /// Men of `ui` put out of action (killed, or in ranks made to run) by a loss of `killed`
@@ -189,23 +189,13 @@ impl Battle {
     fn card_combat_expectation(&self, a: usize, t: usize) -> [f64; 2] {
         let sides = [self.card_side(a, t), self.card_side(t, a)];
         let decks = [self.decks[usize::from(self.units[a].side)], self.decks[usize::from(self.units[t].side)]];
-        let (na, nt) = (f64::from(decks[0].left()), f64::from(decks[1].left()));
+        let total = f64::from(decks[0].left()) * f64::from(decks[1].left());
         let mut e = [0.0; 2];
-        for ca in 1..=CARD_VALUES as u8 {
-            let pa = f64::from(decks[0].counts()[usize::from(ca) - 1]) / na;
-            if pa == 0.0 {
-                continue;
-            }
-            for ct in 1..=CARD_VALUES as u8 {
-                let pt = f64::from(decks[1].counts()[usize::from(ct) - 1]) / nt;
-                if pt == 0.0 {
-                    continue;
-                }
-                let r = resolve_cards(&sides, [ca, ct]);
-                for (i, ui) in [a, t].into_iter().enumerate() {
-                    if let Some(l) = &r.losses[i] {
-                        e[i] += pa * pt * self.out_of_action(ui, l.killed, l.run);
-                    }
+        for (cards, ways) in decks[0].pairs_with(decks[1]) {
+            let r = resolve_cards(&sides, cards);
+            for (i, ui) in [a, t].into_iter().enumerate() {
+                if let Some(l) = &r.losses[i] {
+                    e[i] += f64::from(ways) / total * self.out_of_action(ui, l.killed, l.run);
                 }
             }
         }

@@ -260,13 +260,12 @@ impl Unit {
     /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has
     /// no body in ranks.
     pub fn bounds(&self) -> Option<(Point, f64)> {
-        let (mut lo, mut hi) =
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for p in self.body() {
-            lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
-            hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
-        }
-        (lo.x <= hi.x).then(|| (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0))
+        volley_table::bounding_circle(self.body())
+    }
+
+    /// Pikemen and guardsmen in ranks (they steady a unit in combat).
+    pub fn pikes_or_guards(&self) -> u16 {
+        self.men.iter().filter(|m| m.in_ranks() && m.role.steadies()).count() as u16
     }
 
     /// Centre of the men in ranks (or of the living men if none are in ranks).

@@ -18,7 +18,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawKind};
-use volley_core::calc::{CalcError, Calculator, OutcomeProbability};
+use volley_core::calc::{CalcError, Calculator, OutcomeProbability, most_likely_first};
 
 /// The ten weapons of the combat table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -278,6 +278,11 @@ impl Situation {
         Ok(from)
     }
 
+    /// How many dice this attack throws, or why it cannot be made.
+    pub fn dice_count(&self) -> Result<u8, CalcError> {
+        Ok(self.dice()?.iter().map(|d| d.dice).sum())
+    }
+
     /// The outcome of a throw with these counts.
     pub fn outcome(&self, counts: &Counts) -> Outcome {
         let cover = self.target_in_cover;
@@ -367,7 +372,7 @@ pub fn each_throw(n: u8, mut visit: impl FnMut(&Counts, u128)) {
 
 /// The exact probability of each outcome of `situation`, most likely first.
 pub fn odds(situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
-    let n: u8 = situation.dice()?.iter().map(|d| d.dice).sum();
+    let n = situation.dice_count()?;
     if n > MAX_EXACT_DICE {
         return Err(CalcError::Invalid(format!(
             "{n} dice is more than the calculator counts exactly ({MAX_EXACT_DICE})"
@@ -386,7 +391,7 @@ pub fn odds(situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, C
             probability: ways[i] as f64 / total as f64,
         })
         .collect();
-    out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+    most_likely_first(&mut out);
     Ok(out)
 }
 
@@ -400,7 +405,7 @@ impl Calculator for Combat {
     type Outcome = Outcome;
 
     fn resolve(&self, situation: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
-        let n: u8 = situation.dice()?.iter().map(|d| d.dice).sum();
+        let n = situation.dice_count()?;
         let mut dice = Vec::with_capacity(usize::from(n));
         for i in 0..n {
             let purpose =
@@ -519,7 +524,7 @@ mod tests {
     fn a_general_with_the_attacker_adds_two_dice() {
         let mut s = situation(Target::Infantry, false, false);
         s.general_with_attacker = true;
-        let n: u8 = s.dice().unwrap().iter().map(|d| d.dice).sum();
+        let n = s.dice_count().unwrap();
         assert_eq!(n, 8);
     }
 

@@ -7,7 +7,6 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
 };
-use volley_scenario::AtTurnLimit;
 use volley_table::grid::{Area, Dir, areas_between, in_arc};
 
 use crate::combat::{self, Resolution};
@@ -160,8 +159,13 @@ impl Battle {
     }
 
     /// Grid distance from `a` to the nearest enemy unit of `side`.
-    fn nearest_enemy(&self, side: SideId, a: Area) -> Option<u16> {
+    pub(crate) fn nearest_enemy(&self, side: SideId, a: Area) -> Option<u16> {
         self.units.iter().filter(|u| u.alive() && u.side != side).map(|u| u.area.distance(a)).min()
+    }
+
+    /// The edges of area `a` across which an enemy of `side` stands.
+    fn enemy_edges(&self, side: SideId, a: Area) -> Vec<Dir> {
+        Dir::ALL.into_iter().filter(|&d| self.enemies_in(side, a.next(d)).next().is_some()).collect()
     }
 
     /// The enemy units adjacent to unit `ui` that face it (it is in their front area).
@@ -277,12 +281,7 @@ impl Battle {
         }
         // Next to an enemy at the end, the unit turns to face it.
         if !path.is_empty() {
-            let adjacent: Vec<Dir> = at
-                .neighbours()
-                .iter()
-                .filter(|&&n| self.enemies_in(side, n).next().is_some())
-                .filter_map(|&n| at.dir_to(n))
-                .collect();
+            let adjacent = self.enemy_edges(side, at);
             if !adjacent.is_empty() && !adjacent.contains(&facing) {
                 return illegal!("{} ends next to an enemy unit and must face it", self.name(ui));
             }
@@ -438,23 +437,7 @@ impl Battle {
         }
         if let Some(limit) = self.stat.turn_limit {
             if self.turn >= limit {
-                let (winner, reason) = match &self.stat.at_turn_limit {
-                    AtTurnLimit::Draw => (None, format!("the turn limit ({limit}) is reached: a draw")),
-                    AtTurnLimit::Win(name) => {
-                        let w = self.stat.sides.iter().position(|s| s == name).map(|i| i as u8);
-                        (w, format!("the turn limit ({limit}) is reached: {name} win as the scenario says"))
-                    }
-                    AtTurnLimit::MostObjectives => {
-                        let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
-                        let (a, b) = (held(0), held(1));
-                        let w = match a.cmp(&b) {
-                            std::cmp::Ordering::Greater => Some(0),
-                            std::cmp::Ordering::Less => Some(1),
-                            std::cmp::Ordering::Equal => None,
-                        };
-                        (w, format!("the turn limit ({limit}) is reached with objectives held {a} to {b}"))
-                    }
-                };
+                let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
                 return self.finish(winner, reason, events);
             }
         }
@@ -550,7 +533,7 @@ impl Battle {
             Action::Attack { unit, target } => {
                 let (ui, ti) = (usize::from(*unit), usize::from(*target));
                 let situation = self.attack_situation(side, *unit, *target)?;
-                let n: u8 = situation.dice().map_err(|e| Illegal::new(e.to_string()))?.iter().map(|d| d.dice).sum();
+                let n = situation.dice_count().map_err(|e| Illegal::new(e.to_string()))?;
                 let mut dice = Vec::with_capacity(usize::from(n));
                 for i in 0..n {
                     let purpose = format_args!("{} attacking {}: die {} of {n}", self.name(ui), self.name(ti), i + 1);
@@ -670,12 +653,7 @@ impl Battle {
         };
         for (end, path) in paths {
             let mut facings = Vec::with_capacity(2);
-            let adjacent: Vec<Dir> = end
-                .neighbours()
-                .iter()
-                .filter(|&&n| self.enemies_in(side, n).next().is_some())
-                .filter_map(|&n| end.dir_to(n))
-                .collect();
+            let adjacent = self.enemy_edges(side, end);
             if let Some(&d) = adjacent.first() {
                 facings.push(d);
             } else {

@@ -29,7 +29,7 @@ const HOLD: f64 = 4.0;
 impl Battle {
     fn expected_damage(&self, side: u8, ui: usize, ti: usize) -> f64 {
         let Ok(s) = self.attack_situation(side, ui as u16, ti as u16) else { return 0.0 };
-        let n: u8 = s.dice().map_or(0, |d| d.iter().map(|x| x.dice).sum());
+        let n = s.dice_count().unwrap_or(0);
         let (hit, general) = hit_chances(n, s.target, s.target_in_cover, s.general_with_target);
         let t = &self.units[ti];
         let worth = SP + if t.sp == 1 { DESTROY } else { 0.0 } + if t.kind == Kind::General { 2.0 * SP } else { 0.0 };
@@ -52,9 +52,9 @@ impl Battle {
         let u = &self.units[ui];
         let side = u.side;
         let end = path.last().copied().unwrap_or(u.area);
-        let nearest =
-            |a: Area| self.units.iter().filter(|e| e.alive() && e.side != side).map(|e| e.area.distance(a)).min();
-        let (Some(before), Some(after)) = (nearest(u.area), nearest(end)) else { return 0.0 };
+        let (Some(before), Some(after)) = (self.nearest_enemy(side, u.area), self.nearest_enemy(side, end)) else {
+            return 0.0;
+        };
         let mut v = 0.0;
         let fragile = u.sp * 2 <= u.sp_start && u.sp_start > 1;
         let keeps_off = matches!(u.kind, Kind::Artillery | Kind::MachineGuns | Kind::Transport | Kind::General);

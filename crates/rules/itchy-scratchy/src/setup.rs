@@ -135,7 +135,6 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     }
     let (cols, rows) = (cols.clamp(2, 200), rows.clamp(2, 200));
     let mut grid = Grid::new(cols, rows);
-    let on_grid = |a: Area| a.col >= 0 && a.row >= 0 && a.col < cols && a.row < rows;
     for spec in &file.rules.areas {
         let mut areas = spec.at.clone();
         if let Some([c0, r0, c1, r1]) = spec.rect {
@@ -158,25 +157,16 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         }
     }
     let objectives: Vec<(String, Vec<Area>)> = file
-        .objectives
-        .iter()
-        .map(|o| {
-            let spec = o.get_ref();
-            let poly: Vec<Point> = match (&spec.polygon, spec.rect) {
-                (Some(p), _) => p.clone(),
-                (None, Some([x0, y0, x1, y1])) => {
-                    vec![Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)]
-                }
-                _ => Vec::new(),
-            };
-            let areas: Vec<Area> = (0..cols)
-                .flat_map(|c| (0..rows).map(move |r| Area::new(c, r)))
-                .filter(|a| volley_table::point_in_polygon(a.centre(), &poly))
-                .collect();
+        .build_objectives(src)
+        .into_iter()
+        .zip(&file.objectives)
+        .map(|(o, spanned)| {
+            let areas: Vec<Area> =
+                grid.areas().filter(|a| volley_table::point_in_polygon(a.centre(), &o.points)).collect();
             if areas.is_empty() {
-                errors.push(src.error(o.span(), format!("objective {:?} covers no grid area's centre", spec.name)));
+                errors.push(src.error(spanned.span(), format!("objective {:?} covers no grid area's centre", o.name)));
             }
-            (spec.name.clone(), areas)
+            (o.name, areas)
         })
         .collect();
     let mut units = Vec::new();
@@ -223,7 +213,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                     src.error(span.clone(), format!("unit {:?}: {}s carry no weapon", spec.name, spec.kind.name())),
                 );
             }
-            if !on_grid(spec.at) {
+            if !grid.contains(spec.at) {
                 errors.push(src.error(
                     span.clone(),
                     format!(

@@ -8,8 +8,18 @@ use crate::game::Battle;
 use crate::model::Terrain;
 
 fn square(a: Area) -> Vec<[f64; 2]> {
-    let (x, y) = (f64::from(a.col), f64::from(a.row));
-    vec![[x, y], [x + 1.0, y], [x + 1.0, y + 1.0], [x, y + 1.0]]
+    block(&[a])
+}
+
+/// The outline of the block of areas from the least to the greatest column and row of
+/// `areas` (empty if there are none), in grid units.
+fn block(areas: &[Area]) -> Vec<[f64; 2]> {
+    let (Some(c0), Some(c1)) = (areas.iter().map(|a| a.col).min(), areas.iter().map(|a| a.col).max()) else {
+        return Vec::new();
+    };
+    let (r0, r1) = (areas.iter().map(|a| a.row).min().unwrap_or(0), areas.iter().map(|a| a.row).max().unwrap_or(0));
+    let (x0, y0, x1, y1) = (f64::from(c0), f64::from(r0), f64::from(c1) + 1.0, f64::from(r1) + 1.0);
+    vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 }
 
 /// The view of `b` (the same for every viewer).
@@ -31,11 +41,9 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         .objectives
         .iter()
         .zip(&b.holders)
-        .map(|((name, areas), h)| ViewObjective {
-            name: name.clone(),
-            points: areas.first().map(|&a| square(a)).unwrap_or_default(),
-            holder: *h,
-        })
+        // An objective is a block of areas (a scenario gives it as a rectangle or polygon; the
+        // areas are those whose centres it holds): drawn as the block around them.
+        .map(|((name, areas), h)| ViewObjective { name: name.clone(), points: block(areas), holder: *h })
         .collect();
     let pieces = b
         .units

@@ -24,6 +24,15 @@ fn games(default: u64) -> u64 {
 const SCENARIOS: &[&str] = &["elands-ridge.toml", "hochdorf-mill.toml"];
 
 #[test]
+fn an_objective_of_several_areas_is_drawn_round_all_of_them() {
+    // Eland's Ridge: the ridge is the block from [4, 7] to [7, 7], four areas in a row.
+    let b = scenario("elands-ridge.toml");
+    let v = volley_core::GameState::view(&b, volley_core::Viewer::Umpire);
+    let ridge = v.objectives.iter().find(|o| o.name == "the ridge").unwrap();
+    assert_eq!(ridge.points, vec![[4.0, 7.0], [8.0, 7.0], [8.0, 8.0], [4.0, 8.0]]);
+}
+
+#[test]
 fn random_agents_conform() {
     for s in SCENARIOS {
         let b = scenario(s);

@@ -38,7 +38,7 @@ fn all_situations() -> Vec<Situation> {
 }
 
 fn n_dice(s: &Situation) -> u8 {
-    s.dice().unwrap().iter().map(|d| d.dice).sum()
+    s.dice_count().unwrap()
 }
 
 /// The situation's judgement depends on its dice, target, cover and General with the target:

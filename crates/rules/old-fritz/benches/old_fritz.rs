@@ -15,22 +15,8 @@ fn main() {
 }
 
 fn unit(arm: Arm) -> Unit {
-    Unit {
-        arm,
-        cavalry: (arm == Arm::Cavalry).then_some(Cavalry::Cuirassiers),
-        quality: Quality::C,
-        figures: 12,
-        figures_at_start: Some(14),
-        greens: 1,
-        overlapped: false,
-        enemy_to_rear: false,
-        tactical_advantage: 0,
-        in_cover: false,
-        unreliable: false,
-        rash: false,
-        foreign: false,
-        guns: None,
-    }
+    let cavalry = (arm == Arm::Cavalry).then_some(Cavalry::Cuirassiers);
+    Unit { figures_at_start: Some(14), greens: 1, ..Unit::new(arm, cavalry, Quality::C, 12) }
 }
 
 fn infantry_against_a_battery() -> Situation {

@@ -15,7 +15,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawKind};
-use volley_core::calc::{CalcError, Calculator, OutcomeProbability};
+use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 
 /// Troop quality, A (superlative) to G (poorly trained and ill disciplined).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -153,6 +153,29 @@ pub struct Unit {
     /// A battery's guns (artillery only), which fire first when attacked.
     #[serde(default)]
     pub guns: Option<Guns>,
+}
+
+impl Unit {
+    /// A unit of `figures` with nothing else against it or for it: what a situation file's
+    /// defaults give (the kind of cavalry only for cavalry, as [`Situation`] checks).
+    pub fn new(arm: Arm, cavalry: Option<Cavalry>, quality: Quality, figures: u16) -> Self {
+        Unit {
+            arm,
+            cavalry,
+            quality,
+            figures,
+            figures_at_start: None,
+            greens: 0,
+            overlapped: false,
+            enemy_to_rear: false,
+            tactical_advantage: 0,
+            in_cover: false,
+            unreliable: false,
+            rash: false,
+            foreign: false,
+            guns: None,
+        }
+    }
 }
 
 /// The additions to the d10 (section 6), as data.
@@ -743,6 +766,27 @@ impl Situation {
         (Resolution { table, guns_first, attacker, defender }, tests)
     }
 
+    /// The combat judged from the guns' d6 (if any) and the two d10s, each casualty test's
+    /// d10s taken from `test_die(side, k, n)` (die `k` of `n` for side 0, the attacker, or 1).
+    fn complete(
+        &self,
+        d6: Option<u8>,
+        d10s: [u8; 2],
+        mut test_die: impl FnMut(usize, u8, u8) -> Result<u8, CalcError>,
+    ) -> Result<Resolution, CalcError> {
+        let (mut res, tests) = self.judge(d6, d10s);
+        for (i, t) in tests.iter().enumerate() {
+            if let Some((n, add)) = *t {
+                let rolled = (0..n).map(|k| test_die(i, k, n)).collect::<Result<Vec<u8>, _>>()?;
+                let score = rolled.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                let side = if i == 0 { &mut res.attacker } else { &mut res.defender };
+                side.test_casualties = casualties_for(score);
+                side.casualty_test = Some((rolled, score));
+            }
+        }
+        Ok(res)
+    }
+
     /// The result of a close combat with these dice: the guns' d6 if the defender is a battery,
     /// the attacker's and the defender's d10, then each casualty test's d10s.
     pub fn with_dice(&self, dice: &[u8]) -> Result<Resolution, CalcError> {
@@ -758,19 +802,7 @@ impl Situation {
         };
         let d6 = if self.defender.guns.is_some() { Some(next(6)?) } else { None };
         let (da, dd) = (next(10)?, next(10)?);
-        let (mut res, tests) = self.judge(d6, [da, dd]);
-        for (i, t) in tests.iter().enumerate() {
-            if let Some((n, add)) = *t {
-                let mut rolled = Vec::with_capacity(usize::from(n));
-                for _ in 0..n {
-                    rolled.push(next(10)?);
-                }
-                let score = rolled.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
-                let side = if i == 0 { &mut res.attacker } else { &mut res.defender };
-                side.test_casualties = casualties_for(score);
-                side.casualty_test = Some((rolled, score));
-            }
-        }
+        let res = self.complete(d6, [da, dd], |_, _, _| next(10))?;
         if it.next().is_some() {
             return Err(CalcError::Invalid("more dice given than the combat uses".into()));
         }
@@ -789,31 +821,20 @@ impl Calculator for Combat {
 
     fn resolve(&self, s: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
         s.check()?;
-        let mut dice = Vec::new();
         let d6 = match s.defender.guns {
-            Some(_) => {
-                let d = chance
-                    .draw(&DrawKind::Die { sides: 6 }, &"the defending battery's d6 (close range, firing first)")?
-                    as u8;
-                dice.push(d);
-                Some(d)
-            }
+            Some(_) => Some(
+                chance.draw(&DrawKind::Die { sides: 6 }, &"the defending battery's d6 (close range, firing first)")?
+                    as u8,
+            ),
             None => None,
         };
         let da = chance.draw(&DrawKind::Die { sides: 10 }, &"the attacker's d10")? as u8;
         let dd = chance.draw(&DrawKind::Die { sides: 10 }, &"the defender's d10")? as u8;
-        dice.extend([da, dd]);
-        let (_, tests) = s.judge(d6, [da, dd]);
-        for (i, t) in tests.iter().enumerate() {
-            if let Some((n, _)) = *t {
-                let who = if i == 0 { "the attacker" } else { "the defender" };
-                for k in 0..n {
-                    let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
-                    dice.push(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8);
-                }
-            }
-        }
-        s.with_dice(&dice)
+        s.complete(d6, [da, dd], |i, k, n| {
+            let who = if i == 0 { "the attacker" } else { "the defender" };
+            let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
+            Ok(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8)
+        })
     }
 
     fn odds(&self, s: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
@@ -850,16 +871,13 @@ impl Calculator for Combat {
                                 attacker_test_casualties: ca as u8,
                                 defender_test_casualties: cd as u8,
                             };
-                            match out.iter_mut().find(|x| x.outcome == o) {
-                                Some(x) => x.probability += q,
-                                None => out.push(OutcomeProbability { outcome: o, probability: q }),
-                            }
+                            add_outcome(&mut out, o, q);
                         }
                     }
                 }
             }
         }
-        out.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.outcome.cmp(&b.outcome)));
+        most_likely_first(&mut out);
         Ok(out)
     }
 }
@@ -917,22 +935,7 @@ mod tests {
     use super::*;
 
     fn unit(arm: Arm, quality: Quality) -> Unit {
-        Unit {
-            arm,
-            cavalry: (arm == Arm::Cavalry).then_some(Cavalry::Dragoons),
-            quality,
-            figures: 12,
-            figures_at_start: None,
-            greens: 0,
-            overlapped: false,
-            enemy_to_rear: false,
-            tactical_advantage: 0,
-            in_cover: false,
-            unreliable: false,
-            rash: false,
-            foreign: false,
-            guns: None,
-        }
+        Unit::new(arm, (arm == Arm::Cavalry).then_some(Cavalry::Dragoons), quality, 12)
     }
 
     #[test]
