@@ -19,6 +19,7 @@ fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
         Err(e) => {
             let message = e.to_string();
             let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+            let message = volley_scenario::in_plain_words(message);
             eprintln!("{}:{}:{}: {message}", path.display(), e.line(), e.column());
             Ok(None)
         }

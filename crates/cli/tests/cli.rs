@@ -262,6 +262,12 @@ fn the_calculator_resolves_with_table_dice_and_gives_exact_odds() {
     let o = d.run(&["odds", "itchy-scratchy", "typo.json"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("typo.json:2:"), "{}", stderr(&o));
+    // A wrong type, in the words of the person who wrote the file.
+    d.write("words.json", "{ \"weapon\": \"muskets\",\n  \"range\": \"two\" }");
+    let o = d.run(&["odds", "itchy-scratchy", "words.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("words.json:2:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("expected a whole number"), "{}", stderr(&o));
     // An impossible situation: why.
     d.write("far.json", r#"{ "weapon": "muskets", "range": 3, "target": "infantry" }"#);
     let o = d.run(&["odds", "itchy-scratchy", "far.json"]);

@@ -341,17 +341,25 @@ pub fn probe(src: &Source) -> Result<(String, Option<String>), Diagnostic> {
 
 fn toml_error(src: &Source, e: &toml::de::Error) -> Diagnostic {
     let span = e.span().unwrap_or(0..0);
-    let mut message = e.message().trim().replace('\n', "; ");
-    // Say what serde calls f64 and u16 in words a scenario writer uses.
+    src.error(span, in_plain_words(e.message().trim()).replace('\n', "; "))
+}
+
+/// A serde error message with the Rust type names it quotes (`f64`, `u8`, ...) put in the words
+/// a person writing a scenario or a situation file uses: "a number", "a whole number".
+pub fn in_plain_words(message: &str) -> String {
+    let mut message = message.to_string();
     for (rust, words) in [
         ("expected f64", "expected a number"),
+        ("expected i16", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
         ("expected u8", "expected a whole number"),
         ("expected u16", "expected a whole number"),
         ("expected u32", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
     ] {
         message = message.replace(rust, words);
     }
-    src.error(span, message)
+    message
 }
 
 /// An area from `polygon` or `rect`, checked.
