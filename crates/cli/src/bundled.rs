@@ -29,6 +29,8 @@ bundle! {
     "seven-years-war-without-chance" => "blown-away/seven-years-war-without-chance.toml",
     "elands-ridge" => "itchy-scratchy/elands-ridge.toml",
     "hochdorf-mill" => "itchy-scratchy/hochdorf-mill.toml",
+    "attack-on-the-ridge" => "old-fritz/attack-on-the-ridge.toml",
+    "mittelhof" => "old-fritz/mittelhof.toml",
 }
 
 /// A bundled scenario by its short name or repository path.

@@ -19,8 +19,7 @@ use volley_scenario::{Diagnostics, Source, probe};
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
 #[command(long_about = "Rules engine and battle laboratory for horse-and-musket wargames.\n\n\
-Rule sets: blown-away (variants chance and without-chance), itchy-scratchy; old-fritz (the\n\
-combat calculator so far).\n\n\
+Rule sets: blown-away (variants chance and without-chance), itchy-scratchy, old-fritz.\n\n\
 A SCENARIO is a path to a scenario file or the name of a bundled one (see `volley scenarios`).\n\
 Start with: volley play crossroads")]
 struct Cli {
@@ -35,7 +34,7 @@ enum RuleSetId {
     BlownAway,
     /// Bob Cordery's Itchy and Scratchy.
     ItchyScratchy,
-    /// Jim Wallman's One Brain Cell rules for the Seven Years War (the calculator only, so far).
+    /// Jim Wallman's One Brain Cell rules for the Seven Years War (Old Fritz).
     OldFritz,
 }
 
@@ -156,6 +155,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     volley_itchy_scratchy::RULESET_ID => {
                         volley_itchy_scratchy::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default()
                     }
+                    volley_old_fritz::RULESET_ID => {
+                        volley_old_fritz::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default()
+                    }
                     _ => volley_blown_away::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default(),
                 };
                 let variant = variant.map(|v| format!(" ({v})")).unwrap_or_default();
@@ -203,6 +205,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Loaded::ItchyScratchy(b) => {
                     play(b, volley_itchy_scratchy::RULESET_ID, &src, seed, &names, log, format)?
                 }
+                Loaded::OldFritz(b) => play(b, volley_old_fritz::RULESET_ID, &src, seed, &names, log, format)?,
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -243,12 +246,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     schemars::schema_for!(volley_old_fritz::combat::Situation)
                 }
                 (SchemaKind::Scenario, Some(RuleSetId::OldFritz)) => {
-                    bail!(
-                        "old-fritz has no scenario files yet: so far volley resolves and gives the odds of its close combats"
-                    )
+                    schemars::schema_for!(volley_old_fritz::ScenarioFile)
                 }
                 (SchemaKind::Situation, None) => {
-                    bail!("which rule set's situation? volley schema situation blown-away | itchy-scratchy")
+                    bail!("which rule set's situation? volley schema situation blown-away | itchy-scratchy | old-fritz")
                 }
             };
             println!("{}", serde_json::to_string_pretty(&schema)?);
@@ -274,16 +275,19 @@ fn read_scenario(name: &str) -> Result<Source> {
 enum Loaded {
     BlownAway(volley_blown_away::Battle),
     ItchyScratchy(volley_itchy_scratchy::Battle),
+    OldFritz(volley_old_fritz::Battle),
 }
 
 /// The rule sets' ids, for messages.
-const RULESETS: [&str; 2] = [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID];
+const RULESETS: [&str; 3] =
+    [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID, volley_old_fritz::RULESET_ID];
 
 fn load(src: &Source) -> Result<Loaded, Diagnostics> {
     let (rs, _) = probe(src)?;
     match rs.as_str() {
         volley_blown_away::RULESET_ID => volley_blown_away::load(src).map(Loaded::BlownAway),
         volley_itchy_scratchy::RULESET_ID => volley_itchy_scratchy::load(src).map(Loaded::ItchyScratchy),
+        volley_old_fritz::RULESET_ID => volley_old_fritz::load(src).map(Loaded::OldFritz),
         _ => Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays {RULESETS:?}")).into()),
     }
 }
@@ -434,6 +438,7 @@ fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
     match header.ruleset.as_str() {
         volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose),
         volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose),
+        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose),
         other => bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
     }
 }
@@ -479,20 +484,19 @@ where
     }
 }
 
-impl From<Loaded> for Option<volley_blown_away::Battle> {
-    fn from(l: Loaded) -> Self {
-        match l {
-            Loaded::BlownAway(b) => Some(b),
-            Loaded::ItchyScratchy(_) => None,
+macro_rules! loaded_as {
+    ($variant:ident, $battle:ty) => {
+        impl From<Loaded> for Option<$battle> {
+            fn from(l: Loaded) -> Self {
+                match l {
+                    Loaded::$variant(b) => Some(b),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
 
-impl From<Loaded> for Option<volley_itchy_scratchy::Battle> {
-    fn from(l: Loaded) -> Self {
-        match l {
-            Loaded::ItchyScratchy(b) => Some(b),
-            Loaded::BlownAway(_) => None,
-        }
-    }
-}
+loaded_as!(BlownAway, volley_blown_away::Battle);
+loaded_as!(ItchyScratchy, volley_itchy_scratchy::Battle);
+loaded_as!(OldFritz, volley_old_fritz::Battle);

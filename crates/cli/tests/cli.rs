@@ -128,10 +128,10 @@ fn a_logged_battle_replays_to_the_same_state() {
     assert!(stderr(&o).contains("garbled.jsonl: line 2"), "{}", stderr(&o));
 
     // A log of a rule set this build does not play is refused by name, before its actions.
-    d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"old-fritz\"", 1));
+    d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"en-avant\"", 1));
     let o = d.run(&["replay", "other.jsonl"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("the log is of rule set \"old-fritz\""), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the log is of rule set \"en-avant\""), "{}", stderr(&o));
 }
 
 #[test]
@@ -356,4 +356,56 @@ fn old_fritz_close_combats_resolve_and_have_exact_odds() {
     assert!((sum - 1.0).abs() < 1e-12);
     let schema = json(&d.run(&["schema", "situation", "old-fritz"]));
     assert!(schema["properties"]["attacker"].is_object());
+}
+
+#[test]
+fn old_fritz_battles_play_replay_and_point_at_mistakes() {
+    let d = setup("old-fritz-battle");
+    let a = json(&d.run(&["play", "attack-on-the-ridge", "--seed", "3", "--format", "json", "--log", "ridge.jsonl"]));
+    assert_eq!(a["ruleset"], "old-fritz");
+    let sides = a["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["measure"], "figures");
+    // 12 battalions of 12, two regiments of 8, a battery of 6 guns.
+    assert_eq!(sides[0]["men_start"], 12 * 12 + 2 * 8 + 6);
+    let replayed = d.run(&["replay", "ridge.jsonl"]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains(a["state_hash"].as_str().unwrap()));
+    let text = stdout(&d.run(&["play", "mittelhof", "--seed", "2"]));
+    assert!(text.starts_with("Mittelhof, 1758 (old-fritz), seed 2"), "{text}");
+    assert!(text.contains("takes effect in bound") && text.contains("close combat:"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("Casualties: Prussians"), "{text}");
+    let list = stdout(&d.run(&["scenarios"]));
+    assert!(list.contains("attack-on-the-ridge") && list.contains("mittelhof"), "{list}");
+    let schema = json(&d.run(&["schema", "scenario", "old-fritz"]));
+    assert!(schema["$defs"]["WingSpec"]["properties"]["order"].is_object(), "{schema}");
+
+    let bad = r#"name = "bad"
+ruleset = "old-fritz"
+[table]
+width = 48
+depth = 48
+[[rules.wings]]
+side = "A"
+name = "left"
+general = "a"
+order = { kind = "attack", at = [10, 99] }
+[[sides]]
+name = "A"
+rear_edge = "south"
+commander = { name = "a", at = [0, 0] }
+units = [{ name = "x", kind = "line_infantry", wing = "right", quality = "C", at = [9, 1] }]
+[[sides]]
+name = "B"
+rear_edge = "north"
+commander = { name = "b", at = [0, 5] }
+units = [{ name = "y", kind = "medium_guns", wing = "b", quality = "D", at = [1, 44], figures = 8 }]
+"#;
+    d.write("bad.toml", bad);
+    let o = d.run(&["check", "bad.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("off the table"), "{e}");
+    assert!(e.contains("bad.toml:15:") && e.contains("wing \"right\" is not one of A's wings"), "{e}");
+    assert!(e.contains("side \"B\" has no wing"), "{e}");
+    assert!(e.contains("bad.toml:20:") && e.contains("six guns or fewer"), "{e}");
 }

@@ -431,12 +431,19 @@ pub enum TerrainKind {
     Redoubt,
     /// A trench's parapet (polyline): works.
     Trench,
+    /// A hedge, fence or ditch (polyline): a linear obstacle to cross (Old Fritz).
+    Hedge,
+    /// Soft ground (ploughland, water meadow): cannon ball does not bounce through it (Old Fritz).
+    SoftGround,
 }
 
 impl TerrainKind {
     /// Whether this kind is drawn as a polyline (`line`) rather than an area (`polygon`).
     pub fn is_linear(self) -> bool {
-        matches!(self, TerrainKind::Wall | TerrainKind::Redoubt | TerrainKind::Trench | TerrainKind::Road)
+        matches!(
+            self,
+            TerrainKind::Wall | TerrainKind::Redoubt | TerrainKind::Trench | TerrainKind::Road | TerrainKind::Hedge
+        )
     }
 }
 

@@ -197,6 +197,17 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         errors.push(src.error_whole(format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)));
     }
     let rules = file.rules.clone();
+    for t in &file.terrain {
+        let kind = t.get_ref().kind;
+        if matches!(kind, volley_table::TerrainKind::Hedge | volley_table::TerrainKind::SoftGround) {
+            errors.push(
+                src.error(
+                    t.span(),
+                    format!("terrain {kind:?}: Blown Away has no rule for it (it is Old Fritz terrain)"),
+                ),
+            );
+        }
+    }
     let table = file.build_table(src);
     let objectives = file.build_objectives(src);
     let (w, d) = (table.width, table.depth);

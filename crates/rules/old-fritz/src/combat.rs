@@ -787,6 +787,33 @@ impl Situation {
         Ok(res)
     }
 
+    /// Resolve the combat, drawing the guns' d6 (if the defender is a battery), the attacker's
+    /// and the defender's d10, then each casualty test's d10s from `chance`; each draw's purpose
+    /// names the side as `attacker` and `defender` say.
+    pub fn resolve_named(
+        &self,
+        chance: &mut dyn Chance,
+        attacker: &str,
+        defender: &str,
+    ) -> Result<Resolution, CalcError> {
+        self.check()?;
+        let d6 =
+            match self.defender.guns {
+                Some(_) => Some(chance.draw(
+                    &DrawKind::Die { sides: 6 },
+                    &format_args!("{defender}'s guns' d6 (close range, firing first)"),
+                )? as u8),
+                None => None,
+            };
+        let da = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{attacker}'s d10"))? as u8;
+        let dd = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{defender}'s d10"))? as u8;
+        self.complete(d6, [da, dd], |i, k, n| {
+            let who = if i == 0 { attacker } else { defender };
+            let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
+            Ok(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8)
+        })
+    }
+
     /// The result of a close combat with these dice: the guns' d6 if the defender is a battery,
     /// the attacker's and the defender's d10, then each casualty test's d10s.
     pub fn with_dice(&self, dice: &[u8]) -> Result<Resolution, CalcError> {
@@ -820,21 +847,7 @@ impl Calculator for Combat {
     type Outcome = Outcome;
 
     fn resolve(&self, s: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
-        s.check()?;
-        let d6 = match s.defender.guns {
-            Some(_) => Some(
-                chance.draw(&DrawKind::Die { sides: 6 }, &"the defending battery's d6 (close range, firing first)")?
-                    as u8,
-            ),
-            None => None,
-        };
-        let da = chance.draw(&DrawKind::Die { sides: 10 }, &"the attacker's d10")? as u8;
-        let dd = chance.draw(&DrawKind::Die { sides: 10 }, &"the defender's d10")? as u8;
-        s.complete(d6, [da, dd], |i, k, n| {
-            let who = if i == 0 { "the attacker" } else { "the defender" };
-            let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
-            Ok(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8)
-        })
+        s.resolve_named(chance, "the attacker", "the defender")
     }
 
     fn odds(&self, s: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {

@@ -1,10 +1,15 @@
 //! Jim Wallman's *One Brain Cell* rules for the Seven Years War ("Old Fritz", 1992): the close
 //! combat decided in one step — one d10 a side with additions, a results table by the
-//! difference, casualty and pursuit tests — and the guns' bombardment.
+//! difference, casualty and pursuit tests — the guns' bombardment, and the battle around them,
+//! in which the player commands wings by orders that take time to arrive.
 //!
-//! So far this crate holds the rule set's combat as pure functions and the umpire's calculator
-//! ([`combat`]) and the time orders take ([`command`]); the battle on the table (wings acting on
-//! their orders, movement, supply) is still to come.
+//! * [`combat`]: the One Step as pure functions, the umpire's calculator and its exact odds.
+//! * [`command`]: the time an order takes.
+//! * [`model`]: unit types (rates, frontages), formations, states, orders.
+//! * [`Battle`]: the whole state of a battle; implements [`volley_core::GameState`]. Each bound
+//!   the engine carries out what the wings' orders say (the rule set's own automation).
+//! * [`setup`]: scenario files.
+//!
 //! How the engine reads the scan, clause by clause, is in `docs/rules/old-fritz.md`.
 //!
 //! ```
@@ -20,6 +25,16 @@
 
 pub mod combat;
 pub mod command;
+pub mod events;
+pub mod game;
+mod heuristic;
+pub mod model;
+pub mod setup;
+mod view;
+
+pub use events::Event;
+pub use game::{Action, Battle, Phase};
+pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "old-fritz";

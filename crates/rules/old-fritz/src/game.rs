@@ -1,0 +1,1417 @@
+//! The battle: bounds of ten minutes in which the sides' generals send orders to their wings,
+//! and the engine carries out what the wings' battalions, regiments and batteries then do — the
+//! rule set's own automation, not a computer opponent: results carried over from the last bound,
+//! movement by order with the limits of section 4, the batteries' bombardment, close combats by
+//! the One Step, resting, wagons, objectives and the end.
+//!
+//! A bound runs in this order (see `docs/rules/old-fritz.md` for why):
+//! 1. orders that have arrived take effect; units not in close combat adopt their wing's order;
+//! 2. last bound's results are carried out: runners run (deserting), withdrawing units withdraw,
+//!    pursuers follow;
+//! 3. units move as their orders say, attackers approaching to 2½" and engaging;
+//! 4. batteries bombard;
+//! 5. close combats are fought;
+//! 6. units that did nothing at all lose a green counter; the wagons, objectives and the end are
+//!    judged.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use volley_chance::{Chance, DrawKind};
+use volley_core::calc::CalcError;
+use volley_core::{
+    Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
+};
+use volley_table::{Point, TerrainKind, dist_to_segment, heading_to, norm_heading, segment_crosses_polyline, turn};
+
+use crate::combat::{
+    self, Arm, FirerState, Reaction, Situation, Table, bombardment_base, casualties_for, casualty_addition,
+    casualty_dice, close_range_effect, long_range_effect, pursuit_addition, pursuit_needs,
+};
+use crate::command::order_delay;
+use crate::events::Event;
+use crate::model::{APPROACH, Fate, Formation, Kind, Order, RUN_RATE, State, Unit, cost};
+use crate::setup::Static;
+
+/// Where a bound stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// A side's generals write and send orders (the first side, then the second; then the
+    /// bound is carried out).
+    Orders {
+        /// The side.
+        side: SideId,
+    },
+    /// The battle is over.
+    Over,
+}
+
+/// Everything a player (or the umpire) may do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Send an order to one of the side's wings; it takes effect after the time the text gives.
+    Order {
+        /// The wing, by index.
+        wing: u16,
+        /// The order.
+        order: Order,
+    },
+    /// The umpire's tactical advantage (+0 to +3) for a unit's close combats, with the reason.
+    /// Accepted at any decision; never offered to computer players.
+    Advantage {
+        /// The unit, by index.
+        unit: u16,
+        /// 0 to 3.
+        value: u8,
+        /// Why, for the log.
+        reason: String,
+    },
+    /// This side has sent its orders for the bound.
+    EndOrders,
+}
+
+/// An order on its way to a wing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// The wing.
+    pub wing: u16,
+    /// The order.
+    pub order: Order,
+    /// The bound it takes effect.
+    pub arrives: u32,
+}
+
+/// A wing's order in effect and its general's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Wing {
+    /// The order in effect.
+    pub order: Order,
+    /// How many orders the wing has had (its units compare their own number with this).
+    pub seq: u32,
+    /// The general was in close combat last bound: he may not send or receive orders.
+    pub general_engaged: bool,
+}
+
+/// One Old Fritz battle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Battle {
+    /// What never changes.
+    #[serde(skip)]
+    pub stat: Arc<Static>,
+    /// Bound number, from 1.
+    pub bound: u32,
+    /// Phase.
+    pub phase: Phase,
+    /// Units.
+    pub units: Vec<Unit>,
+    /// Wings, as the scenario lists them.
+    pub wings: Vec<Wing>,
+    /// Orders on their way.
+    pub dispatches: Vec<Dispatch>,
+    /// The side last to hold each objective.
+    pub holders: Vec<Option<SideId>>,
+    /// Whether each side's wagons have been taken.
+    pub wagons_taken: [bool; 2],
+    /// The outcome, once over.
+    pub outcome: Option<Outcome>,
+}
+
+/// How far from its order's place an attacking unit looks for the enemy, inches.
+pub const ATTACK_RADIUS: f64 = 15.0;
+/// An attacking unit also engages an enemy this near itself, inches.
+pub const ENGAGE_NEAR: f64 = 8.0;
+/// A unit with this many green counters rests rather than attacks (automation).
+pub const TIRED: u8 = 2;
+/// Ball passes on to units this far behind the target, inches.
+pub const BALL_THROUGH: f64 = 5.0;
+/// A general is in close combat when a unit that fought one stands this near his post, inches.
+pub const GENERAL_NEAR: f64 = 4.0;
+/// Wagons are guarded by a unit in good order this near the park, inches.
+pub const GUARD_RADIUS: f64 = 6.0;
+/// A disintegrating unit is surrounded with enemies this near in three of its four quarters.
+pub const SURROUND_RADIUS: f64 = 6.0;
+/// Infantry march in column when the nearest enemy is farther than this, inches.
+pub const COLUMN_CLEAR: f64 = 18.0;
+
+impl Battle {
+    /// A battle at the first bound's orders, each wing with its first order.
+    pub fn new(stat: Arc<Static>, units: Vec<Unit>, first_orders: Vec<Order>) -> Self {
+        let wings = first_orders.into_iter().map(|order| Wing { order, seq: 0, general_engaged: false }).collect();
+        let holders = vec![None; stat.objectives.len()];
+        let mut b = Battle {
+            stat,
+            bound: 1,
+            phase: Phase::Orders { side: 0 },
+            units,
+            wings,
+            dispatches: Vec::new(),
+            holders,
+            wagons_taken: [false; 2],
+            outcome: None,
+        };
+        let centres = b.wing_centres();
+        for u in &mut b.units {
+            let c = centres.get(usize::from(u.wing)).copied().flatten();
+            u.dest = place_in_wing(&b.stat, u, c);
+        }
+        b.update_objectives(&mut Vec::new());
+        b
+    }
+
+    /// Scenario-wide data.
+    pub fn stat(&self) -> &Static {
+        &self.stat
+    }
+
+    /// A unit's name.
+    pub fn name(&self, u: usize) -> &str {
+        self.stat.unit_names.get(u).map_or("?", |s| s.as_str())
+    }
+
+    /// A wing's name.
+    pub fn wing_name(&self, w: usize) -> &str {
+        self.stat.wings.get(w).map_or("?", |x| x.name.as_str())
+    }
+
+    /// The side that must act.
+    pub fn acting_side(&self) -> Option<SideId> {
+        match self.phase {
+            Phase::Orders { side } => Some(side),
+            Phase::Over => None,
+        }
+    }
+
+    /// The centre of each wing's units in good order (its general's post), if it has any.
+    pub fn wing_centres(&self) -> Vec<Option<Point>> {
+        let mut sum = vec![(Point::default(), 0u32); self.wings.len()];
+        for u in self.units.iter().filter(|u| u.in_order()) {
+            if let Some(s) = sum.get_mut(usize::from(u.wing)) {
+                s.0 = s.0 + u.at;
+                s.1 += 1;
+            }
+        }
+        sum.into_iter().map(|(p, n)| (n > 0).then(|| p * (1.0 / f64::from(n)))).collect()
+    }
+
+    /// Battalions, regiments and batteries a wing still has.
+    pub fn wing_units(&self, w: usize) -> u32 {
+        self.units.iter().filter(|u| u.present() && usize::from(u.wing) == w).count() as u32
+    }
+
+    /// The minutes and bounds an order to wing `w` takes now.
+    pub fn delay(&self, w: usize) -> (u32, u32) {
+        let q = self.stat.wings.get(w).map_or(crate::command::General::Average, |x| x.quality);
+        order_delay(self.wing_units(w), q)
+    }
+
+    /// Major units of `side` gone or running.
+    pub fn lost_units(&self, side: SideId) -> u32 {
+        self.units.iter().filter(|u| u.side == side && matches!(u.state, State::Gone(_) | State::Running)).count()
+            as u32
+            + self.units.iter().filter(|u| u.side != side && self.originally(u) == side).count() as u32
+    }
+
+    /// The side a unit began the battle on (units of foreigners may have changed sides).
+    fn originally(&self, u: &Unit) -> SideId {
+        self.stat.wings.get(usize::from(u.wing)).map_or(u.side, |w| w.side)
+    }
+
+    /// Figures a side has lost for good (casualties, and units gone or gone over).
+    pub fn figures_lost(&self, side: SideId) -> u32 {
+        self.units
+            .iter()
+            .filter(|u| self.originally(u) == side)
+            .map(|u| {
+                if matches!(u.state, State::Gone(_)) || u.side != side {
+                    u32::from(u.figures_start)
+                } else {
+                    u32::from(u.figures_start - u.figures.min(u.figures_start))
+                }
+            })
+            .sum()
+    }
+
+    /// Figures of a side now running.
+    pub fn figures_running(&self, side: SideId) -> u32 {
+        self.units.iter().filter(|u| u.side == side && u.state == State::Running).map(|u| u32::from(u.figures)).sum()
+    }
+
+    fn check_order(&self, side: SideId, wing: u16, order: &Order) -> Result<(), Illegal> {
+        let w = usize::from(wing);
+        let Some(info) = self.stat.wings.get(w) else { return illegal!("there is no wing {wing}") };
+        if info.side != side {
+            return illegal!("the {} is not yours", info.name);
+        }
+        if self.wings[w].general_engaged {
+            return illegal!("{} is in close combat: he may not send or receive orders", info.general);
+        }
+        if let Some(p) = order.place() {
+            if !(p.x.is_finite() && p.y.is_finite() && self.stat.table.contains(p)) {
+                return illegal!("the order's place [{}, {}] is off the table", p.x, p.y);
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_for(&self, side: SideId, action: &Action) -> Result<(), Illegal> {
+        match action {
+            Action::Order { wing, order } => self.check_order(side, *wing, order),
+            Action::Advantage { unit, value, reason } => {
+                match self.units.get(usize::from(*unit)) {
+                    Some(u) if u.present() => {}
+                    Some(_) => return illegal!("{} is no longer in the battle", self.name(usize::from(*unit))),
+                    None => return illegal!("there is no unit {unit}"),
+                }
+                if *value > 3 {
+                    return illegal!("a tactical advantage is +1 to +3 (0 to take it away), not {value}");
+                }
+                if reason.trim().is_empty() {
+                    return illegal!("the umpire's tactical advantage needs a reason, for the log");
+                }
+                Ok(())
+            }
+            Action::EndOrders => Ok(()),
+        }
+    }
+
+    fn apply_valid(
+        &mut self,
+        action: &Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let Phase::Orders { side } = self.phase else { return Err(Illegal::new("the battle is over").into()) };
+        match action {
+            Action::Order { wing, order } => {
+                let (minutes, bounds) = self.delay(usize::from(*wing));
+                let arrives = self.bound + bounds;
+                self.dispatches.push(Dispatch { wing: *wing, order: *order, arrives });
+                events.push(Event::OrderSent {
+                    side: self.stat.sides[usize::from(side)].clone(),
+                    wing: self.wing_name(usize::from(*wing)).to_string(),
+                    order: *order,
+                    minutes,
+                    arrives,
+                });
+            }
+            Action::Advantage { unit, value, reason } => {
+                self.units[usize::from(*unit)].advantage = *value;
+                events.push(Event::Advantage {
+                    unit: self.name(usize::from(*unit)).to_string(),
+                    value: *value,
+                    reason: reason.clone(),
+                });
+            }
+            Action::EndOrders => {
+                if side == 0 {
+                    self.phase = Phase::Orders { side: 1 };
+                } else {
+                    // Every draw of the bound is made on a copy: if one fails, nothing changes.
+                    let mut next = self.clone();
+                    let mut evs = Vec::new();
+                    next.run_bound(chance, &mut evs)?;
+                    *self = next;
+                    events.append(&mut evs);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- the bound -----
+
+    fn run_bound(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        events.push(Event::BoundBegins { bound: self.bound });
+        self.deliver_orders(events);
+        self.adopt_orders();
+        for u in &mut self.units {
+            u.in_combat = false;
+            u.acted = false;
+        }
+        self.carry_out_results(events);
+        let combats = self.move_units();
+        self.bombard(chance, events)?;
+        for (defender, attackers) in combats {
+            self.close_combat(defender, &attackers, chance, events)?;
+        }
+        self.rest();
+        self.end_of_bound(events);
+        Ok(())
+    }
+
+    fn deliver_orders(&mut self, events: &mut Vec<Event>) {
+        let mut waiting = Vec::new();
+        for d in std::mem::take(&mut self.dispatches) {
+            let w = usize::from(d.wing);
+            if d.arrives > self.bound {
+                waiting.push(d);
+            } else if self.wings[w].general_engaged {
+                events.push(Event::OrderWaits { wing: self.wing_name(w).to_string() });
+                waiting.push(d);
+            } else {
+                self.wings[w].order = d.order;
+                self.wings[w].seq += 1;
+                events.push(Event::OrderArrives { wing: self.wing_name(w).to_string(), order: d.order });
+            }
+        }
+        self.dispatches = waiting;
+    }
+
+    /// Units in good order and not in close combat take up their wing's latest order.
+    fn adopt_orders(&mut self) {
+        let centres = self.wing_centres();
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            let w = usize::from(u.wing);
+            let Some(wing) = self.wings.get(w) else { continue };
+            if u.state != State::Steady || u.in_combat || u.engage.is_some() || u.order_seq == wing.seq {
+                continue;
+            }
+            let (order, seq) = (wing.order, wing.seq);
+            let c = centres.get(w).copied().flatten();
+            let u = &mut self.units[i];
+            u.order = order;
+            u.order_seq = seq;
+            u.hold_here = false;
+            let dest = place_in_wing(&self.stat, u, c);
+            self.units[i].dest = dest;
+        }
+    }
+
+    fn rear_heading(&self, side: SideId) -> f64 {
+        norm_heading(self.stat.rear[usize::from(side) & 1].inward() + 180.0)
+    }
+
+    fn carry_out_results(&mut self, events: &mut Vec<Event>) {
+        // Runners first, then withdrawing units, then pursuers, who follow where their enemy went.
+        for i in 0..self.units.len() {
+            if self.units[i].state != State::Running {
+                continue;
+            }
+            let u = &self.units[i];
+            let rate = match u.kind.arm() {
+                Arm::Cavalry => u.kind.data().trot,
+                _ => RUN_RATE,
+            };
+            let heading = self.rear_heading(u.side);
+            let to = u.at.toward(heading, rate);
+            let deserted: u8 = if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) { 2 } else { 1 };
+            let name = self.name(i).to_string();
+            let u = &mut self.units[i];
+            u.figures = u.figures.saturating_sub(u16::from(deserted));
+            u.facing = heading;
+            u.acted = true;
+            u.engage = None;
+            events.push(Event::Ran { unit: name.clone(), deserted });
+            if u.figures == 0 {
+                u.state = State::Gone(Fate::Destroyed);
+                events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
+            } else if !self.stat.table.contains(to) || !self.stat.table.passable(to) && off_edge(&self.stat, to) {
+                u.state = State::Gone(Fate::Fled);
+                events.push(Event::Gone { unit: name, fate: Fate::Fled });
+            } else {
+                u.at = self.stat.table.clamp(to);
+                let side = u.side;
+                let at = u.at;
+                let clear = self.units.iter().all(|e| e.side == side || !e.in_order() || e.at.dist(at) > RUN_RATE);
+                if clear {
+                    let u = &mut self.units[i];
+                    u.state = State::Rallying;
+                    u.facing = norm_heading(heading + 180.0);
+                    events.push(Event::StoppedRunning { unit: name });
+                }
+            }
+        }
+        for i in 0..self.units.len() {
+            if self.units[i].state != State::Withdrawing {
+                continue;
+            }
+            let u = &self.units[i];
+            let rate = match u.kind.arm() {
+                Arm::Cavalry => u.kind.data().trot / 2.0,
+                _ => u.kind.data().walk / 2.0,
+            };
+            let to = self.stat.table.clamp(u.at.toward(self.rear_heading(u.side), rate));
+            let to = self.clear_end(i, u.at, to, None);
+            let u = &mut self.units[i];
+            u.at = to;
+            u.state = State::Steady;
+            u.acted = true;
+            u.engage = None;
+            events.push(Event::Withdrew { unit: self.name(i).to_string() });
+        }
+        for i in 0..self.units.len() {
+            let State::Pursuing { target } = self.units[i].state else { continue };
+            let t = usize::from(target);
+            let u = &self.units[i];
+            let to = match self.units.get(t) {
+                Some(e) if e.present() => {
+                    let back = heading_to(e.at, u.at);
+                    self.stat.table.clamp(e.at.toward(back, APPROACH + (u.depth() + e.depth()) / 2.0))
+                }
+                _ => u.at,
+            };
+            let to = self.clear_end(i, u.at, to, Some(t));
+            let u = &mut self.units[i];
+            u.at = to;
+            u.state = State::Steady;
+            u.acted = true;
+            u.engage = None;
+        }
+        for u in &mut self.units {
+            u.pursued = false;
+        }
+    }
+
+    /// Move every unit in good order as its order says; returns the close combats to fight
+    /// this bound: (defender, attackers).
+    fn move_units(&mut self) -> Vec<(usize, Vec<usize>)> {
+        let mut combats: Vec<(usize, Vec<usize>)> = Vec::new();
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if !u.present() || u.acted {
+                continue;
+            }
+            if u.state == State::Rallying {
+                continue;
+            }
+            if u.busy > 0.0 {
+                let u = &mut self.units[i];
+                u.busy -= 1.0;
+                u.acted = true;
+                if u.busy <= 0.0 {
+                    u.busy = 0.0;
+                    u.limbered = !u.limbered;
+                }
+                continue;
+            }
+            if let Some(t) = self.attack_target(i) {
+                self.attack(i, t, &mut combats);
+                continue;
+            }
+            if u.kind.is_guns() {
+                self.work_guns(i);
+                continue;
+            }
+            if u.hold_here || u.greens >= TIRED && matches!(u.order, Order::Attack { .. }) {
+                continue;
+            }
+            self.march(i);
+        }
+        combats
+    }
+
+    /// The enemy an attacking unit goes for, if any.
+    fn attack_target(&self, i: usize) -> Option<usize> {
+        let u = &self.units[i];
+        if u.state != State::Steady || u.hold_here || u.kind.is_guns() {
+            return None;
+        }
+        if let Some(t) = u.engage {
+            let t = usize::from(t);
+            if self.units.get(t).is_some_and(|e| e.present() && e.state != State::Running) {
+                return Some(t);
+            }
+        }
+        let Order::Attack { at } = u.order else { return None };
+        if u.greens >= TIRED {
+            return None;
+        }
+        // Successive waves: the second line goes in once the first is spent.
+        if u.second_line
+            && self.units.iter().any(|f| f.wing == u.wing && !f.second_line && f.in_order() && f.greens < TIRED)
+        {
+            return None;
+        }
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                e.side != u.side
+                    && e.present()
+                    && e.state != State::Running
+                    && (e.at.dist(at) <= ATTACK_RADIUS || e.at.dist(u.at) <= ENGAGE_NEAR)
+            })
+            .min_by(|a, b| a.1.at.dist2(u.at).total_cmp(&b.1.at.dist2(u.at)))
+            .map(|(j, _)| j)
+    }
+
+    /// Unit `i` goes for enemy `t`: approaches to 2½" and engages if the bound allows, else
+    /// engages next bound.
+    fn attack(&mut self, i: usize, t: usize, combats: &mut Vec<(usize, Vec<usize>)>) {
+        let (u, e) = (&self.units[i], &self.units[t]);
+        let gap = APPROACH + (u.depth() + e.depth()) / 2.0;
+        let dist = u.at.dist(e.at);
+        let mut budget = 1.0;
+        let mut facing = u.facing;
+        let want = heading_to(u.at, e.at);
+        let mut formation = u.formation;
+        if formation == Formation::Column {
+            formation = Formation::Line;
+            budget -= cost::FORMATION;
+        }
+        let wheel = turn_cost(facing, want);
+        let trot = wheel == 0.0 && u.kind.data().trot > 0.0;
+        budget -= wheel;
+        if wheel > 0.0 {
+            facing = want;
+        }
+        let mut at = u.at;
+        if dist > gap + 0.05 && budget > 0.0 {
+            let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
+            let (to, used) = self.advance(i, facing, budget, rate, dist - gap, Some(t));
+            at = to;
+            budget -= used;
+        }
+        let reached = at.dist(e.at) <= gap + 0.05;
+        let u = &mut self.units[i];
+        u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
+        u.at = at;
+        u.facing = facing;
+        u.formation = formation;
+        if !reached {
+            u.engage = None;
+            return;
+        }
+        // Engaging takes half a bound; without it the combat is fought next bound.
+        let defender_busy = combats.iter().any(|(_, atk)| atk.contains(&t));
+        if budget + 1e-9 >= cost::ENGAGE && !defender_busy && !combats.iter().any(|(d, _)| *d == i) {
+            u.engage = None;
+            u.acted = true;
+            match combats.iter_mut().find(|(d, _)| *d == t) {
+                Some((_, atk)) => atk.push(i),
+                None => combats.push((t, vec![i])),
+            }
+        } else {
+            u.engage = Some(t as u16);
+        }
+    }
+
+    /// Move unit `i` along `facing` for up to `budget` of a bound at `rate` inches a bound, no
+    /// farther than `limit`: shortened where it would cross a linear obstacle (half a bound),
+    /// the wagon parks (half speed), impassable ground, or come too near other units (`target`
+    /// may be approached to 2½"). Returns where it ends and the budget used.
+    fn advance(
+        &self,
+        i: usize,
+        facing: f64,
+        budget: f64,
+        rate: f64,
+        limit: f64,
+        target: Option<usize>,
+    ) -> (Point, f64) {
+        let u = &self.units[i];
+        let mut reach = (budget * rate).min(limit).max(0.0);
+        let mut end = u.at.toward(facing, reach);
+        if self.crosses_obstacle(u.at, end) {
+            reach = ((budget - cost::OBSTACLE).max(0.0) * rate).min(limit);
+            end = u.at.toward(facing, reach);
+        }
+        if self.stat.parks.iter().any(|&(c, h)| segment_meets_box(u.at, end, c, h)) {
+            reach /= 2.0;
+            end = u.at.toward(facing, reach);
+        }
+        let end = self.clear_end(i, u.at, end, target);
+        let moved = end.dist(u.at);
+        let used = if rate > 0.0 { (moved / rate).min(budget) } else { 0.0 };
+        (end, if moved > 0.0 && self.crosses_obstacle(u.at, end) { (used + cost::OBSTACLE).min(budget) } else { used })
+    }
+
+    /// The farthest point from `from` towards `to` (tried in tenths) where unit `i` may stand:
+    /// passable all the way, clear of friends, and no nearer than 2½" to an enemy.
+    fn clear_end(&self, i: usize, from: Point, to: Point, target: Option<usize>) -> Point {
+        for k in (1..=10).rev() {
+            let p = from.lerp(to, f64::from(k) / 10.0);
+            if self.stat.table.segment_passable(from, p) && self.room_at(i, p, target) {
+                return p;
+            }
+        }
+        from
+    }
+
+    fn room_at(&self, i: usize, p: Point, target: Option<usize>) -> bool {
+        let u = &self.units[i];
+        self.units.iter().enumerate().all(|(j, v)| {
+            if j == i || !v.present() || v.state == State::Running {
+                return true;
+            }
+            let d = v.at.dist(p);
+            if v.side == u.side {
+                d >= 0.9 * (u.radius() + v.radius()) || d >= v.at.dist(u.at) - 1e-9
+            } else {
+                let gap = APPROACH + (u.depth() + v.depth()) / 2.0;
+                d >= gap - 0.05 - if Some(j) == target { 0.1 } else { 0.0 } || d >= v.at.dist(u.at) - 1e-9
+            }
+        })
+    }
+
+    fn crosses_obstacle(&self, a: Point, b: Point) -> bool {
+        self.stat.table.features().iter().any(|f| {
+            matches!(f.kind, TerrainKind::Wall | TerrainKind::Hedge | TerrainKind::Redoubt | TerrainKind::Trench)
+                && segment_crosses_polyline(a, b, &f.points)
+        })
+    }
+
+    fn nearest_enemy(&self, i: usize) -> Option<(usize, f64)> {
+        let u = &self.units[i];
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.side != u.side && e.present())
+            .map(|(j, e)| (j, e.at.dist(u.at)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// A unit that is not attacking goes where its order sends it.
+    fn march(&mut self, i: usize) {
+        let u = &self.units[i];
+        let Some(dest) = u.dest else { return };
+        let far = u.at.dist(dest);
+        let enemy = self.nearest_enemy(i);
+        let mut budget = 1.0;
+        let mut facing = u.facing;
+        let mut formation = u.formation;
+        let column_wanted = u.kind.arm() == Arm::Infantry
+            && matches!(u.order, Order::MoveTo { .. } | Order::WithdrawTo { .. })
+            && far > 12.0
+            && enemy.is_none_or(|(_, d)| d > COLUMN_CLEAR);
+        let wanted = if column_wanted { Formation::Column } else { Formation::Line };
+        if wanted != formation && u.kind.arm() == Arm::Infantry {
+            formation = wanted;
+            budget -= cost::FORMATION;
+        }
+        let mut at = u.at;
+        if far > 0.3 {
+            let want = heading_to(u.at, dest);
+            // Withdrawing units about-turn rather than wheel.
+            let back = turn(facing, want).abs() > 135.0;
+            let c = if back { cost::ABOUT_TURN } else { turn_cost(facing, want) };
+            budget -= c;
+            if c > 0.0 || back {
+                facing = want;
+            }
+            if budget > 0.0 {
+                let trot = c == 0.0 && u.kind.data().trot > 0.0;
+                let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
+                let (to, used) = self.advance(i, facing, budget, rate, far, None);
+                at = to;
+                budget -= used;
+            }
+        }
+        // Arrived (or holding): face the nearest enemy within reach if there is time.
+        if at.dist(dest) <= 0.3 && budget >= cost::WHEEL_UP_TO_45 {
+            if let Some((j, d)) = enemy {
+                if d <= 24.0 && matches!(u.order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve) {
+                    let want = heading_to(at, self.units[j].at);
+                    let c = turn_cost(facing, want);
+                    if c > 0.0 && c <= budget {
+                        facing = want;
+                    }
+                }
+            }
+        }
+        let u = &mut self.units[i];
+        u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
+        u.at = at;
+        u.facing = facing;
+        u.formation = formation;
+    }
+
+    /// A battery's bound: unlimber to fire at an enemy in range, limber to move, or move.
+    fn work_guns(&mut self, i: usize) {
+        let u = &self.units[i];
+        let Some((_, long)) = u.kind.ranges() else { return };
+        let enemy = self.nearest_enemy(i);
+        let fighting = matches!(u.order, Order::Attack { .. } | Order::Hold { .. } | Order::Reserve);
+        let in_range = enemy.filter(|&(_, d)| d <= long);
+        let dest_far = u.dest.is_some_and(|d| d.dist(u.at) > 2.0) && !u.hold_here;
+        let start_work = |u: &mut Unit| {
+            let bounds = u.kind.data().limber_bounds;
+            u.busy = bounds - 1.0;
+            u.acted = true;
+            if u.busy <= 0.0 {
+                u.busy = 0.0;
+                u.limbered = !u.limbered;
+            }
+        };
+        if !u.limbered {
+            if fighting && in_range.is_some() {
+                // Swing the trail round to the enemy if it is out of the battery's arc.
+                if let Some((j, _)) = in_range {
+                    let want = heading_to(u.at, self.units[j].at);
+                    if turn(u.facing, want).abs() > 45.0 {
+                        let u = &mut self.units[i];
+                        u.facing = want;
+                        u.acted = true;
+                    }
+                }
+                return;
+            }
+            if dest_far || (matches!(u.order, Order::Attack { .. }) && in_range.is_none() && u.dest.is_some()) {
+                start_work(&mut self.units[i]);
+            }
+            return;
+        }
+        // Limbered.
+        if fighting && in_range.is_some() && !dest_far || matches!(u.order, Order::Reserve) && !dest_far {
+            start_work(&mut self.units[i]);
+            return;
+        }
+        if matches!(u.order, Order::Attack { .. }) {
+            // Go towards the enemy until within long range.
+            if let Some((j, d)) = enemy {
+                let e = self.units[j].at;
+                if d > long * 0.8 {
+                    let want = heading_to(u.at, e);
+                    let c = turn_cost(u.facing, want);
+                    let (to, _) = self.advance(i, want, 1.0 - c, u.kind.data().walk, d - long * 0.8, None);
+                    let u = &mut self.units[i];
+                    u.acted = true;
+                    u.facing = want;
+                    u.at = to;
+                    return;
+                }
+            }
+        }
+        self.march(i);
+    }
+
+    fn bombard(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            let Some((close, long)) = u.kind.ranges() else { continue };
+            if !u.present() || u.limbered || u.acted || u.state != State::Steady || u.engage.is_some() {
+                continue;
+            }
+            let Some(t) = self.gun_target(i, long) else { continue };
+            let name = self.name(i).to_string();
+            let d6 = chance.draw(&DrawKind::Die { sides: 6 }, &format_args!("{name}'s bombardment: d6"))? as u8;
+            let u = &self.units[i];
+            let guns = combat::Guns {
+                heavy: u.kind == Kind::HeavyGuns,
+                gunners_lost: u.figures_start.saturating_sub(u.figures).min(255) as u8,
+            };
+            let score = bombardment_base(&guns, u.greens) - i32::from(d6);
+            let dist = u.at.dist(self.units[t].at);
+            let is_close = dist <= close;
+            let (cas, greens) = if is_close { close_range_effect(score) } else { (0, long_range_effect(score)) };
+            let mut through = Vec::new();
+            let from = u.at;
+            self.units[i].acted = true;
+            self.hit(t, cas, greens, events);
+            // Ball on level ground passes on to units close behind the target.
+            if !is_close
+                && greens > 0
+                && !self.stat.table.inside(TerrainKind::Hill, from)
+                && !self.stat.table.inside(TerrainKind::SoftGround, self.units[t].at)
+            {
+                let (tp, tw) = (self.units[t].at, self.units[t].frontage());
+                let dir = volley_table::unit(heading_to(from, tp));
+                for j in 0..self.units.len() {
+                    let v = &self.units[j];
+                    if j == t || j == i || !v.present() {
+                        continue;
+                    }
+                    let rel = v.at - tp;
+                    let behind = rel.dot(dir);
+                    let aside = rel.cross(dir).abs();
+                    if behind > 0.0 && behind <= BALL_THROUGH && aside <= (tw + v.frontage()) / 2.0 {
+                        through.push(self.name(j).to_string());
+                        self.hit(j, 0, greens, events);
+                    }
+                }
+            }
+            events.push(Event::Bombardment {
+                battery: name,
+                target: self.name(t).to_string(),
+                close: is_close,
+                d6,
+                score,
+                casualties: cas,
+                greens,
+                through,
+            });
+        }
+        Ok(())
+    }
+
+    /// The nearest enemy a battery can fire at: in its front arc (45° each side), within long
+    /// range, in sight, and with no friendly unit in the way.
+    fn gun_target(&self, i: usize, long: f64) -> Option<usize> {
+        let u = &self.units[i];
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                e.side != u.side
+                    && e.present()
+                    && e.at.dist(u.at) <= long
+                    && turn(u.facing, heading_to(u.at, e.at)).abs() <= 45.0
+                    && !self.stat.table.terrain_blocks_sight(u.at, e.at)
+            })
+            .filter(|(_, e)| {
+                !self.units.iter().enumerate().any(|(k, f)| {
+                    k != i && f.side == u.side && f.present() && dist_to_segment(f.at, u.at, e.at) < f.radius()
+                })
+            })
+            .min_by(|a, b| a.1.at.dist2(u.at).total_cmp(&b.1.at.dist2(u.at)))
+            .map(|(j, _)| j)
+    }
+
+    /// Casualties (figures) and green counters on unit `j`.
+    fn hit(&mut self, j: usize, casualties: u8, greens: u8, events: &mut Vec<Event>) {
+        let name = self.name(j).to_string();
+        let u = &mut self.units[j];
+        u.figures = u.figures.saturating_sub(u16::from(casualties));
+        u.greens = u.greens.saturating_add(greens);
+        if u.figures == 0 && u.present() {
+            u.state = State::Gone(Fate::Destroyed);
+            events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
+        }
+    }
+
+    /// The close combat situation of `attackers` (the first leading) against `defender`.
+    pub fn situation(&self, defender: usize, attackers: &[usize]) -> Option<Situation> {
+        let lead = *attackers.first()?;
+        let d = self.units.get(defender)?;
+        let l = self.units.get(lead)?;
+        let mut a = l.combatant();
+        let figures: u32 = attackers.iter().filter_map(|&k| self.units.get(k)).map(|x| u32::from(x.figures)).sum();
+        let start: u32 = attackers.iter().filter_map(|&k| self.units.get(k)).map(|x| u32::from(x.figures_start)).sum();
+        a.figures = figures.clamp(1, u32::from(u16::MAX)) as u16;
+        a.figures_at_start = Some(start.clamp(1, u32::from(u16::MAX)) as u16);
+        a.in_cover = self.stat.table.in_soft_cover(l.at);
+        let mut def = d.combatant();
+        let front: f64 = attackers.iter().filter_map(|&k| self.units.get(k)).map(Unit::frontage).sum();
+        def.overlapped = front > d.frontage() + 0.05;
+        a.overlapped = d.frontage() > front + 0.05;
+        let fwd = volley_table::unit(d.facing);
+        def.enemy_to_rear =
+            attackers.iter().filter_map(|&k| self.units.get(k)).any(|x| (x.at - d.at).dot(fwd) < -d.depth() / 2.0);
+        def.in_cover = self.stat.table.cover(d.at, l.at) != volley_table::Cover::Open;
+        Some(Situation { attacker: a, defender: def })
+    }
+
+    fn close_combat(
+        &mut self,
+        defender: usize,
+        attackers: &[usize],
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        if !self.units[defender].present() || attackers.iter().any(|&a| !self.units[a].present()) {
+            return Ok(());
+        }
+        let Some(s) = self.situation(defender, attackers) else { return Ok(()) };
+        let names: Vec<String> = attackers.iter().map(|&a| self.name(a).to_string()).collect();
+        let dname = self.name(defender).to_string();
+        let res = s.resolve_named(chance, &names.join(" and "), &dname).map_err(calc_to_apply)?;
+        for &k in attackers.iter().chain([&defender]) {
+            let u = &mut self.units[k];
+            u.in_combat = true;
+            u.acted = true;
+            u.engage = None;
+        }
+        events.push(Event::CloseCombat { attackers: names, defender: dname, resolution: res.clone() });
+        let table = res.table;
+        // Take the results: greens and casualties on every unit of a grouping (casualties in turn).
+        self.take(attackers, res.attacker.greens, res.attacker.casualties + res.attacker.test_casualties, events);
+        self.take(&[defender], res.defender.greens, res.defender.casualties + res.defender.test_casualties, events);
+        let groups: [(&[usize], &combat::SideResult); 2] = [(attackers, &res.attacker), (&[defender], &res.defender)];
+        let sides = [attackers.to_vec(), vec![defender]];
+        for g in 0..2 {
+            let (units, result) = groups[g];
+            let (enemy, eres) = (&sides[1 - g], if g == 0 { &res.defender } else { &res.attacker });
+            self.follow_result(table, units, result, enemy, eres, &s, g == 0, chance, events)?;
+        }
+        Ok(())
+    }
+
+    /// Green counters and casualties on a grouping: greens on each, casualties one at a time
+    /// from the first.
+    fn take(&mut self, units: &[usize], greens: u8, casualties: u8, events: &mut Vec<Event>) {
+        let alive: Vec<usize> = units.iter().copied().filter(|&k| self.units[k].present()).collect();
+        for &k in &alive {
+            self.hit(k, 0, greens, events);
+        }
+        for c in 0..usize::from(casualties) {
+            if let Some(&k) = alive.get(c % alive.len().max(1)) {
+                self.hit(k, 1, 0, events);
+            }
+        }
+    }
+
+    /// Carry out what a grouping's row says: the reaction now (or marked for next bound), and
+    /// the pursuit that follows a beaten enemy.
+    #[allow(clippy::too_many_arguments)]
+    fn follow_result(
+        &mut self,
+        table: Table,
+        units: &[usize],
+        result: &combat::SideResult,
+        enemy: &[usize],
+        eres: &combat::SideResult,
+        s: &Situation,
+        attacking: bool,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        for &k in units {
+            if !self.units[k].present() {
+                continue;
+            }
+            match result.reaction {
+                Reaction::Withdraw => self.units[k].state = State::Withdrawing,
+                Reaction::RunAway => self.units[k].state = State::Running,
+                Reaction::Disintegrate => self.disintegrate(k, table, events),
+                _ => {}
+            }
+        }
+        // Pursuit, for the winner's grouping.
+        let pursuer_rows = matches!(result.reaction, Reaction::Pursue | Reaction::Unaffected);
+        if !pursuer_rows || result.score < 4 {
+            return Ok(());
+        }
+        let me = if attacking { &s.attacker } else { &s.defender };
+        let loser = eres.reaction;
+        let (test, must) = match table {
+            Table::InfantryVsInfantry => (loser == Reaction::RunAway, false),
+            Table::CavalryVsCavalry => match loser {
+                Reaction::Withdraw | Reaction::RunAway => (false, true),
+                _ => (true, false),
+            },
+            Table::CavalryVsInfantry => (me.arm == Arm::Cavalry, false),
+        };
+        let mut pursue = must;
+        if test {
+            for &k in units {
+                if !self.units[k].present() {
+                    continue;
+                }
+                let name = self.name(k).to_string();
+                let die = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{name}'s pursuit test: d10"))? as u8;
+                let against_routing = self.units[k].kind.arm() == Arm::Cavalry
+                    && table == Table::CavalryVsCavalry
+                    && loser == Reaction::RunAway;
+                let u = self.units[k].combatant();
+                let addition = pursuit_addition(&u, against_routing);
+                let needs = pursuit_needs(u.arm);
+                let under_control = i32::from(die) + addition >= needs;
+                events.push(Event::PursuitTest { unit: name, die, addition, needs, under_control });
+                if under_control {
+                    self.units[k].hold_here = true;
+                } else {
+                    pursue = true;
+                }
+            }
+        }
+        if !pursue {
+            return Ok(());
+        }
+        let Some(&target) = enemy.iter().find(|&&e| self.units[e].present()) else {
+            // The enemy disintegrated: pursuing cavalry scatter after it (cavalry tables).
+            if table != Table::InfantryVsInfantry {
+                for &k in units {
+                    if self.units[k].present() && self.units[k].kind.arm() == Arm::Cavalry {
+                        self.units[k].state = State::Gone(Fate::Dispersed);
+                        events.push(Event::Gone { unit: self.name(k).to_string(), fate: Fate::Dispersed });
+                    }
+                }
+            }
+            return Ok(());
+        };
+        for &k in units {
+            let u = &self.units[k];
+            if !u.present() || (test && u.hold_here) {
+                continue;
+            }
+            self.units[k].state = State::Pursuing { target: target as u16 };
+            events.push(Event::Pursues { unit: self.name(k).to_string(), target: self.name(target).to_string() });
+        }
+        // What being pursued costs the beaten enemy, and following up costs the pursuer.
+        match (table, loser) {
+            (Table::InfantryVsInfantry, Reaction::RunAway) => {
+                let firer = self.units[units[0]].combatant();
+                let n = casualty_dice(firer.figures);
+                let add = casualty_addition(&firer, FirerState::Standing, s_target_cover(s, attacking));
+                let mut score = add;
+                for d in 0..n {
+                    let tn = self.name(target).to_string();
+                    score += chance.draw(
+                        &DrawKind::Die { sides: 10 },
+                        &format_args!("casualty test against {tn}, pursued: d10 {} of {n}", d + 1),
+                    )? as i32;
+                }
+                self.take(&[target], 0, casualties_for(score), events);
+            }
+            (Table::CavalryVsCavalry, Reaction::Withdraw) => {
+                self.take(&[target], 1, 1, events);
+                self.take(units, 0, 1, events);
+            }
+            (Table::CavalryVsCavalry, Reaction::RunAway) => self.units[target].pursued = true,
+            (Table::CavalryVsInfantry, Reaction::Withdraw) => {
+                if self.units[target].present() {
+                    self.units[target].state = State::Running;
+                }
+                self.take(&[target], 2, 2, events);
+            }
+            (Table::CavalryVsInfantry, Reaction::RunAway) => self.take(&[target], 1, 1, events),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A unit disintegrates: it surrenders if surrounded; unreliable foreigners (infantry
+    /// table) change sides with a casualty and two greens; otherwise it is dispersed.
+    fn disintegrate(&mut self, k: usize, table: Table, events: &mut Vec<Event>) {
+        let name = self.name(k).to_string();
+        if self.units[k].foreign && table == Table::InfantryVsInfantry {
+            let to = 1 - self.units[k].side;
+            let at = self.units[k].at;
+            let wing = self
+                .wing_centres()
+                .iter()
+                .enumerate()
+                .filter(|(w, c)| self.stat.wings[*w].side == to && c.is_some())
+                .min_by(|a, b| {
+                    let (da, db) = (a.1.map_or(f64::MAX, |p| p.dist(at)), b.1.map_or(f64::MAX, |p| p.dist(at)));
+                    da.total_cmp(&db)
+                })
+                .map(|(w, _)| w as u16);
+            if let Some(w) = wing {
+                let order = self.wings[usize::from(w)].order;
+                let seq = self.wings[usize::from(w)].seq;
+                let u = &mut self.units[k];
+                u.side = to;
+                u.wing = w;
+                u.state = State::Rallying;
+                u.order = order;
+                u.order_seq = seq.wrapping_sub(1);
+                u.facing = norm_heading(u.facing + 180.0);
+                events.push(Event::ChangedSides { unit: name, to: self.stat.sides[usize::from(to)].clone() });
+                self.take(&[k], 2, 1, events);
+                return;
+            }
+        }
+        let fate = if self.surrounded(k) { Fate::Surrendered } else { Fate::Dispersed };
+        self.units[k].state = State::Gone(fate);
+        events.push(Event::Gone { unit: name, fate });
+    }
+
+    /// Enemies in good order within [`SURROUND_RADIUS`] in at least three of the unit's four
+    /// quarters (front, right, rear, left).
+    pub fn surrounded(&self, k: usize) -> bool {
+        let u = &self.units[k];
+        let mut quarters = [false; 4];
+        for e in self.units.iter().filter(|e| e.side != u.side && e.in_order() && e.at.dist(u.at) <= SURROUND_RADIUS) {
+            let rel = norm_heading(turn(u.facing, heading_to(u.at, e.at)) + 45.0);
+            quarters[((rel / 90.0) as usize).min(3)] = true;
+        }
+        quarters.iter().filter(|&&q| q).count() >= 3
+    }
+
+    /// One green counter off each unit that did nothing at all this bound; rallied units with
+    /// fewer than two greens take up their orders again.
+    fn rest(&mut self) {
+        for u in &mut self.units {
+            if !u.present() || u.acted || !matches!(u.state, State::Steady | State::Rallying) {
+                continue;
+            }
+            u.greens = u.greens.saturating_sub(1);
+            if u.state == State::Rallying && u.greens < TIRED {
+                u.state = State::Steady;
+            }
+        }
+    }
+
+    fn update_objectives(&mut self, events: &mut Vec<Event>) {
+        for (o, obj) in self.stat.objectives.iter().enumerate() {
+            let inside = |s: SideId| {
+                self.units
+                    .iter()
+                    .any(|u| u.side == s && u.in_order() && volley_table::point_in_polygon(u.at, &obj.points))
+            };
+            let (a, b) = (inside(0), inside(1));
+            let holder = match (a, b) {
+                (true, false) => Some(0),
+                (false, true) => Some(1),
+                _ => self.holders[o],
+            };
+            if holder != self.holders[o] {
+                if let Some(h) = holder {
+                    events.push(Event::ObjectiveTaken {
+                        objective: obj.name.clone(),
+                        side: self.stat.sides[usize::from(h)].clone(),
+                    });
+                }
+                self.holders[o] = holder;
+            }
+        }
+    }
+
+    fn end_of_bound(&mut self, events: &mut Vec<Event>) {
+        // Generals near a close combat are in it.
+        let centres = self.wing_centres();
+        for (w, c) in centres.iter().enumerate() {
+            self.wings[w].general_engaged = c
+                .is_some_and(|p| self.units.iter().any(|u| u.in_combat && u.present() && u.at.dist(p) <= GENERAL_NEAR));
+        }
+        // Unguarded wagons are taken.
+        for s in 0..2usize {
+            if self.wagons_taken[s] {
+                continue;
+            }
+            let (c, h) = self.stat.parks[s];
+            let enemy_in = self.units.iter().any(|u| {
+                usize::from(u.side) != s
+                    && u.in_order()
+                    && (u.at.x - c.x).abs() <= h.x + 1.0
+                    && (u.at.y - c.y).abs() <= h.y + 1.0
+            });
+            let guarded = self
+                .units
+                .iter()
+                .any(|u| usize::from(u.side) == s && u.in_order() && u.at.dist(c) <= GUARD_RADIUS + h.x.max(h.y));
+            if enemy_in && !guarded {
+                self.wagons_taken[s] = true;
+                events.push(Event::WagonsTaken { side: self.stat.sides[s].clone() });
+            }
+        }
+        self.update_objectives(events);
+        let broken: Vec<Option<String>> = (0..2u8).map(|s| self.broken(s)).collect();
+        for (s, why) in broken.iter().enumerate() {
+            if let Some(why) = why {
+                events.push(Event::Broken { side: self.stat.sides[s].clone(), why: why.clone() });
+            }
+        }
+        let outcome = match (&broken[0], &broken[1]) {
+            (Some(_), Some(_)) => Some(Outcome { winner: None, reason: "both armies are broken".into() }),
+            (Some(_), None) => {
+                Some(Outcome { winner: Some(1), reason: format!("the {} army is broken", self.stat.sides[0]) })
+            }
+            (None, Some(_)) => {
+                Some(Outcome { winner: Some(0), reason: format!("the {} army is broken", self.stat.sides[1]) })
+            }
+            (None, None) if self.bound >= self.stat.turn_limit => {
+                let (winner, reason) =
+                    self.stat.at_turn_limit.decide(self.stat.turn_limit, &self.stat.sides, &self.holders);
+                Some(Outcome { winner, reason })
+            }
+            (None, None) => None,
+        };
+        match outcome {
+            Some(o) => {
+                events.push(Event::BattleEnds { outcome: o.clone() });
+                self.outcome = Some(o);
+                self.phase = Phase::Over;
+            }
+            None => {
+                self.bound += 1;
+                self.phase = Phase::Orders { side: 0 };
+            }
+        }
+    }
+
+    /// Why side `s`'s army is broken, if it is: the scenario's share of its battalions,
+    /// regiments and batteries gone or running, or its wagons taken.
+    pub fn broken(&self, s: SideId) -> Option<String> {
+        let start = self.stat.major_units[usize::from(s) & 1];
+        let lost = self.lost_units(s);
+        if u64::from(lost) * 100 >= u64::from(self.stat.break_at) * u64::from(start) {
+            return Some(format!("{lost} of its {start} battalions, regiments and batteries gone or running"));
+        }
+        if self.stat.wagons_taken_breaks && self.wagons_taken[usize::from(s) & 1] {
+            return Some("its wagons are taken".into());
+        }
+        None
+    }
+
+    // ----- candidates -----
+
+    /// The orders worth offering a wing now: attack each enemy wing or objective, hold each
+    /// objective or where it stands, withdraw 12" towards its rear, stand in reserve (less the
+    /// order it already has, unless some of its units, halted under control after a pursuit
+    /// test, need it again as fresh orders).
+    pub fn order_candidates(&self, w: usize, out: &mut Vec<Action>) {
+        let side = self.stat.wings[w].side;
+        let centres = self.wing_centres();
+        let Some(here) = centres[w] else { return };
+        let mut orders: Vec<Order> = Vec::new();
+        for (v, c) in centres.iter().enumerate() {
+            if let Some(c) = c {
+                if self.stat.wings[v].side != side {
+                    orders.push(Order::Attack { at: round_point(*c) });
+                }
+            }
+        }
+        for o in &self.stat.objectives {
+            if let Some((c, _)) = volley_table::bounding_circle(o.points.iter().copied()) {
+                orders.push(Order::Attack { at: round_point(c) });
+                orders.push(Order::Hold { at: round_point(c) });
+            }
+        }
+        orders.push(Order::Hold { at: round_point(here) });
+        let back = self.stat.table.clamp(here.toward(self.rear_heading(side), 12.0));
+        orders.push(Order::WithdrawTo { at: round_point(back) });
+        orders.push(Order::Reserve);
+        let current =
+            self.dispatches.iter().rev().find(|d| usize::from(d.wing) == w).map_or(self.wings[w].order, |d| d.order);
+        // The order in effect again, when some of the wing's units halted under control need it.
+        let held = self.units.iter().any(|u| usize::from(u.wing) == w && u.present() && u.hold_here);
+        if held {
+            orders.insert(0, current);
+        }
+        let mut seen: Vec<Order> = Vec::new();
+        for o in orders {
+            if (o == current && !held) || seen.contains(&o) {
+                continue;
+            }
+            seen.push(o);
+            let a = Action::Order { wing: w as u16, order: o };
+            if self.check_order(side, w as u16, &o).is_ok() {
+                out.push(a);
+            }
+        }
+    }
+
+    fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
+        out.push(Action::EndOrders);
+        for w in 0..self.wings.len() {
+            if self.stat.wings[w].side == side && !self.dispatches.iter().any(|d| usize::from(d.wing) == w) {
+                self.order_candidates(w, out);
+            }
+        }
+    }
+}
+
+fn s_target_cover(s: &Situation, attacking: bool) -> bool {
+    // The pursued unit is the other side of the combat.
+    if attacking { s.defender.in_cover } else { s.attacker.in_cover }
+}
+
+fn round_point(p: Point) -> Point {
+    Point::new(p.x.round(), p.y.round())
+}
+
+/// Where a unit's order sends it: the order's place plus the unit's place relative to its
+/// wing's centre `centre`, kept on the table.
+fn place_in_wing(stat: &Static, u: &Unit, centre: Option<Point>) -> Option<Point> {
+    let at = u.order.place()?;
+    let offset = centre.map_or(Point::default(), |c| u.at - c);
+    Some(stat.table.clamp(at + offset))
+}
+
+/// Whether `p` is off the table (past an edge).
+fn off_edge(stat: &Static, p: Point) -> bool {
+    p.x < 0.0 || p.y < 0.0 || p.x > stat.table.width || p.y > stat.table.depth
+}
+
+/// The fraction of a bound a change of facing from `from` to `to` costs: none, half a bound up
+/// to 45°, a whole bound beyond.
+pub fn turn_cost(from: f64, to: f64) -> f64 {
+    let t = turn(from, to).abs();
+    if t < 1.0 {
+        0.0
+    } else if t <= 45.0 {
+        cost::WHEEL_UP_TO_45
+    } else {
+        cost::WHEEL_OVER_45
+    }
+}
+
+/// Whether segment `a`–`b` meets the axis-aligned box of centre `c` and half-extents `h`.
+fn segment_meets_box(a: Point, b: Point, c: Point, h: Point) -> bool {
+    let inside = |p: Point| (p.x - c.x).abs() <= h.x && (p.y - c.y).abs() <= h.y;
+    if inside(a) || inside(b) {
+        return true;
+    }
+    let corners = [
+        Point::new(c.x - h.x, c.y - h.y),
+        Point::new(c.x + h.x, c.y - h.y),
+        Point::new(c.x + h.x, c.y + h.y),
+        Point::new(c.x - h.x, c.y + h.y),
+    ];
+    (0..4).any(|k| volley_table::segments_intersect(a, b, corners[k], corners[(k + 1) % 4]))
+}
+
+fn calc_to_apply(e: CalcError) -> ApplyError {
+    match e {
+        CalcError::Draw(d) => ApplyError::Draw(d),
+        CalcError::Invalid(s) => ApplyError::Illegal(Illegal::new(s)),
+    }
+}
+
+impl volley_core::Tally for Battle {
+    fn scenario_name(&self) -> &str {
+        &self.stat.name
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn side_name(&self, side: SideId) -> &str {
+        &self.stat.sides[usize::from(side) & 1]
+    }
+
+    fn measure(&self) -> &'static str {
+        "figures"
+    }
+
+    fn tally(&self, side: SideId) -> (usize, usize, usize) {
+        (
+            self.stat.figures_start[usize::from(side) & 1] as usize,
+            self.figures_lost(side) as usize,
+            self.figures_running(side) as usize,
+        )
+    }
+}
+
+impl GameState for Battle {
+    type Action = Action;
+    type Event = Event;
+
+    fn actor(&self) -> Actor {
+        self.acting_side().map_or(Actor::Terminal, Actor::Side)
+    }
+
+    fn phase(&self) -> PhaseInfo {
+        let phase = match self.phase {
+            Phase::Orders { .. } => "orders",
+            Phase::Over => "over",
+        };
+        PhaseInfo { turn: self.bound, phase: phase.to_string(), side: self.acting_side() }
+    }
+
+    fn candidate_actions(&self, out: &mut Vec<Action>) {
+        if let Some(side) = self.acting_side() {
+            self.candidates(side, out);
+        }
+    }
+
+    fn validate(&self, action: &Action) -> Result<(), Illegal> {
+        match self.acting_side() {
+            Some(side) => self.validate_for(side, action),
+            None => illegal!("the battle is over"),
+        }
+    }
+
+    fn apply(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        self.validate(action)?;
+        self.apply_valid(action, chance, events)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        crate::view::view(self, viewer)
+    }
+
+    fn state_hash(&self) -> u64 {
+        hash_serialized(self)
+    }
+}

@@ -1,0 +1,125 @@
+//! How the heuristic computer player values an order. The player commands wings, as the text's
+//! player does, so it judges whole wings: strength is figures weighted by quality and tired by
+//! green counters.
+//!
+//! * Attack where the wing is clearly stronger than the enemy found there (by a fifth or more),
+//!   and more readily an objective the side must take.
+//! * Hold objectives when the side wins by holding them, or holds them already.
+//! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
+//! * A new order must beat the order in effect by a margin: orders take long to arrive. The same
+//!   order is sent again to free units halted under control after a pursuit test.
+
+use volley_core::Heuristic;
+use volley_scenario::AtTurnLimit;
+use volley_table::Point;
+
+use crate::game::{ATTACK_RADIUS, Action, Battle};
+use crate::model::{Order, State, Unit};
+
+/// What a new order must gain over the one in effect to be worth the time it takes.
+const MARGIN: f64 = 3.0;
+
+fn strength(u: &Unit) -> f64 {
+    if !matches!(u.state, State::Steady | State::Pursuing { .. } | State::Rallying) {
+        return 0.0;
+    }
+    let grade = 6.0 - u.quality as u8 as f64;
+    f64::from(u.figures) * (1.0 + 0.15 * grade) * (1.0 - 0.25 * f64::from(u.greens)).max(0.2)
+}
+
+impl Battle {
+    fn wing_strength(&self, w: usize) -> f64 {
+        self.units.iter().filter(|u| usize::from(u.wing) == w).map(strength).sum()
+    }
+
+    fn enemy_near(&self, side: u8, at: Point) -> f64 {
+        self.units.iter().filter(|u| u.side != side && u.at.dist(at) <= ATTACK_RADIUS).map(strength).sum()
+    }
+
+    fn objective_at(&self, at: Point) -> Option<usize> {
+        self.stat.objectives.iter().position(|o| volley_table::point_in_polygon(at, &o.points))
+    }
+
+    /// Whether `side` wins if the turn limit comes with things as they are (so it need not attack).
+    fn wins_at_limit(&self, side: u8) -> bool {
+        match &self.stat.at_turn_limit {
+            AtTurnLimit::Win(name) => self.stat.sides[usize::from(side)] == *name,
+            AtTurnLimit::MostObjectives => {
+                let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
+                held(side) > held(1 - side)
+            }
+            AtTurnLimit::Draw => false,
+        }
+    }
+
+    /// The worth of wing `w` having `order`.
+    pub(crate) fn order_value(&self, w: usize, order: &Order) -> f64 {
+        let side = self.stat.wings[w].side;
+        let mine = self.wing_strength(w);
+        let winning = self.wins_at_limit(side);
+        let units: Vec<&Unit> = self.units.iter().filter(|u| usize::from(u.wing) == w && u.present()).collect();
+        let n = units.len().max(1) as f64;
+        let greens = units.iter().map(|u| f64::from(u.greens)).sum::<f64>() / n;
+        let figures: f64 = units.iter().map(|u| f64::from(u.figures)).sum();
+        let start: f64 =
+            self.units.iter().filter(|u| usize::from(u.wing) == w).map(|u| f64::from(u.figures_start)).sum();
+        let worn = greens >= 2.0 || figures < start * 0.5;
+        match *order {
+            Order::Attack { at } => {
+                let theirs = self.enemy_near(side, at);
+                let wanted = self.objective_at(at).is_some_and(|o| self.holders[o] != Some(side));
+                let mut v = if theirs < 1.0 {
+                    // Nobody there: worth going only to take an objective.
+                    if wanted { 8.0 } else { -5.0 }
+                } else {
+                    10.0 * (mine / theirs - 1.2).min(2.0) + if wanted { 4.0 } else { 0.0 }
+                };
+                if winning {
+                    v -= 6.0;
+                }
+                if worn {
+                    v -= 10.0;
+                }
+                v
+            }
+            Order::Hold { at } => {
+                let mut v = 1.0;
+                if let Some(o) = self.objective_at(at) {
+                    if self.holders[o] != Some(1 - side) {
+                        v += if winning { 7.0 } else { 3.0 };
+                    }
+                }
+                v
+            }
+            Order::MoveTo { .. } => 0.0,
+            Order::WithdrawTo { .. } => {
+                if worn {
+                    5.0
+                } else {
+                    -10.0
+                }
+            }
+            Order::Reserve => -2.0,
+        }
+    }
+}
+
+impl Heuristic for Battle {
+    fn score(&self, action: &Action) -> f64 {
+        match action {
+            Action::EndOrders | Action::Advantage { .. } => 0.0,
+            Action::Order { wing, order } => {
+                let w = usize::from(*wing);
+                if w >= self.wings.len() {
+                    return f64::NEG_INFINITY;
+                }
+                if *order == self.wings[w].order {
+                    // The same order again: fresh orders for units halted under control.
+                    let held = self.units.iter().filter(|u| usize::from(u.wing) == w && u.present() && u.hold_here);
+                    return 2.0 * held.count() as f64 - MARGIN;
+                }
+                self.order_value(w, order) - self.order_value(w, &self.wings[w].order) - MARGIN
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! Scenario files for Old Fritz: the table, the wings with their generals and first orders, the
+//! units of each wing, the supply wagons, and building a battle from them.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
+use volley_table::{Point, Table};
+
+use crate::combat::Quality;
+use crate::command::General;
+use crate::game::Battle;
+use crate::model::{Formation, Kind, Order, State, Unit};
+
+/// An Old Fritz scenario file.
+pub type ScenarioFile = volley_scenario::Scenario<UnitSpec, Rules>;
+
+/// One battalion, cavalry regiment or battery in a scenario file.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    /// Name, such as "IR 19 Markgraf Karl".
+    pub name: String,
+    /// Unit type.
+    pub kind: Kind,
+    /// The name of its wing (one of this side's `[[rules.wings]]`).
+    pub wing: String,
+    /// Troop quality, A to G.
+    pub quality: Quality,
+    /// Its centre, `[x, y]` in inches.
+    pub at: Point,
+    /// Facing in degrees clockwise from north; default: away from its side's rear edge.
+    #[serde(default)]
+    pub facing: Option<f64>,
+    /// Figures (guns: guns); default 12 for infantry, 8 for cavalry, 6 for a battery.
+    #[serde(default)]
+    pub figures: Option<u16>,
+    /// Line or column; default line.
+    #[serde(default)]
+    pub formation: Formation,
+    /// Guns only: limbered at the start (default: unlimbered, ready to fire).
+    #[serde(default)]
+    pub limbered: bool,
+    /// The wing's second line (it engages when the first line is spent: successive waves).
+    #[serde(default)]
+    pub second_line: bool,
+    /// Unreliable troops.
+    #[serde(default)]
+    pub unreliable: bool,
+    /// Rash troops.
+    #[serde(default)]
+    pub rash: bool,
+    /// Unreliable foreigners (such as Saxons in Prussian service).
+    #[serde(default)]
+    pub foreign: bool,
+}
+
+/// A wing or corps: its general and the order it starts with.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WingSpec {
+    /// The side it belongs to, by name.
+    pub side: String,
+    /// The wing's name, such as "right wing".
+    pub name: String,
+    /// Its general's name.
+    pub general: String,
+    /// Its general's quality; default average.
+    #[serde(default = "average")]
+    pub quality: General,
+    /// The order it has when the battle begins; default: stand in reserve.
+    #[serde(default = "reserve")]
+    pub order: Order,
+}
+
+fn average() -> General {
+    General::Average
+}
+
+fn reserve() -> Order {
+    Order::Reserve
+}
+
+/// Where a side's supply wagons are parked.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WagonSpec {
+    /// The side, by name.
+    pub side: String,
+    /// The park's centre; its size follows from the number of wagon models.
+    pub at: Point,
+}
+
+/// Old Fritz's options: the `[rules]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// The wings of both sides.
+    pub wings: Vec<WingSpec>,
+    /// Where each side's wagons are parked; default: the middle of its rear edge, 3" in.
+    pub wagons: Vec<WagonSpec>,
+    /// An army is broken when this percentage of its battalions, regiments and batteries is
+    /// gone or running (default 50).
+    pub break_at: u8,
+    /// An army whose wagons are taken is broken (default true).
+    pub wagons_taken_breaks: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { wings: Vec::new(), wagons: Vec::new(), break_at: 50, wagons_taken_breaks: true }
+    }
+}
+
+/// A wing in a battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WingInfo {
+    /// Its side.
+    pub side: u8,
+    /// Its name.
+    pub name: String,
+    /// Its general's name.
+    pub general: String,
+    /// His quality.
+    pub quality: General,
+}
+
+/// What stays the same for a whole battle.
+#[derive(Debug, PartialEq)]
+pub struct Static {
+    /// Scenario name.
+    pub name: String,
+    /// The sides' names.
+    pub sides: [String; 2],
+    /// Rear edges.
+    pub rear: [Edge; 2],
+    /// Unit names, by index.
+    pub unit_names: Vec<String>,
+    /// The table.
+    pub table: Table,
+    /// Objectives.
+    pub objectives: Vec<Objective>,
+    /// Wings.
+    pub wings: Vec<WingInfo>,
+    /// Each side's wagon park: centre and half-extents (x, y) in inches.
+    pub parks: [(Point, Point); 2],
+    /// Each side's wagon models.
+    pub wagons: [u32; 2],
+    /// Each side's battalions, regiments and batteries at the start.
+    pub major_units: [u32; 2],
+    /// Each side's figures at the start.
+    pub figures_start: [u32; 2],
+    /// Last bound.
+    pub turn_limit: u32,
+    /// What the turn limit means.
+    pub at_turn_limit: AtTurnLimit,
+    /// Break percentage.
+    pub break_at: u8,
+    /// Whether losing the wagons breaks an army.
+    pub wagons_taken_breaks: bool,
+}
+
+/// Bounds fought when a scenario gives no turn limit: 30 bounds, five hours.
+pub const DEFAULT_TURN_LIMIT: u32 = 30;
+/// Width of a wagon model's place in the park, inches.
+const WAGON_WIDTH: f64 = 1.0;
+/// Depth of a row of wagons, inches.
+const WAGON_ROW: f64 = 1.0;
+/// Wagon models in a row of the park.
+const WAGONS_A_ROW: u32 = 10;
+
+/// Check a parsed scenario file's Old Fritz parts and build the battle.
+pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    if file.ruleset != crate::RULESET_ID {
+        errors.push(src.error_whole(format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)));
+    }
+    if let Some(v) = &file.variant {
+        errors.push(src.error_whole(format!("variant {v:?}: old-fritz has no variants")));
+    }
+    let table = file.build_table(src);
+    let objectives = file.build_objectives(src);
+    let rules = &file.rules;
+    if rules.break_at == 0 || rules.break_at > 100 {
+        errors.push(src.error_whole(format!("[rules] break_at {}: a percentage from 1 to 100", rules.break_at)));
+    }
+    let side_names: Vec<String> = file.sides.iter().map(|s| s.get_ref().name.clone()).collect();
+    let side_of = |name: &str| side_names.iter().position(|s| s == name).map(|i| i as u8);
+    let mut wings: Vec<WingInfo> = Vec::new();
+    let mut first_orders: Vec<Order> = Vec::new();
+    for w in &rules.wings {
+        match side_of(&w.side) {
+            Some(side) => {
+                if wings.iter().any(|x| x.side == side && x.name == w.name) {
+                    errors.push(
+                        src.error_whole(format!("[[rules.wings]]: {} have two wings named {:?}", w.side, w.name)),
+                    );
+                }
+                if let Some(p) = w.order.place() {
+                    if !table.contains(p) {
+                        errors.push(src.error_whole(format!(
+                            "[[rules.wings]] {:?}: its order's place [{}, {}] is off the table",
+                            w.name, p.x, p.y
+                        )));
+                    }
+                }
+                wings.push(WingInfo { side, name: w.name.clone(), general: w.general.clone(), quality: w.quality });
+                first_orders.push(w.order);
+            }
+            None => errors.push(src.error_whole(format!(
+                "[[rules.wings]] {:?}: side {:?} is not one of the scenario's sides {side_names:?}",
+                w.name, w.side
+            ))),
+        }
+    }
+    let mut units: Vec<Unit> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut rear = [Edge::South, Edge::North];
+    let mut wagons = [0u32; 2];
+    let mut major = [0u32; 2];
+    let mut figures_start = [0u32; 2];
+    for (si, side) in file.sides.iter().enumerate().take(2) {
+        let sd = side.get_ref();
+        rear[si] = sd.rear_edge;
+        if !wings.iter().any(|w| usize::from(w.side) == si) {
+            errors.push(src.error(side.span(), format!("side {:?} has no wing in [[rules.wings]]", sd.name)));
+        }
+        for u in &sd.units {
+            let (spec, span) = (u.get_ref(), u.span());
+            let wing = wings.iter().position(|w| usize::from(w.side) == si && w.name == spec.wing);
+            if wing.is_none() {
+                let mine: Vec<&str> =
+                    wings.iter().filter(|w| usize::from(w.side) == si).map(|w| w.name.as_str()).collect();
+                errors.push(src.error(
+                    span.clone(),
+                    format!("unit {:?}: wing {:?} is not one of {}'s wings {mine:?}", spec.name, spec.wing, sd.name),
+                ));
+            }
+            let figures = spec.figures.unwrap_or(spec.kind.data().figures);
+            if figures == 0 || figures > 60 {
+                errors.push(src.error(span.clone(), format!("unit {:?}: figures {figures}: 1 to 60", spec.name)));
+            }
+            if spec.kind.is_guns() && figures > 6 {
+                errors.push(src.error(
+                    span.clone(),
+                    format!("unit {:?}: a battery has six guns or fewer, found {figures}", spec.name),
+                ));
+            }
+            if spec.limbered && !spec.kind.is_guns() {
+                errors.push(src.error(span.clone(), format!("unit {:?}: only guns limber", spec.name)));
+            }
+            if !table.passable(spec.at) {
+                errors.push(src.error(
+                    span.clone(),
+                    format!(
+                        "unit {:?} at [{}, {}] is off the table or on impassable ground",
+                        spec.name, spec.at.x, spec.at.y
+                    ),
+                ));
+            }
+            if names.contains(&spec.name) {
+                errors.push(src.error(span.clone(), format!("two units are named {:?}", spec.name)));
+            }
+            let facing = spec.facing.unwrap_or(sd.rear_edge.inward());
+            if !facing.is_finite() {
+                errors
+                    .push(src.error(span.clone(), format!("unit {:?}: facing must be a number of degrees", spec.name)));
+            }
+            names.push(spec.name.clone());
+            wagons[si] += spec.kind.wagons();
+            major[si] += 1;
+            figures_start[si] += u32::from(figures);
+            let wing = wing.unwrap_or(0) as u16;
+            units.push(Unit {
+                side: si as u8,
+                wing,
+                kind: spec.kind,
+                quality: spec.quality,
+                at: spec.at,
+                facing: volley_table::norm_heading(if facing.is_finite() { facing } else { 0.0 }),
+                formation: spec.formation,
+                limbered: spec.limbered,
+                figures,
+                figures_start: figures,
+                greens: 0,
+                second_line: spec.second_line,
+                unreliable: spec.unreliable,
+                rash: spec.rash,
+                foreign: spec.foreign,
+                state: State::Steady,
+                order: first_orders.get(usize::from(wing)).copied().unwrap_or(Order::Reserve),
+                order_seq: 0,
+                dest: None,
+                hold_here: false,
+                busy: 0.0,
+                engage: None,
+                in_combat: false,
+                acted: false,
+                pursued: false,
+                advantage: 0,
+            });
+        }
+        if sd.units.is_empty() {
+            errors.push(src.error(side.span(), format!("side {:?} has no units", sd.name)));
+        }
+    }
+    // The army reserve: one wagon for every three major units.
+    for s in 0..2 {
+        wagons[s] += major[s] / 3;
+    }
+    let mut parks = [(Point::default(), Point::default()); 2];
+    for s in 0..2usize {
+        let rows = wagons[s].div_ceil(WAGONS_A_ROW).max(1);
+        let across = f64::from(wagons[s].clamp(1, WAGONS_A_ROW)) * WAGON_WIDTH / 2.0;
+        let along = f64::from(rows) * WAGON_ROW / 2.0;
+        let spec = rules.wagons.iter().find(|w| side_of(&w.side) == Some(s as u8));
+        let centre = match spec {
+            Some(w) => w.at,
+            None => default_park(rear[s], table.width, table.depth, along),
+        };
+        let half = match rear[s] {
+            Edge::South | Edge::North => Point::new(across, along),
+            Edge::West | Edge::East => Point::new(along, across),
+        };
+        if !table.contains(centre) {
+            errors.push(src.error_whole(format!(
+                "[[rules.wagons]] of {}: [{}, {}] is off the table",
+                side_names.get(s).map_or("?", |n| n.as_str()),
+                centre.x,
+                centre.y
+            )));
+        }
+        parks[s] = (centre, half);
+    }
+    for w in &rules.wagons {
+        if side_of(&w.side).is_none() {
+            errors.push(src.error_whole(format!("[[rules.wagons]]: side {:?} is not one of {side_names:?}", w.side)));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let stat = Static {
+        name: file.name.clone(),
+        sides: [side_names[0].clone(), side_names[1].clone()],
+        rear,
+        unit_names: names,
+        table,
+        objectives,
+        wings,
+        parks,
+        wagons,
+        major_units: major,
+        figures_start,
+        turn_limit: file.turn_limit.unwrap_or(DEFAULT_TURN_LIMIT),
+        at_turn_limit: file.at_turn_limit.clone(),
+        break_at: rules.break_at,
+        wagons_taken_breaks: rules.wagons_taken_breaks,
+    };
+    Ok(Battle::new(Arc::new(stat), units, first_orders))
+}
+
+fn default_park(edge: Edge, w: f64, d: f64, along: f64) -> Point {
+    let inset = 3.0 + along;
+    match edge {
+        Edge::South => Point::new(w / 2.0, inset),
+        Edge::North => Point::new(w / 2.0, d - inset),
+        Edge::West => Point::new(inset, d / 2.0),
+        Edge::East => Point::new(w - inset, d / 2.0),
+    }
+}
+
+/// Parse and check a scenario's text and build the battle.
+pub fn load(src: &Source) -> Result<Battle, Diagnostics> {
+    let file = ScenarioFile::parse(src)?;
+    build(src, &file)
+}

@@ -1,0 +1,144 @@
+//! What each viewer may see of a battle.
+//!
+//! Hidden: the orders a side has sent and those its wings carry out. A side sees its own; the
+//! umpire sees both; a spectator and the enemy see neither (the enemy sees only what the troops
+//! do on the table).
+
+use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
+
+use crate::game::{Battle, Phase};
+use crate::model::State;
+
+/// The view of `b` for `viewer`.
+pub fn view(b: &Battle, viewer: Viewer) -> View {
+    let st = b.stat();
+    let sees_orders = |side: u8| match viewer {
+        Viewer::Umpire => true,
+        Viewer::Side(s) => s == side,
+        Viewer::Spectator => false,
+    };
+    let terrain = st
+        .table
+        .features()
+        .iter()
+        .map(|f| ViewFeature {
+            kind: format!("{:?}", f.kind).to_lowercase(),
+            name: f.name.clone(),
+            points: f.points.iter().map(|&p| p.into()).collect(),
+            closed: !f.kind.is_linear(),
+        })
+        .collect();
+    let objectives = st
+        .objectives
+        .iter()
+        .zip(&b.holders)
+        .map(|(o, h)| ViewObjective {
+            name: o.name.clone(),
+            points: o.points.iter().map(|&p| p.into()).collect(),
+            holder: *h,
+        })
+        .collect();
+    let mut pieces = Vec::new();
+    for (i, u) in b.units.iter().enumerate() {
+        if !u.present() {
+            continue;
+        }
+        let status = match u.state {
+            State::Steady => "steady",
+            State::Withdrawing => "withdrawing",
+            State::Running => "running",
+            State::Rallying => "rallying",
+            State::Pursuing { .. } => "pursuing",
+            State::Gone(_) => continue,
+        };
+        let guns = if u.kind.is_guns() { if u.limbered { ", limbered" } else { ", unlimbered" } } else { "" };
+        pieces.push(ViewPiece {
+            side: Some(u.side),
+            unit: Some(b.name(i).to_string()),
+            label: format!(
+                "{} ({}, {:?}): {} of {} figures, {} green{}{guns}",
+                b.name(i),
+                u.kind.name(),
+                u.quality,
+                u.figures,
+                u.figures_start,
+                u.greens,
+                if u.greens == 1 { "" } else { "s" }
+            ),
+            footprint: Footprint::Polygon { points: u.corners().iter().map(|&p| p.into()).collect() },
+            facing: Some(u.facing),
+            status: status.to_string(),
+        });
+    }
+    let mut markers = Vec::new();
+    let centres = b.wing_centres();
+    for (w, c) in centres.iter().enumerate() {
+        let info = &st.wings[w];
+        if let Some(c) = c {
+            markers.push(ViewMarker {
+                side: Some(info.side),
+                kind: "general".into(),
+                at: (*c).into(),
+                label: format!("{} ({:?}), {}", info.general, info.quality, info.name),
+            });
+        }
+    }
+    for s in 0..2usize {
+        let (c, _) = st.parks[s];
+        markers.push(ViewMarker {
+            side: Some(s as u8),
+            kind: "wagons".into(),
+            at: c.into(),
+            label: format!(
+                "{} wagon models{}",
+                st.wagons[s],
+                if b.wagons_taken[s] { ", taken by the enemy" } else { "" }
+            ),
+        });
+    }
+    let mut notes = Vec::new();
+    for (w, wing) in b.wings.iter().enumerate() {
+        let info = &st.wings[w];
+        if !sees_orders(info.side) {
+            continue;
+        }
+        notes.push(format!(
+            "{} {}: {}{}",
+            st.sides[usize::from(info.side)],
+            info.name,
+            wing.order,
+            if wing.general_engaged { " (its general is in close combat)" } else { "" }
+        ));
+        for d in b.dispatches.iter().filter(|d| usize::from(d.wing) == w) {
+            notes.push(format!("  on its way to the {}: {} (takes effect in bound {})", info.name, d.order, d.arrives));
+        }
+    }
+    if viewer != Viewer::Umpire {
+        notes.push("the enemy's orders are hidden".into());
+    }
+    for s in 0..2u8 {
+        notes.push(format!(
+            "{}: {} of {} battalions, regiments and batteries gone or running (broken at {}%)",
+            st.sides[usize::from(s)],
+            b.lost_units(s),
+            st.major_units[usize::from(s)],
+            st.break_at
+        ));
+    }
+    View {
+        title: st.name.clone(),
+        turn: b.bound,
+        phase: match b.phase {
+            Phase::Orders { .. } => "orders".into(),
+            Phase::Over => "over".into(),
+        },
+        width: st.table.width,
+        depth: st.table.depth,
+        sides: st.sides.to_vec(),
+        terrain,
+        objectives,
+        pieces,
+        markers,
+        notes,
+    }
+}
