@@ -329,6 +329,7 @@ impl Battle {
         for u in &mut self.units {
             u.in_combat = false;
             u.acted = false;
+            u.under_fire = false;
         }
         self.carry_out_results(events);
         let combats = self.move_units();
@@ -429,8 +430,10 @@ impl Battle {
                 continue;
             }
             let u = &self.units[i];
+            // Half speed: half a trot for cavalry beaten by cavalry, half a walk for cavalry
+            // beaten by infantry and for everyone else.
             let rate = match u.kind.arm() {
-                Arm::Cavalry => u.kind.data().trot / 2.0,
+                Arm::Cavalry if !u.withdraw_walking => u.kind.data().trot / 2.0,
                 _ => u.kind.data().walk / 2.0,
             };
             let to = self.stat.table.clamp(u.at.toward(self.rear_heading(u.side), rate));
@@ -866,6 +869,7 @@ impl Battle {
         let u = &mut self.units[j];
         u.figures = u.figures.saturating_sub(u16::from(casualties));
         u.greens = u.greens.saturating_add(greens);
+        u.under_fire = true;
         if u.figures == 0 && u.present() {
             u.state = State::Gone(Fate::Destroyed);
             events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
@@ -963,7 +967,10 @@ impl Battle {
                 continue;
             }
             match result.reaction {
-                Reaction::Withdraw => self.units[k].state = State::Withdrawing,
+                Reaction::Withdraw => {
+                    self.units[k].state = State::Withdrawing;
+                    self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
+                }
                 Reaction::RunAway => self.units[k].state = State::Running,
                 Reaction::Disintegrate => self.disintegrate(k, table, events),
                 _ => {}
@@ -1112,11 +1119,11 @@ impl Battle {
         quarters.iter().filter(|&&q| q).count() >= 3
     }
 
-    /// One green counter off each unit that did nothing at all this bound; rallied units with
-    /// fewer than two greens take up their orders again.
+    /// One green counter off each unit that did nothing at all this bound (and was not under
+    /// fire); rallied units with fewer than two greens take up their orders again.
     fn rest(&mut self) {
         for u in &mut self.units {
-            if !u.present() || u.acted || !matches!(u.state, State::Steady | State::Rallying) {
+            if !u.present() || u.acted || u.under_fire || !matches!(u.state, State::Steady | State::Rallying) {
                 continue;
             }
             u.greens = u.greens.saturating_sub(1);

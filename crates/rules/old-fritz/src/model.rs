@@ -311,6 +311,10 @@ pub struct Unit {
     pub acted: bool,
     /// Being pursued this bound.
     pub pursued: bool,
+    /// Fired on this bound (by guns or in close combat): not resting.
+    pub under_fire: bool,
+    /// Cavalry beaten by infantry withdraw half a walk move, not half a trot.
+    pub withdraw_walking: bool,
     /// The umpire's tactical advantage, 0 to 3.
     pub advantage: u8,
 }

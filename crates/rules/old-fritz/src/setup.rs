@@ -298,6 +298,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 in_combat: false,
                 acted: false,
                 pursued: false,
+                under_fire: false,
+                withdraw_walking: false,
                 advantage: 0,
             });
         }

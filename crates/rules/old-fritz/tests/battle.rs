@@ -1,0 +1,494 @@
+//! The battle's rules, clause by clause: orders and their delays, movement and its limits, the
+//! approach and close combat, results carried out, artillery, supply, victory, and what each
+//! viewer sees. Each test builds a small scenario and plays bounds with scripted dice.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_chance::Scripted;
+use volley_core::{ApplyError, GameState, Viewer};
+use volley_old_fritz::model::{Fate, Formation, Order, State};
+use volley_old_fritz::{Action, Battle, Event, load};
+use volley_scenario::Source;
+use volley_table::Point;
+
+/// A battle on a 96" by 96" table: side "A" (rear south) with wing "a", side "B" (rear north)
+/// with wing "b", both in reserve unless `extra` says otherwise (extra TOML: terrain, wings,
+/// rules). Units are inline tables without their wing and quality (given as `wing = "a"`,
+/// `quality = "C"` unless the unit says).
+fn battle(extra: &str, a: &[&str], b: &[&str]) -> Battle {
+    let unit = |u: &&str, wing: &str| {
+        let mut s = u.trim_end_matches('}').to_string();
+        if !s.contains("wing =") {
+            s.push_str(&format!(", wing = \"{wing}\""));
+        }
+        if !s.contains("quality =") {
+            s.push_str(", quality = \"C\"");
+        }
+        s.push_str(" }");
+        s
+    };
+    let units = |us: &[&str], wing: &str| us.iter().map(|u| unit(u, wing)).collect::<Vec<_>>().join(",\n  ");
+    let wings = if extra.contains("[[rules.wings]]") {
+        String::new()
+    } else {
+        "[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\n\n[[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\n"
+            .to_string()
+    };
+    let text = format!(
+        "name = \"test\"\nruleset = \"old-fritz\"\nturn_limit = 40\n[table]\nwidth = 96\ndepth = 96\n\n{extra}\n{wings}\n\
+[[sides]]\nname = \"A\"\nrear_edge = \"south\"\ncommander = {{ name = \"ca\", at = [1, 1] }}\nunits = [\n  {}\n]\n\n\
+[[sides]]\nname = \"B\"\nrear_edge = \"north\"\ncommander = {{ name = \"cb\", at = [1, 95] }}\nunits = [\n  {}\n]\n",
+        units(a, "a"),
+        units(b, "b")
+    );
+    load(&Source::new("test.toml", text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A far-off enemy that takes no part.
+const FAR: &str = r#"{ name = "far", kind = "line_infantry", at = [90, 90] }"#;
+/// Two more, so that one beaten unit does not break its army.
+const FAR2: &str = r#"{ name = "far2", kind = "line_infantry", at = [80, 90] }"#;
+const FAR3: &str = r#"{ name = "far3", kind = "line_infantry", at = [70, 90] }"#;
+
+/// Both sides end their orders: one bound is carried out with exactly `dice`.
+fn bound(b: &mut Battle, dice: &[u32]) -> Vec<Event> {
+    let mut script = Scripted::new(dice.iter().copied());
+    let mut events = Vec::new();
+    b.apply(&Action::EndOrders, &mut script, &mut events).unwrap();
+    b.apply(&Action::EndOrders, &mut script, &mut events).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(script.remaining(), 0, "dice left over: {events:?}");
+    events
+}
+
+fn order(b: &mut Battle, wing: u16, order: Order) -> Vec<Event> {
+    let mut events = Vec::new();
+    b.apply(&Action::Order { wing, order }, &mut Scripted::new([]), &mut events).unwrap();
+    events
+}
+
+fn unit_named(b: &Battle, name: &str) -> usize {
+    (0..b.units.len()).find(|&i| b.name(i) == name).unwrap()
+}
+
+fn hold(x: f64, y: f64) -> Order {
+    Order::Hold { at: Point::new(x, y) }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+// ----- 2. Command and control -----
+
+#[test]
+fn the_texts_example_an_order_to_12_battalions_and_2_regiments_takes_48_minutes_5_bounds() {
+    let mut a: Vec<String> = (0..12).map(|i| format!(r#"{{ name = "bn{i}", kind = "line_infantry", at = [{}, 10] }}"#, 10 + 4 * i)).collect();
+    a.push(r#"{ name = "cav1", kind = "dragoons", at = [6, 5] }"#.into());
+    a.push(r#"{ name = "cav2", kind = "cuirassiers", at = [60, 5] }"#.into());
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut b = battle("", &refs, &[FAR]);
+    let ev = order(&mut b, 0, hold(34.0, 30.0));
+    assert!(
+        matches!(ev.as_slice(), [Event::OrderSent { minutes: 48, arrives: 6, .. }]),
+        "{ev:?}"
+    );
+    let start = b.units[0].at;
+    for n in 1..=5 {
+        let ev = bound(&mut b, &[]);
+        assert_eq!(b.units[0].at, start, "bound {n}: the order has not arrived");
+        assert!(!ev.iter().any(|e| matches!(e, Event::OrderArrives { .. })));
+    }
+    let ev = bound(&mut b, &[]);
+    assert!(ev.iter().any(|e| matches!(e, Event::OrderArrives { .. })), "{ev:?}");
+    assert!(b.units[0].at.dist(start) > 5.9, "the wing moves off in bound 6");
+}
+
+#[test]
+fn a_better_general_gets_his_orders_through_sooner() {
+    let extra = "[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\nquality = \"exceptional\"\n\n\
+[[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\nquality = \"useless\"\n";
+    let mut b = battle(extra, &[r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#], &[FAR]);
+    // Exceptional: (10 + 10 + 2) x 60% = 13.2, 14 minutes, 2 bounds.
+    assert!(matches!(order(&mut b, 0, hold(10.0, 20.0)).as_slice(), [Event::OrderSent { minutes: 14, arrives: 3, .. }]));
+    b.apply(&Action::EndOrders, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    // Useless: 22 x 200% = 44 minutes, 5 bounds.
+    assert!(matches!(order(&mut b, 1, hold(90.0, 80.0)).as_slice(), [Event::OrderSent { minutes: 44, arrives: 6, .. }]));
+}
+
+#[test]
+fn a_general_in_close_combat_neither_sends_nor_receives_orders() {
+    let mut b = battle("", &[r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#], &[FAR]);
+    // One battalion: 10 + 10 + 2 = 22 minutes, 3 bounds: the order takes effect in bound 4.
+    assert!(matches!(order(&mut b, 0, hold(10.0, 20.0)).as_slice(), [Event::OrderSent { arrives: 4, .. }]));
+    b.wings[0].general_engaged = true;
+    let refused = b.validate(&Action::Order { wing: 0, order: Order::Reserve }).unwrap_err();
+    assert!(refused.reason.contains("close combat"), "{refused}");
+    for _ in 1..=3 {
+        bound(&mut b, &[]);
+    }
+    b.wings[0].general_engaged = true;
+    let ev = bound(&mut b, &[]);
+    assert!(ev.iter().any(|e| matches!(e, Event::OrderWaits { .. })), "bound 4: {ev:?}");
+    assert_eq!(b.units[0].at, Point::new(10.0, 10.0));
+    let ev = bound(&mut b, &[]);
+    assert!(ev.iter().any(|e| matches!(e, Event::OrderArrives { .. })), "bound 5: {ev:?}");
+}
+
+#[test]
+fn units_in_close_combat_take_their_new_order_only_when_out_of_it() {
+    let mut b = battle(
+        "",
+        &[r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#, r#"{ name = "y", kind = "line_infantry", at = [30, 10] }"#],
+        &[FAR],
+    );
+    // Two battalions: 24 minutes, 3 bounds: the order takes effect in bound 4.
+    order(&mut b, 0, hold(20.0, 20.0));
+    for _ in 1..=3 {
+        bound(&mut b, &[]);
+    }
+    b.units[0].in_combat = true;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].order, Order::Reserve, "in close combat last bound: keeps its order");
+    assert_eq!(b.units[1].order, hold(20.0, 20.0));
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].order, hold(20.0, 20.0), "out of it: takes the order");
+}
+
+// ----- 3–4. Movement and its limits -----
+
+/// How far a lone unit of `kind` facing north goes in one bound under an order to hold
+/// `target`.
+fn one_bound_move(kind: &str, extra_fields: &str, target: Point) -> (f64, Battle) {
+    let u = format!(r#"{{ name = "u", kind = "{kind}", at = [20, 10]{extra_fields} }}"#);
+    let mut b = battle("", &[&u], &[FAR]);
+    b.wings[0].order = Order::Hold { at: target };
+    b.wings[0].seq = 1;
+    let from = b.units[0].at;
+    bound(&mut b, &[]);
+    (b.units[0].at.dist(from), b)
+}
+
+#[test]
+fn each_type_moves_at_its_rate() {
+    let ahead = Point::new(20.0, 80.0);
+    for (kind, rate) in [
+        ("line_infantry", 12.0),
+        ("grenz", 14.0),
+        ("hussars", 45.0),
+        ("light_dragoons", 45.0),
+        ("dragoons", 36.0),
+        ("cuirassiers", 36.0),
+        ("gensdarmes", 36.0),
+    ] {
+        let (d, _) = one_bound_move(kind, "", ahead);
+        assert!(close(d, rate), "{kind}: {d}");
+    }
+    for (kind, rate) in [("medium_guns", 12.0), ("heavy_guns", 10.0)] {
+        let (d, b) = one_bound_move(kind, ", limbered = true", ahead);
+        assert!(close(d, rate), "{kind}: {d}");
+        assert!(b.units[0].limbered);
+    }
+}
+
+#[test]
+fn wheels_cost_half_or_a_whole_bound_and_trotting_cavalry_goes_straight() {
+    // 30° off: half a bound wheeling, then a walk (not a trot: it changed direction).
+    let off30 = Point::new(20.0, 10.0) + volley_table::unit(30.0) * 60.0;
+    let (d, b) = one_bound_move("hussars", "", off30);
+    assert!(close(d, 9.0), "hussars wheeling 30°: {d}");
+    assert!(close(b.units[0].facing, 30.0));
+    let (d, _) = one_bound_move("line_infantry", "", off30);
+    assert!(close(d, 6.0), "infantry wheeling 30°: {d}");
+    // 90° off: the whole bound.
+    let (d, b) = one_bound_move("dragoons", "", Point::new(80.0, 10.0));
+    assert!(close(d, 0.0), "{d}");
+    assert!(close(b.units[0].facing, 90.0));
+}
+
+#[test]
+fn an_about_turn_and_a_change_of_formation_cost_half_a_bound() {
+    // Withdrawing to the rear: about turn (half), then 6".
+    let (d, b) = one_bound_move("line_infantry", "", Point::new(20.0, 2.0));
+    assert!(close(d, 6.0), "{d}");
+    assert!(close(b.units[0].facing, 180.0));
+    // A long march with no enemy near: into column (half), then 6".
+    let u = r#"{ name = "u", kind = "line_infantry", at = [20, 10] }"#;
+    let mut b = battle("", &[u], &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(20.0, 60.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].formation, Formation::Column);
+    assert!(close(b.units[0].at.y, 16.0), "{:?}", b.units[0].at);
+    assert!(b.units[0].frontage() < 1.0);
+}
+
+#[test]
+fn crossing_a_linear_obstacle_costs_half_a_bound() {
+    let extra = "[[terrain]]\nkind = \"hedge\"\nline = [[0, 14], [96, 14]]\n";
+    let u = r#"{ name = "u", kind = "line_infantry", at = [20, 10] }"#;
+    let mut b = battle(extra, &[u], &[FAR]);
+    b.wings[0].order = hold(20.0, 80.0);
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.y, 16.0), "{:?}", b.units[0].at);
+}
+
+#[test]
+fn guns_take_a_bound_or_two_to_unlimber() {
+    let enemy = r#"{ name = "e", kind = "line_infantry", at = [20, 26] }"#;
+    for (kind, bounds) in [("medium_guns", 1), ("heavy_guns", 2)] {
+        let g = format!(r#"{{ name = "g", kind = "{kind}", at = [20, 20], limbered = true }}"#);
+        let mut b = battle("", &[&g], &[enemy]);
+        b.wings[0].order = hold(20.0, 20.0);
+        b.wings[0].seq = 1;
+        for n in 1..=bounds {
+            let ev = bound(&mut b, &[]);
+            assert!(!ev.iter().any(|e| matches!(e, Event::Bombardment { .. })), "{kind} bound {n}");
+        }
+        assert!(!b.units[0].limbered, "{kind} unlimbered after {bounds}");
+        // Then it fires: d6 6, score -5 (medium) or -4 (heavy) at close range: nothing.
+        let ev = bound(&mut b, &[6]);
+        assert!(ev.iter().any(|e| matches!(e, Event::Bombardment { close: true, .. })), "{ev:?}");
+    }
+}
+
+// ----- 5–7. The approach and the close combat -----
+
+#[test]
+fn an_attack_approaches_to_two_and_a_half_inches_and_engages_if_half_the_bound_is_left() {
+    // 8" apart, centre to centre: 5.5" to go to 2.5" front to front (depths ½"): under half a
+    // bound of 12", so the combat is fought at once.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 18], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
+    b.wings[0].seq = 1;
+    // Attacker 10, defender 1: +9, the defender runs (-9); the winner's pursuit test (d10 10).
+    let ev = bound(&mut b, &[10, 1, 10]);
+    assert!(ev.iter().any(|e| matches!(e, Event::CloseCombat { .. })), "{ev:?}");
+    assert!(close(b.units[0].at.dist(b.units[1].at), 3.0), "{:?}", b.units[0].at);
+    assert_eq!(b.units[1].state, State::Running);
+    assert_eq!(b.units[1].greens, 2);
+    assert!(b.units[0].hold_here, "passed its pursuit test: stays, awaiting fresh orders");
+    // The beaten unit runs next bound: 20" to the rear, a figure deserting.
+    let y = b.units[1].at.y;
+    let ev = bound(&mut b, &[]);
+    assert!(close(b.units[1].at.y, y + 20.0), "{:?}", b.units[1].at);
+    assert_eq!(b.units[1].figures, 11);
+    assert!(ev.iter().any(|e| matches!(e, Event::Ran { deserted: 1, .. })));
+
+    // 11" apart: 8.5" to go leaves under half a bound: the combat waits for the next bound.
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 21], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 21.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[]);
+    assert!(!ev.iter().any(|e| matches!(e, Event::CloseCombat { .. })), "{ev:?}");
+    assert_eq!(b.units[0].engage, Some(1));
+    // Both 5: zero, a firefight: a green each and a casualty test each (2 d10 each).
+    let ev = bound(&mut b, &[5, 5, 1, 1, 1, 1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::CloseCombat { .. })), "{ev:?}");
+    assert_eq!((b.units[0].greens, b.units[1].greens), (1, 1));
+}
+
+#[test]
+fn the_umpires_tactical_advantage_counts_and_needs_a_reason() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 18], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e]);
+    let bad = Action::Advantage { unit: 0, value: 4, reason: "x".into() };
+    assert!(b.validate(&bad).is_err());
+    let silent = Action::Advantage { unit: 0, value: 2, reason: " ".into() };
+    assert!(b.validate(&silent).unwrap_err().reason.contains("reason"));
+    let ok = Action::Advantage { unit: 1, value: 3, reason: "the defenders lie behind a sunken road".into() };
+    b.apply(&ok, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
+    b.wings[0].seq = 1;
+    // 6 against 6 would be zero; the defender's +3 makes it -3 for the attacker: withdraw.
+    let ev = bound(&mut b, &[6, 6, 1, 1, 1, 1]);
+    let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(resolution.defender.total, 9);
+    assert_eq!(b.units[0].state, State::Withdrawing);
+}
+
+#[test]
+fn a_unit_that_disintegrates_surrenders_if_surrounded_and_foreigners_change_sides() {
+    // A against G: +12 for quality; 10 against 1: +21, the defender disintegrates.
+    let a = [
+        r#"{ name = "a1", kind = "line_infantry", quality = "A", at = [20, 10] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [25, 13.5], facing = 270 }"#,
+        r#"{ name = "a3", kind = "line_infantry", at = [20, 18], facing = 180 }"#,
+    ];
+    let e = r#"{ name = "b1", kind = "line_infantry", quality = "G", at = [20, 13.5], facing = 180 }"#;
+    let mut b = battle("", &a, &[e]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 13.5) };
+    b.wings[0].seq = 1;
+    b.units[1].hold_here = true;
+    b.units[2].hold_here = true;
+    let ev = bound(&mut b, &[10, 1]);
+    assert_eq!(b.units[3].state, State::Gone(Fate::Surrendered), "{ev:?}");
+
+    let e = r#"{ name = "b1", kind = "line_infantry", quality = "G", at = [20, 13.5], facing = 180, foreign = true }"#;
+    let mut b = battle("", &a[..1], &[e, FAR]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 13.5) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[10, 1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::ChangedSides { .. })), "{ev:?}");
+    assert_eq!(b.units[1].side, 0);
+    assert_eq!((b.units[1].figures, b.units[1].greens), (11, 2));
+}
+
+#[test]
+fn cavalry_that_beat_cavalry_pursue_and_the_pursued_pay_for_it() {
+    // Cuirassiers against hussars: the hussars withdraw (-1 to -7); pursued, they take a casualty
+    // and three greens; the pursuers following up take a casualty and two greens.
+    let a = r#"{ name = "cuir", kind = "cuirassiers", at = [20, 10] }"#;
+    let e = r#"{ name = "huss", kind = "hussars", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 14.0) };
+    b.wings[0].seq = 1;
+    // 8 against 4 (hussars -2 for the heavier enemy): +6 / -6.
+    let ev = bound(&mut b, &[8, 4]);
+    assert!(ev.iter().any(|e| matches!(e, Event::Pursues { .. })), "{ev:?}");
+    assert_eq!((b.units[1].greens, b.units[1].figures), (3, 7));
+    assert_eq!((b.units[0].greens, b.units[0].figures), (2, 7));
+    assert_eq!(b.units[0].state, State::Pursuing { target: 1 });
+    bound(&mut b, &[]);
+    assert!(b.units[0].at.dist(b.units[1].at) < 4.0, "the pursuer stays on the enemy's heels");
+}
+
+// ----- 8. Artillery -----
+
+#[test]
+fn ball_passes_through_to_units_close_behind_on_level_ground_only() {
+    let g = r#"{ name = "g", kind = "heavy_guns", at = [20, 10] }"#;
+    let front = r#"{ name = "front", kind = "line_infantry", at = [20, 24], facing = 180 }"#;
+    let behind = r#"{ name = "behind", kind = "line_infantry", at = [20, 28], facing = 180 }"#;
+    let far_behind = r#"{ name = "far behind", kind = "line_infantry", at = [20, 31], facing = 180 }"#;
+    let fire = |extra: &str| {
+        let mut b = battle(extra, &[g], &[front, behind, far_behind]);
+        // Heavy: 2 - d6 1 = +1: a green at long range (14").
+        let ev = bound(&mut b, &[1]);
+        assert!(ev.iter().any(|e| matches!(e, Event::Bombardment { close: false, greens: 1, .. })), "{ev:?}");
+        (b.units[1].greens, b.units[2].greens, b.units[3].greens)
+    };
+    assert_eq!(fire(""), (1, 1, 0), "level ground: the unit 4\" behind is hit too, 7\" behind is not");
+    assert_eq!(fire("[[terrain]]\nkind = \"hill\"\nrect = [15, 5, 25, 15]\n"), (1, 0, 0), "fired off a hill");
+    assert_eq!(fire("[[terrain]]\nkind = \"soft_ground\"\nrect = [10, 20, 30, 30]\n"), (1, 0, 0), "into soft ground");
+}
+
+#[test]
+fn a_battery_fires_first_when_attacked() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let g = r#"{ name = "g", kind = "medium_guns", at = [20, 18], facing = 180 }"#;
+    let mut b = battle("", &[a], &[g]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
+    b.wings[0].seq = 1;
+    // The guns bombard at close range first (d6 1: 1 - 1 = 0: two casualties and a green), then
+    // in the close combat fire first again (d6 1: the same), then the two d10s: 5 and 5 less the
+    // attacker's losses (4 of 12: -6; 2 greens: -6): the attacker is beaten.
+    let ev = bound(&mut b, &[1, 1, 5, 5, 1, 1]);
+    let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
+        panic!("{ev:?}")
+    };
+    assert!(resolution.guns_first.is_some());
+    assert_eq!(b.units[0].figures, 8, "{ev:?}");
+}
+
+// ----- 6. Green counters -----
+
+#[test]
+fn a_unit_that_does_nothing_at_all_sheds_a_green_counter_a_bound() {
+    let u = r#"{ name = "u", kind = "line_infantry", at = [20, 10] }"#;
+    let m = r#"{ name = "m", kind = "line_infantry", at = [40, 10] }"#;
+    let mut b = battle("", &[u, m], &[FAR]);
+    b.units[0].greens = 2;
+    b.units[1].greens = 2;
+    b.units[1].order = hold(40.0, 40.0);
+    b.units[1].dest = Some(Point::new(40.0, 40.0));
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].greens, 1, "rested");
+    assert_eq!(b.units[1].greens, 2, "marched: did not rest");
+}
+
+// ----- 10. Supply; the end -----
+
+#[test]
+fn wagons_one_per_battalion_and_battery_two_per_regiment_and_a_reserve_of_one_per_three() {
+    let a = [
+        r#"{ name = "b1", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "b2", kind = "line_infantry", at = [30, 10] }"#,
+        r#"{ name = "c1", kind = "dragoons", at = [40, 10] }"#,
+        r#"{ name = "g1", kind = "medium_guns", at = [50, 10] }"#,
+        r#"{ name = "c2", kind = "hussars", at = [70, 10] }"#,
+        r#"{ name = "b3", kind = "grenz", at = [60, 10] }"#,
+    ];
+    let b = battle("", &a, &[FAR]);
+    // 3 battalions + 1 battery + 2 x 2 regiments = 8, and 6 / 3 = 2 in reserve.
+    assert_eq!(b.stat().wagons, [10, 1]);
+}
+
+#[test]
+fn unguarded_wagons_are_taken_and_the_army_is_broken() {
+    let raider = r#"{ name = "raider", kind = "hussars", at = [48, 89.5], facing = 0 }"#;
+    let guard = r#"{ name = "guard", kind = "line_infantry", at = [90, 60] }"#;
+    let extra = "[[rules.wagons]]\nside = \"B\"\nat = [48, 90]\n";
+    let mut b = battle(extra, &[raider], &[guard]);
+    let ev = bound(&mut b, &[]);
+    assert!(ev.iter().any(|e| matches!(e, Event::WagonsTaken { .. })), "{ev:?}");
+    let o = b.outcome().unwrap();
+    assert_eq!(o.winner, Some(0), "{o:?}");
+    // Guarded, they are not taken.
+    let guard = r#"{ name = "guard", kind = "line_infantry", at = [44, 88] }"#;
+    let mut b = battle(extra, &[raider], &[guard]);
+    bound(&mut b, &[]);
+    assert!(!b.wagons_taken[1]);
+}
+
+#[test]
+fn an_army_with_half_its_units_gone_or_running_is_broken() {
+    let a = [r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#, r#"{ name = "a2", kind = "line_infantry", at = [40, 10] }"#];
+    let mut b = battle("", &a, &[FAR]);
+    b.units[1].state = State::Running;
+    bound(&mut b, &[]);
+    let o = b.outcome().unwrap();
+    assert_eq!(o.winner, Some(1));
+    assert!(o.reason.contains("A army is broken"), "{o:?}");
+}
+
+#[test]
+fn the_turn_limit_ends_the_battle_as_the_scenario_says() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    for _ in 0..40 {
+        assert!(b.outcome().is_none());
+        bound(&mut b, &[]);
+    }
+    assert_eq!(b.outcome().unwrap().winner, None);
+}
+
+// ----- What each side may see; draws -----
+
+#[test]
+fn orders_are_hidden_from_the_enemy() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    order(&mut b, 0, hold(20.0, 30.0));
+    let mine = b.view(Viewer::Side(0)).notes.join("\n");
+    let theirs = b.view(Viewer::Side(1)).notes.join("\n");
+    let umpire = b.view(Viewer::Umpire).notes.join("\n");
+    assert!(mine.contains("hold [20, 30]") && umpire.contains("hold [20, 30]"), "{mine}");
+    assert!(!theirs.contains("hold [20, 30]") && theirs.contains("hidden"), "{theirs}");
+}
+
+#[test]
+fn a_bound_missing_its_dice_changes_nothing() {
+    let g = r#"{ name = "g", kind = "heavy_guns", at = [20, 10] }"#;
+    let t = r#"{ name = "t", kind = "line_infantry", at = [20, 24], facing = 180 }"#;
+    let mut b = battle("", &[g], &[t]);
+    b.apply(&Action::EndOrders, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    let before = b.state_hash();
+    let r = b.apply(&Action::EndOrders, &mut Scripted::new([]), &mut Vec::new());
+    assert!(matches!(r, Err(ApplyError::Draw(_))), "{r:?}");
+    assert_eq!(b.state_hash(), before);
+    assert_eq!(b.bound, 1);
+}
