@@ -1,4 +1,5 @@
-//! Old Fritz benchmarks: close combats resolved against the draws alone, and exact odds.
+//! Old Fritz benchmarks: close combats resolved against the draws alone, exact odds, and whole
+//! battles.
 //!
 //! Run with `cargo bench -p volley-old-fritz --bench old_fritz`; the figures go in
 //! BENCHMARKS.md.
@@ -67,4 +68,42 @@ fn exact_odds(bencher: Bencher, which: &str) {
         _ => infantry_against_a_battery(),
     };
     bencher.bench_local(|| black_box(Combat.odds(black_box(&s))));
+}
+
+fn scenario(name: &str) -> volley_old_fritz::Battle {
+    let path = format!("{}/../../../scenarios/old-fritz/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    volley_old_fritz::load(&volley_scenario::Source::new(path, text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Whole battles, heuristic against heuristic, one core: battles per second is the item rate.
+#[divan::bench(args = ["attack-on-the-ridge", "mittelhof"], sample_count = 20, sample_size = 5)]
+fn full_battle(bencher: Bencher, name: &str) {
+    use volley_core::Agent;
+    use volley_core::log::{FORMAT, Header};
+    use volley_core::run::Runner;
+    let start = scenario(name);
+    let mut seed = 0u64;
+    bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
+        seed += 1;
+        let mut a = volley_ai::HeuristicAgent::new(seed ^ 1);
+        let mut b = volley_ai::HeuristicAgent::new(seed ^ 2);
+        let agents: Vec<&mut dyn Agent<volley_old_fritz::Battle>> = vec![&mut a, &mut b];
+        let header = Header {
+            format: FORMAT.into(),
+            ruleset: "old-fritz".into(),
+            variant: None,
+            scenario_path: String::new(),
+            scenario_hash: String::new(),
+            scenario: String::new(),
+            seed,
+            agents: Vec::new(),
+        };
+        let mut runner = Runner::new(start.clone(), header, agents);
+        runner.keep_events = false;
+        if let Err(e) = runner.play(&mut Seeded::new(seed), 1_000_000) {
+            panic!("seed {seed}: {e}");
+        }
+        black_box(runner.log.entries.len())
+    });
 }

@@ -81,16 +81,15 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn the_texts_example_an_order_to_12_battalions_and_2_regiments_takes_48_minutes_5_bounds() {
-    let mut a: Vec<String> = (0..12).map(|i| format!(r#"{{ name = "bn{i}", kind = "line_infantry", at = [{}, 10] }}"#, 10 + 4 * i)).collect();
+    let mut a: Vec<String> = (0..12)
+        .map(|i| format!(r#"{{ name = "bn{i}", kind = "line_infantry", at = [{}, 10] }}"#, 10 + 4 * i))
+        .collect();
     a.push(r#"{ name = "cav1", kind = "dragoons", at = [6, 5] }"#.into());
     a.push(r#"{ name = "cav2", kind = "cuirassiers", at = [60, 5] }"#.into());
     let refs: Vec<&str> = a.iter().map(String::as_str).collect();
     let mut b = battle("", &refs, &[FAR]);
     let ev = order(&mut b, 0, hold(34.0, 30.0));
-    assert!(
-        matches!(ev.as_slice(), [Event::OrderSent { minutes: 48, arrives: 6, .. }]),
-        "{ev:?}"
-    );
+    assert!(matches!(ev.as_slice(), [Event::OrderSent { minutes: 48, arrives: 6, .. }]), "{ev:?}");
     let start = b.units[0].at;
     for n in 1..=5 {
         let ev = bound(&mut b, &[]);
@@ -108,10 +107,16 @@ fn a_better_general_gets_his_orders_through_sooner() {
 [[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\nquality = \"useless\"\n";
     let mut b = battle(extra, &[r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#], &[FAR]);
     // Exceptional: (10 + 10 + 2) x 60% = 13.2, 14 minutes, 2 bounds.
-    assert!(matches!(order(&mut b, 0, hold(10.0, 20.0)).as_slice(), [Event::OrderSent { minutes: 14, arrives: 3, .. }]));
+    assert!(matches!(
+        order(&mut b, 0, hold(10.0, 20.0)).as_slice(),
+        [Event::OrderSent { minutes: 14, arrives: 3, .. }]
+    ));
     b.apply(&Action::EndOrders, &mut Scripted::new([]), &mut Vec::new()).unwrap();
     // Useless: 22 x 200% = 44 minutes, 5 bounds.
-    assert!(matches!(order(&mut b, 1, hold(90.0, 80.0)).as_slice(), [Event::OrderSent { minutes: 44, arrives: 6, .. }]));
+    assert!(matches!(
+        order(&mut b, 1, hold(90.0, 80.0)).as_slice(),
+        [Event::OrderSent { minutes: 44, arrives: 6, .. }]
+    ));
 }
 
 #[test]
@@ -137,7 +142,10 @@ fn a_general_in_close_combat_neither_sends_nor_receives_orders() {
 fn units_in_close_combat_take_their_new_order_only_when_out_of_it() {
     let mut b = battle(
         "",
-        &[r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#, r#"{ name = "y", kind = "line_infantry", at = [30, 10] }"#],
+        &[
+            r#"{ name = "x", kind = "line_infantry", at = [10, 10] }"#,
+            r#"{ name = "y", kind = "line_infantry", at = [30, 10] }"#,
+        ],
         &[FAR],
     );
     // Two battalions: 24 minutes, 3 bounds: the order takes effect in bound 4.
@@ -354,7 +362,9 @@ fn cavalry_that_beat_cavalry_pursue_and_the_pursued_pay_for_it() {
     assert_eq!((b.units[1].greens, b.units[1].figures), (3, 7));
     assert_eq!((b.units[0].greens, b.units[0].figures), (2, 7));
     assert_eq!(b.units[0].state, State::Pursuing { target: 1 });
+    let y = b.units[1].at.y;
     bound(&mut b, &[]);
+    assert!(close(b.units[1].at.y, y + 22.5), "half a trot of 45 inches: {:?}", b.units[1].at);
     assert!(b.units[0].at.dist(b.units[1].at) < 4.0, "the pursuer stays on the enemy's heels");
 }
 
@@ -448,7 +458,10 @@ fn unguarded_wagons_are_taken_and_the_army_is_broken() {
 
 #[test]
 fn an_army_with_half_its_units_gone_or_running_is_broken() {
-    let a = [r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#, r#"{ name = "a2", kind = "line_infantry", at = [40, 10] }"#];
+    let a = [
+        r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [40, 10] }"#,
+    ];
     let mut b = battle("", &a, &[FAR]);
     b.units[1].state = State::Running;
     bound(&mut b, &[]);
@@ -491,4 +504,21 @@ fn a_bound_missing_its_dice_changes_nothing() {
     assert!(matches!(r, Err(ApplyError::Draw(_))), "{r:?}");
     assert_eq!(b.state_hash(), before);
     assert_eq!(b.bound, 1);
+}
+
+#[test]
+fn cavalry_beaten_by_infantry_withdraw_half_a_walk_and_by_cavalry_half_a_trot() {
+    let cav = r#"{ name = "drag", kind = "dragoons", at = [20, 10] }"#;
+    let inf = r#"{ name = "inf", kind = "line_infantry", at = [20, 16], facing = 180 }"#;
+    let mut b = battle("", &[cav], &[inf]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 16.0) };
+    b.wings[0].seq = 1;
+    // Dragoons 1 - 2 (against infantry) = -1; infantry 5: -6 for the cavalry: withdraw, with a
+    // casualty and three greens; the infantry (+6) stand unaffected.
+    bound(&mut b, &[1, 5]);
+    assert_eq!(b.units[0].state, State::Withdrawing);
+    assert_eq!((b.units[0].figures, b.units[0].greens), (7, 3));
+    let y = b.units[0].at.y;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.y, y - 9.0), "half a walk of 18\": {:?}", b.units[0].at);
 }
