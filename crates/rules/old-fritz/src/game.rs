@@ -506,8 +506,11 @@ impl Battle {
         combats
     }
 
-    /// The enemy an attacking unit goes for, if any.
-    fn attack_target(&self, i: usize) -> Option<usize> {
+    /// The enemy unit `i` goes for this bound, if any: the one it reached last bound, else, under
+    /// an order to attack, the nearest enemy (not running) near the order's place or near the
+    /// unit — unless it has [`TIRED`] greens, or is in its wing's second line while the first
+    /// line still has fresh units in good order.
+    pub fn attack_target(&self, i: usize) -> Option<usize> {
         let u = &self.units[i];
         if u.state != State::Steady || u.hold_here || u.kind.is_guns() {
             return None;
@@ -925,6 +928,24 @@ impl Battle {
         self.take(&[defender], res.defender.greens, res.defender.casualties + res.defender.test_casualties, events);
         let groups: [(&[usize], &combat::SideResult); 2] = [(attackers, &res.attacker), (&[defender], &res.defender)];
         let sides = [attackers.to_vec(), vec![defender]];
+        // Every unit's reaction first (so a pursuer knows whether its enemy disintegrated), then
+        // the pursuits.
+        for (units, result) in groups {
+            for &k in units {
+                if !self.units[k].present() {
+                    continue;
+                }
+                match result.reaction {
+                    Reaction::Withdraw => {
+                        self.units[k].state = State::Withdrawing;
+                        self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
+                    }
+                    Reaction::RunAway => self.units[k].state = State::Running,
+                    Reaction::Disintegrate => self.disintegrate(k, table, events),
+                    _ => {}
+                }
+            }
+        }
         for g in 0..2 {
             let (units, result) = groups[g];
             let (enemy, eres) = (&sides[1 - g], if g == 0 { &res.defender } else { &res.attacker });
@@ -947,8 +968,8 @@ impl Battle {
         }
     }
 
-    /// Carry out what a grouping's row says: the reaction now (or marked for next bound), and
-    /// the pursuit that follows a beaten enemy.
+    /// The pursuit that follows a beaten enemy, for a winning grouping: the pursuit test where
+    /// the row calls for one, and what being pursued costs the enemy.
     #[allow(clippy::too_many_arguments)]
     fn follow_result(
         &mut self,
@@ -962,20 +983,6 @@ impl Battle {
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
-        for &k in units {
-            if !self.units[k].present() {
-                continue;
-            }
-            match result.reaction {
-                Reaction::Withdraw => {
-                    self.units[k].state = State::Withdrawing;
-                    self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
-                }
-                Reaction::RunAway => self.units[k].state = State::Running,
-                Reaction::Disintegrate => self.disintegrate(k, table, events),
-                _ => {}
-            }
-        }
         // Pursuit, for the winner's grouping.
         let pursuer_rows = matches!(result.reaction, Reaction::Pursue | Reaction::Unaffected);
         if !pursuer_rows || result.score < 4 {

@@ -33,8 +33,11 @@ fn battle(extra: &str, a: &[&str], b: &[&str]) -> Battle {
         "[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\n\n[[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\n"
             .to_string()
     };
+    // Top-level keys in `extra` (before its first table) go before `[table]`.
+    let split = extra.find("\n[").map_or(if extra.starts_with('[') { 0 } else { extra.len() }, |i| i + 1);
+    let (top, extra) = if extra.starts_with('[') { ("", extra) } else { extra.split_at(split) };
     let text = format!(
-        "name = \"test\"\nruleset = \"old-fritz\"\nturn_limit = 40\n[table]\nwidth = 96\ndepth = 96\n\n{extra}\n{wings}\n\
+        "name = \"test\"\nruleset = \"old-fritz\"\nturn_limit = 40\n{top}\n[table]\nwidth = 96\ndepth = 96\n\n{extra}\n{wings}\n\
 [[sides]]\nname = \"A\"\nrear_edge = \"south\"\ncommander = {{ name = \"ca\", at = [1, 1] }}\nunits = [\n  {}\n]\n\n\
 [[sides]]\nname = \"B\"\nrear_edge = \"north\"\ncommander = {{ name = \"cb\", at = [1, 95] }}\nunits = [\n  {}\n]\n",
         units(a, "a"),
@@ -45,6 +48,8 @@ fn battle(extra: &str, a: &[&str], b: &[&str]) -> Battle {
 
 /// A far-off enemy that takes no part.
 const FAR: &str = r#"{ name = "far", kind = "line_infantry", at = [90, 90] }"#;
+/// A far-off friend for side A.
+const AFAR: &str = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
 /// Two more, so that one beaten unit does not break its army.
 const FAR2: &str = r#"{ name = "far2", kind = "line_infantry", at = [80, 90] }"#;
 const FAR3: &str = r#"{ name = "far3", kind = "line_infantry", at = [70, 90] }"#;
@@ -63,10 +68,6 @@ fn order(b: &mut Battle, wing: u16, order: Order) -> Vec<Event> {
     let mut events = Vec::new();
     b.apply(&Action::Order { wing, order }, &mut Scripted::new([]), &mut events).unwrap();
     events
-}
-
-fn unit_named(b: &Battle, name: &str) -> usize {
-    (0..b.units.len()).find(|&i| b.name(i) == name).unwrap()
 }
 
 fn hold(x: f64, y: f64) -> Order {
@@ -521,4 +522,103 @@ fn cavalry_beaten_by_infantry_withdraw_half_a_walk_and_by_cavalry_half_a_trot() 
     let y = b.units[0].at.y;
     bound(&mut b, &[]);
     assert!(close(b.units[0].at.y, y - 9.0), "half a walk of 18\": {:?}", b.units[0].at);
+}
+
+#[test]
+fn a_wings_second_line_goes_in_when_the_first_is_spent() {
+    let a = [
+        r#"{ name = "first", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "second", kind = "line_infantry", at = [20, 6], second_line = true }"#,
+    ];
+    let e = r#"{ name = "e", kind = "line_infantry", at = [40, 30], facing = 180 }"#;
+    let mut b = battle("", &a, &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 30.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert_eq!(b.attack_target(0), Some(2), "the first line goes for the enemy");
+    assert_eq!(b.attack_target(1), None, "the second line waits");
+    // The first line spent (two greens): the second goes in.
+    b.units[0].greens = 2;
+    assert_eq!(b.attack_target(0), None, "the spent first line rests");
+    assert_eq!(b.attack_target(1), Some(2));
+}
+
+#[test]
+fn runners_desert_a_figure_a_bound_two_if_unreliable_or_pursued_cavalry_and_rally_out_of_reach() {
+    let a = [
+        r#"{ name = "steady", kind = "line_infantry", at = [20, 30] }"#,
+        r#"{ name = "unreliable", kind = "line_infantry", at = [40, 30], unreliable = true }"#,
+        r#"{ name = "cav", kind = "hussars", at = [60, 40] }"#,
+        r#"{ name = "a4", kind = "line_infantry", at = [80, 10] }"#,
+        r#"{ name = "a5", kind = "line_infantry", at = [85, 10] }"#,
+        r#"{ name = "a6", kind = "line_infantry", at = [90, 10] }"#,
+        r#"{ name = "a7", kind = "line_infantry", at = [75, 10] }"#,
+    ];
+    let e = r#"{ name = "e", kind = "line_infantry", at = [40, 45], facing = 180 }"#;
+    let mut b = battle("", &a, &[e]);
+    for i in 0..3 {
+        b.units[i].state = State::Running;
+        b.units[i].greens = 2;
+    }
+    b.units[2].pursued = true;
+    let ev = bound(&mut b, &[]);
+    assert_eq!([b.units[0].figures, b.units[1].figures, b.units[2].figures], [11, 10, 6], "{ev:?}");
+    assert!(close(b.units[0].at.y, 10.0), "20 inches to the rear: {:?}", b.units[0].at);
+    assert_eq!(b.units[2].state, State::Gone(Fate::Fled), "a trot of 45 inches from y = 40 leaves the table");
+    // The steady battalion ran 20" to y = 10, now 35" from the enemy: it stops and rallies,
+    // and rested with fewer than two greens it takes up its orders.
+    assert_eq!(b.units[0].state, State::Rallying);
+    bound(&mut b, &[]);
+    assert_eq!((b.units[0].state, b.units[0].greens), (State::Steady, 1));
+}
+
+#[test]
+fn infantry_out_of_control_pursue_and_the_pursued_take_a_casualty_test() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 18], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
+    b.wings[0].seq = 1;
+    // +9: the defender runs. Pursuit test: d10 1, quality C -2: -1, under 0: out of control.
+    // Pursued, the runner takes a casualty test: 2 d10 (12 figures) 10 + 10, C standing +2 = 22:
+    // two casualties.
+    let ev = bound(&mut b, &[10, 1, 1, 10, 10]);
+    assert!(ev.iter().any(|e| matches!(e, Event::PursuitTest { under_control: false, .. })), "{ev:?}");
+    assert_eq!(b.units[0].state, State::Pursuing { target: 1 });
+    assert_eq!(b.units[1].figures, 10);
+}
+
+#[test]
+fn infantry_beaten_by_cavalry_fare_worse_if_pursued_and_pursuers_of_a_dispersed_unit_disperse() {
+    let cav = r#"{ name = "cuir", kind = "cuirassiers", quality = "A", at = [20, 10] }"#;
+    let inf = r#"{ name = "inf", kind = "line_infantry", quality = "G", at = [20, 16], facing = 180 }"#;
+    let mut b = battle("", &[cav, AFAR], &[inf, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 16.0) };
+    b.wings[0].seq = 1;
+    // A against G +12, cuirassiers against infantry -2: 5 + 10 against 5: +10. The infantry run
+    // (-8 to -15); the cavalry's pursuit test: d10 1 + 0 (A) under 2: they pursue, and the
+    // pursued infantry take three greens and two casualties rather than two and one.
+    let ev = bound(&mut b, &[5, 5, 1]);
+    assert_eq!(b.units[2].state, State::Running, "{ev:?}");
+    assert_eq!((b.units[2].greens, b.units[2].figures), (3, 10));
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 });
+
+    // 10 against 1: +19; the infantry disperse, and their pursuers with them.
+    let mut b = battle("", &[cav, AFAR], &[inf, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 16.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[10, 1, 1]);
+    assert_eq!(b.units[2].state, State::Gone(Fate::Dispersed), "{ev:?}");
+    assert_eq!(b.units[0].state, State::Gone(Fate::Dispersed), "{ev:?}");
+}
+
+#[test]
+fn the_side_holding_more_objectives_at_the_turn_limit_wins_when_the_scenario_says_so() {
+    let extra = "at_turn_limit = \"most_objectives\"\n[[objectives]]\nname = \"hill\"\nrect = [15, 5, 25, 15]\n";
+    let mut b = battle(extra, &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    assert_eq!(b.holders, vec![Some(0)]);
+    for _ in 0..40 {
+        bound(&mut b, &[]);
+    }
+    assert_eq!(b.outcome().unwrap().winner, Some(0));
 }
