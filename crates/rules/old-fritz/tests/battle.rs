@@ -622,3 +622,21 @@ fn the_side_holding_more_objectives_at_the_turn_limit_wins_when_the_scenario_say
     }
     assert_eq!(b.outcome().unwrap().winner, Some(0));
 }
+
+#[test]
+fn wagons_get_in_the_way_a_move_across_the_park_is_halved() {
+    // Side A's park: one wagon, at the middle of its rear edge, 3" in: about [48, 3.5].
+    let u = r#"{ name = "u", kind = "line_infantry", at = [40, 3.5], facing = 90 }"#;
+    let mut b = battle("", &[u], &[FAR]);
+    b.wings[0].order = hold(70.0, 3.5);
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.x, 46.0), "{:?}", b.units[0].at);
+    // The same move clear of the park goes the full 12".
+    let u = r#"{ name = "u", kind = "line_infantry", at = [40, 20], facing = 90 }"#;
+    let mut b = battle("", &[u], &[FAR]);
+    b.wings[0].order = hold(70.0, 20.0);
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.x, 52.0), "{:?}", b.units[0].at);
+}
