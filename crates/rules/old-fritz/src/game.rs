@@ -120,6 +120,9 @@ pub struct Battle {
 
 /// How far from its order's place an attacking unit looks for the enemy, inches.
 pub const ATTACK_RADIUS: f64 = 15.0;
+/// Choosing whom to attack, each degree the unit would have to wheel counts as this many
+/// inches farther: units go for the enemy in front of them rather than swing about.
+pub const SWING: f64 = 0.2;
 /// An attacking unit also engages an enemy this near itself, inches.
 pub const ENGAGE_NEAR: f64 = 8.0;
 /// A unit with this many green counters rests rather than attacks (automation).
@@ -132,6 +135,9 @@ pub const GENERAL_NEAR: f64 = 4.0;
 pub const GUARD_RADIUS: f64 = 6.0;
 /// A disintegrating unit is surrounded with enemies this near in three of its four quarters.
 pub const SURROUND_RADIUS: f64 = 6.0;
+/// A change of direction under this many degrees is going straight on (trotting cavalry may
+/// change direction not at all).
+pub const STRAIGHT: f64 = 1.0;
 /// Infantry march in column when the nearest enemy is farther than this, inches.
 pub const COLUMN_CLEAR: f64 = 18.0;
 
@@ -540,7 +546,8 @@ impl Battle {
                     && e.state != State::Running
                     && (e.at.dist(at) <= ATTACK_RADIUS || e.at.dist(u.at) <= ENGAGE_NEAR)
             })
-            .min_by(|a, b| a.1.at.dist2(u.at).total_cmp(&b.1.at.dist2(u.at)))
+            .map(|(j, e)| (j, e.at.dist(u.at) + SWING * turn(u.facing, heading_to(u.at, e.at)).abs()))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(j, _)| j)
     }
 
@@ -559,11 +566,10 @@ impl Battle {
             budget -= cost::FORMATION;
         }
         let wheel = turn_cost(facing, want);
-        let trot = wheel == 0.0 && u.kind.data().trot > 0.0;
+        // Trotting cavalry may not change direction at all, not even by an incline.
+        let trot = turn(facing, want).abs() < STRAIGHT && u.kind.data().trot > 0.0;
         budget -= wheel;
-        if wheel > 0.0 {
-            facing = want;
-        }
+        facing = want;
         let mut at = u.at;
         if dist > gap + 0.05 && budget > 0.0 {
             let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
@@ -695,11 +701,10 @@ impl Battle {
             let back = turn(facing, want).abs() > 135.0;
             let c = if back { cost::ABOUT_TURN } else { turn_cost(facing, want) };
             budget -= c;
-            if c > 0.0 || back {
-                facing = want;
-            }
+            let straight = turn(facing, want).abs() < STRAIGHT;
+            facing = want;
             if budget > 0.0 {
-                let trot = c == 0.0 && u.kind.data().trot > 0.0;
+                let trot = straight && u.kind.data().trot > 0.0;
                 let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
                 let (to, used) = self.advance(i, facing, budget, rate, far, None);
                 at = to;
@@ -1322,11 +1327,11 @@ fn off_edge(stat: &Static, p: Point) -> bool {
     p.x < 0.0 || p.y < 0.0 || p.x > stat.table.width || p.y > stat.table.depth
 }
 
-/// The fraction of a bound a change of facing from `from` to `to` costs: none, half a bound up
-/// to 45°, a whole bound beyond.
+/// The fraction of a bound a change of facing from `from` to `to` costs: none for an incline of
+/// [`cost::INCLINE`] or less, half a bound up to 45°, a whole bound beyond.
 pub fn turn_cost(from: f64, to: f64) -> f64 {
     let t = turn(from, to).abs();
-    if t < 1.0 {
+    if t <= cost::INCLINE {
         0.0
     } else if t <= 45.0 {
         cost::WHEEL_UP_TO_45

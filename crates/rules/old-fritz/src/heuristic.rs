@@ -6,6 +6,7 @@
 //!   and more readily an objective the side must take.
 //! * Hold objectives when the side wins by holding them, or holds them already.
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
+//! * Prefer near places to far ones, and places no other wing of the side is sent to.
 //! * A new order must beat the order in effect by a margin: orders take long to arrive. The same
 //!   order is sent again to free units halted under control after a pursuit test.
 
@@ -18,6 +19,10 @@ use crate::model::{Order, State, Unit};
 
 /// What a new order must gain over the one in effect to be worth the time it takes.
 const MARGIN: f64 = 3.0;
+/// Cost of each inch between a wing and the place an order sends it.
+const DISTANCE: f64 = 0.2;
+/// Cost of sending a wing where another wing of the side is already sent.
+const SHARED: f64 = 6.0;
 
 fn strength(u: &Unit) -> f64 {
     if !matches!(u.state, State::Steady | State::Pursuing { .. } | State::Rallying) {
@@ -30,6 +35,12 @@ fn strength(u: &Unit) -> f64 {
 impl Battle {
     fn wing_strength(&self, w: usize) -> f64 {
         self.units.iter().filter(|u| usize::from(u.wing) == w).map(strength).sum()
+    }
+
+    /// The orders wing `w` has: in effect, and on their way.
+    fn orders_of(&self, w: usize) -> impl Iterator<Item = Order> + '_ {
+        std::iter::once(self.wings[w].order)
+            .chain(self.dispatches.iter().filter(move |d| usize::from(d.wing) == w).map(|d| d.order))
     }
 
     fn enemy_near(&self, side: u8, at: Point) -> f64 {
@@ -64,6 +75,22 @@ impl Battle {
         let start: f64 =
             self.units.iter().filter(|u| usize::from(u.wing) == w).map(|u| f64::from(u.figures_start)).sum();
         let worn = greens >= 2.0 || figures < start * 0.5;
+        // Far places take long to reach; a place another wing is already sent to is taken care of.
+        let centre = self.wing_centres().get(w).copied().flatten();
+        let far = match (centre, order.place()) {
+            (Some(c), Some(p)) => DISTANCE * c.dist(p),
+            _ => 0.0,
+        };
+        let shared = order.place().is_some_and(|p| {
+            (0..self.wings.len()).any(|v| {
+                v != w
+                    && self.stat.wings[v].side == side
+                    && self
+                        .orders_of(v)
+                        .any(|o| matches!(o, Order::Attack { at } | Order::Hold { at } if at.dist(p) < 1.0))
+            })
+        });
+        let shared = if shared { SHARED } else { 0.0 };
         match *order {
             Order::Attack { at } => {
                 let theirs = self.enemy_near(side, at);
@@ -72,7 +99,7 @@ impl Battle {
                     // Nobody there: worth going only to take an objective.
                     if wanted { 8.0 } else { -5.0 }
                 } else {
-                    10.0 * (mine / theirs - 1.2).min(2.0) + if wanted { 4.0 } else { 0.0 }
+                    10.0 * (mine / theirs - 1.2).min(1.0) + if wanted { 6.0 } else { 0.0 }
                 };
                 if winning {
                     v -= 6.0;
@@ -80,7 +107,7 @@ impl Battle {
                 if worn {
                     v -= 10.0;
                 }
-                v
+                v - far - shared
             }
             Order::Hold { at } => {
                 let mut v = 1.0;
@@ -89,7 +116,7 @@ impl Battle {
                         v += if winning { 7.0 } else { 3.0 };
                     }
                 }
-                v
+                v - far - shared
             }
             Order::MoveTo { .. } => 0.0,
             Order::WithdrawTo { .. } => {

@@ -95,6 +95,9 @@ pub mod cost {
     pub const OBSTACLE: f64 = 0.5;
     /// Engaging in a close combat.
     pub const ENGAGE: f64 = 0.5;
+    /// Degrees of change of direction that are an incline, not a wheel, and cost nothing (not in
+    /// the text; see the rules document).
+    pub const INCLINE: f64 = 10.0;
 }
 
 impl Kind {

@@ -199,7 +199,7 @@ fn each_type_moves_at_its_rate() {
 }
 
 #[test]
-fn wheels_cost_half_or_a_whole_bound_and_trotting_cavalry_goes_straight() {
+fn wheels_cost_half_or_a_whole_bound_inclines_nothing_and_trotting_cavalry_goes_straight() {
     // 30° off: half a bound wheeling, then a walk (not a trot: it changed direction).
     let off30 = Point::new(20.0, 10.0) + volley_table::unit(30.0) * 60.0;
     let (d, b) = one_bound_move("hussars", "", off30);
@@ -207,6 +207,12 @@ fn wheels_cost_half_or_a_whole_bound_and_trotting_cavalry_goes_straight() {
     assert!(close(b.units[0].facing, 30.0));
     let (d, _) = one_bound_move("line_infantry", "", off30);
     assert!(close(d, 6.0), "infantry wheeling 30°: {d}");
+    // 8° off: an incline, free for infantry; cavalry that incline walk rather than trot.
+    let off8 = Point::new(20.0, 10.0) + volley_table::unit(8.0) * 60.0;
+    let (d, _) = one_bound_move("line_infantry", "", off8);
+    assert!(close(d, 12.0), "infantry inclining 8°: {d}");
+    let (d, _) = one_bound_move("hussars", "", off8);
+    assert!(close(d, 18.0), "hussars inclining 8°: {d}");
     // 90° off: the whole bound.
     let (d, b) = one_bound_move("dragoons", "", Point::new(80.0, 10.0));
     assert!(close(d, 0.0), "{d}");
