@@ -138,6 +138,9 @@ pub const SURROUND_RADIUS: f64 = 6.0;
 /// A change of direction under this many degrees is going straight on (trotting cavalry may
 /// change direction not at all).
 pub const STRAIGHT: f64 = 1.0;
+/// The part of a bound's move left after a combat that lets a winner finish its move (a
+/// "reasonable proportion": a quarter).
+pub const MOVE_ON: f64 = 0.25;
 /// Infantry march in column when the nearest enemy is farther than this, inches.
 pub const COLUMN_CLEAR: f64 = 18.0;
 
@@ -340,9 +343,10 @@ impl Battle {
         self.carry_out_results(events);
         let combats = self.move_units();
         self.bombard(chance, events)?;
-        for (defender, attackers) in combats {
-            self.close_combat(defender, &attackers, chance, events)?;
+        for (defender, attackers) in &combats {
+            self.close_combat(*defender, attackers, chance, events)?;
         }
+        self.finish_moves(&combats);
         self.rest();
         self.end_of_bound(events);
         Ok(())
@@ -474,6 +478,26 @@ impl Battle {
         }
     }
 
+    /// Attackers that won and have a good part of their move left finish it where the enemy no
+    /// longer stands in the way (it disintegrated, surrendered or was destroyed).
+    fn finish_moves(&mut self, combats: &[(usize, Vec<usize>)]) {
+        for (defender, attackers) in combats {
+            if self.units[*defender].present() {
+                continue;
+            }
+            for &a in attackers {
+                let u = &self.units[a];
+                if u.state == State::Steady && !u.hold_here && u.move_left >= MOVE_ON {
+                    let left = u.move_left;
+                    self.march_with(a, left);
+                }
+            }
+        }
+        for u in &mut self.units {
+            u.move_left = 0.0;
+        }
+    }
+
     /// Move every unit in good order as its order says; returns the close combats to fight
     /// this bound: (defender, attackers).
     fn move_units(&mut self) -> Vec<(usize, Vec<usize>)> {
@@ -592,6 +616,7 @@ impl Battle {
         if budget + 1e-9 >= cost::ENGAGE && !defender_busy && !combats.iter().any(|(d, _)| *d == i) {
             u.engage = None;
             u.acted = true;
+            u.move_left = (budget - cost::ENGAGE).max(0.0);
             match combats.iter_mut().find(|(d, _)| *d == t) {
                 Some((_, atk)) => atk.push(i),
                 None => combats.push((t, vec![i])),
@@ -678,11 +703,16 @@ impl Battle {
 
     /// A unit that is not attacking goes where its order sends it.
     fn march(&mut self, i: usize) {
+        self.march_with(i, 1.0);
+    }
+
+    /// [`Battle::march`] with `budget` of the bound's move.
+    fn march_with(&mut self, i: usize, budget: f64) {
         let u = &self.units[i];
         let Some(dest) = u.dest else { return };
         let far = u.at.dist(dest);
         let enemy = self.nearest_enemy(i);
-        let mut budget = 1.0;
+        let mut budget = budget;
         let mut facing = u.facing;
         let mut formation = u.formation;
         let column_wanted = u.kind.arm() == Arm::Infantry

@@ -318,6 +318,8 @@ pub struct Unit {
     pub under_fire: bool,
     /// Cavalry beaten by infantry withdraw half a walk move, not half a trot.
     pub withdraw_walking: bool,
+    /// The part of this bound's move left after engaging in a close combat.
+    pub move_left: f64,
     /// The umpire's tactical advantage, 0 to 3.
     pub advantage: u8,
 }

@@ -646,3 +646,29 @@ fn wagons_get_in_the_way_a_move_across_the_park_is_halved() {
     bound(&mut b, &[]);
     assert!(close(b.units[0].at.x, 52.0), "{:?}", b.units[0].at);
 }
+
+#[test]
+fn a_winner_with_a_good_part_of_its_move_left_finishes_it_when_the_enemy_is_gone() {
+    // 4" apart: 1" to the approach (a twelfth of the bound), half a bound to engage: 5" left.
+    let a = r#"{ name = "a1", kind = "line_infantry", quality = "A", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", quality = "G", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 20.0) };
+    b.wings[0].seq = 1;
+    b.units[0].dest = Some(Point::new(20.0, 20.0));
+    // +12 for quality, 10 against 1: the enemy disintegrates; the winner goes on 5" to y = 16.
+    let ev = bound(&mut b, &[10, 1]);
+    assert_eq!(b.units[1].state, State::Gone(Fate::Dispersed), "{ev:?}");
+    assert!(close(b.units[0].at.y, 16.0), "{:?}", b.units[0].at);
+    // Beaten but still there, the enemy stands in the way: no move on.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 20.0) };
+    b.wings[0].seq = 1;
+    // 4 against 1: +3, the attacker halts and the enemy withdraws next bound (casualty tests:
+    // 2 d10 each).
+    bound(&mut b, &[4, 1, 1, 1, 1, 1]);
+    assert_eq!(b.units[1].state, State::Withdrawing);
+    assert!(close(b.units[0].at.y, 11.0), "{:?}", b.units[0].at);
+}
