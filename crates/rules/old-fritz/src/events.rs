@@ -51,6 +51,19 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// The umpire adjusted a unit.
+    Adjusted {
+        /// Unit.
+        unit: String,
+        /// Its figures now.
+        figures: u16,
+        /// Its greens now.
+        greens: u8,
+        /// Put back in good order.
+        steady: bool,
+        /// Why.
+        reason: String,
+    },
     /// A close combat.
     CloseCombat {
         /// The attacking grouping.
@@ -168,6 +181,11 @@ impl fmt::Display for Event {
             Event::Advantage { unit, value, reason } => {
                 write!(f, "the umpire gives {unit} a tactical advantage of +{value}: {reason}")
             }
+            Event::Adjusted { unit, figures, greens, steady, reason } => write!(
+                f,
+                "the umpire adjusts {unit}: {figures} figures, {greens} greens{}: {reason}",
+                if *steady { ", back in good order" } else { "" }
+            ),
             Event::CloseCombat { attackers, defender, resolution } => {
                 write!(f, "close combat: {} against {defender}", attackers.join(" and "))?;
                 let a = &resolution.attacker;

@@ -68,6 +68,25 @@ pub enum Action {
         /// Why, for the log.
         reason: String,
     },
+    /// The umpire adjusts a unit, with the reason ("where the rules produce unhistorical
+    /// results, discard them or adjust them"): its figures, its green counters, and whether it
+    /// is put back in good order (cancelling a withdrawal, a rout or a pursuit). Accepted at any
+    /// decision; never offered to computer players.
+    Adjust {
+        /// The unit, by index.
+        unit: u16,
+        /// Figures it has now (no more than at the start), if changed.
+        #[serde(default)]
+        figures: Option<u16>,
+        /// Green counters it has now, if changed.
+        #[serde(default)]
+        greens: Option<u8>,
+        /// Put it back in good order.
+        #[serde(default)]
+        steady: bool,
+        /// Why, for the log.
+        reason: String,
+    },
     /// This side has sent its orders for the bound.
     EndOrders,
 }
@@ -281,6 +300,25 @@ impl Battle {
                 }
                 Ok(())
             }
+            Action::Adjust { unit, figures, greens: _, steady: _, reason } => {
+                let Some(u) = self.units.get(usize::from(*unit)) else { return illegal!("there is no unit {unit}") };
+                if !u.present() {
+                    return illegal!("{} is no longer in the battle", self.name(usize::from(*unit)));
+                }
+                if let Some(f) = figures {
+                    if *f == 0 || *f > u.figures_start {
+                        return illegal!(
+                            "{} can have 1 to {} figures, not {f}",
+                            self.name(usize::from(*unit)),
+                            u.figures_start
+                        );
+                    }
+                }
+                if reason.trim().is_empty() {
+                    return illegal!("the umpire's adjustment needs a reason, for the log");
+                }
+                Ok(())
+            }
             Action::EndOrders => Ok(()),
         }
     }
@@ -310,6 +348,28 @@ impl Battle {
                 events.push(Event::Advantage {
                     unit: self.name(usize::from(*unit)).to_string(),
                     value: *value,
+                    reason: reason.clone(),
+                });
+            }
+            Action::Adjust { unit, figures, greens, steady, reason } => {
+                let i = usize::from(*unit);
+                let u = &mut self.units[i];
+                if let Some(f) = figures {
+                    u.figures = *f;
+                }
+                if let Some(g) = greens {
+                    u.greens = *g;
+                }
+                if *steady {
+                    u.state = State::Steady;
+                    u.engage = None;
+                }
+                let u = &self.units[i];
+                events.push(Event::Adjusted {
+                    unit: self.name(i).to_string(),
+                    figures: u.figures,
+                    greens: u.greens,
+                    steady: *steady,
                     reason: reason.clone(),
                 });
             }

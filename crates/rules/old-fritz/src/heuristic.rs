@@ -134,7 +134,7 @@ impl Battle {
 impl Heuristic for Battle {
     fn score(&self, action: &Action) -> f64 {
         match action {
-            Action::EndOrders | Action::Advantage { .. } => 0.0,
+            Action::EndOrders | Action::Advantage { .. } | Action::Adjust { .. } => 0.0,
             Action::Order { wing, order } => {
                 let w = usize::from(*wing);
                 if w >= self.wings.len() {

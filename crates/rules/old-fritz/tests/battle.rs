@@ -672,3 +672,32 @@ fn a_winner_with_a_good_part_of_its_move_left_finishes_it_when_the_enemy_is_gone
     assert_eq!(b.units[1].state, State::Withdrawing);
     assert!(close(b.units[0].at.y, 11.0), "{:?}", b.units[0].at);
 }
+
+#[test]
+fn the_umpire_may_adjust_a_unit_openly_with_a_reason() {
+    let a = [
+        r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [40, 10] }"#,
+    ];
+    let mut b = battle("", &a, &[FAR]);
+    b.units[0].state = State::Running;
+    b.units[0].greens = 3;
+    let too_many = Action::Adjust { unit: 0, figures: Some(13), greens: None, steady: false, reason: "x".into() };
+    assert!(b.validate(&too_many).unwrap_err().reason.contains("1 to 12"));
+    let silent = Action::Adjust { unit: 0, figures: None, greens: Some(0), steady: true, reason: "".into() };
+    assert!(b.validate(&silent).is_err());
+    let fix = Action::Adjust {
+        unit: 0,
+        figures: Some(10),
+        greens: Some(1),
+        steady: true,
+        reason: "the Guard would not have run from militia".into(),
+    };
+    let mut ev = Vec::new();
+    b.apply(&fix, &mut Scripted::new([]), &mut ev).unwrap();
+    assert_eq!((b.units[0].state, b.units[0].figures, b.units[0].greens), (State::Steady, 10, 1));
+    assert!(ev[0].to_string().contains("would not have run"), "{}", ev[0]);
+    // It is not broken any more: the bound passes with the battle going on.
+    bound(&mut b, &[]);
+    assert!(b.outcome().is_none());
+}
