@@ -479,11 +479,19 @@ impl Battle {
             if u.figures == 0 {
                 u.state = State::Gone(Fate::Destroyed);
                 events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
-            } else if !self.stat.table.contains(to) || !self.stat.table.passable(to) && off_edge(&self.stat, to) {
-                u.state = State::Gone(Fate::Fled);
-                events.push(Event::Gone { unit: name, fate: Fate::Fled });
             } else {
-                u.at = self.stat.table.clamp(to);
+                // Straight for the rear: off the table if the way to the edge is clear, else as
+                // far as it can go (not into a river, not through the enemy).
+                let from = u.at;
+                let (edge, leaves) = clip_to_table(&self.stat, from, to);
+                let reach = self.clear_end(i, from, edge, None);
+                let u = &mut self.units[i];
+                if leaves && reach.dist(edge) < 1e-9 {
+                    u.state = State::Gone(Fate::Fled);
+                    events.push(Event::Gone { unit: name, fate: Fate::Fled });
+                    continue;
+                }
+                u.at = reach;
                 let side = u.side;
                 let at = u.at;
                 let clear = self.units.iter().all(|e| e.side == side || !e.in_order() || e.at.dist(at) > RUN_RATE);
@@ -1412,9 +1420,22 @@ fn place_in_wing(stat: &Static, u: &Unit, centre: Option<Point>) -> Option<Point
     Some(stat.table.clamp(at + offset))
 }
 
-/// Whether `p` is off the table (past an edge).
-fn off_edge(stat: &Static, p: Point) -> bool {
-    p.x < 0.0 || p.y < 0.0 || p.x > stat.table.width || p.y > stat.table.depth
+/// The segment `from`–`to` cut where it leaves the table: its end on the table, and whether it
+/// was cut.
+fn clip_to_table(stat: &Static, from: Point, to: Point) -> (Point, bool) {
+    if stat.table.contains(to) {
+        return (to, false);
+    }
+    let d = to - from;
+    let mut t: f64 = 1.0;
+    for (p, v, max) in [(from.x, d.x, stat.table.width), (from.y, d.y, stat.table.depth)] {
+        if v < 0.0 {
+            t = t.min(-p / v);
+        } else if v > 0.0 {
+            t = t.min((max - p) / v);
+        }
+    }
+    (stat.table.clamp(from + d * t.clamp(0.0, 1.0)), true)
 }
 
 /// The fraction of a bound a change of facing from `from` to `to` costs: none for an incline of

@@ -701,3 +701,24 @@ fn the_umpire_may_adjust_a_unit_openly_with_a_reason() {
     bound(&mut b, &[]);
     assert!(b.outcome().is_none());
 }
+
+#[test]
+fn runners_flee_off_the_table_only_if_the_way_is_clear() {
+    let a = [
+        r#"{ name = "runner", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [40, 30] }"#,
+        r#"{ name = "a3", kind = "line_infantry", at = [50, 30] }"#,
+    ];
+    let mut b = battle("", &a, &[FAR]);
+    b.units[0].state = State::Running;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].state, State::Gone(Fate::Fled));
+    // A river between it and its table edge: it stops on the bank.
+    let river = "[[terrain]]\nkind = \"river\"\nrect = [0, 2, 96, 5]\n";
+    let mut b = battle(river, &a, &[FAR]);
+    b.units[0].state = State::Running;
+    b.units[0].greens = 2;
+    bound(&mut b, &[]);
+    assert!(b.units[0].present(), "{:?}", b.units[0].state);
+    assert!(b.units[0].at.y >= 5.0 && b.units[0].at.y < 10.0, "{:?}", b.units[0].at);
+}
