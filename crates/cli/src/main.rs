@@ -1,6 +1,5 @@
 //! `volley`: play, check, replay and list horse-and-musket battles from the command line.
 
-mod bundled;
 mod calc;
 
 use std::io::Write;
@@ -15,6 +14,7 @@ use volley_core::log::{FORMAT, Header, Log, read_header};
 use volley_core::run::{Runner, replay};
 use volley_core::{Agent, GameState, Heuristic, Tally, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
+use volley_server::catalog as bundled;
 
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
@@ -113,6 +113,17 @@ volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Serve the game in the browser: pick a battle, play it against the computer or a friend.
+    #[command(after_help = "Open the address it prints in a browser. Games are kept in the database\n\
+(created if missing) and carry on after a restart.")]
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// The SQLite file the games are kept in.
+        #[arg(long, default_value = "volley.db")]
+        db: PathBuf,
     },
     /// Print a JSON Schema: of scenario files, or of a rule set's combat situation.
     Schema {
@@ -218,6 +229,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Serve { addr, db } => {
+            let store = volley_store::SqliteStore::open(&db)
+                .with_context(|| format!("cannot open the game store {}", db.display()))?;
+            let rt = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+            rt.block_on(volley_server::serve(&addr, std::sync::Arc::new(store), |a| {
+                println!("volley is serving on http://{a}/ (games kept in {}); Ctrl-C stops it", db.display());
+            }))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Resolve { ruleset, situation, seed, draws, format } => {
             let source = match &draws {
                 Some(d) => calc::Source::Entered(d),

@@ -147,6 +147,19 @@ pub trait GameState: Clone + Send + 'static {
 
     /// A hash of the whole state, stable across runs and platforms for the same build.
     fn state_hash(&self) -> u64;
+
+    /// Whether `viewer` may see `event`: an event that tells what a side may keep secret (an order
+    /// on its way) is for that side and the umpire only. The default: everyone.
+    fn event_visible(&self, event: &Self::Event, viewer: Viewer) -> bool {
+        let _ = (event, viewer);
+        true
+    }
+
+    /// `action` in words, naming units as the scenario does, for lists of choices on a screen.
+    /// The default is its JSON.
+    fn describe(&self, action: &Self::Action) -> String {
+        serde_json::to_string(action).unwrap_or_else(|_| format!("{action:?}"))
+    }
 }
 
 /// A rule set: makes new battles from its scenarios.

@@ -2196,4 +2196,29 @@ impl GameState for Battle {
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
     }
+
+    fn describe(&self, action: &Action) -> String {
+        let p = |q: &Point| format!("[{:.1}, {:.1}]", q.x, q.y);
+        let n = |u: &u16| self.name(usize::from(*u)).to_string();
+        match action {
+            Action::Deploy { placements } => format!("deploy ({} placements)", placements.len()),
+            Action::MoveCommander { to } => format!("move the commander to {}", p(to)),
+            Action::Move { unit, pivot, path } => {
+                let to = path.last().map_or_else(|| "where it stands".to_string(), p);
+                match pivot {
+                    Some(h) => format!("{}: pivot to {h:.0}° and move to {to}", n(unit)),
+                    None => format!("{}: move to {to}", n(unit)),
+                }
+            }
+            Action::Reform { unit, formation, facing } => format!("{}: reform in {formation:?} facing {facing:.0}°", n(unit)),
+            Action::Rally { unit } => format!("{}: rally", n(unit)),
+            Action::Mob { unit, path } => {
+                format!("{}: mob to {}", n(unit), path.last().map_or_else(|| "where it stands".to_string(), p))
+            }
+            Action::ReturnGunners { unit } => format!("{}: return the gunners to the gun", n(unit)),
+            Action::Fire { gun, target } => format!("{} fires at {}", n(gun), n(target)),
+            Action::Combat { unit, target } => format!("{} engages {}", n(unit), n(target)),
+            Action::EndPhase => "end the phase".into(),
+        }
+    }
 }

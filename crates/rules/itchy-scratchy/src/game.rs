@@ -745,4 +745,24 @@ impl GameState for Battle {
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
     }
+
+    fn describe(&self, action: &Action) -> String {
+        let area = |a: &Area| format!("[{}, {}]", a.col, a.row);
+        match action {
+            Action::Throw => "throw for the initiative".into(),
+            Action::GoFirst { first: true } => "go first".into(),
+            Action::GoFirst { first: false } => "go second".into(),
+            Action::Move { unit, path, facing } => {
+                let name = self.name(usize::from(*unit));
+                match path.last() {
+                    Some(end) => format!("move {name} to {} facing {facing:?}", area(end)),
+                    None => format!("turn {name} to face {facing:?}"),
+                }
+            }
+            Action::Attack { unit, target } => {
+                format!("{} attacks {}", self.name(usize::from(*unit)), self.name(usize::from(*target)))
+            }
+            Action::EndHalf => "end this side's part of the turn".into(),
+        }
+    }
 }

@@ -32,6 +32,8 @@ pub enum Event {
     },
     /// An order reached its wing and takes effect.
     OrderArrives {
+        /// Side.
+        side: String,
         /// Wing.
         wing: String,
         /// The order.
@@ -39,6 +41,8 @@ pub enum Event {
     },
     /// An order waits: the wing's general is in close combat.
     OrderWaits {
+        /// Side.
+        side: String,
         /// Wing.
         wing: String,
     },
@@ -176,8 +180,10 @@ impl fmt::Display for Event {
             Event::OrderSent { side, wing, order, minutes, arrives } => {
                 write!(f, "{side}: order to the {wing}: {order} ({minutes} minutes; takes effect in bound {arrives})")
             }
-            Event::OrderArrives { wing, order } => write!(f, "the {wing} receives its order: {order}"),
-            Event::OrderWaits { wing } => write!(f, "the {wing}'s order waits: its general is in close combat"),
+            Event::OrderArrives { side, wing, order } => write!(f, "{side}: the {wing} receives its order: {order}"),
+            Event::OrderWaits { side, wing } => {
+                write!(f, "{side}: the {wing}'s order waits: its general is in close combat")
+            }
             Event::Advantage { unit, value, reason } => {
                 write!(f, "the umpire gives {unit} a tactical advantage of +{value}: {reason}")
             }

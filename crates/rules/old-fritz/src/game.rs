@@ -203,6 +203,12 @@ impl Battle {
         self.stat.wings.get(w).map_or("?", |x| x.name.as_str())
     }
 
+    /// The name of the side wing `w` belongs to.
+    fn wing_side_name(&self, w: usize) -> String {
+        let side = self.stat.wings.get(w).map_or(0, |x| x.side);
+        self.stat.sides[usize::from(side) & 1].clone()
+    }
+
     /// The side that must act.
     pub fn acting_side(&self) -> Option<SideId> {
         match self.phase {
@@ -419,12 +425,16 @@ impl Battle {
             if d.arrives > self.bound {
                 waiting.push(d);
             } else if self.wings[w].general_engaged {
-                events.push(Event::OrderWaits { wing: self.wing_name(w).to_string() });
+                events.push(Event::OrderWaits { side: self.wing_side_name(w), wing: self.wing_name(w).to_string() });
                 waiting.push(d);
             } else {
                 self.wings[w].order = d.order;
                 self.wings[w].seq += 1;
-                events.push(Event::OrderArrives { wing: self.wing_name(w).to_string(), order: d.order });
+                events.push(Event::OrderArrives {
+                    side: self.wing_side_name(w),
+                    wing: self.wing_name(w).to_string(),
+                    order: d.order,
+                });
             }
         }
         self.dispatches = waiting;
@@ -1543,5 +1553,33 @@ impl GameState for Battle {
 
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
+    }
+
+    fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
+        // Orders, on their way or arriving, are for their own side (and the umpire).
+        let side = match event {
+            Event::OrderSent { side, .. } | Event::OrderArrives { side, .. } | Event::OrderWaits { side, .. } => side,
+            _ => return true,
+        };
+        match viewer {
+            Viewer::Umpire => true,
+            Viewer::Side(s) => self.stat.sides.get(usize::from(s)) == Some(side),
+            Viewer::Spectator => false,
+        }
+    }
+
+    fn describe(&self, action: &Action) -> String {
+        match action {
+            Action::Order { wing, order } => {
+                let w = usize::from(*wing);
+                let (_, bounds) = self.delay(w);
+                format!("order the {}: {order} (takes effect in bound {})", self.wing_name(w), self.bound + bounds)
+            }
+            Action::Advantage { unit, value, reason } => {
+                format!("umpire: {} tactical advantage +{value} ({reason})", self.name(usize::from(*unit)))
+            }
+            Action::Adjust { unit, reason, .. } => format!("umpire: adjust {} ({reason})", self.name(usize::from(*unit))),
+            Action::EndOrders => "end this side's orders for the bound".into(),
+        }
     }
 }

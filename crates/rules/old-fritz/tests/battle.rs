@@ -722,3 +722,19 @@ fn runners_flee_off_the_table_only_if_the_way_is_clear() {
     assert!(b.units[0].present(), "{:?}", b.units[0].state);
     assert!(b.units[0].at.y >= 5.0 && b.units[0].at.y < 10.0, "{:?}", b.units[0].at);
 }
+
+#[test]
+fn the_events_of_orders_are_for_their_own_side() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    let ev = order(&mut b, 0, hold(20.0, 30.0));
+    assert!(b.event_visible(&ev[0], Viewer::Side(0)) && b.event_visible(&ev[0], Viewer::Umpire));
+    assert!(!b.event_visible(&ev[0], Viewer::Side(1)) && !b.event_visible(&ev[0], Viewer::Spectator));
+    let mut arrived = Vec::new();
+    for _ in 0..3 {
+        arrived.extend(bound(&mut b, &[]));
+    }
+    let arrival = arrived.iter().find(|e| matches!(e, Event::OrderArrives { .. })).unwrap();
+    assert!(!b.event_visible(arrival, Viewer::Side(1)));
+    let other = arrived.iter().find(|e| matches!(e, Event::BoundBegins { .. })).unwrap();
+    assert!(b.event_visible(other, Viewer::Side(1)));
+}

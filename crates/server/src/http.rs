@@ -1,0 +1,159 @@
+//! The HTTP API and the page.
+//!
+//! | method and path | what |
+//! |---|---|
+//! | `GET /` | the page (`web/`, embedded) |
+//! | `GET /api/scenarios` | the bundled scenarios |
+//! | `GET /api/games` | the stored games |
+//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?}` → its id and the human seats' tokens |
+//! | `GET /api/games/{id}?token=T` | the game as that seat sees it (a spectator without a token), with its choices when it must act |
+//! | `POST /api/games/{id}/actions` | `{"token", "action"}`: act for the seat; answered once the action is stored |
+//! | `GET /api/games/{id}/replay?step=K` | the game after K actions |
+//! | `GET /api/games/{id}/ws` | a WebSocket that says `{"actions": n}` whenever the game changes |
+//!
+//! Errors are JSON, `{"error": "..."}`, with a 4xx status for what the caller got wrong.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+use crate::catalog;
+use crate::server::{ApiError, NewGame, Server};
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, [(header::CONTENT_TYPE, "application/json")], json!({"error": self.message}).to_string())
+            .into_response()
+    }
+}
+
+fn ok(v: Value) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], v.to_string()).into_response()
+}
+
+/// Run blocking game work (SQLite, rule sets, computer players) off the async workers.
+async fn blocking<F: FnOnce() -> Result<Value, ApiError> + Send + 'static>(f: F) -> Response {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(Ok(v)) => ok(v),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError { status: 500, message: format!("the request failed: {e}") }.into_response(),
+    }
+}
+
+async fn body_json(body: Body) -> Result<Value, ApiError> {
+    let bytes = to_bytes(body, BODY_LIMIT)
+        .await
+        .map_err(|_| ApiError { status: 413, message: format!("the request body is over {BODY_LIMIT} bytes") })?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("the request body is not JSON: {e}")))
+}
+
+/// The router: the API and the page, over `server`.
+pub fn router(server: Server) -> Router {
+    Router::new()
+        .route("/", get(|| async { page("text/html; charset=utf-8", INDEX) }))
+        .route("/app.js", get(|| async { page("text/javascript; charset=utf-8", APP) }))
+        .route("/style.css", get(|| async { page("text/css; charset=utf-8", STYLE) }))
+        .route("/api/scenarios", get(|| async { ok(json!(catalog::list())) }))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_view))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/ws", get(watch))
+        .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
+        .with_state(server)
+}
+
+const INDEX: &str = include_str!("../../../web/index.html");
+const APP: &str = include_str!("../../../web/app.js");
+const STYLE: &str = include_str!("../../../web/style.css");
+
+fn page(kind: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}
+
+async fn list_games(State(s): State<Server>) -> Response {
+    blocking(move || s.list()).await
+}
+
+async fn create_game(State(s): State<Server>, body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let req: NewGame = match serde_json::from_value(v) {
+        Ok(r) => r,
+        Err(e) => return ApiError::bad(format!("a new game: {e}")).into_response(),
+    };
+    blocking(move || s.create(&req)).await
+}
+
+async fn game_view(State(s): State<Server>, Path(id): Path<String>, Query(q): Query<HashMap<String, String>>) -> Response {
+    blocking(move || s.view(&id, q.get("token").map(String::as_str))).await
+}
+
+async fn act(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let (Some(token), Some(action)) = (v.get("token").and_then(Value::as_str), v.get("action")) else {
+        return ApiError::bad("expected {\"token\": \"...\", \"action\": ...}").into_response();
+    };
+    let (token, action) = (token.to_string(), action.clone());
+    blocking(move || s.act(&id, &token, &action)).await
+}
+
+async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query<HashMap<String, String>>) -> Response {
+    let step = match q.get("step").map(|v| v.parse::<u64>()) {
+        None => u64::MAX,
+        Some(Ok(k)) => k,
+        Some(Err(_)) => return ApiError::bad("step: a whole number of actions").into_response(),
+    };
+    blocking(move || s.replay(&id, step)).await
+}
+
+async fn watch(State(s): State<Server>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
+    let sub = match tokio::task::spawn_blocking(move || s.watch(&id)).await {
+        Ok(Ok(sub)) => sub,
+        Ok(Err(e)) => return e.into_response(),
+        Err(e) => return ApiError { status: 500, message: e.to_string() }.into_response(),
+    };
+    ws.on_upgrade(move |socket| forward(socket, sub))
+}
+
+async fn forward(mut socket: WebSocket, (n, mut rx): (u64, tokio::sync::broadcast::Receiver<u64>)) {
+    if socket.send(Message::Text(json!({"actions": n}).to_string().into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            changed = rx.recv() => {
+                let n = match changed {
+                    Ok(n) => n,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                if socket.send(Message::Text(json!({"actions": n}).to_string().into())).await.is_err() {
+                    return;
+                }
+            }
+            msg = socket.recv() => {
+                match msg {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    _ => {}
+                }
+            }
+        }
+    }
+}

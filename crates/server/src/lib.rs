@@ -1,0 +1,65 @@
+//! volley in the browser: an HTTP and WebSocket server (axum) that keeps games of every rule set
+//! in a [`volley_store::Store`] and serves the page in `web/`, embedded in the binary.
+//!
+//! * [`catalog`] — the bundled scenarios, and loading any scenario into a game of its rule set.
+//! * [`live`] — a game of any rule set behind one object-safe trait.
+//! * [`Server`] — the games: creating them, acting for a seat, computer players, rebuilding a
+//!   game from its stored actions after a restart.
+//! * [`router`] — the HTTP API and the page.
+//!
+//! The server is the authority: every action is validated by the rule set, each seat acts only
+//! with its own secret token, a view holds only what its viewer may see, and an action is stored
+//! for good before it is acknowledged.
+//!
+//! What this crate is not: the rules (the rule crates), storage (volley-store), or the terminal
+//! (volley-cli, whose `volley serve` starts this).
+#![deny(missing_docs)]
+
+pub mod catalog;
+mod http;
+pub mod live;
+mod server;
+
+pub use http::router;
+pub use server::{ApiError, NewGame, Server};
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The store could not be opened.
+    #[error(transparent)]
+    Store(#[from] volley_store::StoreError),
+    /// Serving failed.
+    #[error("the server stopped: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Serve on `addr` with games kept in `store` until the process is interrupted. Calls
+/// `ready(address)` once listening (with the port chosen, if `addr` asked for port 0).
+pub async fn serve(
+    addr: &str,
+    store: std::sync::Arc<dyn volley_store::Store>,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr: addr.to_string(), source })?;
+    let local = listener.local_addr()?;
+    let server = Server::new(store);
+    server.resume_all();
+    ready(local);
+    axum::serve(listener, router(server))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! A game of any rule set behind one object-safe trait, so that the server holds games of every
+//! rule set side by side and speaks JSON to them.
+
+use serde_json::Value;
+use volley_chance::Chance;
+use volley_core::{Actor, Agent, ApplyError, GameState, Heuristic, Outcome, PhaseInfo, View, Viewer};
+
+/// Why an action was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// Not an action of this rule set.
+    #[error("not an action of this game: {0}")]
+    Malformed(String),
+    /// The rules refuse it (or a draw could not be made).
+    #[error("{0}")]
+    Refused(#[from] ApplyError),
+}
+
+/// A game in progress, of any rule set.
+pub trait Live: Send + Sync {
+    /// Who must decide now.
+    fn actor(&self) -> Actor;
+    /// Turn and phase.
+    fn phase(&self) -> PhaseInfo;
+    /// The outcome, once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// What `viewer` may see.
+    fn view(&self, viewer: Viewer) -> View;
+    /// The actions the actor may take now, as JSON, each with its description.
+    fn candidates(&self) -> Vec<(Value, String)>;
+    /// Apply an action given as JSON, drawing from `chance`; returns what happened, in words,
+    /// each with whether side 0 and side 1 may see it.
+    fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError>;
+    /// The action a computer player (`random` or `heuristic`) takes now, seeded by `seed`.
+    fn choose(&self, player: &str, seed: u64) -> Option<Value>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn Live>;
+    /// The state's hash.
+    fn state_hash(&self) -> u64;
+}
+
+/// Any battle the server can hold.
+pub trait Playable: GameState + Heuristic + Sync {}
+impl<T: GameState + Heuristic + Sync> Playable for T {}
+
+/// A battle behind [`Live`].
+#[derive(Clone)]
+pub struct Erased<B>(pub B);
+
+impl<B: Playable> Live for Erased<B>
+where
+    B::Event: std::fmt::Display,
+{
+    fn actor(&self) -> Actor {
+        self.0.actor()
+    }
+
+    fn phase(&self) -> PhaseInfo {
+        self.0.phase()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        self.0.view(viewer)
+    }
+
+    fn candidates(&self) -> Vec<(Value, String)> {
+        let mut out = Vec::new();
+        self.0.candidate_actions(&mut out);
+        out.iter().filter_map(|a| serde_json::to_value(a).ok().map(|v| (v, self.0.describe(a)))).collect()
+    }
+
+    fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError> {
+        let a: B::Action =
+            serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
+        let mut events = Vec::new();
+        self.0.apply(&a, chance, &mut events)?;
+        Ok(events
+            .iter()
+            .map(|e| {
+                let vis = [self.0.event_visible(e, Viewer::Side(0)), self.0.event_visible(e, Viewer::Side(1))];
+                (e.to_string(), vis)
+            })
+            .collect())
+    }
+
+    fn choose(&self, player: &str, seed: u64) -> Option<Value> {
+        let mut agent = volley_ai::by_name::<B>(player, seed)?;
+        let mut cands = Vec::new();
+        self.0.candidate_actions(&mut cands);
+        if cands.is_empty() {
+            return None;
+        }
+        let i = Agent::choose(agent.as_mut(), &self.0, &cands).min(cands.len() - 1);
+        serde_json::to_value(&cands[i]).ok()
+    }
+
+    fn clone_box(&self) -> Box<dyn Live> {
+        Box::new(self.clone())
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+}

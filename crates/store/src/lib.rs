@@ -1,0 +1,263 @@
+//! Where games are kept: a [`Store`] trait, and [`SqliteStore`], the default.
+//!
+//! A game is its record (rule set, scenario text, seed, seats) and the list of actions taken, each
+//! with the draws it made — the same facts as a battle log. The state is never stored: it is
+//! rebuilt by replaying the actions, which the rule sets make exact. An action is durable when
+//! [`Store::append_action`] returns: SQLite in WAL mode with `synchronous = FULL` has it on disk.
+//!
+//! What this crate is not: it knows no rule set and no HTTP; it stores JSON it is given.
+#![deny(missing_docs)]
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("the game store failed: {0}")]
+    Db(#[from] rusqlite::Error),
+    /// A stored record could not be read back.
+    #[error("a stored record is damaged: {0}")]
+    Damaged(#[from] serde_json::Error),
+    /// Another action already has this number: two writers raced, and this one lost.
+    #[error("action {n} of game {game} is already stored")]
+    Conflict {
+        /// The game.
+        game: String,
+        /// The action's number.
+        n: u64,
+    },
+    /// The store's lock was poisoned by a panic elsewhere.
+    #[error("the game store is unusable after an earlier failure")]
+    Poisoned,
+}
+
+/// Who sits in a seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// `human`, or a computer player's name (`random`, `heuristic`).
+    pub player: String,
+    /// The seat's secret: whoever holds it acts for the seat.
+    pub token: String,
+}
+
+/// A game as it was created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Its id.
+    pub id: String,
+    /// The rule set's id.
+    pub ruleset: String,
+    /// The scenario's name or path, for lists.
+    pub scenario_name: String,
+    /// The scenario's text.
+    pub scenario: String,
+    /// The seed of its dice and cards.
+    pub seed: u64,
+    /// The seats, one a side, in side order.
+    pub seats: Vec<Seat>,
+    /// When it was created, seconds since 1970.
+    pub created: u64,
+}
+
+/// One action taken, as stored: JSON the rule set reads back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    /// Its number, from 1.
+    pub n: u64,
+    /// Who took it (`{"side": 0}`, `"umpire"`).
+    pub by: serde_json::Value,
+    /// The action.
+    pub action: serde_json::Value,
+    /// The draws it made, with what each was for.
+    pub draws: serde_json::Value,
+}
+
+/// A game in a list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// Its record, less the scenario text.
+    pub id: String,
+    /// The rule set.
+    pub ruleset: String,
+    /// The scenario's name.
+    pub scenario_name: String,
+    /// Who plays each side.
+    pub players: Vec<String>,
+    /// Actions taken so far.
+    pub actions: u64,
+    /// When it was created.
+    pub created: u64,
+}
+
+/// Where games are kept. Implementations must make an action durable before
+/// [`Store::append_action`] returns.
+pub trait Store: Send + Sync {
+    /// Keep a new game.
+    fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
+    /// Keep an action; its number must be one more than the last one kept for the game.
+    fn append_action(&self, game: &str, action: &ActionRecord) -> Result<(), StoreError>;
+    /// A game and all its actions, in order.
+    fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError>;
+    /// Every game, newest first.
+    fn games(&self) -> Result<Vec<GameSummary>, StoreError>;
+}
+
+/// Games in an SQLite file.
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteStore {
+    /// Open (or create) the store at `path`.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::with(Connection::open(path)?)
+    }
+
+    /// A store in memory, for tests.
+    pub fn in_memory() -> Result<Self, StoreError> {
+        Self::with(Connection::open_in_memory()?)
+    }
+
+    fn with(conn: Connection) -> Result<Self, StoreError> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                created INTEGER NOT NULL,
+                record TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS actions (
+                game TEXT NOT NULL REFERENCES games(id),
+                n INTEGER NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (game, n)
+            );",
+        )?;
+        Ok(SqliteStore { conn: Mutex::new(conn) })
+    }
+
+    fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
+        self.conn.lock().map_err(|_| StoreError::Poisoned)
+    }
+}
+
+impl Store for SqliteStore {
+    fn create_game(&self, game: &GameRecord) -> Result<(), StoreError> {
+        let text = serde_json::to_string(game)?;
+        self.conn()?.execute(
+            "INSERT INTO games (id, created, record) VALUES (?1, ?2, ?3)",
+            params![game.id, game.created as i64, text],
+        )?;
+        Ok(())
+    }
+
+    fn append_action(&self, game: &str, action: &ActionRecord) -> Result<(), StoreError> {
+        let text = serde_json::to_string(action)?;
+        let conn = self.conn()?;
+        let last: Option<i64> =
+            conn.query_row("SELECT MAX(n) FROM actions WHERE game = ?1", params![game], |r| r.get(0))?;
+        if last.unwrap_or(0) as u64 + 1 != action.n {
+            return Err(StoreError::Conflict { game: game.to_string(), n: action.n });
+        }
+        conn.execute("INSERT INTO actions (game, n, record) VALUES (?1, ?2, ?3)", params![game, action.n as i64, text])?;
+        Ok(())
+    }
+
+    fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError> {
+        let conn = self.conn()?;
+        let record: Option<String> =
+            conn.query_row("SELECT record FROM games WHERE id = ?1", params![id], |r| r.get(0)).optional()?;
+        let Some(record) = record else { return Ok(None) };
+        let game: GameRecord = serde_json::from_str(&record)?;
+        let mut stmt = conn.prepare("SELECT record FROM actions WHERE game = ?1 ORDER BY n")?;
+        let rows = stmt.query_map(params![id], |r| r.get::<_, String>(0))?;
+        let mut actions = Vec::new();
+        for row in rows {
+            actions.push(serde_json::from_str(&row?)?);
+        }
+        Ok(Some((game, actions)))
+    }
+
+    fn games(&self) -> Result<Vec<GameSummary>, StoreError> {
+        let conn = self.conn()?;
+        let mut stmt = conn.prepare(
+            "SELECT g.record, (SELECT COUNT(*) FROM actions a WHERE a.game = g.id) FROM games g ORDER BY g.created DESC, g.id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (record, n) = row?;
+            let g: GameRecord = serde_json::from_str(&record)?;
+            out.push(GameSummary {
+                id: g.id,
+                ruleset: g.ruleset,
+                scenario_name: g.scenario_name,
+                players: g.seats.into_iter().map(|s| s.player).collect(),
+                actions: n as u64,
+                created: g.created,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn record(id: &str) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            ruleset: "old-fritz".into(),
+            scenario_name: "mittelhof".into(),
+            scenario: "name = \"x\"".into(),
+            seed: 7,
+            seats: vec![
+                Seat { player: "human".into(), token: "a".into() },
+                Seat { player: "heuristic".into(), token: "b".into() },
+            ],
+            created: 1,
+        }
+    }
+
+    fn action(n: u64) -> ActionRecord {
+        ActionRecord {
+            n,
+            by: serde_json::json!({"side": 0}),
+            action: serde_json::json!("end_orders"),
+            draws: serde_json::json!([]),
+        }
+    }
+
+    #[test]
+    fn actions_are_kept_in_order_and_survive_reopening() {
+        let dir = std::env::temp_dir().join(format!("volley-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            let s = SqliteStore::open(&path).unwrap();
+            s.create_game(&record("g1")).unwrap();
+            s.append_action("g1", &action(1)).unwrap();
+            s.append_action("g1", &action(2)).unwrap();
+            assert!(matches!(s.append_action("g1", &action(2)), Err(StoreError::Conflict { n: 2, .. })));
+            assert!(matches!(s.append_action("g1", &action(4)), Err(StoreError::Conflict { n: 4, .. })));
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let (g, actions) = s.game("g1").unwrap().unwrap();
+        assert_eq!(g, record("g1"));
+        assert_eq!(actions.iter().map(|a| a.n).collect::<Vec<_>>(), vec![1, 2]);
+        let list = s.games().unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!((list[0].actions, list[0].players.clone()), (2, vec!["human".to_string(), "heuristic".to_string()]));
+        assert!(s.game("nope").unwrap().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,373 @@
+// volley in the browser: the scenario list, a game (map, choices, log), and replays.
+// Plain ES module, no build step. Everything is drawn from the server's JSON: a rule set's
+// `view` (terrain, objectives, pieces, markers, notes) and the actions it offers.
+
+const main = document.getElementById("main");
+const SVG = "http://www.w3.org/2000/svg";
+
+// ----- small helpers -----
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+async function api(path, options = {}) {
+  const r = await fetch(path, options);
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+function post(path, data) {
+  return api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(data) });
+}
+
+// Tokens this browser holds, by game id: { seat: token }.
+function tokens(id) {
+  try { return JSON.parse(localStorage.getItem(`volley:${id}`) || "{}"); } catch { return {}; }
+}
+function keepToken(id, seat, token) {
+  const t = tokens(id);
+  t[seat] = token;
+  localStorage.setItem(`volley:${id}`, JSON.stringify(t));
+}
+
+// ----- routes -----
+
+let stop = () => {};
+
+function route() {
+  stop();
+  stop = () => {};
+  const hash = location.hash || "#/";
+  const [path, query] = hash.slice(1).split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "game" && parts[1]) {
+    if (params.get("token") !== null && params.get("seat") !== null) keepToken(parts[1], params.get("seat"), params.get("token"));
+    showGame(parts[1]);
+  } else if (parts[0] === "replay" && parts[1]) {
+    showReplay(parts[1]);
+  } else {
+    showHome();
+  }
+}
+window.addEventListener("hashchange", route);
+
+// ----- the home page -----
+
+async function showHome() {
+  main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
+  let scenarios, games;
+  try {
+    [scenarios, games] = await Promise.all([api("/api/scenarios"), api("/api/games")]);
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, `The server did not answer: ${e.message}`));
+    return;
+  }
+  const cards = scenarios.map((s) => {
+    const pick = (side) => el("select", { "data-side": side, "aria-label": `side ${side + 1}` },
+      el("option", { value: "human", selected: side === 0 }, "a person"),
+      el("option", { value: "heuristic", selected: side === 1 }, "the computer (heuristic)"),
+      el("option", { value: "random" }, "the computer (random)"));
+    const a = pick(0), b = pick(1);
+    const err = el("div", { class: "error" });
+    const start = el("button", {
+      "data-scenario": s.name,
+      onclick: async () => {
+        start.disabled = true;
+        try {
+          const g = await post("/api/games", { scenario: s.name, players: [a.value, b.value] });
+          g.seats.forEach((seat, i) => { if (seat.token) keepToken(g.id, i, seat.token); });
+          location.hash = `#/game/${g.id}`;
+        } catch (e) {
+          err.textContent = e.message;
+          start.disabled = false;
+        }
+      },
+    }, "Play");
+    return el("div", { class: "card" },
+      el("h3", {}, s.title),
+      el("div", { class: "rs" }, `${s.ruleset}${s.variant ? ` (${s.variant})` : ""} · ${s.name}`),
+      el("p", {}, s.description),
+      el("div", {}, "First side: ", a), el("div", {}, "Second side: ", b),
+      el("div", {}, start), err);
+  });
+  const rows = games.map((g) => el("tr", {},
+    el("td", {}, g.scenario_name), el("td", {}, g.ruleset), el("td", {}, g.players.join(" against ")),
+    el("td", {}, `${g.actions} actions`),
+    el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(tokens(g.id)).length ? "play" : "watch"), " · ",
+      el("a", { href: `#/replay/${g.id}` }, "replay"))));
+  main.replaceChildren(
+    el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
+    el("h2", {}, "Games"),
+    rows.length ? el("table", {}, el("tr", {}, el("th", {}, "scenario"), el("th", {}, "rules"), el("th", {}, "players"), el("th", {}, ""), el("th", {}, "")), rows)
+      : el("p", { class: "quiet" }, "No games yet."));
+}
+
+// ----- the map -----
+
+const TERRAIN = {
+  woods: ["#9fbf8a", "#6f8f5a"], town: ["#c9b59a", "#8a7560"], hill: ["#e2d6aa", "#b9a97a"],
+  river: ["#9cc4e4", "#6f9cc4"], bridge: ["#b08f6a", "#7a5f40"], impassable: ["#9a9a9a", "#666"],
+  field: ["#efe7bf", "#cdbf8a"], soft_ground: ["#cfdcb6", "#9fb08a"], built_up: ["#c9b59a", "#8a7560"],
+  open: ["none", "none"],
+};
+const LINES = { wall: ["#6b5b4b", 0.35, ""], hedge: ["#4f7040", 0.35, "0.6 0.3"], road: ["#bba27a", 0.6, ""],
+  redoubt: ["#5b4b3b", 0.5, ""], trench: ["#5b4b3b", 0.4, "0.4 0.2"] };
+const SIDES = ["#35588f", "#a8432f"];
+
+// Draw `view` into an SVG; `onPick(unitName)` when a piece is clicked. Returns the SVG and a
+// function that shows the points of an action (a proposed move) over the map.
+function drawMap(view, { onPick, selected } = {}) {
+  const W = view.width, D = view.depth;
+  const fy = (y) => D - y; // the table's y runs north; the screen's down
+  const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
+  const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: "map", role: "img", "aria-label": view.title });
+  const grid = view.pieces.some((p) => p.footprint.shape === "polygon") && W <= 40 && Number.isInteger(W);
+  map.append(svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4" }));
+  for (const f of view.terrain.filter((t) => t.closed)) {
+    const [fill, stroke] = TERRAIN[f.kind] || ["#ddd", "#aaa"];
+    const p = svg("polygon", { points: pts(f.points), fill, stroke, "stroke-width": 0.15 });
+    p.append(svg("title")); p.lastChild.textContent = f.name;
+    map.append(p);
+  }
+  for (const f of view.terrain.filter((t) => !t.closed)) {
+    const [stroke, w, dash] = LINES[f.kind] || ["#555", 0.3, ""];
+    map.append(svg("polyline", { points: pts(f.points), fill: "none", stroke, "stroke-width": w, "stroke-dasharray": dash }));
+  }
+  if (grid) {
+    for (let x = 0; x <= W; x++) map.append(svg("line", { x1: x, y1: 0, x2: x, y2: D, stroke: "#d6cdb5", "stroke-width": 0.03 }));
+    for (let y = 0; y <= D; y++) map.append(svg("line", { x1: 0, y1: y, x2: W, y2: y, stroke: "#d6cdb5", "stroke-width": 0.03 }));
+  }
+  for (const o of view.objectives) {
+    const colour = o.holder === null || o.holder === undefined ? "#777" : SIDES[o.holder];
+    map.append(svg("polygon", { points: pts(o.points), fill: "none", stroke: colour, "stroke-width": W / 300, "stroke-dasharray": `${W / 100} ${W / 200}` }));
+    const [cx, cy] = o.points.reduce(([a, b], [x, y]) => [a + x / o.points.length, b + y / o.points.length], [0, 0]);
+    const t = svg("text", { x: cx, y: fy(cy), "font-size": W / 70, "text-anchor": "middle", fill: colour });
+    t.textContent = `★ ${o.name}`;
+    map.append(t);
+  }
+  const size = Math.max(W, D);
+  for (const p of view.pieces) {
+    const colour = SIDES[p.side ?? 0];
+    const faint = p.status === "running" || p.status === "fallen" || p.status === "rallying";
+    let shape;
+    if (p.footprint.shape === "circle") {
+      const [x, y] = p.footprint.at;
+      shape = svg("circle", { cx: x, cy: fy(y), r: p.footprint.r });
+    } else {
+      shape = svg("polygon", { points: pts(p.footprint.points) });
+    }
+    shape.setAttribute("fill", colour);
+    shape.setAttribute("fill-opacity", faint ? 0.35 : 0.85);
+    shape.setAttribute("stroke", faint ? colour : "#1d1d1d");
+    shape.setAttribute("stroke-width", size / 600);
+    if (faint) shape.setAttribute("stroke-dasharray", `${size / 300}`);
+    shape.setAttribute("class", `piece${selected && p.unit === selected ? " selected" : ""}`);
+    if (p.unit) shape.setAttribute("data-unit", p.unit);
+    const title = svg("title");
+    title.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
+    shape.append(title);
+    if (onPick && p.unit) shape.addEventListener("click", () => onPick(p.unit));
+    map.append(shape);
+  }
+  // Unit names once per unit, at the middle of its pieces.
+  const centres = new Map();
+  for (const p of view.pieces) {
+    if (!p.unit) continue;
+    const c = p.footprint.shape === "circle" ? p.footprint.at
+      : p.footprint.points.reduce(([a, b], [x, y]) => [a + x / p.footprint.points.length, b + y / p.footprint.points.length], [0, 0]);
+    const e = centres.get(p.unit) || { x: 0, y: 0, n: 0, side: p.side };
+    e.x += c[0]; e.y += c[1]; e.n += 1;
+    centres.set(p.unit, e);
+  }
+  for (const [name, c] of centres) {
+    const t = svg("text", { x: c.x / c.n, y: fy(c.y / c.n) - size / 90, "font-size": size / 110, "text-anchor": "middle", fill: "#222" });
+    t.textContent = name;
+    map.append(t);
+  }
+  for (const m of view.markers) {
+    const [x, y] = m.at;
+    const g = svg("g", {});
+    g.append(svg("circle", { cx: x, cy: fy(y), r: size / 250, fill: m.side === null || m.side === undefined ? "#555" : SIDES[m.side], stroke: "#fff", "stroke-width": size / 1500 }));
+    const t = svg("title"); t.textContent = `${m.kind}: ${m.label}`; g.append(t);
+    map.append(g);
+  }
+  const overlay = svg("g", {});
+  map.append(overlay);
+  const show = (action) => {
+    overlay.replaceChildren();
+    if (!action) return;
+    const points = [];
+    const walk = (v) => {
+      if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) points.push(v);
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") {
+        if (typeof v.col === "number" && typeof v.row === "number") points.push([v.col + 0.5, v.row + 0.5]);
+        else Object.values(v).forEach(walk);
+      }
+    };
+    walk(action);
+    const ps = grid ? points.map(([x, y]) => (Number.isInteger(x) && Number.isInteger(y) ? [x + 0.5, y + 0.5] : [x, y])) : points;
+    if (ps.length > 1) overlay.append(svg("polyline", { points: pts(ps), fill: "none", stroke: "#e0b000", "stroke-width": size / 300 }));
+    for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
+  };
+  return { map, show };
+}
+
+// ----- a game -----
+
+function showGame(id) {
+  let selected = null;
+  let closed = false;
+  let socket = null;
+  let busy = false;
+  const mapBox = el("div", {});
+  const status = el("div", { class: "box" });
+  const choices = el("div", { class: "box" });
+  const log = el("div", { class: "box" });
+  const links = el("div", { class: "box" });
+  const notes = el("div", { class: "box notes" });
+  main.replaceChildren(el("div", { class: "game" }, mapBox, el("div", { class: "panel" }, status, choices, notes, log, links)));
+
+  // The token to look with: the seat that must act if this browser holds it (hot seat), else any.
+  const pickToken = (actor) => {
+    const t = tokens(id);
+    if (actor && actor.side !== undefined && t[actor.side]) return t[actor.side];
+    const any = Object.values(t);
+    return any.length ? any[0] : null;
+  };
+
+  let actor = null;
+  async function refresh() {
+    let g;
+    try {
+      let token = pickToken(actor);
+      g = await api(`/api/games/${id}${token ? `?token=${token}` : ""}`);
+      // Hot seat: if the other seat is ours and must act, look again through its eyes.
+      const better = pickToken(g.actor);
+      if (better && better !== token) {
+        token = better;
+        g = await api(`/api/games/${id}?token=${token}`);
+      }
+      actor = g.actor;
+      render(g, token);
+    } catch (e) {
+      status.replaceChildren(el("div", { class: "error" }, e.message));
+    }
+  }
+
+  function render(g, token) {
+    const v = g.view;
+    const { map, show } = drawMap(v, { onPick: (u) => { selected = selected === u ? null : u; render(g, token); }, selected });
+    mapBox.replaceChildren(map);
+    const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
+      : el("div", {}, g.actor.side !== undefined ? `${v.sides[g.actor.side]} to act` : "", g.thinking ? " (the computer is thinking…)" : "");
+    status.replaceChildren(
+      el("h4", {}, v.title),
+      el("div", {}, `Turn ${v.turn}, ${v.phase}`),
+      el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),
+      who,
+      g.seat !== null && g.seat !== undefined ? el("div", { class: "quiet" }, `You play the ${v.sides[g.seat]}.`) : el("div", { class: "quiet" }, "You are watching."));
+    // Choices: all, or those naming the selected unit.
+    const err = el("div", { class: "error" });
+    const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
+    const buttons = list.map((c) => el("button", {
+      class: "choice",
+      onmouseenter: () => show(c.action), onmouseleave: () => show(null),
+      onclick: async () => {
+        if (busy) return;
+        busy = true;
+        try {
+          await post(`/api/games/${id}/actions`, { token, action: c.action });
+          selected = null;
+          await refresh();
+        } catch (e) {
+          err.textContent = e.message;
+        } finally {
+          busy = false;
+        }
+      },
+    }, c.text));
+    choices.replaceChildren(
+      el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
+      selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, token); } }, "show every choice") : null,
+      g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet" }, g.outcome ? "The battle is over." : "Waiting for the other side."),
+      err);
+    notes.replaceChildren(el("h4", {}, "Notes"), ...v.notes.map((n) => el("div", {}, n)));
+    const lines = g.log.slice(-300).map((l) => el("div", { class: /^Turn \d/.test(l.text) ? "turn" : "" }, l.text));
+    const box = el("div", { class: "log" }, lines);
+    log.replaceChildren(el("h4", {}, "What happened"), box);
+    box.scrollTop = box.scrollHeight;
+    const t = tokens(id);
+    const base = `${location.origin}${location.pathname}`;
+    links.replaceChildren(el("h4", {}, "Links"),
+      ...Object.entries(t).map(([seat, tok]) => el("div", {}, `Invite for the ${v.sides[seat]} (keep it secret): `,
+        el("div", { class: "link" }, `${base}#/game/${id}?seat=${seat}&token=${tok}`))),
+      el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: "#/" }, "All battles")));
+  }
+
+  function connect() {
+    if (closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    socket.onmessage = () => refresh();
+    socket.onclose = () => { if (!closed) setTimeout(connect, 1000); };
+  }
+  stop = () => { closed = true; if (socket) socket.close(); };
+  refresh();
+  connect();
+}
+
+// ----- a replay -----
+
+async function showReplay(id) {
+  const mapBox = el("div", {});
+  const log = el("div", { class: "box" });
+  const slider = el("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "step" });
+  const label = el("span", {});
+  let total = 0;
+  const go = async (k) => {
+    const r = await api(`/api/games/${id}/replay?step=${k}`);
+    total = r.total;
+    slider.max = total;
+    slider.value = r.step;
+    label.textContent = `action ${r.step} of ${total}, turn ${r.view.turn}`;
+    mapBox.replaceChildren(drawMap(r.view).map);
+    const box = el("div", { class: "log" }, r.log.slice(-200).map((l) => el("div", { class: /^Turn \d/.test(l.text) ? "turn" : "" }, l.text)));
+    log.replaceChildren(el("h4", {}, "What happened"), box);
+    box.scrollTop = box.scrollHeight;
+  };
+  slider.addEventListener("change", () => go(Number(slider.value)));
+  const bar = el("div", { class: "replaybar box" },
+    el("button", { class: "plain", onclick: () => go(0) }, "⏮"),
+    el("button", { class: "plain", "data-step": "back", onclick: () => go(Math.max(0, Number(slider.value) - 1)) }, "◀"),
+    slider,
+    el("button", { class: "plain", "data-step": "forward", onclick: () => go(Math.min(total, Number(slider.value) + 1)) }, "▶"),
+    el("button", { class: "plain", onclick: () => go(total) }, "⏭"), label);
+  main.replaceChildren(el("div", { class: "game" }, mapBox, el("div", { class: "panel" }, bar, log,
+    el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
+  try {
+    await go(0);
+  } catch (e) {
+    mapBox.replaceChildren(el("p", { class: "error" }, e.message));
+  }
+}
+
+route();
