@@ -1,0 +1,195 @@
+//! The HTTP API against a real server on loopback: refusals, redaction, computer players,
+//! durability and restarts.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use volley_store::{SqliteStore, Store};
+
+struct Running {
+    addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn start(db: &PathBuf) -> Running {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(db).unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(async move {
+        let _ = volley_server::serve("127.0.0.1:0", store, move |a| {
+            let _ = tx.send(a);
+        })
+        .await;
+    });
+    Running { addr: rx.await.unwrap(), task }
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("volley-api-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.db")
+}
+
+/// One request, `Connection: close`: the status and the JSON body.
+async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let status: u16 = text.split(' ').nth(1).unwrap().parse().unwrap();
+    let json = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+async fn new_game(addr: SocketAddr, scenario: &str, players: [&str; 2]) -> (String, Vec<Option<String>>) {
+    let body = json!({"scenario": scenario, "players": players, "seed": 5}).to_string();
+    let (status, g) = http(addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 200, "{g}");
+    let tokens = g["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().map(str::to_string)).collect();
+    (g["id"].as_str().unwrap().to_string(), tokens)
+}
+
+async fn act(addr: SocketAddr, id: &str, token: &str, action: Value) -> (u16, Value) {
+    let body = json!({"token": token, "action": action}).to_string();
+    http(addr, "POST", &format!("/api/games/{id}/actions"), Some(&body)).await
+}
+
+#[tokio::test]
+async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_change_nothing() {
+    let db = temp_db("refusals");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "attack-on-the-ridge", ["human", "human"]).await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+
+    let (status, e) = act(s.addr, &id, "not-a-token", json!("end_orders")).await;
+    assert_eq!(status, 403, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("token"));
+    let (status, e) = act(s.addr, &id, &t1, json!("end_orders")).await;
+    assert_eq!(status, 409, "side 1 acts out of turn: {e}");
+    let (status, e) = act(s.addr, &id, &t0, json!({"order": {"wing": 2, "order": {"kind": "reserve"}}})).await;
+    assert_eq!(status, 422, "another side's wing: {e}");
+    assert!(e["error"].as_str().unwrap().contains("not yours"), "{e}");
+    let (status, e) = act(s.addr, &id, &t0, json!({"fly": true})).await;
+    assert_eq!(status, 400, "{e}");
+    let (status, e) = http(s.addr, "POST", &format!("/api/games/{id}/actions"), Some("{oops")).await;
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"].is_string());
+    let big = format!("{{\"token\": \"{}\"}}", "x".repeat(100_000));
+    let (status, e) = http(s.addr, "POST", &format!("/api/games/{id}/actions"), Some(&big)).await;
+    assert_eq!(status, 413, "{e}");
+    let (status, e) = http(s.addr, "GET", "/api/games/nope", None).await;
+    assert_eq!(status, 404, "{e}");
+    let (status, e) = http(s.addr, "POST", "/api/games", Some(r#"{"scenario": "nowhere", "players": ["human", "human"]}"#)).await;
+    assert_eq!((status, e["error"].as_str().unwrap().contains("unknown scenario")), (400, true));
+
+    let (_, g) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+    assert_eq!(g["actions"], 0, "nothing was taken");
+    assert_eq!(SqliteStore::open(&db).unwrap().game(&id).unwrap().unwrap().1.len(), 0);
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn a_player_sees_only_what_his_side_may_see() {
+    let db = temp_db("redaction");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "attack-on-the-ridge", ["human", "human"]).await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let order = json!({"order": {"wing": 0, "order": {"kind": "attack", "at": [36, 36]}}});
+    let (status, r) = act(s.addr, &id, &t0, order).await;
+    assert_eq!(status, 200, "{r}");
+    let text = |g: &Value| g.to_string();
+    let (_, mine) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+    let (_, theirs) = http(s.addr, "GET", &format!("/api/games/{id}?token={t1}"), None).await;
+    let (_, watcher) = http(s.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert!(text(&mine).contains("attack the enemy at [36, 36]"), "the sender sees his order");
+    assert!(!text(&theirs).contains("[36, 36]"), "the enemy does not: {}", theirs["log"]);
+    assert!(!text(&watcher).contains("[36, 36]"), "nor does a spectator");
+    assert_eq!(theirs["candidates"], json!([]), "not its turn: no choices");
+    assert!(!mine["candidates"].as_array().unwrap().is_empty());
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn acknowledged_actions_are_stored_and_a_restarted_server_carries_on() {
+    let db = temp_db("restart");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "hochdorf-mill", ["human", "human"]).await;
+    let t0 = tokens[0].clone().unwrap();
+    // Itchy and Scratchy: side 0 throws for the initiative.
+    let (status, r) = act(s.addr, &id, &t0, json!("throw")).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(SqliteStore::open(&db).unwrap().game(&id).unwrap().unwrap().1.len(), 1, "stored when acknowledged");
+    let (_, before) = http(s.addr, "GET", &format!("/api/games/{id}"), None).await;
+    s.task.abort();
+    let _ = s.task.await;
+
+    let s = start(&db).await;
+    let (_, after) = http(s.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(after["view"], before["view"], "the same battle after the restart");
+    assert_eq!(after["log"], before["log"]);
+    assert_eq!(after["actions"], 1);
+    // And it goes on: whoever must act now can.
+    let side = after["actor"]["side"].as_u64().unwrap() as usize;
+    let token = tokens[side].clone().unwrap();
+    let (_, g) = http(s.addr, "GET", &format!("/api/games/{id}?token={token}"), None).await;
+    let first = g["candidates"][0]["action"].clone();
+    let (status, r) = act(s.addr, &id, &token, first).await;
+    assert_eq!(status, 200, "{r}");
+    let (_, list) = http(s.addr, "GET", "/api/games", None).await;
+    assert_eq!(list[0]["actions"], 2, "{list}");
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn the_computer_answers_a_move_on_its_own() {
+    let db = temp_db("computer");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "mittelhof", ["human", "heuristic"]).await;
+    assert!(tokens[1].is_none(), "a computer seat's token is never given out");
+    let t0 = tokens[0].clone().unwrap();
+    let (status, r) = act(s.addr, &id, &t0, json!("end_orders")).await;
+    assert_eq!(status, 200, "{r}");
+    // The computer sends its orders and ends them: the bound is fought and it is side 0's turn
+    // again.
+    let mut g = Value::Null;
+    for _ in 0..100 {
+        let (_, v) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+        g = v;
+        if g["actor"] == json!({"side": 0}) && g["view"]["turn"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["view"]["turn"], 2, "{}", g["log"]);
+    assert!(g["actions"].as_u64().unwrap() >= 2);
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn replays_step_through_a_game() {
+    let db = temp_db("replay");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "hochdorf-mill", ["human", "human"]).await;
+    let t0 = tokens[0].clone().unwrap();
+    act(s.addr, &id, &t0, json!("throw")).await;
+    let (_, r0) = http(s.addr, "GET", &format!("/api/games/{id}/replay?step=0"), None).await;
+    let (_, r1) = http(s.addr, "GET", &format!("/api/games/{id}/replay?step=1"), None).await;
+    assert_eq!((r0["step"].clone(), r1["step"].clone(), r1["total"].clone()), (json!(0), json!(1), json!(1)));
+    assert!(r0["log"].as_array().unwrap().is_empty());
+    assert!(r1["log"].to_string().contains("Initiative"), "{}", r1["log"]);
+    let (status, _) = http(s.addr, "GET", &format!("/api/games/{id}/replay?step=x"), None).await;
+    assert_eq!(status, 400);
+    s.task.abort();
+}
