@@ -125,7 +125,7 @@ async function showHome() {
 const TERRAIN = {
   woods: ["#9fbf8a", "#6f8f5a"], town: ["#c9b59a", "#8a7560"], hill: ["#e2d6aa", "#b9a97a"],
   river: ["#9cc4e4", "#6f9cc4"], bridge: ["#b08f6a", "#7a5f40"], impassable: ["#9a9a9a", "#666"],
-  field: ["#efe7bf", "#cdbf8a"], soft_ground: ["#cfdcb6", "#9fb08a"], built_up: ["#c9b59a", "#8a7560"],
+  field: ["#efe7bf", "#cdbf8a"], softground: ["#cfdcb6", "#9fb08a"], builtup: ["#c9b59a", "#8a7560"],
   open: ["none", "none"],
 };
 const LINES = { wall: ["#6b5b4b", 0.35, ""], hedge: ["#4f7040", 0.35, "0.6 0.3"], road: ["#bba27a", 0.6, ""],
@@ -197,8 +197,15 @@ function drawMap(view, { onPick, selected } = {}) {
     e.x += c[0]; e.y += c[1]; e.n += 1;
     centres.set(p.unit, e);
   }
+  // Names where they do not overlap one another (the rest show on hover and in the lists).
+  const fs = size / 120;
+  const placed = [];
   for (const [name, c] of centres) {
-    const t = svg("text", { x: c.x / c.n, y: fy(c.y / c.n) - size / 90, "font-size": size / 110, "text-anchor": "middle", fill: "#222" });
+    const x = c.x / c.n, y = fy(c.y / c.n) - fs * 1.2;
+    const w = name.length * fs * 0.5, h = fs;
+    if (placed.some((b) => Math.abs(b.x - x) < (b.w + w) / 2 && Math.abs(b.y - y) < h)) continue;
+    placed.push({ x, y, w });
+    const t = svg("text", { x, y, "font-size": fs, "text-anchor": "middle", fill: "#222" });
     t.textContent = name;
     map.append(t);
   }
@@ -305,11 +312,11 @@ function showGame(id) {
         }
       },
     }, c.text));
-    choices.replaceChildren(
+    choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
       selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, token); } }, "show every choice") : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet" }, g.outcome ? "The battle is over." : "Waiting for the other side."),
-      err);
+      err].filter(Boolean));
     notes.replaceChildren(el("h4", {}, "Notes"), ...v.notes.map((n) => el("div", {}, n)));
     const lines = g.log.slice(-300).map((l) => el("div", { class: /^Turn \d/.test(l.text) ? "turn" : "" }, l.text));
     const box = el("div", { class: "log" }, lines);

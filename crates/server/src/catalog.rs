@@ -91,7 +91,13 @@ pub fn list() -> Vec<Listed> {
         .iter()
         .filter_map(|b| {
             let h: Head = toml_head(b.text)?;
-            Some(Listed { name: b.name, ruleset: h.ruleset, variant: h.variant, title: h.name, description: h.description })
+            Some(Listed {
+                name: b.name,
+                ruleset: h.ruleset,
+                variant: h.variant,
+                title: h.name,
+                description: h.description,
+            })
         })
         .collect()
 }

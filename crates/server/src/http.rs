@@ -98,7 +98,11 @@ async fn create_game(State(s): State<Server>, body: Body) -> Response {
     blocking(move || s.create(&req)).await
 }
 
-async fn game_view(State(s): State<Server>, Path(id): Path<String>, Query(q): Query<HashMap<String, String>>) -> Response {
+async fn game_view(
+    State(s): State<Server>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
     blocking(move || s.view(&id, q.get("token").map(String::as_str))).await
 }
 

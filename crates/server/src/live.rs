@@ -74,8 +74,7 @@ where
     }
 
     fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError> {
-        let a: B::Action =
-            serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
+        let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
         let mut events = Vec::new();
         self.0.apply(&a, chance, &mut events)?;
         Ok(events

@@ -55,14 +55,17 @@ pub struct NewGame {
 /// The players a seat may have.
 pub const PLAYERS: [&str; 3] = ["human", "random", "heuristic"];
 
+/// One line of what happened: the action's number, the text, whether side 0 and side 1 may see it.
+type LogLine = (u64, String, [bool; 2]);
+
 /// One game in memory: its record, the state rebuilt from its actions, and what happened.
 struct Game {
     record: GameRecord,
     live: Box<dyn Live>,
     /// Actions taken.
     n: u64,
-    /// What happened, in words: (action number, text, visible to side 0, to side 1).
-    log: Vec<(u64, String, [bool; 2])>,
+    /// What happened, in words.
+    log: Vec<LogLine>,
     /// Views after each action, for replays: the actions themselves, kept to rebuild any step.
     actions: Vec<ActionRecord>,
     /// Tells watchers that the game changed (the number of actions).
@@ -150,7 +153,11 @@ impl Server {
             .seats
             .iter()
             .map(|s| {
-                if s.player == "human" { json!({"player": s.player, "token": s.token}) } else { json!({"player": s.player}) }
+                if s.player == "human" {
+                    json!({"player": s.player, "token": s.token})
+                } else {
+                    json!({"player": s.player})
+                }
             })
             .collect();
         Ok(json!({"id": record.id, "seats": seats}))
@@ -168,15 +175,8 @@ impl Server {
             .ok_or_else(|| ApiError::new(404, format!("there is no game {id:?}")))?;
         let (live, log) = rebuild(&record, &actions, actions.len())?;
         let (tx, _) = broadcast::channel(64);
-        let game = Arc::new(Mutex::new(Game {
-            n: actions.len() as u64,
-            record,
-            live,
-            log,
-            actions,
-            tx,
-            thinking: false,
-        }));
+        let game =
+            Arc::new(Mutex::new(Game { n: actions.len() as u64, record, live, log, actions, tx, thinking: false }));
         let mut games = lock(&self.games)?;
         // Another request may have loaded it meanwhile: keep the first.
         Ok(games.entry(id.to_string()).or_insert(game).clone())
@@ -365,9 +365,10 @@ fn rebuild(
     record: &GameRecord,
     actions: &[ActionRecord],
     upto: usize,
-) -> Result<(Box<dyn Live>, Vec<(u64, String, [bool; 2])>), ApiError> {
+) -> Result<(Box<dyn Live>, Vec<LogLine>), ApiError> {
     let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
-    let (_, mut live) = catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
+    let (_, mut live) =
+        catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
     let mut log = Vec::new();
     for a in actions.iter().take(upto) {
         let draws: Vec<volley_chance::Draw> = serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;

@@ -17,7 +17,7 @@ struct Running {
     task: tokio::task::JoinHandle<()>,
 }
 
-async fn start(db: &PathBuf) -> Running {
+async fn start(db: &std::path::Path) -> Running {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(db).unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel();
     let task = tokio::spawn(async move {
@@ -91,7 +91,8 @@ async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_c
     assert_eq!(status, 413, "{e}");
     let (status, e) = http(s.addr, "GET", "/api/games/nope", None).await;
     assert_eq!(status, 404, "{e}");
-    let (status, e) = http(s.addr, "POST", "/api/games", Some(r#"{"scenario": "nowhere", "players": ["human", "human"]}"#)).await;
+    let (status, e) =
+        http(s.addr, "POST", "/api/games", Some(r#"{"scenario": "nowhere", "players": ["human", "human"]}"#)).await;
     assert_eq!((status, e["error"].as_str().unwrap().contains("unknown scenario")), (400, true));
 
     let (_, g) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;

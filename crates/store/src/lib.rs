@@ -165,7 +165,10 @@ impl Store for SqliteStore {
         if last.unwrap_or(0) as u64 + 1 != action.n {
             return Err(StoreError::Conflict { game: game.to_string(), n: action.n });
         }
-        conn.execute("INSERT INTO actions (game, n, record) VALUES (?1, ?2, ?3)", params![game, action.n as i64, text])?;
+        conn.execute(
+            "INSERT INTO actions (game, n, record) VALUES (?1, ?2, ?3)",
+            params![game, action.n as i64, text],
+        )?;
         Ok(())
     }
 

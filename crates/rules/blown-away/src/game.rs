@@ -2210,7 +2210,9 @@ impl GameState for Battle {
                     None => format!("{}: move to {to}", n(unit)),
                 }
             }
-            Action::Reform { unit, formation, facing } => format!("{}: reform in {formation:?} facing {facing:.0}°", n(unit)),
+            Action::Reform { unit, formation, facing } => {
+                format!("{}: reform in {formation:?} facing {facing:.0}°", n(unit))
+            }
             Action::Rally { unit } => format!("{}: rally", n(unit)),
             Action::Mob { unit, path } => {
                 format!("{}: mob to {}", n(unit), path.last().map_or_else(|| "where it stands".to_string(), p))

@@ -1578,7 +1578,9 @@ impl GameState for Battle {
             Action::Advantage { unit, value, reason } => {
                 format!("umpire: {} tactical advantage +{value} ({reason})", self.name(usize::from(*unit)))
             }
-            Action::Adjust { unit, reason, .. } => format!("umpire: adjust {} ({reason})", self.name(usize::from(*unit))),
+            Action::Adjust { unit, reason, .. } => {
+                format!("umpire: adjust {} ({reason})", self.name(usize::from(*unit)))
+            }
             Action::EndOrders => "end this side's orders for the bound".into(),
         }
     }

@@ -729,8 +729,9 @@ fn the_events_of_orders_are_for_their_own_side() {
     let ev = order(&mut b, 0, hold(20.0, 30.0));
     assert!(b.event_visible(&ev[0], Viewer::Side(0)) && b.event_visible(&ev[0], Viewer::Umpire));
     assert!(!b.event_visible(&ev[0], Viewer::Side(1)) && !b.event_visible(&ev[0], Viewer::Spectator));
+    // One battalion: 22 minutes, 3 bounds: the order arrives in bound 4.
     let mut arrived = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         arrived.extend(bound(&mut b, &[]));
     }
     let arrival = arrived.iter().find(|e| matches!(e, Event::OrderArrives { .. })).unwrap();
