@@ -193,23 +193,30 @@ impl fmt::Display for Event {
                 if *steady { ", back in good order" } else { "" }
             ),
             Event::CloseCombat { attackers, defender, resolution } => {
-                write!(f, "close combat: {} against {defender}", attackers.join(" and "))?;
-                let a = &resolution.attacker;
-                let d = &resolution.defender;
-                write!(
-                    f,
-                    ": d10 {} = {} against d10 {} = {}; attacker {:?} ({} greens, {} casualties), defender {:?} ({} greens, {} casualties)",
-                    a.die,
-                    a.total,
-                    d.die,
-                    d.total,
-                    a.reaction,
-                    a.greens,
-                    a.casualties + a.test_casualties,
-                    d.reaction,
-                    d.greens,
-                    d.casualties + d.test_casualties
-                )
+                let side = |s: &crate::combat::SideResult| {
+                    let adds: Vec<String> = s.additions.iter().map(|a| format!("{:+} {}", a.value, a.rule)).collect();
+                    let test = s.casualty_test.as_ref().map_or(String::new(), |(dice, score)| {
+                        let d: Vec<String> = dice.iter().map(u8::to_string).collect();
+                        format!("; casualty test {} = {score}", d.join("+"))
+                    });
+                    format!(
+                        "d10 {}{}{} = {}, score {:+}: {:?}, {} green(s), {} casualt{}{test}",
+                        s.die,
+                        if adds.is_empty() { "" } else { " " },
+                        adds.join(" "),
+                        s.total,
+                        s.score,
+                        s.reaction,
+                        s.greens,
+                        s.casualties + s.test_casualties,
+                        if s.casualties + s.test_casualties == 1 { "y" } else { "ies" }
+                    )
+                };
+                write!(f, "close combat ({:?}): {} against {defender}", resolution.table, attackers.join(" and "))?;
+                if let Some((d6, score, cas, greens)) = resolution.guns_first {
+                    write!(f, "; the guns fire first: d6 {d6}, score {score}: {cas} casualties, {greens} green")?;
+                }
+                write!(f, "; attacker {}; defender {}", side(&resolution.attacker), side(&resolution.defender))
             }
             Event::PursuitTest { unit, die, addition, needs, under_control } => write!(
                 f,
