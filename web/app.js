@@ -134,7 +134,7 @@ const SIDES = ["#35588f", "#a8432f"];
 
 // Draw `view` into an SVG; `onPick(unitName)` when a piece is clicked. Returns the SVG and a
 // function that shows the points of an action (a proposed move) over the map.
-function drawMap(view, { onPick, selected } = {}) {
+function drawMap(view, { onPick, selected, targets } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -221,21 +221,40 @@ function drawMap(view, { onPick, selected } = {}) {
   const show = (action) => {
     overlay.replaceChildren();
     if (!action) return;
-    const points = [];
-    const walk = (v) => {
-      if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) points.push(v);
-      else if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === "object") {
-        if (typeof v.col === "number" && typeof v.row === "number") points.push([v.col + 0.5, v.row + 0.5]);
-        else Object.values(v).forEach(walk);
-      }
-    };
-    walk(action);
-    const ps = grid ? points.map(([x, y]) => (Number.isInteger(x) && Number.isInteger(y) ? [x + 0.5, y + 0.5] : [x, y])) : points;
+    const ps = actionPoints(action, grid);
     if (ps.length > 1) overlay.append(svg("polyline", { points: pts(ps), fill: "none", stroke: "#e0b000", "stroke-width": size / 300 }));
     for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
   };
+  // Where the selected unit's choices lead: a dot each, to click.
+  for (const t of targets || []) {
+    const ps = actionPoints(t.action, grid);
+    if (!ps.length) continue;
+    const [x, y] = ps[ps.length - 1];
+    const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" });
+    const title = svg("title"); title.textContent = t.text; dot.append(title);
+    dot.style.cursor = "pointer";
+    dot.addEventListener("click", () => t.take());
+    dot.addEventListener("mouseenter", () => show(t.action));
+    dot.addEventListener("mouseleave", () => show(null));
+    map.append(dot);
+  }
   return { map, show };
+}
+
+// The places an action names, in order: [x, y] pairs, and grid areas ({col, row}) at their
+// centres; on a grid, whole-number pairs are areas too.
+function actionPoints(action, grid) {
+  const points = [];
+  const walk = (v) => {
+    if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) points.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") {
+      if (typeof v.col === "number" && typeof v.row === "number") points.push([v.col + 0.5, v.row + 0.5]);
+      else Object.values(v).forEach(walk);
+    }
+  };
+  walk(action);
+  return grid ? points.map(([x, y]) => (Number.isInteger(x) && Number.isInteger(y) ? [x + 0.5, y + 0.5] : [x, y])) : points;
 }
 
 // ----- a game -----
@@ -282,7 +301,23 @@ function showGame(id) {
 
   function render(g, token) {
     const v = g.view;
-    const { map, show } = drawMap(v, { onPick: (u) => { selected = selected === u ? null : u; render(g, token); }, selected });
+    const err = el("div", { class: "error" });
+    const take = (c) => async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await post(`/api/games/${id}/actions`, { token, action: c.action });
+        selected = null;
+        await refresh();
+      } catch (e) {
+        err.textContent = e.message;
+      } finally {
+        busy = false;
+      }
+    };
+    const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
+    const targets = selected ? list.map((c) => ({ action: c.action, text: c.text, take: take(c) })) : [];
+    const { map, show } = drawMap(v, { onPick: (u) => { selected = selected === u ? null : u; render(g, token); }, selected, targets });
     mapBox.replaceChildren(map);
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
       : el("div", {}, g.actor.side !== undefined ? `${v.sides[g.actor.side]} to act` : "", g.thinking ? " (the computer is thinking…)" : "");
@@ -293,24 +328,10 @@ function showGame(id) {
       who,
       g.seat !== null && g.seat !== undefined ? el("div", { class: "quiet" }, `You play the ${v.sides[g.seat]}.`) : el("div", { class: "quiet" }, "You are watching."));
     // Choices: all, or those naming the selected unit.
-    const err = el("div", { class: "error" });
-    const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
     const buttons = list.map((c) => el("button", {
       class: "choice",
       onmouseenter: () => show(c.action), onmouseleave: () => show(null),
-      onclick: async () => {
-        if (busy) return;
-        busy = true;
-        try {
-          await post(`/api/games/${id}/actions`, { token, action: c.action });
-          selected = null;
-          await refresh();
-        } catch (e) {
-          err.textContent = e.message;
-        } finally {
-          busy = false;
-        }
-      },
+      onclick: take(c),
     }, c.text));
     choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),

@@ -53,8 +53,26 @@ test("play against the computer: a click, the computer's answer, a reload, a rep
   // The initiative is thrown; whoever won, the computer plays until it is our turn again.
   await page.waitForFunction(() => document.querySelector(".log")?.innerText.includes("Initiative"));
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+  assert.match(await logText(page), /Initiative/);
+  // Whoever won the initiative: if it was us, go first.
+  const goFirst = page.getByRole("button", { name: "go first" });
+  if (await goFirst.count()) {
+    await goFirst.click();
+    await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => b.innerText.startsWith("move ")));
+  }
+  // Select a unit on the map and move it by clicking one of the places its choices lead to.
+  // (Not a General: he shares his area with another unit, which covers him on the map.)
+  const moveText = await page.locator(".choice", { hasText: /^move (?!General)/ }).first().innerText();
+  const unit = /^move (.+) to \[/.exec(moveText)[1];
+  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click();
+  await page.waitForSelector("svg.map circle.target");
+  assert.ok((await page.locator(".choice").allInnerTexts()).every((t) => t.includes(unit)), "only its choices");
+  const logBefore = await logText(page);
+  await page.locator("svg.map circle.target").first().click();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, logBefore);
+  await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
   const before = await logText(page);
-  assert.match(before, /Initiative/);
+  assert.ok(before.includes(`${unit} move`) || before.includes(`${unit} turn`), `${unit} moved:\n${before}`);
   // The map is drawn: the mill's units are pieces on it.
   assert.ok(await page.locator("svg.map .piece").count() >= 10);
 
