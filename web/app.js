@@ -63,6 +63,8 @@ function route() {
     showGame(parts[1]);
   } else if (parts[0] === "replay" && parts[1]) {
     showReplay(parts[1]);
+  } else if (parts[0] === "desk" && parts[1]) {
+    showDesk(parts[1]);
   } else {
     showHome();
   }
@@ -113,8 +115,12 @@ async function showHome() {
     el("td", {}, `${g.actions} actions`),
     el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(tokens(g.id)).length ? "play" : "watch"), " · ",
       el("a", { href: `#/replay/${g.id}` }, "replay"))));
+  const desks = [...new Set(scenarios.map((s) => s.ruleset))].map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
   main.replaceChildren(
     el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
+    el("h2", {}, "The umpire's desk"),
+    el("p", {}, "Describe a combat, get the exact odds of every outcome, or resolve it with the dice or cards rolled on the table: ",
+      desks.flatMap((d, i) => (i ? [" · ", d] : [d]))),
     el("h2", {}, "Games"),
     rows.length ? el("table", {}, el("tr", {}, el("th", {}, "scenario"), el("th", {}, "rules"), el("th", {}, "players"), el("th", {}, ""), el("th", {}, "")), rows)
       : el("p", { class: "quiet" }, "No games yet."));
@@ -396,6 +402,97 @@ async function showReplay(id) {
   } catch (e) {
     mapBox.replaceChildren(el("p", { class: "error" }, e.message));
   }
+}
+
+// ----- the umpire's desk -----
+
+// A form for `schema` (JSON Schema, as schemars writes it): returns the element and a function
+// that reads the value back. Objects become fieldsets, enumerations selects, optional values a
+// checkbox that opens their form.
+function formFor(schema, root, name = "") {
+  const deref = (s) => (s && s.$ref ? root.$defs[s.$ref.split("/").pop()] : s);
+  schema = deref(schema);
+  const optionalOf = (s) => {
+    if (s.anyOf && s.anyOf.length === 2) return s.anyOf.find((x) => x.type !== "null");
+    if (Array.isArray(s.type) && s.type.includes("null")) return { ...s, type: s.type.find((t) => t !== "null"), default: undefined };
+    return null;
+  };
+  const inner = optionalOf(schema);
+  if (inner) {
+    const sub = formFor(inner, root, name);
+    const on = el("input", { type: "checkbox", "aria-label": `give ${name}` });
+    const box = el("span", { class: "optional" }, on, " ", sub.node);
+    sub.node.style.display = "none";
+    on.addEventListener("change", () => { sub.node.style.display = on.checked ? "" : "none"; });
+    return { node: box, get: () => (on.checked ? sub.get() : null) };
+  }
+  const choices = schema.oneOf && schema.oneOf.every((o) => "const" in o) ? schema.oneOf.map((o) => [o.const, o.description || o.const])
+    : schema.enum ? schema.enum.map((v) => [v, v]) : null;
+  if (choices) {
+    const sel = el("select", { name }, choices.map(([v, d]) => el("option", { value: v, selected: v === schema.default }, `${v}${d !== v ? ` — ${d}` : ""}`)));
+    return { node: sel, get: () => sel.value };
+  }
+  if (schema.type === "object" && schema.properties) {
+    const fields = Object.entries(schema.properties).map(([k, sub]) => {
+      const f = formFor(sub, root, k);
+      const d = deref(sub) || {};
+      const nested = (d.type === "object" && d.properties) || f.node.tagName === "FIELDSET";
+      const row = nested ? f.node
+        : el("label", { class: "field", title: sub.description || d.description || "" }, el("span", { class: "fname" }, k.replaceAll("_", " ")), f.node);
+      return { k, f, row };
+    });
+    const node = el("fieldset", {}, name ? el("legend", {}, name) : null, fields.map((x) => x.row));
+    return { node, get: () => Object.fromEntries(fields.map(({ k, f }) => [k, f.get()]).filter(([, v]) => v !== null && v !== "")) };
+  }
+  if (schema.type === "boolean") {
+    const c = el("input", { type: "checkbox", name, checked: schema.default === true });
+    return { node: c, get: () => c.checked };
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    const i = el("input", { type: "number", name, value: schema.default ?? schema.examples?.[0] ?? schema.minimum ?? 0, min: schema.minimum, max: schema.maximum, step: schema.type === "integer" ? 1 : "any" });
+    return { node: i, get: () => (i.value === "" ? null : Number(i.value)) };
+  }
+  const t = el("input", { type: "text", name, value: schema.default ?? "" });
+  return { node: t, get: () => { try { return JSON.parse(t.value); } catch { return t.value; } } };
+}
+
+async function showDesk(ruleset) {
+  main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
+  let schema;
+  try {
+    schema = await api(`/api/desk/${ruleset}/schema`);
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, e.message));
+    return;
+  }
+  const form = formFor(schema, schema);
+  const out = el("div", { class: "box" });
+  const draws = el("input", { type: "text", placeholder: "as rolled: 7 3, or Q 7 (empty: the computer rolls)", size: 40, "aria-label": "draws" });
+  const err = el("div", { class: "error" });
+  const odds = async () => {
+    err.textContent = "";
+    try {
+      const r = await post(`/api/desk/${ruleset}/odds`, { situation: form.get() });
+      out.replaceChildren(...[el("h4", {}, "Exact odds"), ...r.outcomes.slice(0, 40).map((o) => el("div", { class: "bar" },
+        el("span", { class: "barfill", style: `width: ${Math.max(0.5, o.probability * 100)}%` }),
+        el("span", { class: "bartext" }, `${(o.probability * 100).toFixed(2)}%  ${o.outcome}`))),
+      r.outcomes.length > 40 ? el("div", { class: "quiet" }, `and ${r.outcomes.length - 40} less likely outcomes`) : null].filter(Boolean));
+    } catch (e) { err.textContent = e.message; }
+  };
+  const resolve = async () => {
+    err.textContent = "";
+    try {
+      const r = await post(`/api/desk/${ruleset}/resolve`, { situation: form.get(), draws: draws.value, seed: Math.floor(Math.random() * 1e9) });
+      out.replaceChildren(el("h4", {}, "Result"), el("pre", { class: "resolution" }, r.text));
+    } catch (e) { err.textContent = e.message; }
+  };
+  main.replaceChildren(el("h2", {}, `The umpire's desk: ${ruleset}`),
+    el("div", { class: "game" },
+      el("div", { class: "box desk" }, schema.description ? el("p", { class: "quiet" }, schema.description) : null, form.node),
+      el("div", { class: "panel" },
+        el("div", { class: "box" }, el("button", { onclick: odds }, "Exact odds"), " ",
+          el("div", {}, draws, " ", el("button", { onclick: resolve }, "Resolve")), err),
+        out, el("a", { href: "#/" }, "All battles"))));
 }
 
 route();

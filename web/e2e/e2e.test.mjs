@@ -113,3 +113,25 @@ test("a second player joins by the invite link and sees the first player's move 
   await b.waitForFunction(() => document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
   assert.match(await b.locator(".choices").innerText(), /order the ridge/);
 });
+
+test("the umpire's desk: a form from the situation's schema, exact odds as bars, a resolution with table dice", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}#/desk/old-fritz`);
+  await page.waitForSelector("fieldset");
+  await page.getByRole("button", { name: "Exact odds" }).click();
+  await page.waitForSelector(".bar");
+  const shares = await page.locator(".bartext").allInnerTexts();
+  assert.ok(shares.length > 5, shares.join("\n"));
+  const total = shares.map((t) => parseFloat(t)).reduce((a, b) => a + b, 0);
+  assert.ok(total > 50 && total <= 100.5, `the listed outcomes' shares: ${total}`);
+  // Equal battalions, the attacker rolls 7 and the defender 3: +4, the defender withdraws.
+  await page.fill('input[aria-label="draws"]', "7 3 1 1 1 1");
+  await page.getByRole("button", { name: "Resolve" }).click();
+  await page.waitForSelector("pre.resolution");
+  const text = await page.locator("pre.resolution").innerText();
+  assert.match(text, /d10 7/);
+  assert.match(text, /Withdraw/);
+  assert.deepEqual(errors, []);
+});

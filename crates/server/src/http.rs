@@ -10,6 +10,9 @@
 //! | `POST /api/games/{id}/actions` | `{"token", "action"}`: act for the seat; answered once the action is stored |
 //! | `GET /api/games/{id}/replay?step=K` | the game after K actions |
 //! | `GET /api/games/{id}/ws` | a WebSocket that says `{"actions": n}` whenever the game changes |
+//! | `GET /api/desk/{ruleset}/schema` | the JSON Schema of a rule set's combat situation |
+//! | `POST /api/desk/{ruleset}/odds` | `{"situation"}` → the exact probability of every outcome |
+//! | `POST /api/desk/{ruleset}/resolve` | `{"situation", "draws"?, "seed"?}` → the result, explained |
 //!
 //! Errors are JSON, `{"error": "..."}`, with a 4xx status for what the caller got wrong.
 
@@ -70,6 +73,9 @@ pub fn router(server: Server) -> Router {
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(watch))
+        .route("/api/desk", get(|| async { ok(json!(catalog::RULESETS)) }))
+        .route("/api/desk/{ruleset}/schema", get(desk_schema))
+        .route("/api/desk/{ruleset}/{what}", post(desk_work))
         .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
         .with_state(server)
 }
@@ -116,6 +122,39 @@ async fn act(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Res
     };
     let (token, action) = (token.to_string(), action.clone());
     blocking(move || s.act(&id, &token, &action)).await
+}
+
+fn desk_for(ruleset: &str) -> Result<Box<dyn crate::desk::Desk>, ApiError> {
+    crate::desk::desk(ruleset)
+        .ok_or_else(|| ApiError { status: 404, message: format!("no rule set {ruleset:?}: {:?}", catalog::RULESETS) })
+}
+
+async fn desk_schema(Path(ruleset): Path<String>) -> Response {
+    match desk_for(&ruleset) {
+        Ok(d) => ok(d.schema()),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn desk_work(Path((ruleset, what)): Path<(String, String)>, body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let Some(situation) = v.get("situation").cloned() else {
+        return ApiError::bad("expected {\"situation\": {...}}").into_response();
+    };
+    let draws = v.get("draws").and_then(Value::as_str).filter(|d| !d.trim().is_empty()).map(str::to_string);
+    let seed = v.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    blocking(move || {
+        let d = desk_for(&ruleset)?;
+        match what.as_str() {
+            "odds" => d.odds(&situation),
+            "resolve" => d.resolve(&situation, draws.as_deref(), seed),
+            _ => Err(ApiError { status: 404, message: format!("the desk does {what:?}? it gives odds or resolves") }),
+        }
+    })
+    .await
 }
 
 async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query<HashMap<String, String>>) -> Response {

@@ -5,6 +5,7 @@
 //! * [`live`] — a game of any rule set behind one object-safe trait.
 //! * [`Server`] — the games: creating them, acting for a seat, computer players, rebuilding a
 //!   game from its stored actions after a restart.
+//! * [`desk`] — the umpire's desk: each rule set's calculator for JSON.
 //! * [`router`] — the HTTP API and the page.
 //!
 //! The server is the authority: every action is validated by the rule set, each seat acts only
@@ -16,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod desk;
 mod http;
 pub mod live;
 mod server;

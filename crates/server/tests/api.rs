@@ -194,3 +194,36 @@ async fn replays_step_through_a_game() {
     assert_eq!(status, 400);
     s.task.abort();
 }
+
+#[tokio::test]
+async fn the_umpires_desk_gives_schemas_exact_odds_and_resolutions() {
+    let db = temp_db("desk");
+    let s = start(&db).await;
+    for rs in ["blown-away", "itchy-scratchy", "old-fritz"] {
+        let (status, schema) = http(s.addr, "GET", &format!("/api/desk/{rs}/schema"), None).await;
+        assert_eq!(status, 200, "{rs}");
+        assert!(schema["properties"].is_object(), "{rs}: {schema}");
+    }
+    let unit = json!({"arm": "infantry", "quality": "C", "figures": 12});
+    let situation = json!({"attacker": unit, "defender": unit});
+    let (status, odds) =
+        http(s.addr, "POST", "/api/desk/old-fritz/odds", Some(&json!({"situation": situation}).to_string())).await;
+    assert_eq!(status, 200, "{odds}");
+    let total: f64 = odds["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let body = json!({"situation": situation, "draws": "7 3 1 1 1 1"}).to_string();
+    let (status, r) = http(s.addr, "POST", "/api/desk/old-fritz/resolve", Some(&body)).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["resolution"]["defender"]["reaction"], "withdraw", "{r}");
+    let body = json!({"situation": situation, "draws": "7"}).to_string();
+    let (status, r) = http(s.addr, "POST", "/api/desk/old-fritz/resolve", Some(&body)).await;
+    assert_eq!(status, 400, "too few dice: {r}");
+    let (status, r) =
+        http(s.addr, "POST", "/api/desk/old-fritz/odds", Some(&json!({"situation": {"attacker": 1}}).to_string()))
+            .await;
+    assert_eq!(status, 400, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("situation"), "{r}");
+    let (status, _) = http(s.addr, "GET", "/api/desk/chess/schema", None).await;
+    assert_eq!(status, 404);
+    s.task.abort();
+}

@@ -196,6 +196,7 @@ pub struct Situation {
     /// The attacker's weapon.
     pub weapon: Weapon,
     /// The range in grid areas, counted through edges (1 = the adjacent area).
+    #[schemars(example = 2)]
     pub range: u8,
     /// What is attacked.
     pub target: Target,

@@ -122,6 +122,7 @@ pub struct Unit {
     /// Troop quality.
     pub quality: Quality,
     /// Figures now (for outnumbering, and the enemy's casualty test fired by these).
+    #[schemars(example = 12)]
     pub figures: u16,
     /// Figures at the start of the battle (each 10% lost is −2); default: as now.
     #[serde(default)]

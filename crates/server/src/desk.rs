@@ -1,0 +1,72 @@
+//! The umpire's desk: each rule set's calculator behind one object-safe trait — the situation's
+//! JSON Schema (the page builds its form from it), exact odds, and a resolution with the seeded
+//! generator or the dice and cards rolled on a real table.
+
+use schemars::JsonSchema;
+use serde_json::{Value, json};
+use volley_chance::{Chance, Scripted, Seeded};
+use volley_core::calc::Calculator;
+
+use crate::server::ApiError;
+
+/// A rule set's calculator, for JSON.
+pub trait Desk: Send + Sync {
+    /// The situation's JSON Schema.
+    fn schema(&self) -> Value;
+    /// Every outcome with its exact probability, most likely first.
+    fn odds(&self, situation: &Value) -> Result<Value, ApiError>;
+    /// One combat resolved: with `draws` (as a person types them) if given, else with `seed`.
+    fn resolve(&self, situation: &Value, draws: Option<&str>, seed: u64) -> Result<Value, ApiError>;
+}
+
+struct Of<C>(C);
+
+fn situation<C: Calculator>(v: &Value) -> Result<C::Situation, ApiError> {
+    serde_json::from_value(v.clone())
+        .map_err(|e| ApiError::bad(format!("the situation: {}", volley_scenario::in_plain_words(&e.to_string()))))
+}
+
+impl<C> Desk for Of<C>
+where
+    C: Calculator + Send + Sync,
+    C::Situation: JsonSchema,
+{
+    fn schema(&self) -> Value {
+        serde_json::to_value(schemars::schema_for!(C::Situation)).unwrap_or(Value::Null)
+    }
+
+    fn odds(&self, v: &Value) -> Result<Value, ApiError> {
+        let s = situation::<C>(v)?;
+        let outcomes = self.0.odds(&s).map_err(|e| ApiError::bad(e.to_string()))?;
+        let list: Vec<Value> = outcomes
+            .iter()
+            .map(|o| json!({"outcome": o.outcome.to_string(), "detail": o.outcome, "probability": o.probability}))
+            .collect();
+        Ok(json!({"outcomes": list}))
+    }
+
+    fn resolve(&self, v: &Value, draws: Option<&str>, seed: u64) -> Result<Value, ApiError> {
+        let s = situation::<C>(v)?;
+        let mut seeded = Seeded::new(seed);
+        let mut scripted = match draws {
+            Some(text) => Scripted::parse(text).map_err(|e| ApiError::bad(format!("the draws: {e}")))?,
+            None => Scripted::default(),
+        };
+        let chance: &mut dyn Chance = if draws.is_some() { &mut scripted } else { &mut seeded };
+        let r = self.0.resolve(&s, chance).map_err(|e| ApiError::bad(e.to_string()))?;
+        if scripted.remaining() > 0 {
+            return Err(ApiError::bad(format!("{} of the draws given were not needed", scripted.remaining())));
+        }
+        Ok(json!({"text": r.to_string(), "resolution": r}))
+    }
+}
+
+/// The desk of a rule set, by id.
+pub fn desk(ruleset: &str) -> Option<Box<dyn Desk>> {
+    match ruleset {
+        volley_blown_away::RULESET_ID => Some(Box::new(Of(volley_blown_away::calc::Combat))),
+        volley_itchy_scratchy::RULESET_ID => Some(Box::new(Of(volley_itchy_scratchy::combat::Combat))),
+        volley_old_fritz::RULESET_ID => Some(Box::new(Of(volley_old_fritz::combat::Combat))),
+        _ => None,
+    }
+}
