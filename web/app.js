@@ -112,7 +112,7 @@ async function showHome() {
   });
   const rows = games.map((g) => el("tr", {},
     el("td", {}, g.scenario_name), el("td", {}, g.ruleset), el("td", {}, g.players.join(" against ")),
-    el("td", {}, `${g.actions} actions`),
+    el("td", {}, g.status || `${g.actions} actions`),
     el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(tokens(g.id)).length ? "play" : "watch"), " · ",
       el("a", { href: `#/replay/${g.id}` }, "replay"))));
   const desks = [...new Set(scenarios.map((s) => s.ruleset))].map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));

@@ -409,3 +409,70 @@ units = [{ name = "y", kind = "medium_guns", wing = "b", quality = "D", at = [1,
     assert!(e.contains("side \"B\" has no wing"), "{e}");
     assert!(e.contains("bad.toml:20:") && e.contains("six guns or fewer"), "{e}");
 }
+
+/// One blocking HTTP request with `Connection: close`: the status and the JSON body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out.split(' ').nth(1).unwrap().parse().unwrap();
+    let json = out.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
+}
+
+/// Start `volley serve` on a free port with the database `db`; returns the process and address.
+fn serve(d: &Dir, db: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .current_dir(&d.path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
+    (child, addr)
+}
+
+#[test]
+fn a_killed_server_loses_no_acknowledged_action() {
+    let d = setup("serve-kill");
+    let (mut server, addr) = serve(&d, "games.db");
+    let body = r#"{"scenario": "attack-on-the-ridge", "players": ["human", "human"], "seed": 9}"#;
+    let (status, g) = http(&addr, "POST", "/api/games", body);
+    assert_eq!(status, 200, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> =
+        g["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap().into()).collect();
+    let order = r#"{"order": {"wing": 0, "order": {"kind": "attack", "at": [36, 36]}}}"#;
+    for (token, action) in [(&tokens[0], order), (&tokens[0], r#""end_orders""#), (&tokens[1], r#""end_orders""#)] {
+        let (status, r) = http(
+            &addr,
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            &format!(r#"{{"token": "{token}", "action": {action}}}"#),
+        );
+        assert_eq!(status, 200, "{r}");
+    }
+    let (_, before) = http(&addr, "GET", &format!("/api/games/{id}?token={}", tokens[0]), "");
+    // Killed outright: no shutdown, nothing flushed on the way out.
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let (mut server, addr) = serve(&d, "games.db");
+    let (status, after) = http(&addr, "GET", &format!("/api/games/{id}?token={}", tokens[0]), "");
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["actions"], 3);
+    assert_eq!(after["view"], before["view"]);
+    assert_eq!(after["log"], before["log"]);
+    assert!(after["log"].to_string().contains("attack the enemy at [36, 36]"), "{}", after["log"]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

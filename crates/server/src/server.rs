@@ -346,10 +346,36 @@ impl Server {
         }
     }
 
-    /// Every stored game, newest first.
+    /// Every stored game, newest first, with where it stands.
     pub fn list(&self) -> Result<Value, ApiError> {
         let games = self.store.games().map_err(ApiError::internal)?;
-        serde_json::to_value(games).map_err(ApiError::internal)
+        let mut out = Vec::with_capacity(games.len());
+        for summary in games {
+            let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
+            if let Ok(game) = self.game(&summary.id) {
+                let g = lock(&game)?;
+                let view = g.live.view(Viewer::Spectator);
+                let status = match (g.live.outcome(), g.live.actor()) {
+                    (Some(o), _) => match o.winner {
+                        Some(w) => {
+                            format!("{} won: {}", view.sides.get(usize::from(w)).map_or("?", |s| s.as_str()), o.reason)
+                        }
+                        None => format!("a draw: {}", o.reason),
+                    },
+                    (None, Actor::Side(s)) => {
+                        format!(
+                            "turn {}, {} to act",
+                            view.turn,
+                            view.sides.get(usize::from(s)).map_or("?", |s| s.as_str())
+                        )
+                    }
+                    (None, other) => format!("turn {}, {other} to act", view.turn),
+                };
+                v["status"] = json!(status);
+            }
+            out.push(v);
+        }
+        Ok(Value::Array(out))
     }
 }
 

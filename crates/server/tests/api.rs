@@ -150,6 +150,7 @@ async fn acknowledged_actions_are_stored_and_a_restarted_server_carries_on() {
     assert_eq!(status, 200, "{r}");
     let (_, list) = http(s.addr, "GET", "/api/games", None).await;
     assert_eq!(list[0]["actions"], 2, "{list}");
+    assert!(list[0]["status"].as_str().unwrap().contains("to act"), "{list}");
     s.task.abort();
 }
 
