@@ -1,0 +1,55 @@
+//! The server's answer to a player: an action validated, resolved and stored for good (SQLite,
+//! fsync), and the player's view built — the path behind "answered within 100 ms".
+//!
+//! Run with `cargo bench -p volley-server --bench server`; the figures go in BENCHMARKS.md.
+
+use std::sync::Arc;
+
+use divan::Bencher;
+use serde_json::json;
+use volley_server::{NewGame, Server};
+use volley_store::SqliteStore;
+
+fn main() {
+    divan::main();
+}
+
+fn game(name: &str) -> (Server, String, [String; 2], std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("volley-bench-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let store = SqliteStore::open(&dir.join("games.db")).unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::new(Arc::new(store));
+    let req = NewGame { scenario: name.into(), players: vec!["human".into(), "human".into()], seed: Some(1) };
+    let g = server.create(&req).unwrap_or_else(|e| panic!("{e:?}"));
+    let id = g["id"].as_str().unwrap_or_default().to_string();
+    let token = |i: usize| g["seats"][i]["token"].as_str().unwrap_or_default().to_string();
+    (server, id, [token(0), token(1)], dir)
+}
+
+/// One action (the side's orders ended; every second one carries out a whole bound of
+/// Mittelhof, 42 units) stored, then the acting player's view with its choices.
+#[divan::bench(sample_count = 14, sample_size = 4)]
+fn action_answered(bencher: Bencher) {
+    let (server, id, tokens, dir) = game("mittelhof");
+    let mut n = 0usize;
+    bencher.bench_local(|| {
+        let token = &tokens[n % 2];
+        n += 1;
+        // 56 actions in all: the battle (30 bounds, 60 actions) is not over.
+        if let Err(e) = server.act(&id, token, &json!("end_orders")) {
+            panic!("{e:?}");
+        }
+        divan::black_box(server.view(&id, Some(token)).map(|v| v.to_string().len()).unwrap_or(0))
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A player's view alone, with its choices, as JSON text.
+#[divan::bench(sample_count = 30, sample_size = 10)]
+fn view_built(bencher: Bencher) {
+    let (server, id, tokens, dir) = game("mittelhof");
+    bencher
+        .bench_local(|| divan::black_box(server.view(&id, Some(&tokens[0])).map(|v| v.to_string().len()).unwrap_or(0)));
+    let _ = std::fs::remove_dir_all(dir);
+}
