@@ -192,6 +192,26 @@ function drawMap(view, { onPick, selected, targets } = {}) {
     shape.append(title);
     if (onPick && p.unit) shape.addEventListener("click", () => onPick(p.unit));
     map.append(shape);
+    // Counters: green counters as green dots beside the piece, numbers (strength, figures) in it.
+    const counters = p.counters || [];
+    if (counters.length) {
+      const c = p.footprint.shape === "circle" ? p.footprint.at
+        : p.footprint.points.reduce(([a, b], [x, y]) => [a + x / p.footprint.points.length, b + y / p.footprint.points.length], [0, 0]);
+      const r = size / 320;
+      let dx = 0;
+      for (const k of counters) {
+        if (k.kind === "green") {
+          for (let i = 0; i < Math.min(k.n, 6); i++) {
+            map.append(svg("circle", { cx: c[0] + dx + r * 2.4 * i, cy: fy(c[1]) + size / 90, r, fill: "#3f9a3f", stroke: "#1d5a1d", "stroke-width": r / 4, class: "counter green" }));
+          }
+        } else {
+          const t = svg("text", { x: c[0] + dx, y: fy(c[1]) + size / 300, "font-size": size / 150, "text-anchor": "middle", fill: "#fff", class: `counter ${k.kind}` });
+          t.textContent = String(k.n);
+          map.append(t);
+          dx += size / 80;
+        }
+      }
+    }
   }
   // Unit names once per unit, at the middle of its pieces.
   const centres = new Map();
@@ -390,11 +410,11 @@ async function showReplay(id) {
   };
   slider.addEventListener("change", () => go(Number(slider.value)));
   const bar = el("div", { class: "replaybar box" },
-    el("button", { class: "plain", onclick: () => go(0) }, "⏮"),
+    el("button", { class: "plain", onclick: () => go(0), title: "the start" }, "«"),
     el("button", { class: "plain", "data-step": "back", onclick: () => go(Math.max(0, Number(slider.value) - 1)) }, "◀"),
     slider,
     el("button", { class: "plain", "data-step": "forward", onclick: () => go(Math.min(total, Number(slider.value) + 1)) }, "▶"),
-    el("button", { class: "plain", onclick: () => go(total) }, "⏭"), label);
+    el("button", { class: "plain", onclick: () => go(total), title: "the end" }, "»"), label);
   main.replaceChildren(el("div", { class: "game" }, mapBox, el("div", { class: "panel" }, bar, log,
     el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
   try {

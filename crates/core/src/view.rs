@@ -88,6 +88,18 @@ pub struct ViewPiece {
     pub facing: Option<f64>,
     /// State, such as `in ranks`, `running`.
     pub status: String,
+    /// Counters and numbers on the piece, such as green counters or Strength Points.
+    #[serde(default)]
+    pub counters: Vec<ViewCounter>,
+}
+
+/// A counter or number shown on a piece.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewCounter {
+    /// What it counts, such as `green` (Old Fritz's green counters) or `strength`.
+    pub kind: String,
+    /// How many.
+    pub n: u32,
 }
 
 /// Any other mark.

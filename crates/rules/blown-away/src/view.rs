@@ -63,6 +63,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 footprint: Footprint::Circle { at: m.at.into(), r: 0.4 },
                 facing: Some(m.facing),
                 status: status.to_string(),
+                counters: Vec::new(),
             });
         }
         if let Some(g) = u.gun {

@@ -1,7 +1,7 @@
 //! What a viewer sees: the grid, its terrain, the units. Nothing is hidden in Itchy and
 //! Scratchy, so every viewer sees the same.
 
-use volley_core::{Footprint, View, ViewFeature, ViewObjective, ViewPiece, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewObjective, ViewPiece, Viewer};
 use volley_table::grid::Area;
 
 use crate::game::Battle;
@@ -57,6 +57,7 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             footprint: Footprint::Polygon { points: square(u.area) },
             facing: Some(u.facing.heading()),
             status: if u.done || (u.moved.is_some() && u.attacked) { "done".into() } else { "ready".into() },
+            counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp) }],
         })
         .collect();
     let notes = (0..2u8)

@@ -4,7 +4,7 @@
 //! umpire sees both; a spectator and the enemy see neither (the enemy sees only what the troops
 //! do on the table).
 
-use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::State;
@@ -68,6 +68,10 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             footprint: Footprint::Polygon { points: u.corners().iter().map(|&p| p.into()).collect() },
             facing: Some(u.facing),
             status: status.to_string(),
+            counters: vec![
+                ViewCounter { kind: "figures".into(), n: u32::from(u.figures) },
+                ViewCounter { kind: "green".into(), n: u32::from(u.greens) },
+            ],
         });
     }
     let mut markers = Vec::new();
