@@ -192,6 +192,13 @@ function drawMap(view, { onPick, selected, targets } = {}) {
     shape.append(title);
     if (onPick && p.unit) shape.addEventListener("click", () => onPick(p.unit));
     map.append(shape);
+    // Facing: a short stroke from the middle of the piece towards its front.
+    if (typeof p.facing === "number" && p.footprint.shape === "polygon") {
+      const ps = p.footprint.points;
+      const [cx, cy] = ps.reduce(([a, b], [x, y]) => [a + x / ps.length, b + y / ps.length], [0, 0]);
+      const len = size / 110, rad = (p.facing * Math.PI) / 180;
+      map.append(svg("line", { x1: cx, y1: fy(cy), x2: cx + Math.sin(rad) * len, y2: fy(cy + Math.cos(rad) * len), stroke: "#1d1d1d", "stroke-width": size / 700, class: "facing" }));
+    }
     // Counters: green counters as green dots beside the piece, numbers (strength, figures) in it.
     const counters = p.counters || [];
     if (counters.length) {
