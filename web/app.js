@@ -251,23 +251,25 @@ function drawMap(view, { onPick, selected, targets } = {}) {
   }
   const overlay = svg("g", {});
   map.append(overlay);
-  const show = (action) => {
+  // `c` is a choice: its places if the rule set gave them, else those found in its JSON.
+  const placesOf = (c) => (c.points && c.points.length ? c.points : actionPoints(c.action, grid));
+  const show = (c) => {
     overlay.replaceChildren();
-    if (!action) return;
-    const ps = actionPoints(action, grid);
+    if (!c) return;
+    const ps = placesOf(c);
     if (ps.length > 1) overlay.append(svg("polyline", { points: pts(ps), fill: "none", stroke: "#e0b000", "stroke-width": size / 300 }));
     for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
   };
   // Where the selected unit's choices lead: a dot each, to click.
   for (const t of targets || []) {
-    const ps = actionPoints(t.action, grid);
+    const ps = placesOf(t);
     if (!ps.length) continue;
     const [x, y] = ps[ps.length - 1];
     const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" });
     const title = svg("title"); title.textContent = t.text; dot.append(title);
     dot.style.cursor = "pointer";
     dot.addEventListener("click", () => t.take());
-    dot.addEventListener("mouseenter", () => show(t.action));
+    dot.addEventListener("mouseenter", () => show(t));
     dot.addEventListener("mouseleave", () => show(null));
     map.append(dot);
   }
@@ -349,7 +351,7 @@ function showGame(id) {
       }
     };
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
-    const targets = selected ? list.map((c) => ({ action: c.action, text: c.text, take: take(c) })) : [];
+    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
     const { map, show } = drawMap(v, { onPick: (u) => { selected = selected === u ? null : u; render(g, token); }, selected, targets });
     mapBox.replaceChildren(map);
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
@@ -363,7 +365,7 @@ function showGame(id) {
     // Choices: all, or those naming the selected unit.
     const buttons = list.map((c) => el("button", {
       class: "choice",
-      onmouseenter: () => show(c.action), onmouseleave: () => show(null),
+      onmouseenter: () => show(c), onmouseleave: () => show(null),
       onclick: take(c),
     }, c.text));
     choices.replaceChildren(...[

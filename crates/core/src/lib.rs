@@ -155,6 +155,14 @@ pub trait GameState: Clone + Send + 'static {
         true
     }
 
+    /// The places `action` involves, in the view's coordinates and in order — where a unit is
+    /// and where it would go, or who fires at whom — for drawing it over the map. The default:
+    /// none (a page may look for places in the action's JSON instead).
+    fn action_points(&self, action: &Self::Action) -> Vec<[f64; 2]> {
+        let _ = action;
+        Vec::new()
+    }
+
     /// `action` in words, naming units as the scenario does, for lists of choices on a screen.
     /// The default is its JSON.
     fn describe(&self, action: &Self::Action) -> String {

@@ -26,8 +26,9 @@ pub trait Live: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see.
     fn view(&self, viewer: Viewer) -> View;
-    /// The actions the actor may take now, as JSON, each with its description.
-    fn candidates(&self) -> Vec<(Value, String)>;
+    /// The actions the actor may take now, as JSON, each with its description and the places it
+    /// involves.
+    fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)>;
     /// Apply an action given as JSON, drawing from `chance`; returns what happened, in words,
     /// each with whether side 0 and side 1 may see it.
     fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError>;
@@ -67,10 +68,12 @@ where
         self.0.view(viewer)
     }
 
-    fn candidates(&self) -> Vec<(Value, String)> {
+    fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)> {
         let mut out = Vec::new();
         self.0.candidate_actions(&mut out);
-        out.iter().filter_map(|a| serde_json::to_value(a).ok().map(|v| (v, self.0.describe(a)))).collect()
+        out.iter()
+            .filter_map(|a| serde_json::to_value(a).ok().map(|v| (v, self.0.describe(a), self.0.action_points(a))))
+            .collect()
     }
 
     fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError> {

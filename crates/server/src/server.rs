@@ -200,7 +200,11 @@ impl Server {
         let actor = g.live.actor();
         let mine = matches!((actor, seat), (Actor::Side(a), Some(s)) if a == s);
         let candidates: Vec<Value> = if mine {
-            g.live.candidates().into_iter().map(|(action, text)| json!({"action": action, "text": text})).collect()
+            g.live
+                .candidates()
+                .into_iter()
+                .map(|(action, text, points)| json!({"action": action, "text": text, "points": points}))
+                .collect()
         } else {
             Vec::new()
         };

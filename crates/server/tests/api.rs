@@ -119,6 +119,11 @@ async fn a_player_sees_only_what_his_side_may_see() {
     assert!(!text(&watcher).contains("[36, 36]"), "nor does a spectator");
     assert_eq!(theirs["candidates"], json!([]), "not its turn: no choices");
     assert!(!mine["candidates"].as_array().unwrap().is_empty());
+    // Each choice comes with its words and the places it involves (an order: from the wing's
+    // centre to the place).
+    let c = mine["candidates"].as_array().unwrap().iter().find(|c| c["action"]["order"].is_object()).unwrap();
+    assert!(c["text"].as_str().unwrap().starts_with("order the "), "{c}");
+    assert_eq!(c["points"].as_array().unwrap().len(), 2, "{c}");
     s.task.abort();
 }
 

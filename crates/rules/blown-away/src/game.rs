@@ -2197,6 +2197,21 @@ impl GameState for Battle {
         hash_serialized(self)
     }
 
+    fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
+        let at = |u: &u16| self.units.get(usize::from(*u)).map(|x| <[f64; 2]>::from(x.centre()));
+        let gun = |u: &u16| self.units.get(usize::from(*u)).and_then(|x| x.gun).map(|g| <[f64; 2]>::from(g.at));
+        let path = |p: &[Point]| p.iter().map(|&q| <[f64; 2]>::from(q)).collect::<Vec<_>>();
+        match action {
+            Action::Move { unit, path: p, .. } | Action::Mob { unit, path: p } => {
+                at(unit).into_iter().chain(path(p)).collect()
+            }
+            Action::Fire { gun: g, target } => gun(g).or_else(|| at(g)).into_iter().chain(at(target)).collect(),
+            Action::Combat { unit, target } => at(unit).into_iter().chain(at(target)).collect(),
+            Action::MoveCommander { to } => vec![(*to).into()],
+            _ => Vec::new(),
+        }
+    }
+
     fn describe(&self, action: &Action) -> String {
         let p = |q: &Point| format!("[{:.1}, {:.1}]", q.x, q.y);
         let n = |u: &u16| self.name(usize::from(*u)).to_string();

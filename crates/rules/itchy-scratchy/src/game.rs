@@ -746,6 +746,16 @@ impl GameState for Battle {
         hash_serialized(self)
     }
 
+    fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
+        let centre = |a: Area| [f64::from(a.col) + 0.5, f64::from(a.row) + 0.5];
+        let at = |u: &u16| self.units.get(usize::from(*u)).map(|x| centre(x.area));
+        match action {
+            Action::Move { unit, path, .. } => at(unit).into_iter().chain(path.iter().map(|&a| centre(a))).collect(),
+            Action::Attack { unit, target } => at(unit).into_iter().chain(at(target)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn describe(&self, action: &Action) -> String {
         let area = |a: &Area| format!("[{}, {}]", a.col, a.row);
         match action {

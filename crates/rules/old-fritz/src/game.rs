@@ -1568,6 +1568,19 @@ impl GameState for Battle {
         }
     }
 
+    fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
+        match action {
+            Action::Order { wing, order } => {
+                let from = self.wing_centres().get(usize::from(*wing)).copied().flatten();
+                from.into_iter().chain(order.place()).map(Into::into).collect()
+            }
+            Action::Advantage { unit, .. } | Action::Adjust { unit, .. } => {
+                self.units.get(usize::from(*unit)).map(|u| vec![u.at.into()]).unwrap_or_default()
+            }
+            Action::EndOrders => Vec::new(),
+        }
+    }
+
     fn describe(&self, action: &Action) -> String {
         match action {
             Action::Order { wing, order } => {

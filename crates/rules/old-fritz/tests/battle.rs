@@ -739,3 +739,16 @@ fn the_events_of_orders_are_for_their_own_side() {
     let other = arrived.iter().find(|e| matches!(e, Event::BoundBegins { .. })).unwrap();
     assert!(b.event_visible(other, Viewer::Side(1)));
 }
+
+#[test]
+fn an_order_is_drawn_from_the_wings_centre_to_its_place_and_described_with_its_arrival() {
+    let a = [
+        r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [30, 10] }"#,
+    ];
+    let b = battle("", &a, &[FAR]);
+    let o = Action::Order { wing: 0, order: hold(25.0, 40.0) };
+    assert_eq!(b.action_points(&o), vec![[25.0, 10.0], [25.0, 40.0]]);
+    // Two battalions: 24 minutes, 3 bounds: sent in bound 1, in effect in bound 4.
+    assert_eq!(b.describe(&o), "order the a: hold [25, 40] (takes effect in bound 4)");
+}
