@@ -146,7 +146,9 @@ function drawMap(view, { onPick, selected, targets } = {}) {
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
   const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: "map", role: "img", "aria-label": view.title });
   const grid = view.pieces.some((p) => p.footprint.shape === "polygon") && W <= 40 && Number.isInteger(W);
-  map.append(svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4" }));
+  const ground = svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4" });
+  if (onPick) ground.addEventListener("click", () => onPick(null));
+  map.append(ground);
   for (const f of view.terrain.filter((t) => t.closed)) {
     const [fill, stroke] = TERRAIN[f.kind] || ["#ddd", "#aaa"];
     const p = svg("polygon", { points: pts(f.points), fill, stroke, "stroke-width": 0.15 });
@@ -190,7 +192,9 @@ function drawMap(view, { onPick, selected, targets } = {}) {
     const title = svg("title");
     title.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
     shape.append(title);
-    if (onPick && p.unit) shape.addEventListener("click", () => onPick(p.unit));
+    // Pressing a piece selects its unit; releasing over one of its places takes that choice,
+    // so a unit is moved by a click on it and a click on the place, or by dragging it there.
+    if (onPick && p.unit) shape.addEventListener("pointerdown", () => onPick(p.unit));
     map.append(shape);
     // Facing: a short stroke from the middle of the piece towards its front.
     if (typeof p.facing === "number" && p.footprint.shape === "polygon") {
@@ -249,6 +253,14 @@ function drawMap(view, { onPick, selected, targets } = {}) {
     const t = svg("title"); t.textContent = `${m.kind}: ${m.label}`; g.append(t);
     map.append(g);
   }
+  // The selected unit's reach: weapon ranges within their arcs.
+  for (const p of view.pieces.filter((q) => selected && q.unit === selected)) {
+    for (const r of p.ranges || []) {
+      const poly = svg("polygon", { points: pts(r.points), fill: "#e0b000", "fill-opacity": 0.12, stroke: "#b08a00", "stroke-width": size / 900, class: "range" });
+      const t = svg("title"); t.textContent = r.label; poly.append(t);
+      map.append(poly);
+    }
+  }
   const overlay = svg("g", {});
   map.append(overlay);
   // `c` is a choice: its places if the rule set gave them, else those found in its JSON.
@@ -268,7 +280,7 @@ function drawMap(view, { onPick, selected, targets } = {}) {
     const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" });
     const title = svg("title"); title.textContent = t.text; dot.append(title);
     dot.style.cursor = "pointer";
-    dot.addEventListener("click", () => t.take());
+    dot.addEventListener("pointerup", () => t.take());
     dot.addEventListener("mouseenter", () => show(t));
     dot.addEventListener("mouseleave", () => show(null));
     map.append(dot);
@@ -352,7 +364,8 @@ function showGame(id) {
     };
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
     const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
-    const { map, show } = drawMap(v, { onPick: (u) => { selected = selected === u ? null : u; render(g, token); }, selected, targets });
+    const pick = (u) => { if (selected !== u) { selected = u; render(g, token); } };
+    const { map, show } = drawMap(v, { onPick: pick, selected, targets });
     mapBox.replaceChildren(map);
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
       : el("div", {}, g.actor.side !== undefined ? `${v.sides[g.actor.side]} to act` : "", g.thinking ? " (the computer is thinking…)" : "");

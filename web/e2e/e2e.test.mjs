@@ -40,7 +40,7 @@ after(async () => {
 
 const logText = (page) => page.locator(".log").innerText();
 
-test("play against the computer: a click, the computer's answer, a reload, a replay", async () => {
+test("play against the computer: select a unit, see its reach, drag it to a place; the computer answers; reload; replay", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = [];
@@ -66,9 +66,16 @@ test("play against the computer: a click, the computer's answer, a reload, a rep
   const unit = /^move (.+) to \[/.exec(moveText)[1];
   await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click();
   await page.waitForSelector("svg.map circle.target");
+  assert.ok(await page.locator("svg.map polygon.range").count() > 0, "its weapon's reach is drawn");
   assert.ok((await page.locator(".choice").allInnerTexts()).every((t) => t.includes(unit)), "only its choices");
   const logBefore = await logText(page);
-  await page.locator("svg.map circle.target").first().click();
+  // Drag the unit onto the place (pressing it, moving, releasing there).
+  const from = await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().boundingBox();
+  const to = await page.locator("svg.map circle.target").first().boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+  await page.mouse.up();
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, logBefore);
   await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
   const before = await logText(page);

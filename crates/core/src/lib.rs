@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawError};
 
 pub use hash::{Fnv64, hash_serialized};
-pub use view::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece};
+pub use view::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange};
 
 /// A side's index in its scenario: 0 for the first side listed, 1 for the second.
 pub type SideId = u8;

@@ -91,6 +91,19 @@ pub struct ViewPiece {
     /// Counters and numbers on the piece, such as green counters or Strength Points.
     #[serde(default)]
     pub counters: Vec<ViewCounter>,
+    /// What the unit reaches from where it stands — weapon ranges within their arcs — drawn when
+    /// it is selected (given on one piece of each unit).
+    #[serde(default)]
+    pub ranges: Vec<ViewRange>,
+}
+
+/// An area a unit reaches, such as a battery's long range within its arc.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewRange {
+    /// What it is, such as `long range (12")`.
+    pub label: String,
+    /// Its outline.
+    pub points: Vec<[f64; 2]>,
 }
 
 /// A counter or number shown on a piece.

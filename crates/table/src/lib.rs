@@ -168,6 +168,20 @@ pub fn unit(heading: f64) -> Point {
     Point::new(libm::sin(r), libm::cos(r))
 }
 
+/// The outline of the sector of radius `r` about `centre`, `half_angle` degrees either side of
+/// `facing` (a whole circle when `half_angle` is 180 or more), in `steps` pieces of arc.
+pub fn sector(centre: Point, facing: f64, half_angle: f64, r: f64, steps: usize) -> Vec<Point> {
+    let steps = steps.max(2);
+    if half_angle >= 180.0 {
+        return (0..steps).map(|i| centre.toward(360.0 * i as f64 / steps as f64, r)).collect();
+    }
+    let mut out = vec![centre];
+    for i in 0..=steps {
+        out.push(centre.toward(facing - half_angle + 2.0 * half_angle * i as f64 / steps as f64, r));
+    }
+    out
+}
+
 /// The heading from `a` towards `b` (0 if they coincide).
 pub fn heading_to(a: Point, b: Point) -> f64 {
     let d = b - a;

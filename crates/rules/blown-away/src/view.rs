@@ -5,7 +5,7 @@
 //! placements until both sides have fixed theirs.
 
 use volley_chance::card_name;
-use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
+use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::{ManState, Variant};
@@ -49,6 +49,30 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             continue;
         }
         let name = b.name(i).to_string();
+        // The unit's reach, on its first piece: combat within 4" all round; a gun's arc.
+        let mut reach = vec![ViewRange {
+            label: format!("combat within {}\"", crate::game::COMBAT_RANGE),
+            points: volley_table::sector(u.centre(), 0.0, 180.0, crate::game::COMBAT_RANGE, 32)
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        }];
+        if let Some(g) = u.gun {
+            reach.push(ViewRange {
+                label: format!("the gun's arc ({}° each side)", crate::game::LRA_ARC),
+                points: volley_table::sector(
+                    g.at,
+                    g.facing,
+                    crate::game::LRA_ARC,
+                    st.table.width.max(st.table.depth),
+                    16,
+                )
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+            });
+        }
+        let mut first = true;
         for m in &u.men {
             let status = match m.state {
                 ManState::InRanks => "in ranks",
@@ -64,7 +88,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 facing: Some(m.facing),
                 status: status.to_string(),
                 counters: Vec::new(),
+                ranges: if first { std::mem::take(&mut reach) } else { Vec::new() },
             });
+            first = false;
         }
         if let Some(g) = u.gun {
             markers.push(ViewMarker {

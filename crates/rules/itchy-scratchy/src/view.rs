@@ -1,7 +1,7 @@
 //! What a viewer sees: the grid, its terrain, the units. Nothing is hidden in Itchy and
 //! Scratchy, so every viewer sees the same.
 
-use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewObjective, ViewPiece, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewObjective, ViewPiece, ViewRange, Viewer};
 use volley_table::grid::Area;
 
 use crate::game::Battle;
@@ -20,6 +20,21 @@ fn block(areas: &[Area]) -> Vec<[f64; 2]> {
     let (r0, r1) = (areas.iter().map(|a| a.row).min().unwrap_or(0), areas.iter().map(|a| a.row).max().unwrap_or(0));
     let (x0, y0, x1, y1) = (f64::from(c0), f64::from(r0), f64::from(c1) + 1.0, f64::from(r1) + 1.0);
     vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+}
+
+/// The areas a unit's weapon reaches, in its arc, each with the dice it throws there.
+fn ranges(b: &Battle, u: &crate::model::Unit) -> Vec<ViewRange> {
+    let Some(w) = u.weapon else { return Vec::new() };
+    b.stat()
+        .grid
+        .areas()
+        .filter_map(|a| {
+            let d = u.area.distance(a);
+            let dice = w.dice_at(u8::try_from(d).ok()?)?;
+            volley_table::grid::in_arc(u.area, u.facing, a)
+                .then(|| ViewRange { label: format!("range {d}: {dice} dice"), points: square(a) })
+        })
+        .collect()
 }
 
 /// The view of `b` (the same for every viewer).
@@ -58,6 +73,7 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             facing: Some(u.facing.heading()),
             status: if u.done || (u.moved.is_some() && u.attacked) { "done".into() } else { "ready".into() },
             counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp) }],
+            ranges: ranges(b, u),
         })
         .collect();
     let notes = (0..2u8)

@@ -4,10 +4,30 @@
 //! umpire sees both; a spectator and the enemy see neither (the enemy sees only what the troops
 //! do on the table).
 
-use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::State;
+
+/// A unit's reach: a battery's close and long ranges within its arc (45° each side); for
+/// infantry and cavalry, the approach to close combat (2½") all round.
+fn ranges(u: &crate::model::Unit) -> Vec<ViewRange> {
+    let arc = |label: String, r: f64, half: f64| ViewRange {
+        label,
+        points: volley_table::sector(u.at, u.facing, half, r, 24).into_iter().map(Into::into).collect(),
+    };
+    match u.kind.ranges() {
+        Some((close, long)) => vec![
+            arc(format!("long range, ball ({long}\")"), long, 45.0),
+            arc(format!("close range, canister ({close}\")"), close, 45.0),
+        ],
+        None => vec![arc(
+            format!("close combat at {}\"", crate::model::APPROACH),
+            crate::model::APPROACH + u.depth() / 2.0,
+            180.0,
+        )],
+    }
+}
 
 /// The view of `b` for `viewer`.
 pub fn view(b: &Battle, viewer: Viewer) -> View {
@@ -72,6 +92,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 ViewCounter { kind: "figures".into(), n: u32::from(u.figures) },
                 ViewCounter { kind: "green".into(), n: u32::from(u.greens) },
             ],
+            ranges: ranges(u),
         });
     }
     let mut markers = Vec::new();

@@ -752,3 +752,16 @@ fn an_order_is_drawn_from_the_wings_centre_to_its_place_and_described_with_its_a
     // Two battalions: 24 minutes, 3 bounds: sent in bound 1, in effect in bound 4.
     assert_eq!(b.describe(&o), "order the a: hold [25, 40] (takes effect in bound 4)");
 }
+
+#[test]
+fn a_batterys_reach_is_its_close_and_long_range_within_its_arc() {
+    let g = r#"{ name = "g", kind = "heavy_guns", at = [20, 10] }"#;
+    let b = battle("", &[g], &[FAR]);
+    let v = b.view(Viewer::Spectator);
+    let p = v.pieces.iter().find(|p| p.unit.as_deref() == Some("g")).unwrap();
+    let labels: Vec<&str> = p.ranges.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["long range, ball (18\")", "close range, canister (8\")"]);
+    // The long range's farthest point straight ahead is 18" north of the battery.
+    let far = p.ranges[0].points.iter().map(|q| q[1]).fold(f64::MIN, f64::max);
+    assert!((far - 28.0).abs() < 1e-9, "{far}");
+}
