@@ -328,6 +328,7 @@ function showGame(id) {
   };
 
   let actor = null;
+  let shown = -1; // the number of actions on screen
   async function refresh() {
     let g;
     try {
@@ -340,6 +341,7 @@ function showGame(id) {
         g = await api(`/api/games/${id}?token=${token}`);
       }
       actor = g.actor;
+      shown = g.actions;
       render(g, token);
     } catch (e) {
       status.replaceChildren(el("div", { class: "error" }, e.message));
@@ -353,8 +355,9 @@ function showGame(id) {
       if (busy) return;
       busy = true;
       try {
-        await post(`/api/games/${id}/actions`, { token, action: c.action });
+        const r = await post(`/api/games/${id}/actions`, { token, action: c.action });
         selected = null;
+        actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
         await refresh();
       } catch (e) {
         err.textContent = e.message;
@@ -403,7 +406,12 @@ function showGame(id) {
     if (closed) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
-    socket.onmessage = () => refresh();
+    socket.onmessage = (m) => {
+      // Only news: our own action is already drawn when its answer comes back.
+      let n = -1;
+      try { n = JSON.parse(m.data).actions; } catch { /* refresh anyway */ }
+      if (n !== shown) refresh();
+    };
     socket.onclose = () => { if (!closed) setTimeout(connect, 1000); };
   }
   stop = () => { closed = true; if (socket) socket.close(); };

@@ -277,7 +277,7 @@ impl Server {
         }
         self.kick(id, &game);
         let g = lock(&game)?;
-        Ok(json!({"ok": true, "actions": g.n}))
+        Ok(json!({"ok": true, "actions": g.n, "actor": g.live.actor()}))
     }
 
     /// Apply `action` by `by` to a copy, store it, then keep the copy.
