@@ -77,6 +77,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/desk/{ruleset}/schema", get(desk_schema))
         .route("/api/desk/{ruleset}/{what}", post(desk_work))
         .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
+        .method_not_allowed_fallback(|| async { ApiError { status: 405, message: "not with that method".into() } })
         .with_state(server)
 }
 

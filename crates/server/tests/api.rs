@@ -91,6 +91,10 @@ async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_c
     assert_eq!(status, 413, "{e}");
     let (status, e) = http(s.addr, "GET", "/api/games/nope", None).await;
     assert_eq!(status, 404, "{e}");
+    let (status, e) = http(s.addr, "DELETE", "/api/games", None).await;
+    assert_eq!((status, e["error"].is_string()), (405, true), "{e}");
+    let (status, e) = http(s.addr, "GET", "/nowhere", None).await;
+    assert_eq!((status, e["error"].is_string()), (404, true), "{e}");
     let (status, e) =
         http(s.addr, "POST", "/api/games", Some(r#"{"scenario": "nowhere", "players": ["human", "human"]}"#)).await;
     assert_eq!((status, e["error"].as_str().unwrap().contains("unknown scenario")), (400, true));
