@@ -73,6 +73,33 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Play many battles of a scenario in parallel and sum them up: wins with 95% intervals,
+    /// casualties, battle lengths, what became of each unit; with --out, the figures as JSON and
+    /// CSV and plots as SVG.
+    #[command(after_help = "Battle i has the seed `volley play --seed` would need to play it again: the\n\
+`seed` column of battles.csv. The same --seed gives the same summary.json whatever --jobs is.")]
+    Simulate {
+        /// Scenario file or bundled name.
+        scenario: String,
+        /// Battles to play.
+        #[arg(long, default_value_t = 100)]
+        runs: u64,
+        /// Agents for the first and second side, comma-separated: random or heuristic.
+        #[arg(long, default_value = "heuristic,heuristic")]
+        agents: String,
+        /// The master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: one a core).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Write summary.json, battles.csv and SVG plots into this directory (made if missing).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Rebuild a battle from its log and check the final state hash.
     Replay {
         /// A log written by `volley play --log`.
@@ -229,6 +256,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Simulate { scenario, runs, agents, seed, jobs, out, format } => {
+            let src = read_scenario(&scenario)?;
+            let battle = match load(&src) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+            let [a, b] = names.as_slice() else {
+                bail!("--agents takes two names separated by a comma, such as heuristic,random")
+            };
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            let cfg = volley_sim::Config {
+                runs,
+                master_seed: seed,
+                agents: [a.clone(), b.clone()],
+                jobs,
+                max_actions: 1_000_000,
+            };
+            match battle {
+                Loaded::BlownAway(b) => simulate(&b, &cfg, out.as_deref(), format)?,
+                Loaded::ItchyScratchy(b) => simulate(&b, &cfg, out.as_deref(), format)?,
+                Loaded::OldFritz(b) => simulate(&b, &cfg, out.as_deref(), format)?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Serve { addr, db } => {
             let store = volley_store::SqliteStore::open(&db)
                 .with_context(|| format!("cannot open the game store {}", db.display()))?;
@@ -434,6 +491,125 @@ fn play<B: Playable>(
                 }
             }
             write_summary(&mut out, &rep)?;
+        }
+    }
+    Ok(())
+}
+
+fn simulate<B: Playable + Sync>(
+    start: &B,
+    cfg: &volley_sim::Config,
+    out: Option<&std::path::Path>,
+    format: Format,
+) -> Result<()> {
+    use std::io::IsTerminal;
+    let tty = std::io::stderr().is_terminal();
+    let every = (cfg.runs / 200).max(1);
+    let progress = |done: u64| {
+        if tty && (done % every == 0 || done == cfg.runs) {
+            eprint!("\r  {done} of {} battles", cfg.runs);
+            if done == cfg.runs {
+                eprintln!();
+            }
+        }
+    };
+    let records = volley_sim::run(start, cfg, &progress).map_err(|e| anyhow!("{e}"))?;
+    let summary = volley_sim::summarize(start, cfg, &records);
+    let json = serde_json::to_string_pretty(&summary)?;
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {}", dir.join(name).display()))
+        };
+        write("summary.json", &(json.clone() + "\n"))?;
+        write("battles.csv", &volley_sim::csv(start, &records))?;
+        let cas = |s: usize| -> Vec<u64> {
+            let v: Vec<f64> = records.iter().map(|r| r.sides[s].casualty_pct()).collect();
+            volley_sim::stats::histogram(&v, 20, 0.0, 100.0)
+        };
+        let (n0, n1) = (start.side_name(0), start.side_name(1));
+        write(
+            "casualties.svg",
+            &volley_sim::plot::histogram(
+                &format!("{}: casualties ({} battles)", summary.scenario, summary.runs),
+                &format!("{} lost, % of the start", summary.measure),
+                0.0,
+                100.0,
+                &[(n0, cas(0)), (n1, cas(1))],
+            ),
+        )?;
+        let longest = records.iter().map(|r| r.turns).max().unwrap_or(1).max(1);
+        let turns: Vec<f64> = records.iter().map(|r| f64::from(r.turns)).collect();
+        let bins = (longest as usize).min(30);
+        write(
+            "length.svg",
+            &volley_sim::plot::histogram(
+                &format!("{}: battle length", summary.scenario),
+                "turns",
+                0.0,
+                f64::from(longest),
+                &[("battles", volley_sim::stats::histogram(&turns, bins, 0.0, f64::from(longest)))],
+            ),
+        )?;
+        let draw_rate = summary.draws as f64 / summary.runs.max(1) as f64;
+        let bars = [
+            (n0, summary.sides[0].win_rate, summary.sides[0].win_rate_95),
+            (n1, summary.sides[1].win_rate, summary.sides[1].win_rate_95),
+            ("draws", draw_rate, summary.draw_rate_95),
+        ];
+        write("wins.svg", &volley_sim::plot::rates(&format!("{}: who wins", summary.scenario), &bars))?;
+    }
+    let mut w = std::io::stdout().lock();
+    match format {
+        Format::Json => writeln!(w, "{json}")?,
+        Format::Text => {
+            writeln!(
+                w,
+                "{}: {} battles, {} ({}) against {} ({}), master seed {}",
+                summary.scenario,
+                summary.runs,
+                summary.sides[0].name,
+                summary.sides[0].agent,
+                summary.sides[1].name,
+                summary.sides[1].agent,
+                summary.master_seed
+            )?;
+            for s in &summary.sides {
+                let c = &s.casualty_pct;
+                writeln!(
+                    w,
+                    "  {}: {} wins, {:.1}% (95%: {:.1}-{:.1}%); casualties {:.1}% mean, {:.1}% median, {:.1}-{:.1}% (10th-90th)",
+                    s.name,
+                    s.wins,
+                    s.win_rate * 100.0,
+                    s.win_rate_95[0] * 100.0,
+                    s.win_rate_95[1] * 100.0,
+                    c.mean,
+                    c.median,
+                    c.p10,
+                    c.p90
+                )?;
+            }
+            writeln!(w, "  draws: {}", summary.draws)?;
+            let t = &summary.turns;
+            writeln!(
+                w,
+                "  length: {:.1} turns mean, {:.0} median, {:.0}-{:.0} (10th-90th)",
+                t.mean, t.median, t.p10, t.p90
+            )?;
+            let mut lost: Vec<&volley_sim::UnitSummary> =
+                summary.units.iter().filter(|u| u.gone + u.routed > 0).collect();
+            lost.sort_by_key(|u| std::cmp::Reverse(u.gone + u.routed));
+            for u in lost.iter().take(8) {
+                writeln!(w, "  {}: gone in {} battles, running at the end in {}", u.name, u.gone, u.routed)?;
+            }
+            if let Some(dir) = out {
+                writeln!(
+                    w,
+                    "  written: {}/{{summary.json, battles.csv, casualties.svg, length.svg, wins.svg}}",
+                    dir.display()
+                )?;
+            }
         }
     }
     Ok(())

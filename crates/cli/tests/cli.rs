@@ -476,3 +476,32 @@ fn a_killed_server_loses_no_acknowledged_action() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+#[test]
+fn simulate_sums_up_battles_that_play_replays_one_by_one() {
+    let d = setup("simulate");
+    let o = d.run(&["simulate", "hochdorf-mill", "--runs", "30", "--seed", "4", "--jobs", "2", "--out", "out"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("The mill at Hochdorf, 1813: 30 battles"), "{text}");
+    for f in ["summary.json", "battles.csv", "casualties.svg", "length.svg", "wins.svg"] {
+        assert!(d.path.join("out").join(f).exists(), "{f}");
+    }
+    assert!(d.read("out/wins.svg").starts_with("<svg"));
+    // The same master seed, one thread: the same summary, byte for byte.
+    let one = d.run(&["simulate", "hochdorf-mill", "--runs", "30", "--seed", "4", "--jobs", "1", "--format", "json"]);
+    assert_eq!(stdout(&one).trim(), d.read("out/summary.json").trim());
+    let summary: serde_json::Value = serde_json::from_str(&d.read("out/summary.json")).unwrap();
+    let wins = summary["sides"][0]["wins"].as_u64().unwrap() + summary["sides"][1]["wins"].as_u64().unwrap();
+    assert_eq!(wins + summary["draws"].as_u64().unwrap(), 30);
+    // A battle's row is what `volley play --seed` gives for its seed.
+    let csv = d.read("out/battles.csv");
+    let row: Vec<&str> = csv.lines().nth(3).unwrap().split(',').collect();
+    let played = json(&d.run(&["play", "hochdorf-mill", "--seed", row[1], "--format", "json"]));
+    assert_eq!(played["turns"].to_string(), row[3]);
+    assert_eq!(played["sides"][0]["killed"].to_string(), row[6], "{row:?}");
+    let winner = played["winner"].as_str().map(|w| format!("\"{w}\"")).unwrap_or_default();
+    assert_eq!(winner, row[2]);
+    let bad = d.run(&["simulate", "hochdorf-mill", "--agents", "heuristic,wizard"]);
+    assert!(!bad.status.success() && stderr(&bad).contains("unknown agent \"wizard\""), "{}", stderr(&bad));
+}

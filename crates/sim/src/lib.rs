@@ -1,0 +1,330 @@
+//! Many battles at once: play N battles of a scenario in parallel (rayon), each exactly as
+//! `volley play --seed` would, and sum them up — wins with confidence intervals, casualties,
+//! battle lengths, what became of each unit — with SVG plots.
+//!
+//! Battle `i` has seed `Seeded::derive(master, i)`; results are gathered in index order, so the
+//! summary is the same whatever the number of threads.
+//!
+//! What this crate is not: it knows no rule set and reads no files; it is generic over
+//! [`GameState`] + [`Heuristic`] + [`Tally`].
+#![deny(missing_docs)]
+
+pub mod plot;
+pub mod stats;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use volley_chance::Seeded;
+use volley_core::{Actor, Agent, GameState, Heuristic, Tally, Viewer};
+
+use crate::stats::{Dist, wilson};
+
+/// Why a simulation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// An agent's name is unknown.
+    #[error("unknown agent {0:?}: expected one of {agents}", agents = volley_ai::AGENTS.join(", "))]
+    Agent(String),
+    /// A battle failed: a bug in the rule set.
+    #[error("battle {index} (seed {seed}) failed: {why}")]
+    Battle {
+        /// Its index.
+        index: u64,
+        /// Its seed.
+        seed: u64,
+        /// What went wrong.
+        why: String,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start {0} threads")]
+    Threads(usize),
+}
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Battles to play.
+    pub runs: u64,
+    /// The master seed.
+    pub master_seed: u64,
+    /// The agents of the two sides.
+    pub agents: [String; 2],
+    /// Threads (0: as many as cores).
+    pub jobs: usize,
+    /// A battle still going after this many actions is an error.
+    pub max_actions: u64,
+}
+
+/// One side's figures in one battle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideRecord {
+    /// Strength at the start, in the rule set's measure.
+    pub start: usize,
+    /// Lost for good.
+    pub lost: usize,
+    /// Out of action for now (running).
+    pub running: usize,
+}
+
+impl SideRecord {
+    /// Losses as a percentage of the start.
+    pub fn casualty_pct(&self) -> f64 {
+        self.lost as f64 * 100.0 / self.start.max(1) as f64
+    }
+}
+
+/// One battle's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleRecord {
+    /// Its index.
+    pub index: u64,
+    /// Its seed (`volley play --seed` plays it again).
+    pub seed: u64,
+    /// The winner, if any.
+    pub winner: Option<u8>,
+    /// Turns played.
+    pub turns: u32,
+    /// Decisions taken.
+    pub actions: u64,
+    /// Each side's figures.
+    pub sides: [SideRecord; 2],
+    /// Units (by their index in the first view's list) no longer on the table at the end.
+    pub gone: Vec<u16>,
+    /// Units whose every piece was running at the end.
+    pub routed: Vec<u16>,
+}
+
+/// The units of a battle as its view lists them: (name, side), in order of first appearance.
+fn units_of(view: &volley_core::View) -> Vec<(String, Option<u8>)> {
+    let mut out: Vec<(String, Option<u8>)> = Vec::new();
+    for p in &view.pieces {
+        if let Some(u) = &p.unit {
+            if !out.iter().any(|(n, _)| n == u) {
+                out.push((u.clone(), p.side));
+            }
+        }
+    }
+    out
+}
+
+/// Play one battle as `volley play --seed seed --agents a,b` does.
+pub fn play_one<B>(
+    start: &B,
+    index: u64,
+    seed: u64,
+    cfg: &Config,
+    units: &[(String, Option<u8>)],
+) -> Result<BattleRecord, SimError>
+where
+    B: GameState + Heuristic + Tally,
+{
+    let mut agents: Vec<Box<dyn Agent<B>>> = Vec::with_capacity(2);
+    for (i, name) in cfg.agents.iter().enumerate() {
+        let a = volley_ai::by_name::<B>(name, Seeded::derive(seed, 1000 + i as u64))
+            .ok_or_else(|| SimError::Agent(name.clone()))?;
+        agents.push(a);
+    }
+    let mut state = start.clone();
+    let mut rng = Seeded::new(seed);
+    let mut cands = Vec::new();
+    let mut events = Vec::new();
+    let mut actions = 0u64;
+    let fail = |why: String| SimError::Battle { index, seed, why };
+    while state.outcome().is_none() {
+        if actions >= cfg.max_actions {
+            return Err(fail(format!("still going after {actions} actions")));
+        }
+        let Actor::Side(side) = state.actor() else {
+            return Err(fail(format!("no side to act but {}", state.actor())));
+        };
+        cands.clear();
+        state.candidate_actions(&mut cands);
+        if cands.is_empty() {
+            return Err(fail("no candidate actions".into()));
+        }
+        let agent = agents.get_mut(usize::from(side)).ok_or_else(|| fail(format!("no agent for side {side}")))?;
+        let i = agent.choose(&state, &cands).min(cands.len() - 1);
+        events.clear();
+        state.apply(&cands[i], &mut rng, &mut events).map_err(|e| fail(e.to_string()))?;
+        actions += 1;
+    }
+    let end = state.view(Viewer::Umpire);
+    let mut gone = Vec::new();
+    let mut routed = Vec::new();
+    for (k, (name, _)) in units.iter().enumerate() {
+        let pieces: Vec<&volley_core::ViewPiece> =
+            end.pieces.iter().filter(|p| p.unit.as_ref() == Some(name)).collect();
+        if pieces.is_empty() {
+            gone.push(k as u16);
+        } else if pieces.iter().all(|p| p.status == "running" || p.status == "fallen") {
+            routed.push(k as u16);
+        }
+    }
+    let side = |s: u8| {
+        let (start, lost, running) = state.tally(s);
+        SideRecord { start, lost, running }
+    };
+    Ok(BattleRecord {
+        index,
+        seed,
+        winner: state.outcome().and_then(|o| o.winner),
+        turns: state.phase().turn,
+        actions,
+        sides: [side(0), side(1)],
+        gone,
+        routed,
+    })
+}
+
+/// Play `cfg.runs` battles from `start` on `cfg.jobs` threads; `progress(done)` is called as
+/// battles finish (from any thread). The records come back in index order.
+pub fn run<B>(start: &B, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Vec<BattleRecord>, SimError>
+where
+    B: GameState + Heuristic + Tally + Sync,
+{
+    let units = units_of(&start.view(Viewer::Umpire));
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs).build().map_err(|_| SimError::Threads(cfg.jobs))?;
+    let done = AtomicU64::new(0);
+    pool.install(|| {
+        (0..cfg.runs)
+            .into_par_iter()
+            .map(|i| {
+                let r = play_one(start, i, Seeded::derive(cfg.master_seed, i), cfg, &units);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                r
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })
+}
+
+/// One side over all the battles.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSummary {
+    /// Its name.
+    pub name: String,
+    /// Its agent.
+    pub agent: String,
+    /// Battles won.
+    pub wins: u64,
+    /// Wins over all battles.
+    pub win_rate: f64,
+    /// The 95% Wilson interval of the win rate.
+    pub win_rate_95: [f64; 2],
+    /// Casualties as a percentage of its strength at the start.
+    pub casualty_pct: Dist,
+}
+
+/// What became of one unit over all the battles.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnitSummary {
+    /// Its name.
+    pub name: String,
+    /// Its side at the start.
+    pub side: Option<u8>,
+    /// Battles it ended off the table (destroyed, dispersed, fled...).
+    pub gone: u64,
+    /// Battles it ended running.
+    pub routed: u64,
+}
+
+/// All the battles summed up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The scenario.
+    pub scenario: String,
+    /// The rule set's variant, if any.
+    pub variant: Option<String>,
+    /// The master seed.
+    pub master_seed: u64,
+    /// Battles played.
+    pub runs: u64,
+    /// What the strengths count (men, figures, strength points).
+    pub measure: String,
+    /// Each side.
+    pub sides: Vec<SideSummary>,
+    /// Drawn battles.
+    pub draws: u64,
+    /// The 95% Wilson interval of the share of draws.
+    pub draw_rate_95: [f64; 2],
+    /// Battle length in turns.
+    pub turns: Dist,
+    /// Each unit.
+    pub units: Vec<UnitSummary>,
+}
+
+/// Sum up `records` of battles from `start`.
+pub fn summarize<B: GameState + Tally>(start: &B, cfg: &Config, records: &[BattleRecord]) -> Summary {
+    let n = records.len() as u64;
+    let units = units_of(&start.view(Viewer::Umpire));
+    let mut gone: HashMap<u16, u64> = HashMap::new();
+    let mut routed: HashMap<u16, u64> = HashMap::new();
+    for r in records {
+        for &u in &r.gone {
+            *gone.entry(u).or_default() += 1;
+        }
+        for &u in &r.routed {
+            *routed.entry(u).or_default() += 1;
+        }
+    }
+    let sides = (0..2u8)
+        .map(|s| {
+            let wins = records.iter().filter(|r| r.winner == Some(s)).count() as u64;
+            let cas: Vec<f64> = records.iter().map(|r| r.sides[usize::from(s)].casualty_pct()).collect();
+            SideSummary {
+                name: start.side_name(s).to_string(),
+                agent: cfg.agents[usize::from(s)].clone(),
+                wins,
+                win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+                win_rate_95: wilson(wins, n),
+                casualty_pct: Dist::of(&cas),
+            }
+        })
+        .collect();
+    let draws = records.iter().filter(|r| r.winner.is_none()).count() as u64;
+    let turns: Vec<f64> = records.iter().map(|r| f64::from(r.turns)).collect();
+    Summary {
+        scenario: start.scenario_name().to_string(),
+        variant: start.variant().map(str::to_string),
+        master_seed: cfg.master_seed,
+        runs: n,
+        measure: start.measure().to_string(),
+        sides,
+        draws,
+        draw_rate_95: wilson(draws, n),
+        turns: Dist::of(&turns),
+        units: units
+            .iter()
+            .enumerate()
+            .map(|(k, (name, side))| UnitSummary {
+                name: name.clone(),
+                side: *side,
+                gone: gone.get(&(k as u16)).copied().unwrap_or(0),
+                routed: routed.get(&(k as u16)).copied().unwrap_or(0),
+            })
+            .collect(),
+    }
+}
+
+/// `battles.csv`: a row a battle — index, seed, winner (side name or empty), turns, actions, and
+/// each side's start, lost, running and casualty percentage.
+pub fn csv<B: Tally>(start: &B, records: &[BattleRecord]) -> String {
+    let col = |s: &str| s.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect::<String>();
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let (a, b) = (col(start.side_name(0)), col(start.side_name(1)));
+    let mut out = format!(
+        "index,seed,winner,turns,actions,{a}_start,{a}_lost,{a}_running,{a}_casualty_pct,{b}_start,{b}_lost,{b}_running,{b}_casualty_pct\n"
+    );
+    for r in records {
+        let winner = r.winner.map_or(String::new(), |w| quote(start.side_name(w)));
+        out.push_str(&format!("{},{},{},{},{}", r.index, r.seed, winner, r.turns, r.actions));
+        for s in &r.sides {
+            out.push_str(&format!(",{},{},{},{:.2}", s.start, s.lost, s.running, s.casualty_pct()));
+        }
+        out.push('\n');
+    }
+    out
+}

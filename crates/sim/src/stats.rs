@@ -1,0 +1,125 @@
+//! The statistics of a simulation: distributions summed up, and binomial confidence intervals.
+
+use serde::Serialize;
+
+/// A distribution of values, summed up.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Dist {
+    /// The mean.
+    pub mean: f64,
+    /// The median.
+    pub median: f64,
+    /// The 10th percentile.
+    pub p10: f64,
+    /// The 90th percentile.
+    pub p90: f64,
+    /// The least.
+    pub min: f64,
+    /// The greatest.
+    pub max: f64,
+}
+
+/// The `q` quantile (0 to 1) of sorted values, interpolating between neighbours (the
+/// "linear" definition: position `q × (n − 1)`).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        1 => sorted[0],
+        n => {
+            let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let (i, frac) = (pos.floor() as usize, pos - pos.floor());
+            let next = sorted[(i + 1).min(n - 1)];
+            sorted[i] + (next - sorted[i]) * frac
+        }
+    }
+}
+
+impl Dist {
+    /// The summary of `values` (all zero when there are none).
+    pub fn of(values: &[f64]) -> Dist {
+        if values.is_empty() {
+            return Dist::default();
+        }
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        Dist {
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            median: quantile(&v, 0.5),
+            p10: quantile(&v, 0.1),
+            p90: quantile(&v, 0.9),
+            min: v[0],
+            max: v[v.len() - 1],
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials ([0, 0] when `n` is 0).
+pub fn wilson(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 0.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    // At the ends the interval reaches 0 or 1 exactly (rounding would leave it a hair short).
+    let lo = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if k as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    [lo, hi]
+}
+
+/// Counts of `values` in `bins` equal bins from `lo` to `hi` (values at `hi` in the last bin;
+/// values outside are left out).
+pub fn histogram(values: &[f64], bins: usize, lo: f64, hi: f64) -> Vec<u64> {
+    let bins = bins.max(1);
+    let mut out = vec![0u64; bins];
+    let width = (hi - lo) / bins as f64;
+    for &x in values {
+        if !(lo..=hi).contains(&x) || width <= 0.0 {
+            continue;
+        }
+        let i = (((x - lo) / width) as usize).min(bins - 1);
+        out[i] += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn quantiles_and_means_of_a_known_sample() {
+        let d = Dist::of(&[5.0, 1.0, 4.0, 2.0, 3.0]);
+        assert!(near(d.mean, 3.0) && near(d.median, 3.0));
+        assert!(near(d.p10, 1.4), "{}", d.p10);
+        assert!(near(d.p90, 4.6), "{}", d.p90);
+        assert_eq!((d.min, d.max), (1.0, 5.0));
+        assert_eq!(Dist::of(&[]), Dist::default());
+        assert!(near(Dist::of(&[1.0, 2.0, 3.0, 4.0]).median, 2.5));
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_worked_values() {
+        // 50 of 100: 0.5 ± 0.0962 (to four places).
+        let [lo, hi] = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        // 0 of 10: from 0 to 0.2775.
+        let [lo, hi] = wilson(0, 10);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{hi}");
+        assert_eq!(wilson(0, 0), [0.0, 0.0]);
+        assert_eq!(wilson(10, 10)[1], 1.0);
+    }
+
+    #[test]
+    fn histograms_count_every_value_in_range_once() {
+        let h = histogram(&[0.0, 9.99, 10.0, 50.0, 100.0, -1.0, 101.0], 10, 0.0, 100.0);
+        assert_eq!(h.iter().sum::<u64>(), 5);
+        assert_eq!((h[0], h[1], h[5], h[9]), (2, 1, 1, 1));
+    }
+}

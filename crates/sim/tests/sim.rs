@@ -1,0 +1,48 @@
+//! Simulations of a real scenario: the same summary whatever the number of threads, and sums
+//! that agree with the battles.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_sim::{Config, run, summarize};
+
+fn mill() -> volley_itchy_scratchy::Battle {
+    let path = format!("{}/../../scenarios/itchy-scratchy/hochdorf-mill.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    volley_itchy_scratchy::load(&volley_scenario::Source::new(path, text)).unwrap()
+}
+
+fn config(jobs: usize) -> Config {
+    Config { runs: 60, master_seed: 7, agents: ["heuristic".into(), "random".into()], jobs, max_actions: 100_000 }
+}
+
+#[test]
+fn the_summary_is_the_same_whatever_the_number_of_threads() {
+    let b = mill();
+    let one = run(&b, &config(1), &|_| {}).unwrap();
+    let two = run(&b, &config(2), &|_| {}).unwrap();
+    assert_eq!(one, two);
+    let (s1, s2) = (summarize(&b, &config(1), &one), summarize(&b, &config(2), &two));
+    assert_eq!(serde_json::to_string(&s1).unwrap(), serde_json::to_string(&s2).unwrap());
+    assert_eq!(one.iter().map(|r| r.index).collect::<Vec<_>>(), (0..60).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_sums_agree_with_the_battles() {
+    let b = mill();
+    let cfg = config(2);
+    let records = run(&b, &cfg, &|_| {}).unwrap();
+    let s = summarize(&b, &cfg, &records);
+    assert_eq!(s.runs, 60);
+    assert_eq!(s.sides[0].wins + s.sides[1].wins + s.draws, 60);
+    let [lo, hi] = s.sides[0].win_rate_95;
+    assert!(lo <= s.sides[0].win_rate && s.sides[0].win_rate <= hi);
+    assert!(s.sides[0].wins > s.sides[1].wins, "heuristic beats random: {:?}", s.sides);
+    let mean0: f64 = records.iter().map(|r| r.sides[0].casualty_pct()).sum::<f64>() / 60.0;
+    assert!((s.sides[0].casualty_pct.mean - mean0).abs() < 1e-9);
+    // Every unit the scenario has is listed, each gone no more often than there were battles.
+    assert_eq!(s.units.len(), 12, "{:?}", s.units);
+    assert!(s.units.iter().all(|u| u.gone <= 60 && u.routed <= 60));
+    assert!(s.units.iter().any(|u| u.gone > 0));
+    let csv = volley_sim::csv(&b, &records);
+    assert_eq!(csv.lines().count(), 61);
+    assert!(csv.starts_with("index,seed,winner,turns,actions,French_start"), "{}", csv.lines().next().unwrap());
+}
