@@ -100,6 +100,27 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Play every pair of agents against each other, each on both sides, and print a cross
+    /// table: the row agent's share of the decided battles, with its 95% interval.
+    Tournament {
+        /// Scenario file or bundled name.
+        scenario: String,
+        /// The agents, comma-separated.
+        #[arg(long, default_value = "random,heuristic")]
+        agents: String,
+        /// Battles for each pairing on each side.
+        #[arg(long, default_value_t = 50)]
+        runs: u64,
+        /// The master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: one a core).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Rebuild a battle from its log and check the final state hash.
     Replay {
         /// A log written by `volley play --log`.
@@ -256,6 +277,69 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Tournament { scenario, agents, runs, seed, jobs, format } => {
+            let src = read_scenario(&scenario)?;
+            let battle = match load(&src) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let names: Vec<String> =
+                agents.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+            if names.len() < 2 {
+                bail!("--agents takes two or more names separated by commas, such as random,heuristic");
+            }
+            let table = match &battle {
+                Loaded::BlownAway(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
+                Loaded::ItchyScratchy(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
+                Loaded::OldFritz(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
+            }
+            .map_err(|e| anyhow!("{e}"))?;
+            let mut w = std::io::stdout().lock();
+            match format {
+                Format::Json => writeln!(w, "{}", serde_json::to_string_pretty(&table)?)?,
+                Format::Text => {
+                    writeln!(
+                        w,
+                        "{scenario}: {runs} battles a pairing on each side; the row's share of decided battles (95% interval)"
+                    )?;
+                    write!(w, "{:>12}", "")?;
+                    for n in &names {
+                        write!(w, " {n:>22}")?;
+                    }
+                    writeln!(w)?;
+                    for a in &names {
+                        write!(w, "{a:>12}")?;
+                        for b in &names {
+                            let cell = table.iter().find_map(|p| {
+                                if &p.a == a && &p.b == b {
+                                    Some((p.a_rate, p.a_rate_95))
+                                } else if &p.a == b && &p.b == a {
+                                    let decided = p.a_wins + p.b_wins;
+                                    Some((1.0 - p.a_rate, volley_sim::stats::wilson(p.b_wins, decided)))
+                                } else {
+                                    None
+                                }
+                            });
+                            match cell {
+                                Some((r, [lo, hi])) => write!(
+                                    w,
+                                    " {:>22}",
+                                    format!("{:.0}% ({:.0}-{:.0}%)", r * 100.0, lo * 100.0, hi * 100.0)
+                                )?,
+                                None => write!(w, " {:>22}", "-")?,
+                            }
+                        }
+                        writeln!(w)?;
+                    }
+                    let draws: u64 = table.iter().map(|p| p.draws).sum();
+                    writeln!(w, "draws in all pairings: {draws}")?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Simulate { scenario, runs, agents, seed, jobs, out, format } => {
             let src = read_scenario(&scenario)?;
             let battle = match load(&src) {

@@ -328,3 +328,74 @@ pub fn csv<B: Tally>(start: &B, records: &[BattleRecord]) -> String {
     }
     out
 }
+
+/// One pairing of a tournament: `a` against `b`, with `a` on each side in turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pairing {
+    /// The first agent.
+    pub a: String,
+    /// The second agent.
+    pub b: String,
+    /// Battles `a` won (on either side).
+    pub a_wins: u64,
+    /// Battles `b` won.
+    pub b_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// `a`'s share of the decided battles.
+    pub a_rate: f64,
+    /// Its 95% Wilson interval.
+    pub a_rate_95: [f64; 2],
+}
+
+/// Every pair of `agents` (each with itself too, as a check of the sides' balance), `runs`
+/// battles with each on each side: `runs` × 2 battles a pairing. Battles of a pairing have the
+/// master seed derived from the pairing's number, so one pairing does not change another.
+pub fn tournament<B>(
+    start: &B,
+    agents: &[String],
+    runs: u64,
+    master_seed: u64,
+    jobs: usize,
+) -> Result<Vec<Pairing>, SimError>
+where
+    B: GameState + Heuristic + Tally + Sync,
+{
+    let mut out = Vec::new();
+    let mut k = 0u64;
+    for (i, a) in agents.iter().enumerate() {
+        for b in agents.iter().skip(i) {
+            let mut a_wins = 0;
+            let mut b_wins = 0;
+            let mut draws = 0;
+            for (side_of_a, pair) in [(0u8, [a.clone(), b.clone()]), (1u8, [b.clone(), a.clone()])] {
+                let cfg = Config {
+                    runs,
+                    master_seed: Seeded::derive(master_seed, k),
+                    agents: pair,
+                    jobs,
+                    max_actions: 1_000_000,
+                };
+                k += 1;
+                for r in run(start, &cfg, &|_| {})? {
+                    match r.winner {
+                        Some(w) if w == side_of_a => a_wins += 1,
+                        Some(_) => b_wins += 1,
+                        None => draws += 1,
+                    }
+                }
+            }
+            let decided = a_wins + b_wins;
+            out.push(Pairing {
+                a: a.clone(),
+                b: b.clone(),
+                a_wins,
+                b_wins,
+                draws,
+                a_rate: if decided == 0 { 0.0 } else { a_wins as f64 / decided as f64 },
+                a_rate_95: wilson(a_wins, decided),
+            });
+        }
+    }
+    Ok(out)
+}

@@ -46,3 +46,32 @@ fn the_sums_agree_with_the_battles() {
     assert_eq!(csv.lines().count(), 61);
     assert!(csv.starts_with("index,seed,winner,turns,actions,French_start"), "{}", csv.lines().next().unwrap());
 }
+
+#[test]
+fn a_tournament_counts_each_agents_wins_on_both_sides() {
+    let b = mill();
+    let agents = ["random".to_string(), "heuristic".to_string()];
+    let t = volley_sim::tournament(&b, &agents, 10, 5, 2).unwrap();
+    // random–random, random–heuristic, heuristic–heuristic.
+    assert_eq!(t.len(), 3);
+    for p in &t {
+        assert_eq!(p.a_wins + p.b_wins + p.draws, 20, "{p:?}");
+    }
+    let p = &t[1];
+    assert_eq!((p.a.as_str(), p.b.as_str()), ("random", "heuristic"));
+    // The same battles played by hand: the pairing's third and fourth runs of ten.
+    let seed = |k| volley_chance::Seeded::derive(5, k);
+    let cfg = |k, a: &str, b: &str| Config {
+        runs: 10,
+        master_seed: seed(k),
+        agents: [a.into(), b.into()],
+        jobs: 1,
+        max_actions: 100_000,
+    };
+    let first = run(&b, &cfg(2, "random", "heuristic"), &|_| {}).unwrap();
+    let second = run(&b, &cfg(3, "heuristic", "random"), &|_| {}).unwrap();
+    let random_wins =
+        first.iter().filter(|r| r.winner == Some(0)).count() + second.iter().filter(|r| r.winner == Some(1)).count();
+    assert_eq!(p.a_wins, random_wins as u64);
+    assert!(p.b_wins > p.a_wins, "the heuristic player is the stronger: {p:?}");
+}
