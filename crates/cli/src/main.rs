@@ -1,6 +1,7 @@
 //! `volley`: play, check, replay and list horse-and-musket battles from the command line.
 
 mod calc;
+mod sweep;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -120,6 +121,33 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Change one value of a scenario across a list and simulate battles at each: the win rates
+    /// and casualties against the value.
+    #[command(after_help = "PATH names a value of the scenario file: keys and list indices separated by dots.\n\
+Examples:\n  volley sweep fieldworks --set sides.0.units.0.men=10,14,18,22 --runs 200\n  \
+volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
+    Sweep {
+        /// Scenario file or bundled name.
+        scenario: String,
+        /// PATH=V1,V2,...: the value to change and the values to try.
+        #[arg(long)]
+        set: String,
+        /// Battles at each value.
+        #[arg(long, default_value_t = 100)]
+        runs: u64,
+        /// Agents for the first and second side, comma-separated.
+        #[arg(long, default_value = "heuristic,heuristic")]
+        agents: String,
+        /// The master seed (the same at every value).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: one a core).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Write sweep.json, sweep.csv and plots of the win rates into this directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Rebuild a battle from its log and check the final state hash.
     Replay {
@@ -277,6 +305,101 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Sweep { scenario, set, runs, agents, seed, jobs, out } => {
+            let src = read_scenario(&scenario)?;
+            let (path, values) =
+                set.split_once('=').ok_or_else(|| anyhow!("--set takes PATH=V1,V2,..., such as turn_limit=20,30"))?;
+            let values: Vec<&str> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
+            if values.is_empty() {
+                bail!("--set {path}=: give the values to try, separated by commas");
+            }
+            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+            let [a, b] = names.as_slice() else { bail!("--agents takes two names separated by a comma") };
+            let cfg = volley_sim::Config {
+                runs: runs.max(1),
+                master_seed: seed,
+                agents: [a.clone(), b.clone()],
+                jobs,
+                max_actions: 1_000_000,
+            };
+            let mut rows = Vec::new();
+            for v in &values {
+                let text = sweep::set(&src.text, path, v)?;
+                let changed = Source::new(format!("{} ({path} = {v})", src.path), text);
+                let summary = match load(&changed) {
+                    Ok(Loaded::BlownAway(b)) => sweep_point(&b, &cfg)?,
+                    Ok(Loaded::ItchyScratchy(b)) => sweep_point(&b, &cfg)?,
+                    Ok(Loaded::OldFritz(b)) => sweep_point(&b, &cfg)?,
+                    Err(e) => bail!("with {path} = {v} the scenario does not load:\n{e}"),
+                };
+                rows.push((v.to_string(), summary));
+            }
+            let mut w = std::io::stdout().lock();
+            let (n0, n1) = (rows[0].1.sides[0].name.clone(), rows[0].1.sides[1].name.clone());
+            writeln!(w, "{}: {path} at {} values, {} battles each", rows[0].1.scenario, rows.len(), cfg.runs)?;
+            writeln!(
+                w,
+                "{:>12} {:>24} {:>24} {:>7} {:>12} {:>12}",
+                path.rsplit('.').next().unwrap_or(path),
+                format!("{n0} win"),
+                format!("{n1} win"),
+                "draws",
+                format!("{n0} lost"),
+                format!("{n1} lost")
+            )?;
+            let mut csv = String::from(
+                "value,side0_wins,side0_rate,side0_lo,side0_hi,side1_wins,side1_rate,side1_lo,side1_hi,draws,side0_casualty_pct,side1_casualty_pct\n",
+            );
+            for (v, s) in &rows {
+                let cell = |i: usize| {
+                    let x = &s.sides[i];
+                    format!(
+                        "{:.0}% ({:.0}-{:.0}%)",
+                        x.win_rate * 100.0,
+                        x.win_rate_95[0] * 100.0,
+                        x.win_rate_95[1] * 100.0
+                    )
+                };
+                writeln!(
+                    w,
+                    "{v:>12} {:>24} {:>24} {:>7} {:>11.1}% {:>11.1}%",
+                    cell(0),
+                    cell(1),
+                    s.draws,
+                    s.sides[0].casualty_pct.mean,
+                    s.sides[1].casualty_pct.mean
+                )?;
+                csv.push_str(&format!(
+                    "{v},{},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.4},{},{:.2},{:.2}\n",
+                    s.sides[0].wins,
+                    s.sides[0].win_rate,
+                    s.sides[0].win_rate_95[0],
+                    s.sides[0].win_rate_95[1],
+                    s.sides[1].wins,
+                    s.sides[1].win_rate,
+                    s.sides[1].win_rate_95[0],
+                    s.sides[1].win_rate_95[1],
+                    s.draws,
+                    s.sides[0].casualty_pct.mean,
+                    s.sides[1].casualty_pct.mean
+                ));
+            }
+            if let Some(dir) = out {
+                std::fs::create_dir_all(&dir).with_context(|| format!("cannot make {}", dir.display()))?;
+                let json: Vec<serde_json::Value> =
+                    rows.iter().map(|(v, s)| serde_json::json!({"value": v, "summary": s})).collect();
+                std::fs::write(dir.join("sweep.json"), serde_json::to_string_pretty(&json)? + "\n")?;
+                std::fs::write(dir.join("sweep.csv"), csv)?;
+                for (i, name) in [(0usize, &n0), (1usize, &n1)] {
+                    let bars: Vec<(&str, f64, [f64; 2])> =
+                        rows.iter().map(|(v, s)| (v.as_str(), s.sides[i].win_rate, s.sides[i].win_rate_95)).collect();
+                    let plot = volley_sim::plot::rates(&format!("{name} win rate against {path}"), &bars);
+                    std::fs::write(dir.join(format!("wins-side{i}.svg")), plot)?;
+                }
+                writeln!(w, "written: {}/{{sweep.json, sweep.csv, wins-side0.svg, wins-side1.svg}}", dir.display())?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tournament { scenario, agents, runs, seed, jobs, format } => {
             let src = read_scenario(&scenario)?;
             let battle = match load(&src) {
@@ -578,6 +701,11 @@ fn play<B: Playable>(
         }
     }
     Ok(())
+}
+
+fn sweep_point<B: Playable + Sync>(start: &B, cfg: &volley_sim::Config) -> Result<volley_sim::Summary> {
+    let records = volley_sim::run(start, cfg, &|_| {}).map_err(|e| anyhow!("{e}"))?;
+    Ok(volley_sim::summarize(start, cfg, &records))
 }
 
 fn simulate<B: Playable + Sync>(

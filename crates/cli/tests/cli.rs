@@ -505,3 +505,22 @@ fn simulate_sums_up_battles_that_play_replays_one_by_one() {
     let bad = d.run(&["simulate", "hochdorf-mill", "--agents", "heuristic,wizard"]);
     assert!(!bad.status.success() && stderr(&bad).contains("unknown agent \"wizard\""), "{}", stderr(&bad));
 }
+
+#[test]
+fn sweep_changes_one_value_and_names_a_bad_path() {
+    let d = setup("sweep");
+    let o = d.run(&["sweep", "hochdorf-mill", "--set", "turn_limit=2,10", "--runs", "20", "--out", "sw"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("turn_limit at 2 values, 20 battles each"), "{text}");
+    let rows: serde_json::Value = serde_json::from_str(&d.read("sw/sweep.json")).unwrap();
+    assert_eq!(rows[0]["value"], "2");
+    // With a limit of two turns no battle lasts longer; with ten they do.
+    let turns = |i: usize, k: &str| rows[i]["summary"]["turns"][k].as_f64().unwrap();
+    assert!(turns(0, "max") <= 2.0, "{}", rows[0]["summary"]["turns"]);
+    assert!(turns(1, "mean") > 2.0, "{}", rows[1]["summary"]["turns"]);
+    assert!(d.read("sw/wins-side0.svg").starts_with("<svg"));
+    let bad = d.run(&["sweep", "hochdorf-mill", "--set", "sides.0.units.99.sp=3", "--runs", "2"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("--set sides.0.units.99.sp: sides.0.units has 5 entries"), "{}", stderr(&bad));
+}
