@@ -10,6 +10,7 @@
 //!   cover. The additions are made once per battalion's throw, not per die.
 //! * Each side reads its own score (its total less the enemy's) in its own column.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use schemars::JsonSchema;
@@ -450,7 +451,7 @@ impl Table {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Addition {
     /// The rule it comes from.
-    pub rule: String,
+    pub rule: Cow<'static, str>,
     /// Its value.
     pub value: i32,
 }
@@ -458,9 +459,9 @@ pub struct Addition {
 /// The additions to a unit's d10 against `enemy`.
 pub fn additions(me: &Unit, enemy: &Unit) -> Vec<Addition> {
     let mut out = Vec::new();
-    let mut add = |rule: &str, value: i32| {
+    let mut add = |rule: &'static str, value: i32| {
         if value != 0 {
-            out.push(Addition { rule: rule.to_string(), value });
+            out.push(Addition { rule: Cow::Borrowed(rule), value });
         }
     };
     let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
@@ -624,7 +625,7 @@ pub struct SideResult {
     /// A pursuit test is due.
     pub pursuit_test: bool,
     /// The row's other instructions.
-    pub note: String,
+    pub note: Cow<'static, str>,
 }
 
 /// A resolved close combat.
@@ -716,16 +717,16 @@ impl Situation {
         let defender = &self.defender;
         let table = Table::of(attacker.arm, defender.arm);
         let cav_inf = table == Table::CavalryVsInfantry;
-        let adds = [additions(&attacker, defender), additions(defender, &attacker)];
-        let totals: Vec<i32> =
-            (0..2).map(|i| i32::from(dice[i]) + adds[i].iter().map(|a| a.value).sum::<i32>()).collect();
+        let mut adds = [additions(&attacker, defender), additions(defender, &attacker)];
+        let totals: [i32; 2] =
+            std::array::from_fn(|i| i32::from(dice[i]) + adds[i].iter().map(|a| a.value).sum::<i32>());
         let units = [&attacker, defender];
         let mut sides: [SideResult; 2] = std::array::from_fn(|i| {
             let score = totals[i] - totals[1 - i];
             let band = Band::of(score, cav_inf);
             let r = table.row(units[i].arm, band);
             SideResult {
-                additions: adds[i].clone(),
+                additions: std::mem::take(&mut adds[i]),
                 die: dice[i],
                 total: totals[i],
                 score,
@@ -736,7 +737,7 @@ impl Situation {
                 casualty_test: None,
                 test_casualties: 0,
                 pursuit_test: r.pursuit_test,
-                note: r.note.to_string(),
+                note: Cow::Borrowed(r.note),
             }
         });
         // Who takes a casualty test: the rows that say so; in the infantry table the winner by
