@@ -7,6 +7,7 @@
 //! * Hold objectives when the side wins by holding them, or holds them already.
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
 //! * Prefer near places to far ones, and places no other wing of the side is sent to.
+//! * Past half the bounds, a side that is not winning goes for the objectives it lacks.
 //! * A new order must beat the order in effect by a margin: orders take long to arrive. The same
 //!   order is sent again to free units halted under control after a pursuit test.
 
@@ -23,6 +24,9 @@ const MARGIN: f64 = 3.0;
 const DISTANCE: f64 = 0.2;
 /// Cost of sending a wing where another wing of the side is already sent.
 const SHARED: f64 = 6.0;
+/// Worth of attacking an objective the side lacks once half the bounds are gone and it is not
+/// winning.
+const LATE: f64 = 8.0;
 
 fn strength(u: &Unit) -> f64 {
     if !matches!(u.state, State::Steady | State::Pursuing { .. } | State::Rallying) {
@@ -103,6 +107,9 @@ impl Battle {
                 };
                 if winning {
                     v -= 6.0;
+                } else if wanted && self.bound * 2 >= self.stat.turn_limit {
+                    // Half the time gone and not winning: a draw is no better than a fight.
+                    v += LATE;
                 }
                 if worn {
                     v -= 10.0;
