@@ -524,3 +524,18 @@ fn sweep_changes_one_value_and_names_a_bad_path() {
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("--set sides.0.units.99.sp: sides.0.units has 5 entries"), "{}", stderr(&bad));
 }
+
+#[test]
+fn serve_says_plainly_why_it_cannot_start() {
+    let d = setup("serve-errors");
+    let o = d.run(&["serve", "--addr", "nonsense", "--db", "games.db"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot listen on nonsense: invalid socket address"), "{}", stderr(&o));
+    let o = d.run(&["serve", "--db", "no/such/dir/games.db"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("cannot open the game store no/such/dir/games.db") && e.contains("unable to open database file"),
+        "{e}"
+    );
+}

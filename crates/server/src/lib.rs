@@ -29,12 +29,12 @@ pub use server::{ApiError, NewGame, Server};
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}")]
     Bind {
         /// The address.
         addr: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The store could not be opened.
     #[error(transparent)]
@@ -53,7 +53,7 @@ pub async fn serve(
 ) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| ServeError::Bind { addr: addr.to_string(), source })?;
+        .map_err(|error| ServeError::Bind { addr: addr.to_string(), error })?;
     let local = listener.local_addr()?;
     let server = Server::new(store);
     server.resume_all();

@@ -37,6 +37,17 @@ impl ApiError {
     fn internal(e: impl std::fmt::Display) -> Self {
         Self::new(500, e.to_string())
     }
+
+    /// A store's failure, with its causes.
+    fn store(e: volley_store::StoreError) -> Self {
+        let mut message = e.to_string();
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            message.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        Self::new(500, message)
+    }
 }
 
 /// What a new game needs.
@@ -146,7 +157,7 @@ impl Server {
             seats,
             created: now(),
         };
-        self.store.create_game(&record).map_err(ApiError::internal)?;
+        self.store.create_game(&record).map_err(ApiError::store)?;
         let game = self.game(&record.id)?;
         self.kick(&record.id, &game);
         let seats: Vec<Value> = record
@@ -171,7 +182,7 @@ impl Server {
         let (record, actions) = self
             .store
             .game(id)
-            .map_err(ApiError::internal)?
+            .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::new(404, format!("there is no game {id:?}")))?;
         let (live, log) = rebuild(&record, &actions, actions.len())?;
         let (tx, _) = broadcast::channel(64);
@@ -294,7 +305,7 @@ impl Server {
         let draws = serde_json::to_value(&rec.draws).map_err(ApiError::internal)?;
         let by = serde_json::to_value(by).map_err(ApiError::internal)?;
         let record = ActionRecord { n, by, action: action.clone(), draws };
-        self.store.append_action(&g.record.id, &record).map_err(ApiError::internal)?;
+        self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         g.live = next;
         g.n = n;
         g.actions.push(record);
@@ -352,7 +363,7 @@ impl Server {
 
     /// Every stored game, newest first, with where it stands.
     pub fn list(&self) -> Result<Value, ApiError> {
-        let games = self.store.games().map_err(ApiError::internal)?;
+        let games = self.store.games().map_err(ApiError::store)?;
         let mut out = Vec::with_capacity(games.len());
         for summary in games {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;

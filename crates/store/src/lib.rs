@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database failed.
-    #[error("the game store failed: {0}")]
+    /// The database failed (the cause is the error's source).
+    #[error("the database failed")]
     Db(#[from] rusqlite::Error),
     /// A stored record could not be read back.
     #[error("a stored record is damaged: {0}")]
