@@ -90,3 +90,14 @@ pub fn by_name<S: Heuristic>(name: &str, seed: u64) -> Option<Box<dyn Agent<S>>>
         _ => None,
     }
 }
+
+/// The agents of a battle's seats, one a side, by name, each seeded from the battle's `seed` as
+/// `volley play --seed` seeds them: every tool that plays battle `seed` with the same names plays
+/// the same battle. The error is the first unknown name.
+pub fn seated<S: Heuristic>(names: &[String], seed: u64) -> Result<Vec<Box<dyn Agent<S>>>, String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| by_name::<S>(n, Seeded::derive(seed, 1000 + i as u64)).ok_or_else(|| n.clone()))
+        .collect()
+}

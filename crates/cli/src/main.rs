@@ -652,12 +652,8 @@ fn play<B: Playable>(
     log: Option<PathBuf>,
     format: Format,
 ) -> Result<()> {
-    let mut agents: Vec<Box<dyn Agent<B>>> = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        let a = volley_ai::by_name::<B>(n, Seeded::derive(seed, 1000 + i as u64))
-            .ok_or_else(|| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
-        agents.push(a);
-    }
+    let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed)
+        .map_err(|n| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
     let header = Header {
         format: FORMAT.to_string(),
         ruleset: ruleset.to_string(),

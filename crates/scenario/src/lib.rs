@@ -400,6 +400,33 @@ pub struct Objective {
     pub points: Vec<Point>,
 }
 
+/// A measured table's terrain as a [`volley_core::View`] draws it.
+pub fn view_terrain(table: &Table) -> Vec<volley_core::ViewFeature> {
+    table
+        .features()
+        .iter()
+        .map(|f| volley_core::ViewFeature {
+            kind: format!("{:?}", f.kind).to_lowercase(),
+            name: f.name.clone(),
+            points: f.points.iter().map(|&p| p.into()).collect(),
+            closed: !f.kind.is_linear(),
+        })
+        .collect()
+}
+
+/// Objectives with the side holding each (`holders`, in the same order) as a view draws them.
+pub fn view_objectives(objectives: &[Objective], holders: &[Option<u8>]) -> Vec<volley_core::ViewObjective> {
+    objectives
+        .iter()
+        .zip(holders)
+        .map(|(o, h)| volley_core::ViewObjective {
+            name: o.name.clone(),
+            points: o.points.iter().map(|&p| p.into()).collect(),
+            holder: *h,
+        })
+        .collect()
+}
+
 impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
     /// Parse and check the common part of a scenario. The rule set checks its own parts.
     pub fn parse(src: &Source) -> Result<Self, Diagnostics> {

@@ -121,7 +121,7 @@ impl Server {
         if let Ok(list) = self.store.games() {
             for g in list {
                 if let Ok(game) = self.game(&g.id) {
-                    self.kick(&g.id, &game);
+                    self.kick(&game);
                 }
             }
         }
@@ -159,7 +159,7 @@ impl Server {
         };
         self.store.create_game(&record).map_err(ApiError::store)?;
         let game = self.game(&record.id)?;
-        self.kick(&record.id, &game);
+        self.kick(&game);
         let seats: Vec<Value> = record
             .seats
             .iter()
@@ -286,7 +286,7 @@ impl Server {
             }
             self.commit(&mut g, Actor::Side(seat), action)?;
         }
-        self.kick(id, &game);
+        self.kick(&game);
         let g = lock(&game)?;
         Ok(json!({"ok": true, "actions": g.n, "actor": g.live.actor()}))
     }
@@ -315,7 +315,7 @@ impl Server {
     }
 
     /// If a computer player must act, let it play (off the async workers) until a person must.
-    fn kick(&self, id: &str, game: &Arc<Mutex<Game>>) {
+    fn kick(&self, game: &Arc<Mutex<Game>>) {
         {
             let Ok(mut g) = game.lock() else { return };
             if g.thinking || !computer_to_act(&g) {
@@ -325,8 +325,7 @@ impl Server {
         }
         let server = self.clone();
         let game = game.clone();
-        let id = id.to_string();
-        let work = move || server.computer_plays(&id, &game);
+        let work = move || server.computer_plays(&game);
         match tokio::runtime::Handle::try_current() {
             Ok(h) => {
                 h.spawn_blocking(work);
@@ -335,7 +334,7 @@ impl Server {
         }
     }
 
-    fn computer_plays(&self, _id: &str, game: &Arc<Mutex<Game>>) {
+    fn computer_plays(&self, game: &Arc<Mutex<Game>>) {
         loop {
             let Ok(mut g) = game.lock() else { return };
             if !computer_to_act(&g) {

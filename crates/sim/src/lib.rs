@@ -121,12 +121,7 @@ pub fn play_one<B>(
 where
     B: GameState + Heuristic + Tally,
 {
-    let mut agents: Vec<Box<dyn Agent<B>>> = Vec::with_capacity(2);
-    for (i, name) in cfg.agents.iter().enumerate() {
-        let a = volley_ai::by_name::<B>(name, Seeded::derive(seed, 1000 + i as u64))
-            .ok_or_else(|| SimError::Agent(name.clone()))?;
-        agents.push(a);
-    }
+    let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(&cfg.agents, seed).map_err(SimError::Agent)?;
     let mut state = start.clone();
     let mut rng = Seeded::new(seed);
     let mut cands = Vec::new();

@@ -80,7 +80,7 @@ pub struct ActionRecord {
 /// A game in a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameSummary {
-    /// Its record, less the scenario text.
+    /// The game's id.
     pub id: String,
     /// The rule set.
     pub ruleset: String,

@@ -5,7 +5,7 @@
 //! placements until both sides have fixed theirs.
 
 use volley_chance::card_name;
-use volley_core::{Footprint, View, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewMarker, ViewPiece, ViewRange, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::{ManState, Variant};
@@ -21,27 +21,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 Viewer::Spectator => true,
             }
     };
-    let terrain = st
-        .table
-        .features()
-        .iter()
-        .map(|f| ViewFeature {
-            kind: format!("{:?}", f.kind).to_lowercase(),
-            name: f.name.clone(),
-            points: f.points.iter().map(|&p| p.into()).collect(),
-            closed: !f.kind.is_linear(),
-        })
-        .collect();
-    let objectives = st
-        .objectives
-        .iter()
-        .zip(&b.holders)
-        .map(|(o, h)| ViewObjective {
-            name: o.name.clone(),
-            points: o.points.iter().map(|&p| p.into()).collect(),
-            holder: *h,
-        })
-        .collect();
+    let terrain = volley_scenario::view_terrain(&st.table);
+    let objectives = volley_scenario::view_objectives(&st.objectives, &b.holders);
     let mut pieces = Vec::new();
     let mut markers = Vec::new();
     for (i, u) in b.units.iter().enumerate() {

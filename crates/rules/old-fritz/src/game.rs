@@ -217,6 +217,16 @@ impl Battle {
         }
     }
 
+    /// The centre of wing `w`'s units in good order (its general's post), if it has any.
+    pub fn wing_centre(&self, w: usize) -> Option<Point> {
+        let (sum, n) = self
+            .units
+            .iter()
+            .filter(|u| u.in_order() && usize::from(u.wing) == w)
+            .fold((Point::default(), 0u32), |(s, n), u| (s + u.at, n + 1));
+        (n > 0).then(|| sum * (1.0 / f64::from(n)))
+    }
+
     /// The centre of each wing's units in good order (its general's post), if it has any.
     pub fn wing_centres(&self) -> Vec<Option<Point>> {
         let mut sum = vec![(Point::default(), 0u32); self.wings.len()];
@@ -1571,7 +1581,7 @@ impl GameState for Battle {
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         match action {
             Action::Order { wing, order } => {
-                let from = self.wing_centres().get(usize::from(*wing)).copied().flatten();
+                let from = self.wing_centre(usize::from(*wing));
                 from.into_iter().chain(order.place()).map(Into::into).collect()
             }
             Action::Advantage { unit, .. } | Action::Adjust { unit, .. } => {

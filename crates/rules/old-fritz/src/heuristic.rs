@@ -80,7 +80,7 @@ impl Battle {
             self.units.iter().filter(|u| usize::from(u.wing) == w).map(|u| f64::from(u.figures_start)).sum();
         let worn = greens >= 2.0 || figures < start * 0.5;
         // Far places take long to reach; a place another wing is already sent to is taken care of.
-        let centre = self.wing_centres().get(w).copied().flatten();
+        let centre = self.wing_centre(w);
         let far = match (centre, order.place()) {
             (Some(c), Some(p)) => DISTANCE * c.dist(p),
             _ => 0.0,
@@ -138,8 +138,10 @@ impl Battle {
     }
 }
 
-impl Heuristic for Battle {
-    fn score(&self, action: &Action) -> f64 {
+impl Battle {
+    /// The score of `action`, given the worth of each wing's order in effect (`current`, worked
+    /// out once for all of a decision's candidates).
+    fn score_with(&self, action: &Action, current: &mut [Option<f64>]) -> f64 {
         match action {
             Action::EndOrders | Action::Advantage { .. } | Action::Adjust { .. } => 0.0,
             Action::Order { wing, order } => {
@@ -152,8 +154,29 @@ impl Heuristic for Battle {
                     let held = self.units.iter().filter(|u| usize::from(u.wing) == w && u.present() && u.hold_here);
                     return 2.0 * held.count() as f64 - MARGIN;
                 }
-                self.order_value(w, order) - self.order_value(w, &self.wings[w].order) - MARGIN
+                let now = match current.get(w).copied().flatten() {
+                    Some(v) => v,
+                    None => {
+                        let v = self.order_value(w, &self.wings[w].order);
+                        if let Some(slot) = current.get_mut(w) {
+                            *slot = Some(v);
+                        }
+                        v
+                    }
+                };
+                self.order_value(w, order) - now - MARGIN
             }
         }
+    }
+}
+
+impl Heuristic for Battle {
+    fn score(&self, action: &Action) -> f64 {
+        self.score_with(action, &mut vec![None; self.wings.len()])
+    }
+
+    fn scores(&self, actions: &[Action], out: &mut Vec<f64>) {
+        let mut current = vec![None; self.wings.len()];
+        out.extend(actions.iter().map(|a| self.score_with(a, &mut current)));
     }
 }

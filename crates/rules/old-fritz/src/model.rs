@@ -296,7 +296,7 @@ pub struct Unit {
     pub foreign: bool,
     /// How it is doing.
     pub state: State,
-    /// The order it is carrying out, the wing order's number, and where it is bound.
+    /// The order it is carrying out.
     pub order: Order,
     /// The number of the wing order it carries out.
     pub order_seq: u32,

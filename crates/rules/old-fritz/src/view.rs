@@ -4,7 +4,7 @@
 //! umpire sees both; a spectator and the enemy see neither (the enemy sees only what the troops
 //! do on the table).
 
-use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::State;
@@ -37,27 +37,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         Viewer::Side(s) => s == side,
         Viewer::Spectator => false,
     };
-    let terrain = st
-        .table
-        .features()
-        .iter()
-        .map(|f| ViewFeature {
-            kind: format!("{:?}", f.kind).to_lowercase(),
-            name: f.name.clone(),
-            points: f.points.iter().map(|&p| p.into()).collect(),
-            closed: !f.kind.is_linear(),
-        })
-        .collect();
-    let objectives = st
-        .objectives
-        .iter()
-        .zip(&b.holders)
-        .map(|(o, h)| ViewObjective {
-            name: o.name.clone(),
-            points: o.points.iter().map(|&p| p.into()).collect(),
-            holder: *h,
-        })
-        .collect();
+    let terrain = volley_scenario::view_terrain(&st.table);
+    let objectives = volley_scenario::view_objectives(&st.objectives, &b.holders);
     let mut pieces = Vec::new();
     for (i, u) in b.units.iter().enumerate() {
         if !u.present() {
