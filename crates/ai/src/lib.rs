@@ -3,6 +3,8 @@
 //! * [`RandomAgent`] picks uniformly among the candidate actions.
 //! * [`HeuristicAgent`] picks the candidate the rule set's [`Heuristic`] scores highest,
 //!   breaking ties at random.
+//! * [`MctsAgent`] searches ahead by Monte Carlo tree search (see [`mcts`]), with the heuristic
+//!   player as its guide and its rollout policy.
 //!
 //! Both draw their own randomness from a seeded [`Seeded`] generator, apart from the battle's,
 //! so the same seeds replay the same battle.
@@ -11,11 +13,16 @@
 //! `Heuristic` implementation.
 #![deny(missing_docs)]
 
-use volley_chance::Seeded;
-use volley_core::{Agent, GameState, Heuristic};
+pub mod mcts;
 
-/// The names [`by_name`] accepts.
-pub const AGENTS: [&str; 2] = ["random", "heuristic"];
+use volley_chance::Seeded;
+use volley_core::{Agent, GameState, Heuristic, Tally};
+
+pub use mcts::{Budget, MctsAgent, MctsConfig};
+
+/// The names [`by_name`] accepts. `mcts` takes options: `mcts:500ms`, `mcts:2000` (iterations),
+/// `mcts:200ms:2t` (two threads); see [`MctsConfig::parse`].
+pub const AGENTS: [&str; 3] = ["random", "heuristic", "mcts[:200ms|:ITERATIONS][:THREADSt]"];
 
 /// Picks uniformly at random.
 #[derive(Clone, Debug)]
@@ -82,19 +89,19 @@ impl<S: Heuristic> Agent<S> for HeuristicAgent {
     }
 }
 
-/// An agent by name (`random` or `heuristic`), seeded.
-pub fn by_name<S: Heuristic>(name: &str, seed: u64) -> Option<Box<dyn Agent<S>>> {
+/// An agent by name (`random`, `heuristic`, `mcts` with its options), seeded.
+pub fn by_name<S: Heuristic + Tally + Sync>(name: &str, seed: u64) -> Option<Box<dyn Agent<S>>> {
     match name {
         "random" => Some(Box::new(RandomAgent::new(seed))),
         "heuristic" => Some(Box::new(HeuristicAgent::new(seed))),
-        _ => None,
+        _ => MctsConfig::parse(name).map(|cfg| Box::new(MctsAgent::new(cfg, seed)) as Box<dyn Agent<S>>),
     }
 }
 
 /// The agents of a battle's seats, one a side, by name, each seeded from the battle's `seed` as
 /// `volley play --seed` seeds them: every tool that plays battle `seed` with the same names plays
 /// the same battle. The error is the first unknown name.
-pub fn seated<S: Heuristic>(names: &[String], seed: u64) -> Result<Vec<Box<dyn Agent<S>>>, String> {
+pub fn seated<S: Heuristic + Tally + Sync>(names: &[String], seed: u64) -> Result<Vec<Box<dyn Agent<S>>>, String> {
     names
         .iter()
         .enumerate()

@@ -585,8 +585,8 @@ fn load(src: &Source) -> Result<Loaded, Diagnostics> {
 }
 
 /// A battle the cli can play, report and replay.
-trait Playable: GameState + Heuristic + Tally {}
-impl<T: GameState + Heuristic + Tally> Playable for T {}
+trait Playable: GameState + Heuristic + Tally + Sync {}
+impl<T: GameState + Heuristic + Tally + Sync> Playable for T {}
 
 #[derive(Serialize)]
 struct SideReport {

@@ -163,6 +163,14 @@ pub trait GameState: Clone + Send + 'static {
         Vec::new()
     }
 
+    /// The battle as `side` may know it, for computer players that look ahead by playing it on:
+    /// whatever `side` may not see (the enemy's orders, a secret deployment) is replaced by a
+    /// guess the rule set documents. The default, for rule sets that hide nothing: a copy.
+    fn redacted(&self, side: SideId) -> Self {
+        let _ = side;
+        self.clone()
+    }
+
     /// `action` in words, naming units as the scenario does, for lists of choices on a screen.
     /// The default is its JSON.
     fn describe(&self, action: &Self::Action) -> String {

@@ -41,8 +41,8 @@ pub trait Live: Send + Sync {
 }
 
 /// Any battle the server can hold.
-pub trait Playable: GameState + Heuristic + Sync {}
-impl<T: GameState + Heuristic + Sync> Playable for T {}
+pub trait Playable: GameState + Heuristic + volley_core::Tally + Sync {}
+impl<T: GameState + Heuristic + volley_core::Tally + Sync> Playable for T {}
 
 /// A battle behind [`Live`].
 #[derive(Clone)]

@@ -119,7 +119,7 @@ pub fn play_one<B>(
     units: &[(String, Option<u8>)],
 ) -> Result<BattleRecord, SimError>
 where
-    B: GameState + Heuristic + Tally,
+    B: GameState + Heuristic + Tally + Sync,
 {
     let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(&cfg.agents, seed).map_err(SimError::Agent)?;
     let mut state = start.clone();

@@ -1565,6 +1565,14 @@ impl GameState for Battle {
         hash_serialized(self)
     }
 
+    /// The enemy's orders on their way are dropped: a side looking ahead assumes the enemy goes
+    /// on as its units are seen to act (each unit's adopted order is what it visibly does).
+    fn redacted(&self, side: SideId) -> Self {
+        let mut b = self.clone();
+        b.dispatches.retain(|d| self.stat.wings.get(usize::from(d.wing)).is_some_and(|w| w.side == side));
+        b
+    }
+
     fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
         // Orders, on their way or arriving, are for their own side (and the umpire).
         let side = match event {

@@ -501,6 +501,21 @@ fn orders_are_hidden_from_the_enemy() {
 }
 
 #[test]
+fn a_side_looking_ahead_knows_only_its_own_orders_on_their_way() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    order(&mut b, 0, hold(20.0, 30.0));
+    b.apply(&Action::EndOrders, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    order(&mut b, 1, hold(80.0, 70.0));
+    assert_eq!(b.dispatches.len(), 2);
+    for side in 0..2u8 {
+        let r = b.redacted(side);
+        assert_eq!(r.dispatches.len(), 1, "side {side}");
+        assert_eq!(r.stat.wings[usize::from(r.dispatches[0].wing)].side, side);
+        assert_eq!(r.units, b.units, "what is on the table is seen");
+    }
+}
+
+#[test]
 fn a_bound_missing_its_dice_changes_nothing() {
     let g = r#"{ name = "g", kind = "heavy_guns", at = [20, 10] }"#;
     let t = r#"{ name = "t", kind = "line_infantry", at = [20, 24], facing = 180 }"#;
