@@ -64,7 +64,8 @@ enum Command {
         /// Seed: the same seed fights the same battle.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Agents for the first and second side, comma-separated: random or heuristic.
+        /// Agents for the first and second side, comma-separated: random, heuristic, or mcts
+        /// (mcts:500ms for a time a decision, mcts:2000 for iterations, mcts:200ms:2t for threads).
         #[arg(long, default_value = "heuristic,heuristic")]
         agents: String,
         /// Write the battle's event log (JSON lines) here, to replay it later.
@@ -85,7 +86,8 @@ enum Command {
         /// Battles to play.
         #[arg(long, default_value_t = 100)]
         runs: u64,
-        /// Agents for the first and second side, comma-separated: random or heuristic.
+        /// Agents for the first and second side, comma-separated: random, heuristic, or mcts
+        /// (mcts:500ms for a time a decision, mcts:2000 for iterations, mcts:200ms:2t for threads).
         #[arg(long, default_value = "heuristic,heuristic")]
         agents: String,
         /// The master seed.
@@ -106,7 +108,7 @@ enum Command {
     Tournament {
         /// Scenario file or bundled name.
         scenario: String,
-        /// The agents, comma-separated.
+        /// The agents, comma-separated: random, heuristic, mcts (mcts:500ms, mcts:2000, mcts:200ms:2t).
         #[arg(long, default_value = "random,heuristic")]
         agents: String,
         /// Battles for each pairing on each side.
@@ -118,6 +120,9 @@ enum Command {
         /// Threads (default: one a core).
         #[arg(long, default_value_t = 0)]
         jobs: usize,
+        /// Leave out each agent's battles against itself.
+        #[arg(long)]
+        no_mirrors: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -400,7 +405,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Tournament { scenario, agents, runs, seed, jobs, format } => {
+        Command::Tournament { scenario, agents, runs, seed, jobs, no_mirrors, format } => {
             let src = read_scenario(&scenario)?;
             let battle = match load(&src) {
                 Ok(b) => b,
@@ -414,10 +419,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if names.len() < 2 {
                 bail!("--agents takes two or more names separated by commas, such as random,heuristic");
             }
+            use std::io::IsTerminal;
+            let tty = std::io::stderr().is_terminal();
+            let progress = |a: &str, b: &str, done: u64| {
+                if tty {
+                    eprint!("\r  {a} against {b}: {done} of {} battles   ", runs * 2);
+                    if done == runs * 2 {
+                        eprintln!();
+                    }
+                }
+            };
+            let mirrors = !no_mirrors;
             let table = match &battle {
-                Loaded::BlownAway(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
-                Loaded::ItchyScratchy(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
-                Loaded::OldFritz(b) => volley_sim::tournament(b, &names, runs, seed, jobs),
+                Loaded::BlownAway(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
+                Loaded::ItchyScratchy(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
+                Loaded::OldFritz(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
             }
             .map_err(|e| anyhow!("{e}"))?;
             let mut w = std::io::stdout().lock();
@@ -721,20 +737,39 @@ fn simulate<B: Playable + Sync>(
             }
         }
     };
-    let records = volley_sim::run(start, cfg, &progress).map_err(|e| anyhow!("{e}"))?;
-    let summary = volley_sim::summarize(start, cfg, &records);
+    // battles.csv is written as the battles come in, and only running sums are kept: a run of
+    // any length takes the same memory.
+    let mut csv = match out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+            let path = dir.join("battles.csv");
+            let f = std::fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut f = std::io::BufWriter::new(f);
+            f.write_all(volley_sim::csv_header(start).as_bytes())?;
+            Some((f, path))
+        }
+        None => None,
+    };
+    let mut acc = volley_sim::Accumulator::new(start);
+    volley_sim::run_each(start, cfg, &progress, &mut |r| {
+        acc.add(&r);
+        match &mut csv {
+            Some((f, _)) => f.write_all(volley_sim::csv_row(start, &r).as_bytes()),
+            None => Ok(()),
+        }
+    })
+    .map_err(|e| anyhow!("{e}"))?;
+    if let Some((mut f, path)) = csv {
+        f.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let summary = acc.summary(start, cfg);
     let json = serde_json::to_string_pretty(&summary)?;
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
         let write = |name: &str, text: &str| {
             std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {}", dir.join(name).display()))
         };
         write("summary.json", &(json.clone() + "\n"))?;
-        write("battles.csv", &volley_sim::csv(start, &records))?;
-        let cas = |s: usize| -> Vec<u64> {
-            let v: Vec<f64> = records.iter().map(|r| r.sides[s].casualty_pct()).collect();
-            volley_sim::stats::histogram(&v, 20, 0.0, 100.0)
-        };
+        let cas = |s: u8| acc.casualties(s).histogram(20, 0.0, 100.0);
         let (n0, n1) = (start.side_name(0), start.side_name(1));
         write(
             "casualties.svg",
@@ -746,8 +781,7 @@ fn simulate<B: Playable + Sync>(
                 &[(n0, cas(0)), (n1, cas(1))],
             ),
         )?;
-        let longest = records.iter().map(|r| r.turns).max().unwrap_or(1).max(1);
-        let turns: Vec<f64> = records.iter().map(|r| f64::from(r.turns)).collect();
+        let longest = acc.turns().dist().max.max(1.0) as u32;
         let bins = (longest as usize).min(30);
         write(
             "length.svg",
@@ -756,7 +790,7 @@ fn simulate<B: Playable + Sync>(
                 "turns",
                 0.0,
                 f64::from(longest),
-                &[("battles", volley_sim::stats::histogram(&turns, bins, 0.0, f64::from(longest)))],
+                &[("battles", acc.turns().histogram(bins, 0.0, f64::from(longest)))],
             ),
         )?;
         let draw_rate = summary.draws as f64 / summary.runs.max(1) as f64;

@@ -12,7 +12,6 @@
 pub mod plot;
 pub mod stats;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -20,7 +19,7 @@ use serde::Serialize;
 use volley_chance::Seeded;
 use volley_core::{Actor, Agent, GameState, Heuristic, Tally, Viewer};
 
-use crate::stats::{Dist, wilson};
+use crate::stats::{Counts, Dist, wilson};
 
 /// Why a simulation could not run.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +37,9 @@ pub enum SimError {
         /// What went wrong.
         why: String,
     },
+    /// A record could not be written.
+    #[error("cannot write a battle's record: {0}")]
+    Io(#[from] std::io::Error),
     /// The thread pool could not be built.
     #[error("cannot start {0} threads")]
     Threads(usize),
@@ -174,9 +176,19 @@ where
     })
 }
 
-/// Play `cfg.runs` battles from `start` on `cfg.jobs` threads; `progress(done)` is called as
-/// battles finish (from any thread). The records come back in index order.
-pub fn run<B>(start: &B, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Vec<BattleRecord>, SimError>
+/// Battles are played this many at a time, so that what waits to be handed on in order stays
+/// small however many battles there are.
+const CHUNK: u64 = 4096;
+
+/// Play `cfg.runs` battles from `start` on `cfg.jobs` threads and hand each record to `sink` in
+/// index order as soon as it and all before it are done; `progress(done)` is called as battles
+/// finish (from any thread). Memory does not grow with `cfg.runs`.
+pub fn run_each<B>(
+    start: &B,
+    cfg: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+    sink: &mut dyn FnMut(BattleRecord) -> std::io::Result<()>,
+) -> Result<(), SimError>
 where
     B: GameState + Heuristic + Tally + Sync,
 {
@@ -184,16 +196,38 @@ where
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs).build().map_err(|_| SimError::Threads(cfg.jobs))?;
     let done = AtomicU64::new(0);
-    pool.install(|| {
-        (0..cfg.runs)
-            .into_par_iter()
-            .map(|i| {
-                let r = play_one(start, i, Seeded::derive(cfg.master_seed, i), cfg, &units);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                r
-            })
-            .collect::<Result<Vec<_>, _>>()
-    })
+    let mut from = 0;
+    while from < cfg.runs {
+        let to = cfg.runs.min(from + CHUNK);
+        let records = pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_one(start, i, Seeded::derive(cfg.master_seed, i), cfg, &units);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    r
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        for r in records {
+            sink(r)?;
+        }
+        from = to;
+    }
+    Ok(())
+}
+
+/// Play `cfg.runs` battles as [`run_each`] does, keeping every record (in index order).
+pub fn run<B>(start: &B, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Vec<BattleRecord>, SimError>
+where
+    B: GameState + Heuristic + Tally + Sync,
+{
+    let mut out = Vec::new();
+    run_each(start, cfg, progress, &mut |r| {
+        out.push(r);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// One side over all the battles.
@@ -251,76 +285,142 @@ pub struct Summary {
     pub units: Vec<UnitSummary>,
 }
 
-/// Sum up `records` of battles from `start`.
-pub fn summarize<B: GameState + Tally>(start: &B, cfg: &Config, records: &[BattleRecord]) -> Summary {
-    let n = records.len() as u64;
-    let units = units_of(&start.view(Viewer::Umpire));
-    let mut gone: HashMap<u16, u64> = HashMap::new();
-    let mut routed: HashMap<u16, u64> = HashMap::new();
-    for r in records {
+/// The running sums of a simulation: battles are added one at a time and forgotten; what is kept
+/// grows with the scenario (its units, the values losses and lengths can take), not with the
+/// number of battles.
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    units: Vec<(String, Option<u8>)>,
+    wins: [u64; 2],
+    draws: u64,
+    casualties: [Counts; 2],
+    turns: Counts,
+    gone: Vec<u64>,
+    routed: Vec<u64>,
+}
+
+impl Accumulator {
+    /// Empty sums for battles from `start`.
+    pub fn new<B: GameState>(start: &B) -> Self {
+        let units = units_of(&start.view(Viewer::Umpire));
+        let n = units.len();
+        Accumulator {
+            units,
+            wins: [0; 2],
+            draws: 0,
+            casualties: Default::default(),
+            turns: Counts::default(),
+            gone: vec![0; n],
+            routed: vec![0; n],
+        }
+    }
+
+    /// Add one battle.
+    pub fn add(&mut self, r: &BattleRecord) {
+        match r.winner {
+            Some(w) => self.wins[usize::from(w) & 1] += 1,
+            None => self.draws += 1,
+        }
+        for (c, s) in self.casualties.iter_mut().zip(&r.sides) {
+            c.add(s.casualty_pct());
+        }
+        self.turns.add(f64::from(r.turns));
         for &u in &r.gone {
-            *gone.entry(u).or_default() += 1;
+            if let Some(g) = self.gone.get_mut(usize::from(u)) {
+                *g += 1;
+            }
         }
         for &u in &r.routed {
-            *routed.entry(u).or_default() += 1;
+            if let Some(g) = self.routed.get_mut(usize::from(u)) {
+                *g += 1;
+            }
         }
     }
-    let sides = (0..2u8)
-        .map(|s| {
-            let wins = records.iter().filter(|r| r.winner == Some(s)).count() as u64;
-            let cas: Vec<f64> = records.iter().map(|r| r.sides[usize::from(s)].casualty_pct()).collect();
-            SideSummary {
-                name: start.side_name(s).to_string(),
-                agent: cfg.agents[usize::from(s)].clone(),
-                wins,
-                win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
-                win_rate_95: wilson(wins, n),
-                casualty_pct: Dist::of(&cas),
-            }
-        })
-        .collect();
-    let draws = records.iter().filter(|r| r.winner.is_none()).count() as u64;
-    let turns: Vec<f64> = records.iter().map(|r| f64::from(r.turns)).collect();
-    Summary {
-        scenario: start.scenario_name().to_string(),
-        variant: start.variant().map(str::to_string),
-        master_seed: cfg.master_seed,
-        runs: n,
-        measure: start.measure().to_string(),
-        sides,
-        draws,
-        draw_rate_95: wilson(draws, n),
-        turns: Dist::of(&turns),
-        units: units
-            .iter()
-            .enumerate()
-            .map(|(k, (name, side))| UnitSummary {
-                name: name.clone(),
-                side: *side,
-                gone: gone.get(&(k as u16)).copied().unwrap_or(0),
-                routed: routed.get(&(k as u16)).copied().unwrap_or(0),
-            })
-            .collect(),
+
+    /// A side's casualty percentages so far.
+    pub fn casualties(&self, side: u8) -> &Counts {
+        &self.casualties[usize::from(side) & 1]
     }
+
+    /// The battles' lengths in turns so far.
+    pub fn turns(&self) -> &Counts {
+        &self.turns
+    }
+
+    /// The summary of the battles added.
+    pub fn summary<B: Tally>(&self, start: &B, cfg: &Config) -> Summary {
+        let n = self.turns.len();
+        let sides = (0..2u8)
+            .map(|s| {
+                let wins = self.wins[usize::from(s)];
+                SideSummary {
+                    name: start.side_name(s).to_string(),
+                    agent: cfg.agents[usize::from(s)].clone(),
+                    wins,
+                    win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+                    win_rate_95: wilson(wins, n),
+                    casualty_pct: self.casualties[usize::from(s)].dist(),
+                }
+            })
+            .collect();
+        Summary {
+            scenario: start.scenario_name().to_string(),
+            variant: start.variant().map(str::to_string),
+            master_seed: cfg.master_seed,
+            runs: n,
+            measure: start.measure().to_string(),
+            sides,
+            draws: self.draws,
+            draw_rate_95: wilson(self.draws, n),
+            turns: self.turns.dist(),
+            units: self
+                .units
+                .iter()
+                .enumerate()
+                .map(|(k, (name, side))| UnitSummary {
+                    name: name.clone(),
+                    side: *side,
+                    gone: self.gone[k],
+                    routed: self.routed[k],
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Sum up `records` of battles from `start`.
+pub fn summarize<B: GameState + Tally>(start: &B, cfg: &Config, records: &[BattleRecord]) -> Summary {
+    let mut acc = Accumulator::new(start);
+    records.iter().for_each(|r| acc.add(r));
+    acc.summary(start, cfg)
 }
 
 /// `battles.csv`: a row a battle — index, seed, winner (side name or empty), turns, actions, and
 /// each side's start, lost, running and casualty percentage.
 pub fn csv<B: Tally>(start: &B, records: &[BattleRecord]) -> String {
+    let mut out = csv_header(start);
+    records.iter().for_each(|r| out.push_str(&csv_row(start, r)));
+    out
+}
+
+/// The header line of `battles.csv`, with its newline.
+pub fn csv_header<B: Tally>(start: &B) -> String {
     let col = |s: &str| s.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect::<String>();
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let (a, b) = (col(start.side_name(0)), col(start.side_name(1)));
-    let mut out = format!(
+    format!(
         "index,seed,winner,turns,actions,{a}_start,{a}_lost,{a}_running,{a}_casualty_pct,{b}_start,{b}_lost,{b}_running,{b}_casualty_pct\n"
-    );
-    for r in records {
-        let winner = r.winner.map_or(String::new(), |w| quote(start.side_name(w)));
-        out.push_str(&format!("{},{},{},{},{}", r.index, r.seed, winner, r.turns, r.actions));
-        for s in &r.sides {
-            out.push_str(&format!(",{},{},{},{:.2}", s.start, s.lost, s.running, s.casualty_pct()));
-        }
-        out.push('\n');
+    )
+}
+
+/// One battle's line of `battles.csv`, with its newline.
+pub fn csv_row<B: Tally>(start: &B, r: &BattleRecord) -> String {
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let winner = r.winner.map_or(String::new(), |w| quote(start.side_name(w)));
+    let mut out = format!("{},{},{},{},{}", r.index, r.seed, winner, r.turns, r.actions);
+    for s in &r.sides {
+        out.push_str(&format!(",{},{},{},{:.2}", s.start, s.lost, s.running, s.casualty_pct()));
     }
+    out.push('\n');
     out
 }
 
@@ -343,15 +443,21 @@ pub struct Pairing {
     pub a_rate_95: [f64; 2],
 }
 
-/// Every pair of `agents` (each with itself too, as a check of the sides' balance), `runs`
-/// battles with each on each side: `runs` × 2 battles a pairing. Battles of a pairing have the
-/// master seed derived from the pairing's number, so one pairing does not change another.
+/// Every pair of `agents`, `runs` battles with each on each side: `runs` × 2 battles a pairing;
+/// with `mirrors`, each agent against itself too (a check of the sides' balance). Battles of a
+/// pairing have the master seed derived from the pairing's place in the full table (mirrors
+/// counted whether played or not), so one pairing does not change another and leaving the
+/// mirrors out changes no other pairing. `progress(a, b, done)` is called as battles of the
+/// pairing of `a` and `b` finish (from any thread).
+#[allow(clippy::too_many_arguments)]
 pub fn tournament<B>(
     start: &B,
     agents: &[String],
     runs: u64,
     master_seed: u64,
     jobs: usize,
+    mirrors: bool,
+    progress: &(dyn Fn(&str, &str, u64) + Sync),
 ) -> Result<Vec<Pairing>, SimError>
 where
     B: GameState + Heuristic + Tally + Sync,
@@ -359,10 +465,15 @@ where
     let mut out = Vec::new();
     let mut k = 0u64;
     for (i, a) in agents.iter().enumerate() {
-        for b in agents.iter().skip(i) {
+        for (j, b) in agents.iter().enumerate().skip(i) {
+            if i == j && !mirrors {
+                k += 2;
+                continue;
+            }
             let mut a_wins = 0;
             let mut b_wins = 0;
             let mut draws = 0;
+            let done = AtomicU64::new(0);
             for (side_of_a, pair) in [(0u8, [a.clone(), b.clone()]), (1u8, [b.clone(), a.clone()])] {
                 let cfg = Config {
                     runs,
@@ -372,7 +483,8 @@ where
                     max_actions: 1_000_000,
                 };
                 k += 1;
-                for r in run(start, &cfg, &|_| {})? {
+                let tick = |_| progress(a, b, done.fetch_add(1, Ordering::Relaxed) + 1);
+                for r in run(start, &cfg, &tick)? {
                     match r.winner {
                         Some(w) if w == side_of_a => a_wins += 1,
                         Some(_) => b_wins += 1,

@@ -37,19 +37,107 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 impl Dist {
     /// The summary of `values` (all zero when there are none).
     pub fn of(values: &[f64]) -> Dist {
-        if values.is_empty() {
+        let mut c = Counts::default();
+        values.iter().for_each(|&x| c.add(x));
+        c.dist()
+    }
+}
+
+/// A multiset of values kept as counts of each distinct value: its memory grows with the
+/// number of distinct values (a side's losses can take at most its strength + 1 values; a
+/// battle's length, its turn limit), not with the number of values added. Sums and quantiles
+/// are taken in ascending order of value, so they do not depend on the order values came in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    by_value: std::collections::BTreeMap<u64, u64>,
+    n: u64,
+}
+
+/// A key whose order as an integer is the total order of `f64`.
+fn key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
+}
+
+fn unkey(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+impl Counts {
+    /// Count one more `x`.
+    pub fn add(&mut self, x: f64) {
+        *self.by_value.entry(key(x)).or_default() += 1;
+        self.n += 1;
+    }
+
+    /// How many values have been added.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// Whether none have.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The distinct values in ascending order, each with its count.
+    pub fn iter(&self) -> impl Iterator<Item = (f64, u64)> + '_ {
+        self.by_value.iter().map(|(&k, &c)| (unkey(k), c))
+    }
+
+    /// The value of rank `i` (0-based) in ascending order.
+    fn at_rank(&self, i: u64) -> f64 {
+        let mut seen = 0;
+        for (x, c) in self.iter() {
+            seen += c;
+            if i < seen {
+                return x;
+            }
+        }
+        self.iter().last().map_or(0.0, |(x, _)| x)
+    }
+
+    /// The `q` quantile, as [`quantile`] would give on the sorted values.
+    pub fn quantile(&self, q: f64) -> f64 {
+        match self.n {
+            0 => 0.0,
+            1 => self.at_rank(0),
+            n => {
+                let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
+                let (i, frac) = (pos.floor() as u64, pos - pos.floor());
+                let (a, b) = (self.at_rank(i), self.at_rank((i + 1).min(n - 1)));
+                a + (b - a) * frac
+            }
+        }
+    }
+
+    /// The summary (all zero when empty).
+    pub fn dist(&self) -> Dist {
+        if self.n == 0 {
             return Dist::default();
         }
-        let mut v = values.to_vec();
-        v.sort_by(f64::total_cmp);
         Dist {
-            mean: v.iter().sum::<f64>() / v.len() as f64,
-            median: quantile(&v, 0.5),
-            p10: quantile(&v, 0.1),
-            p90: quantile(&v, 0.9),
-            min: v[0],
-            max: v[v.len() - 1],
+            mean: self.iter().map(|(x, c)| x * c as f64).sum::<f64>() / self.n as f64,
+            median: self.quantile(0.5),
+            p10: self.quantile(0.1),
+            p90: self.quantile(0.9),
+            min: self.iter().next().map_or(0.0, |(x, _)| x),
+            max: self.iter().last().map_or(0.0, |(x, _)| x),
         }
+    }
+
+    /// Counts in `bins` equal bins from `lo` to `hi`, as [`histogram`] gives.
+    pub fn histogram(&self, bins: usize, lo: f64, hi: f64) -> Vec<u64> {
+        let bins = bins.max(1);
+        let mut out = vec![0u64; bins];
+        let width = (hi - lo) / bins as f64;
+        for (x, c) in self.iter() {
+            if !(lo..=hi).contains(&x) || width <= 0.0 {
+                continue;
+            }
+            out[(((x - lo) / width) as usize).min(bins - 1)] += c;
+        }
+        out
     }
 }
 
@@ -114,6 +202,27 @@ mod tests {
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{hi}");
         assert_eq!(wilson(0, 0), [0.0, 0.0]);
         assert_eq!(wilson(10, 10)[1], 1.0);
+    }
+
+    #[test]
+    fn counts_agree_with_the_sorted_values_whatever_the_order() {
+        let values: Vec<f64> = (0..1000u32).map(|i| f64::from((i * 7919) % 101) * 0.5 - 3.0).collect();
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        let mut fwd = Counts::default();
+        let mut back = Counts::default();
+        values.iter().for_each(|&x| fwd.add(x));
+        values.iter().rev().for_each(|&x| back.add(x));
+        assert_eq!(fwd, back);
+        assert_eq!(fwd.len(), 1000);
+        assert!(fwd.iter().count() <= 101, "one entry a distinct value");
+        for q in [0.0, 0.1, 0.25, 0.5, 0.77, 0.9, 1.0] {
+            assert!(near(fwd.quantile(q), quantile(&sorted, q)), "q {q}");
+        }
+        let d = fwd.dist();
+        assert!(near(d.mean, sorted.iter().sum::<f64>() / 1000.0));
+        assert_eq!((d.min, d.max), (sorted[0], sorted[999]));
+        assert_eq!(fwd.histogram(7, -3.0, 47.0), histogram(&values, 7, -3.0, 47.0));
     }
 
     #[test]

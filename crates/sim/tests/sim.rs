@@ -51,7 +51,7 @@ fn the_sums_agree_with_the_battles() {
 fn a_tournament_counts_each_agents_wins_on_both_sides() {
     let b = mill();
     let agents = ["random".to_string(), "heuristic".to_string()];
-    let t = volley_sim::tournament(&b, &agents, 10, 5, 2).unwrap();
+    let t = volley_sim::tournament(&b, &agents, 10, 5, 2, true, &|_, _, _| {}).unwrap();
     // random–random, random–heuristic, heuristic–heuristic.
     assert_eq!(t.len(), 3);
     for p in &t {
@@ -74,4 +74,13 @@ fn a_tournament_counts_each_agents_wins_on_both_sides() {
         first.iter().filter(|r| r.winner == Some(0)).count() + second.iter().filter(|r| r.winner == Some(1)).count();
     assert_eq!(p.a_wins, random_wins as u64);
     assert!(p.b_wins > p.a_wins, "the heuristic player is the stronger: {p:?}");
+    // Without the mirrors, the one pairing left is the same battles.
+    let counted = std::sync::atomic::AtomicU64::new(0);
+    let tick = |a: &str, b: &str, _| {
+        assert_eq!((a, b), ("random", "heuristic"));
+        counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let lone = volley_sim::tournament(&b, &agents, 10, 5, 1, false, &tick).unwrap();
+    assert_eq!(lone, vec![p.clone()]);
+    assert_eq!(counted.into_inner(), 20, "progress told of every battle");
 }
