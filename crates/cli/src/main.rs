@@ -206,6 +206,20 @@ volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
         #[arg(long, default_value = "volley.db")]
         db: PathBuf,
     },
+    /// Make a bigger battle from a scenario: copies side by side on a table as many times as
+    /// wide (every place moved, every name numbered), for measuring how costs grow with size.
+    #[command(after_help = "Example:\n  volley generate mittelhof --times 10 --out mittelhof-x10.toml\n  \
+volley simulate mittelhof-x10.toml --runs 10")]
+    Generate {
+        /// Scenario file or bundled name.
+        scenario: String,
+        /// How many copies.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        times: u32,
+        /// Write the new scenario here (default: print it).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print a JSON Schema: of scenario files, or of a rule set's combat situation.
     Schema {
         /// What to describe.
@@ -536,6 +550,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             RuleSetId::ItchyScratchy => calc::odds(&volley_itchy_scratchy::combat::Combat, &situation, format),
             RuleSetId::OldFritz => calc::odds(&volley_old_fritz::combat::Combat, &situation, format),
         },
+        Command::Generate { scenario, times, out } => {
+            let src = read_scenario(&scenario)?;
+            let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| anyhow!("{}: {e}", src.path))?;
+            // What is made must load: the same checks as `volley check`.
+            if let Err(e) = load(&Source::new("(generated)", text.clone())) {
+                bail!("the generated scenario does not load: {e}");
+            }
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+                    eprintln!("written: {} ({times} copies of {})", path.display(), src.path);
+                }
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Schema { what, ruleset } => {
             let schema = match (what, ruleset) {
                 (SchemaKind::Scenario, None | Some(RuleSetId::BlownAway)) => {

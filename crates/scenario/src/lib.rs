@@ -47,6 +47,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 pub use toml::Spanned;
+
+pub mod generate;
 use volley_table::{Feature, Point, Table, TerrainKind};
 
 /// A scenario file's name and text, kept for diagnostics.

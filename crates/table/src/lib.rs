@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod buckets;
 pub mod grid;
 
 use std::borrow::Cow;

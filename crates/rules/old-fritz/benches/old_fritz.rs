@@ -107,3 +107,51 @@ fn full_battle(bencher: Bencher, name: &str) {
         black_box(runner.log.entries.len())
     });
 }
+
+/// Mittelhof tiled `k` times side by side (`volley generate mittelhof --times k`: 42·k units),
+/// with every wing's first orders given by the heuristic player in bound 1.
+fn tiled_after_first_orders(k: u32) -> volley_old_fritz::Battle {
+    use volley_core::{Actor, Agent, GameState};
+    use volley_old_fritz::Action;
+    let path = format!("{}/../../../scenarios/old-fritz/mittelhof.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = volley_scenario::generate::tile(&text, k).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = volley_old_fritz::load(&volley_scenario::Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
+    let mut agent = volley_ai::HeuristicAgent::new(1);
+    let mut rng = Seeded::new(1);
+    let mut cands = Vec::new();
+    while b.bound == 1 && matches!(b.actor(), Actor::Side(_)) {
+        cands.clear();
+        b.candidate_actions(&mut cands);
+        let i = agent.choose(&b, &cands);
+        b.apply(&cands[i], &mut rng, &mut Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        if matches!(cands[i], Action::EndOrders) && b.bound > 1 {
+            break;
+        }
+    }
+    b
+}
+
+/// The scale test: the rule set's own work in a bound (every unit's orders carried out, moves,
+/// fire, close combats, results), the players only ending their orders, for 10 bounds from the
+/// first orders, in Mittelhof tiled 1, 2, 5 and 10 times. The item rate is bounds a second; the
+/// time a bound against the number of units shows how the cost of a turn grows.
+#[divan::bench(args = [1, 2, 5, 10], sample_count = 10, sample_size = 1)]
+fn bound_of_a_tiled_battle(bencher: Bencher, k: u32) {
+    use volley_core::GameState;
+    use volley_old_fritz::Action;
+    let start = tiled_after_first_orders(k);
+    bencher.counter(ItemsCount::new(10usize)).bench_local(|| {
+        let mut b = start.clone();
+        let mut rng = Seeded::new(7);
+        let mut events = Vec::new();
+        for _ in 0..20 {
+            if b.outcome().is_some() {
+                break;
+            }
+            events.clear();
+            b.apply(&Action::EndOrders, &mut rng, &mut events).unwrap_or_else(|e| panic!("{e}"));
+        }
+        black_box(b.bound)
+    });
+}

@@ -14,6 +14,7 @@
 use volley_core::Heuristic;
 use volley_scenario::AtTurnLimit;
 use volley_table::Point;
+use volley_table::buckets::Buckets;
 
 use crate::game::{ATTACK_RADIUS, Action, Battle};
 use crate::model::{Order, State, Unit};
@@ -36,9 +37,66 @@ fn strength(u: &Unit) -> f64 {
     f64::from(u.figures) * (1.0 + 0.15 * grade) * (1.0 - 0.25 * f64::from(u.greens)).max(0.2)
 }
 
+/// What the player works out once a decision: each wing's figures, and the units bucketed by
+/// place so that finding the enemy near a place looks only near it.
+struct Survey {
+    wings: Vec<WingSurvey>,
+    buckets: Buckets,
+    /// Whether each side wins at the turn limit as things are.
+    winning: [bool; 2],
+    /// The places the wings' orders (in effect and on their way) attack or hold: (wing, place),
+    /// bucketed by place.
+    places: Vec<(usize, Point)>,
+    place_buckets: Buckets,
+}
+
+#[derive(Clone, Copy, Default)]
+struct WingSurvey {
+    /// Strength of all its units.
+    strength: f64,
+    /// Units present.
+    present: u32,
+    /// Their green counters.
+    greens: f64,
+    /// Their figures.
+    figures: f64,
+    /// Figures of all its units at the start.
+    start: f64,
+    /// Its centre (its units in good order), if any.
+    centre: Option<Point>,
+}
+
 impl Battle {
-    fn wing_strength(&self, w: usize) -> f64 {
-        self.units.iter().filter(|u| usize::from(u.wing) == w).map(strength).sum()
+    /// The survey for this decision; sums are taken in the units' order, as a unit-by-unit
+    /// count would.
+    fn survey(&self) -> Survey {
+        let mut wings = vec![WingSurvey::default(); self.wings.len()];
+        let mut buckets = Buckets::new(self.stat.table.width, self.stat.table.depth, ATTACK_RADIUS);
+        for (i, u) in self.units.iter().enumerate() {
+            buckets.insert(i as u32, u.at);
+            let Some(w) = wings.get_mut(usize::from(u.wing)) else { continue };
+            w.strength += strength(u);
+            w.start += f64::from(u.figures_start);
+            if u.present() {
+                w.present += 1;
+                w.greens += f64::from(u.greens);
+                w.figures += f64::from(u.figures);
+            }
+        }
+        for (w, c) in wings.iter_mut().zip(self.wing_centres()) {
+            w.centre = c;
+        }
+        let mut places = Vec::new();
+        let mut place_buckets = Buckets::new(self.stat.table.width, self.stat.table.depth, 4.0);
+        for w in 0..self.wings.len() {
+            for o in self.orders_of(w) {
+                if let Order::Attack { at } | Order::Hold { at } = o {
+                    place_buckets.insert(places.len() as u32, at);
+                    places.push((w, at));
+                }
+            }
+        }
+        Survey { wings, buckets, winning: [self.wins_at_limit(0), self.wins_at_limit(1)], places, place_buckets }
     }
 
     /// The orders wing `w` has: in effect, and on their way.
@@ -47,8 +105,15 @@ impl Battle {
             .chain(self.dispatches.iter().filter(move |d| usize::from(d.wing) == w).map(|d| d.order))
     }
 
-    fn enemy_near(&self, side: u8, at: Point) -> f64 {
-        self.units.iter().filter(|u| u.side != side && u.at.dist(at) <= ATTACK_RADIUS).map(strength).sum()
+    fn enemy_near(&self, survey: &Survey, side: u8, at: Point) -> f64 {
+        let mut near = Vec::new();
+        survey.buckets.near(at, ATTACK_RADIUS, &mut near);
+        near.sort_unstable();
+        near.iter()
+            .map(|&j| &self.units[j as usize])
+            .filter(|u| u.side != side && u.at.dist(at) <= ATTACK_RADIUS)
+            .map(strength)
+            .sum()
     }
 
     fn objective_at(&self, at: Point) -> Option<usize> {
@@ -68,36 +133,32 @@ impl Battle {
     }
 
     /// The worth of wing `w` having `order`.
-    pub(crate) fn order_value(&self, w: usize, order: &Order) -> f64 {
+    fn order_value(&self, survey: &Survey, w: usize, order: &Order) -> f64 {
         let side = self.stat.wings[w].side;
-        let mine = self.wing_strength(w);
-        let winning = self.wins_at_limit(side);
-        let units: Vec<&Unit> = self.units.iter().filter(|u| usize::from(u.wing) == w && u.present()).collect();
-        let n = units.len().max(1) as f64;
-        let greens = units.iter().map(|u| f64::from(u.greens)).sum::<f64>() / n;
-        let figures: f64 = units.iter().map(|u| f64::from(u.figures)).sum();
-        let start: f64 =
-            self.units.iter().filter(|u| usize::from(u.wing) == w).map(|u| f64::from(u.figures_start)).sum();
-        let worn = greens >= 2.0 || figures < start * 0.5;
+        let Some(wing) = survey.wings.get(w) else { return f64::NEG_INFINITY };
+        let mine = wing.strength;
+        let winning = survey.winning[usize::from(side & 1)];
+        let n = f64::from(wing.present.max(1));
+        let greens = wing.greens / n;
+        let worn = greens >= 2.0 || wing.figures < wing.start * 0.5;
         // Far places take long to reach; a place another wing is already sent to is taken care of.
-        let centre = self.wing_centre(w);
+        let centre = wing.centre;
         let far = match (centre, order.place()) {
             (Some(c), Some(p)) => DISTANCE * c.dist(p),
             _ => 0.0,
         };
         let shared = order.place().is_some_and(|p| {
-            (0..self.wings.len()).any(|v| {
-                v != w
-                    && self.stat.wings[v].side == side
-                    && self
-                        .orders_of(v)
-                        .any(|o| matches!(o, Order::Attack { at } | Order::Hold { at } if at.dist(p) < 1.0))
+            let mut near = Vec::new();
+            survey.place_buckets.near(p, 1.0, &mut near);
+            near.iter().any(|&k| {
+                let (v, at) = survey.places[k as usize];
+                v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0
             })
         });
         let shared = if shared { SHARED } else { 0.0 };
         match *order {
             Order::Attack { at } => {
-                let theirs = self.enemy_near(side, at);
+                let theirs = self.enemy_near(survey, side, at);
                 let wanted = self.objective_at(at).is_some_and(|o| self.holders[o] != Some(side));
                 let mut v = if theirs < 1.0 {
                     // Nobody there: worth going only to take an objective.
@@ -141,7 +202,7 @@ impl Battle {
 impl Battle {
     /// The score of `action`, given the worth of each wing's order in effect (`current`, worked
     /// out once for all of a decision's candidates).
-    fn score_with(&self, action: &Action, current: &mut [Option<f64>]) -> f64 {
+    fn score_with(&self, survey: &Survey, action: &Action, current: &mut [Option<f64>]) -> f64 {
         match action {
             Action::EndOrders | Action::Advantage { .. } | Action::Adjust { .. } => 0.0,
             Action::Order { wing, order } => {
@@ -157,14 +218,14 @@ impl Battle {
                 let now = match current.get(w).copied().flatten() {
                     Some(v) => v,
                     None => {
-                        let v = self.order_value(w, &self.wings[w].order);
+                        let v = self.order_value(survey, w, &self.wings[w].order);
                         if let Some(slot) = current.get_mut(w) {
                             *slot = Some(v);
                         }
                         v
                     }
                 };
-                self.order_value(w, order) - now - MARGIN
+                self.order_value(survey, w, order) - now - MARGIN
             }
         }
     }
@@ -172,11 +233,12 @@ impl Battle {
 
 impl Heuristic for Battle {
     fn score(&self, action: &Action) -> f64 {
-        self.score_with(action, &mut vec![None; self.wings.len()])
+        self.score_with(&self.survey(), action, &mut vec![None; self.wings.len()])
     }
 
     fn scores(&self, actions: &[Action], out: &mut Vec<f64>) {
         let mut current = vec![None; self.wings.len()];
-        out.extend(actions.iter().map(|a| self.score_with(a, &mut current)));
+        let survey = self.survey();
+        out.extend(actions.iter().map(|a| self.score_with(&survey, a, &mut current)));
     }
 }
