@@ -22,7 +22,7 @@ pub use mcts::{Budget, MctsAgent, MctsConfig};
 
 /// The names [`by_name`] accepts. `mcts` takes options: `mcts:500ms`, `mcts:2000` (iterations),
 /// `mcts:200ms:2t` (two threads); see [`MctsConfig::parse`].
-pub const AGENTS: [&str; 3] = ["random", "heuristic", "mcts[:200ms|:ITERATIONS][:THREADSt]"];
+pub const AGENTS: [&str; 3] = ["random", "heuristic", "mcts[:200ms|:ITERATIONS][:THREADSt][:rROLLOUT]"];
 
 /// Picks uniformly at random.
 #[derive(Clone, Debug)]
@@ -107,4 +107,29 @@ pub fn seated<S: Heuristic + Tally + Sync>(names: &[String], seed: u64) -> Resul
         .enumerate()
         .map(|(i, n)| by_name::<S>(n, Seeded::derive(seed, 1000 + i as u64)).ok_or_else(|| n.clone()))
         .collect()
+}
+
+/// The battle `start` after `decisions` decisions by the heuristic player on both sides (fewer
+/// if it ends first), its dice from `seed`: a position from the thick of a battle, for
+/// benchmarks and tests. `None` if the rule set refuses one of its own candidates.
+pub fn advanced<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Option<S> {
+    let mut s = start.clone();
+    let mut agent = HeuristicAgent::new(seed);
+    let mut rng = Seeded::new(seed);
+    let mut cands = Vec::new();
+    let mut events = Vec::new();
+    for _ in 0..decisions {
+        if s.outcome().is_some() {
+            break;
+        }
+        cands.clear();
+        s.candidate_actions(&mut cands);
+        if cands.is_empty() {
+            break;
+        }
+        let i = agent.choose(&s, &cands).min(cands.len() - 1);
+        events.clear();
+        s.apply(&cands[i], &mut rng, &mut events).ok()?;
+    }
+    Some(s)
 }

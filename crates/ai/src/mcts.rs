@@ -60,9 +60,9 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// Settings from the agent's name: `mcts`, then optionally `:200ms` (a time budget) or
-    /// `:5000` (iterations), then optionally `:2t` (threads), in either order. `None` if the
-    /// name is not of that form.
+    /// Settings from the agent's name: `mcts`, then in any order `:200ms` (a time budget) or
+    /// `:5000` (iterations), `:2t` (threads), `:r40` (rollout decisions; `r0` plays rollouts to
+    /// the end). `None` if the name is not of that form.
     pub fn parse(name: &str) -> Option<MctsConfig> {
         let mut parts = name.split(':');
         if parts.next()? != "mcts" {
@@ -74,6 +74,8 @@ impl MctsConfig {
                 cfg.budget = Budget::Time(Duration::from_millis(ms.parse().ok().filter(|&m| m > 0)?));
             } else if let Some(t) = p.strip_suffix('t') {
                 cfg.threads = t.parse().ok().filter(|&t| t > 0 && t <= 256)?;
+            } else if let Some(r) = p.strip_prefix('r') {
+                cfg.rollout = r.parse().ok()?;
             } else {
                 cfg.budget = Budget::Iterations(p.parse().ok().filter(|&i| i > 0)?);
             }
@@ -211,7 +213,8 @@ struct Tree<A> {
 }
 
 /// The value of `s` to side 0, from 0 (side 1 has won) to 1 (side 0 has won): the outcome if
-/// it is over, otherwise by the share of each side's strength lost or running.
+/// it is over, otherwise by the share of each side's strength lost or running (running troops
+/// count as lost: every rule set's test of a broken army counts them out).
 pub fn evaluate<S: GameState + Tally>(s: &S) -> f64 {
     if let Some(o) = s.outcome() {
         return match o.winner {
@@ -222,7 +225,7 @@ pub fn evaluate<S: GameState + Tally>(s: &S) -> f64 {
     }
     let hurt = |side: SideId| {
         let (start, lost, running) = s.tally(side);
-        (lost as f64 + running as f64 * 0.5) / start.max(1) as f64
+        (lost + running) as f64 / start.max(1) as f64
     };
     0.5 + 0.5 * (3.0 * (hurt(1) - hurt(0))).tanh()
 }

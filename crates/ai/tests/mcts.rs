@@ -246,7 +246,9 @@ fn names_parse() {
     assert_eq!(p("mcts:500ms").map(|c| c.budget), Some(Budget::Time(std::time::Duration::from_millis(500))));
     let c = p("mcts:2000:2t").expect("parses");
     assert_eq!((c.budget, c.threads), (Budget::Iterations(2000), 2));
-    for bad in ["mcts:", "mcts:0", "mcts:fast", "mcts:0ms", "mcts:0t", "heuristic", "mctsx"] {
+    let c = p("mcts:r0:300ms").expect("parses");
+    assert_eq!((c.budget, c.rollout), (Budget::Time(std::time::Duration::from_millis(300)), 0));
+    for bad in ["mcts:", "mcts:0", "mcts:fast", "mcts:0ms", "mcts:0t", "mcts:rx", "heuristic", "mctsx"] {
         assert_eq!(p(bad), None, "{bad}");
     }
 }

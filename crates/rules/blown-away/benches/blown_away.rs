@@ -105,3 +105,50 @@ fn card_draws_only(bencher: Bencher) {
         black_box(sum)
     });
 }
+
+/// Iterations of one search decision (MCTS, 300 iterations, rollouts of 40 decisions by the
+/// heuristic player), from the first choice after 30 decisions of a heuristic battle: the item
+/// rate is iterations a second on one core.
+#[divan::bench(args = ["crossroads", "seven-years-war-chance"], sample_count = 10, sample_size = 1)]
+fn mcts_iterations(bencher: Bencher, name: &str) {
+    use volley_core::{Agent, GameState};
+    const ITERATIONS: u64 = 300;
+    let mut s: Battle = volley_ai::advanced(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
+    let mut cands = Vec::new();
+    loop {
+        cands.clear();
+        s.candidate_actions(&mut cands);
+        if cands.len() > 1 || s.outcome().is_some() {
+            break;
+        }
+        s = volley_ai::advanced(&s, 1, 2).unwrap_or_else(|| panic!("{name}"));
+    }
+    let cfg = volley_ai::MctsConfig { budget: volley_ai::Budget::Iterations(ITERATIONS), ..Default::default() };
+    bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
+        let mut agent = volley_ai::MctsAgent::new(cfg.clone(), 1);
+        black_box(agent.choose(&s, &cands))
+    });
+}
+
+/// Exact odds of a card combat (the calculator's `odds`): the slowest situation of the space is
+/// the chance version with two full decks, 13 × 13 pairs of card values each judged, with every
+/// modifier in play (cover, flank, men killed so far, pikes, a cap on the men in ranks).
+#[divan::bench]
+fn exact_odds_full_decks(bencher: Bencher) {
+    use volley_blown_away::calc::{CombatUnit, Situation};
+    use volley_blown_away::model::Variant;
+    use volley_core::calc::Calculator;
+    let unit = |arm| CombatUnit {
+        arm,
+        men_in_ranks: Some(9),
+        killed_so_far: 2,
+        pikes_or_guards: 1,
+        militia: false,
+        on_flank_or_rear: true,
+        cover: volley_table::Cover::Wall,
+        faces_the_other: true,
+        deck: None,
+    };
+    let s = Situation { variant: Variant::Chance, attacker: unit(Arm::Cavalry), defender: unit(Arm::Infantry) };
+    bencher.bench_local(|| black_box(volley_blown_away::calc::Combat.odds(black_box(&s))));
+}

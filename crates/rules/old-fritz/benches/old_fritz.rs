@@ -155,3 +155,28 @@ fn bound_of_a_tiled_battle(bencher: Bencher, k: u32) {
         black_box(b.bound)
     });
 }
+
+/// Iterations of one search decision (MCTS, 300 iterations, rollouts of 40 decisions by the
+/// heuristic player), from the first choice after 30 decisions of a heuristic battle: the item
+/// rate is iterations a second on one core.
+#[divan::bench(args = ["attack-on-the-ridge", "mittelhof"], sample_count = 10, sample_size = 1)]
+fn mcts_iterations(bencher: Bencher, name: &str) {
+    use volley_core::{Agent, GameState};
+    const ITERATIONS: u64 = 300;
+    let mut s: volley_old_fritz::Battle =
+        volley_ai::advanced(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
+    let mut cands = Vec::new();
+    loop {
+        cands.clear();
+        s.candidate_actions(&mut cands);
+        if cands.len() > 1 || s.outcome().is_some() {
+            break;
+        }
+        s = volley_ai::advanced(&s, 1, 2).unwrap_or_else(|| panic!("{name}"));
+    }
+    let cfg = volley_ai::MctsConfig { budget: volley_ai::Budget::Iterations(ITERATIONS), ..Default::default() };
+    bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
+        let mut agent = volley_ai::MctsAgent::new(cfg.clone(), 1);
+        black_box(agent.choose(&s, &cands))
+    });
+}

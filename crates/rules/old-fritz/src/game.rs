@@ -1502,6 +1502,10 @@ impl Battle {
             }
         }
         orders.push(Order::Hold { at: round_point(here) });
+        // The side's own wagons: to guard them, or to clear an enemy out of their park.
+        let park = round_point(self.stat.parks[usize::from(side) & 1].0);
+        orders.push(Order::Attack { at: park });
+        orders.push(Order::Hold { at: park });
         let back = self.stat.table.clamp(here.toward(self.rear_heading(side), 12.0));
         orders.push(Order::WithdrawTo { at: round_point(back) });
         orders.push(Order::Reserve);

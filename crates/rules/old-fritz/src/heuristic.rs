@@ -6,6 +6,8 @@
 //!   and more readily an objective the side must take.
 //! * Hold objectives when the side wins by holding them, or holds them already.
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
+//! * Guard the wagons: when an enemy comes within 24" of their park and nobody guards it, send
+//!   a wing there (taken, they break the army).
 //! * Prefer near places to far ones, and places no other wing of the side is sent to.
 //! * Past half the bounds, a side that is not winning goes for the objectives it lacks.
 //! * A new order must beat the order in effect by a margin: orders take long to arrive. The same
@@ -16,7 +18,7 @@ use volley_scenario::AtTurnLimit;
 use volley_table::Point;
 use volley_table::buckets::Buckets;
 
-use crate::game::{ATTACK_RADIUS, Action, Battle};
+use crate::game::{ATTACK_RADIUS, Action, Battle, GUARD_RADIUS};
 use crate::model::{Order, State, Unit};
 
 /// What a new order must gain over the one in effect to be worth the time it takes.
@@ -25,6 +27,10 @@ const MARGIN: f64 = 3.0;
 const DISTANCE: f64 = 0.2;
 /// Cost of sending a wing where another wing of the side is already sent.
 const SHARED: f64 = 6.0;
+/// Worth of going to the side's wagons when an enemy comes near them: taken, they break the army.
+const GUARD: f64 = 14.0;
+/// An enemy this near the side's wagon park threatens it, inches.
+const THREAT: f64 = 24.0;
 /// Worth of attacking an objective the side lacks once half the bounds are gone and it is not
 /// winning.
 const LATE: f64 = 8.0;
@@ -44,6 +50,9 @@ struct Survey {
     buckets: Buckets,
     /// Whether each side wins at the turn limit as things are.
     winning: [bool; 2],
+    /// Whether each side's wagons are threatened: an enemy in good order near the park, and
+    /// none of the side's own in good order guarding it.
+    threatened: [bool; 2],
     /// The places the wings' orders (in effect and on their way) attack or hold: (wing, place),
     /// bucketed by place.
     places: Vec<(usize, Point)>,
@@ -96,7 +105,22 @@ impl Battle {
                 }
             }
         }
-        Survey { wings, buckets, winning: [self.wins_at_limit(0), self.wins_at_limit(1)], places, place_buckets }
+        let threatened = [0u8, 1].map(|s| {
+            let (c, h) = self.stat.parks[usize::from(s)];
+            let guard = GUARD_RADIUS + h.x.max(h.y);
+            let near = |own: bool, r: f64| {
+                self.units.iter().any(|u| (u.side == s) == own && u.in_order() && u.at.dist(c) <= r)
+            };
+            !self.wagons_taken[usize::from(s)] && near(false, THREAT) && !near(true, guard)
+        });
+        Survey {
+            wings,
+            buckets,
+            winning: [self.wins_at_limit(0), self.wins_at_limit(1)],
+            threatened,
+            places,
+            place_buckets,
+        }
     }
 
     /// The orders wing `w` has: in effect, and on their way.
@@ -106,14 +130,29 @@ impl Battle {
     }
 
     fn enemy_near(&self, survey: &Survey, side: u8, at: Point) -> f64 {
+        self.enemy_within(survey, side, at, ATTACK_RADIUS)
+    }
+
+    fn enemy_within(&self, survey: &Survey, side: u8, at: Point, r: f64) -> f64 {
         let mut near = Vec::new();
-        survey.buckets.near(at, ATTACK_RADIUS, &mut near);
+        survey.buckets.near(at, r, &mut near);
         near.sort_unstable();
         near.iter()
             .map(|&j| &self.units[j as usize])
-            .filter(|u| u.side != side && u.at.dist(at) <= ATTACK_RADIUS)
+            .filter(|u| u.side != side && u.at.dist(at) <= r)
             .map(strength)
             .sum()
+    }
+
+    /// Worth of sending a wing to `at` for the side's wagons: [`GUARD`] if `at` is their park
+    /// and they are threatened, a little less than nothing if they are not, nothing for other
+    /// places.
+    fn guard_value(&self, survey: &Survey, side: u8, at: Point) -> f64 {
+        let s = usize::from(side & 1);
+        if at.dist(self.stat.parks[s].0) > 1.0 {
+            return 0.0;
+        }
+        if survey.threatened[s] { GUARD } else { -2.0 }
     }
 
     fn objective_at(&self, at: Point) -> Option<usize> {
@@ -175,7 +214,7 @@ impl Battle {
                 if worn {
                     v -= 10.0;
                 }
-                v - far - shared
+                v + self.guard_value(survey, side, at) - far - shared
             }
             Order::Hold { at } => {
                 let mut v = 1.0;
@@ -184,7 +223,7 @@ impl Battle {
                         v += if winning { 7.0 } else { 3.0 };
                     }
                 }
-                v - far - shared
+                v + 0.8 * self.guard_value(survey, side, at) - far - shared
             }
             Order::MoveTo { .. } => 0.0,
             Order::WithdrawTo { .. } => {

@@ -780,3 +780,38 @@ fn a_batterys_reach_is_its_close_and_long_range_within_its_arc() {
     let far = p.ranges[0].points.iter().map(|q| q[1]).fold(f64::MIN, f64::max);
     assert!((far - 28.0).abs() < 1e-9, "{far}");
 }
+
+// ----- The computer player -----
+
+/// The order the heuristic player likes best for side A now.
+fn best_order(b: &Battle) -> Action {
+    use volley_core::Heuristic;
+    let mut cands = Vec::new();
+    b.candidate_actions(&mut cands);
+    let mut scores = Vec::new();
+    b.scores(&cands, &mut scores);
+    let best = (0..cands.len()).max_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
+    cands[best].clone()
+}
+
+#[test]
+fn the_computer_player_sends_a_wing_to_its_wagons_when_an_enemy_comes_near_them() {
+    let extra = "[[rules.wagons]]\nside = \"A\"\nat = [48, 4]\n";
+    let a = [r#"{ name = "a1", kind = "line_infantry", at = [80, 40] }"#];
+    let park = Point::new(48.0, 4.0);
+    let to_park = |act: &Action| matches!(act, Action::Order { order: Order::Attack { at } | Order::Hold { at }, .. } if at.dist(park) < 1.0);
+    // An enemy 16" from the park, nobody of A's near it: the wagons are worth a wing.
+    let near = battle(extra, &a, &[r#"{ name = "raider", kind = "hussars", at = [48, 20] }"#, FAR2, FAR3]);
+    let act = best_order(&near);
+    assert!(to_park(&act), "{act:?}");
+    // The enemy far off: no reason to go.
+    let far = battle(extra, &a, &[r#"{ name = "raider", kind = "hussars", at = [48, 60] }"#, FAR2, FAR3]);
+    let act = best_order(&far);
+    assert!(!to_park(&act), "{act:?}");
+    // A guard already at the park: no need either.
+    let guard = r#"{ name = "guard", kind = "line_infantry", at = [48, 8] }"#;
+    let guarded =
+        battle(extra, &[a[0], guard], &[r#"{ name = "raider", kind = "hussars", at = [48, 20] }"#, FAR2, FAR3]);
+    let act = best_order(&guarded);
+    assert!(!to_park(&act), "{act:?}");
+}
