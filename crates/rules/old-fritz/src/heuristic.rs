@@ -8,7 +8,8 @@
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
 //! * Guard the wagons: when an enemy comes within 24" of their park and nobody guards it, send
 //!   a wing there (taken, they break the army).
-//! * Prefer near places to far ones, and places no other wing of the side is sent to.
+//! * Prefer near places to far ones, and places no other wing of the side is sent to, unless
+//!   the wings sent there are too weak for the enemy they will find: then join them.
 //! * Past half the bounds, a side that is not winning goes for the objectives it lacks.
 //! * A new order must beat the order in effect by a margin: orders take long to arrive. The same
 //!   order is sent again to free units halted under control after a pursuit test.
@@ -186,19 +187,30 @@ impl Battle {
             (Some(c), Some(p)) => DISTANCE * c.dist(p),
             _ => 0.0,
         };
-        let shared = order.place().is_some_and(|p| {
+        // The strength of the side's other wings already sent to the same place.
+        let mut others: Option<f64> = None;
+        if let Some(p) = order.place() {
             let mut near = Vec::new();
             survey.place_buckets.near(p, 1.0, &mut near);
-            near.iter().any(|&k| {
+            near.sort_unstable();
+            let mut counted: Vec<usize> = Vec::new();
+            for &k in &near {
                 let (v, at) = survey.places[k as usize];
-                v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0
-            })
-        });
-        let shared = if shared { SHARED } else { 0.0 };
+                if v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0 && !counted.contains(&v) {
+                    counted.push(v);
+                    *others.get_or_insert(0.0) += survey.wings.get(v).map_or(0.0, |x| x.strength);
+                }
+            }
+        }
+        let shared = if others.is_some() { SHARED } else { 0.0 };
         match *order {
             Order::Attack { at } => {
                 let theirs = self.enemy_near(survey, side, at);
                 let wanted = self.objective_at(at).is_some_and(|o| self.holders[o] != Some(side));
+                // Where the wings already sent are too weak for the enemy there, this one joins
+                // them: their strength is counted with its own, and sharing costs nothing.
+                let others_enough = others.is_none_or(|o| o >= 1.2 * theirs);
+                let (mine, shared) = if others_enough { (mine, shared) } else { (mine + others.unwrap_or(0.0), 0.0) };
                 let mut v = if theirs < 1.0 {
                     // Nobody there: worth going only to take an objective.
                     if wanted { 8.0 } else { -5.0 }
