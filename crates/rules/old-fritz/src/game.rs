@@ -144,6 +144,25 @@ pub struct Battle {
 
 /// Buckets of the spatial index, inches: about a bound's march.
 const BUCKET: f64 = 12.0;
+/// Battles of this many units or more use the spatial index; smaller ones scan every unit,
+/// which is quicker below about a hundred (`bound_of_a_tiled_battle` in BENCHMARKS.md).
+pub const INDEX_FROM: usize = 128;
+
+/// Units that may stand near a place: every unit, or those the spatial index lists.
+enum Near {
+    All(std::ops::Range<usize>),
+    Listed(std::vec::IntoIter<usize>),
+}
+
+impl Iterator for Near {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Near::All(r) => r.next(),
+            Near::Listed(v) => v.next(),
+        }
+    }
+}
 
 /// How far from its order's place an attacking unit looks for the enemy, inches.
 pub const ATTACK_RADIUS: f64 = 15.0;
@@ -417,6 +436,9 @@ impl Battle {
     // ----- the bound -----
 
     fn run_bound(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        if self.units.len() < INDEX_FROM {
+            return self.bound_with_index(chance, events);
+        }
         let table = &self.stat.table;
         let mut buckets = Buckets::new(table.width, table.depth, BUCKET);
         let mut reach = 0.0f64;
@@ -450,17 +472,18 @@ impl Battle {
         }
     }
 
-    /// The units that may stand within `r` of `p` (all of them outside a bound), in index order.
-    fn units_near(&self, p: Point, r: f64) -> Vec<usize> {
+    /// The units that may stand within `r` of `p` (all of them without the index), in index
+    /// order.
+    fn units_near(&self, p: Point, r: f64) -> Near {
         match &self.index {
             Some((b, _)) => {
                 let mut out = Vec::new();
                 b.near(p, r, &mut out);
                 let mut out: Vec<usize> = out.into_iter().map(|i| i as usize).collect();
                 out.sort_unstable();
-                out
+                Near::Listed(out.into_iter())
             }
-            None => (0..self.units.len()).collect(),
+            None => Near::All(0..self.units.len()),
         }
     }
 
@@ -722,14 +745,16 @@ impl Battle {
             return None;
         }
         // Those near the order's place and those near the unit, in index order, once each.
-        let mut near = self.units_near(at, ATTACK_RADIUS);
-        if self.index.is_some() {
-            near.extend(self.units_near(u.at, ENGAGE_NEAR));
+        let near = if self.index.is_some() {
+            let mut near: Vec<usize> =
+                self.units_near(at, ATTACK_RADIUS).chain(self.units_near(u.at, ENGAGE_NEAR)).collect();
             near.sort_unstable();
             near.dedup();
-        }
-        near.into_iter()
-            .map(|j| (j, &self.units[j]))
+            Near::Listed(near.into_iter())
+        } else {
+            Near::All(0..self.units.len())
+        };
+        near.map(|j| (j, &self.units[j]))
             .filter(|(_, e)| {
                 e.side != u.side
                     && e.present()
@@ -1336,10 +1361,9 @@ impl Battle {
     pub fn surrounded(&self, k: usize) -> bool {
         let u = &self.units[k];
         let mut quarters = [false; 4];
-        let near = self.units_near(u.at, SURROUND_RADIUS);
-        for e in near
-            .iter()
-            .map(|&j| &self.units[j])
+        for e in self
+            .units_near(u.at, SURROUND_RADIUS)
+            .map(|j| &self.units[j])
             .filter(|e| e.side != u.side && e.in_order() && e.at.dist(u.at) <= SURROUND_RADIUS)
         {
             let rel = norm_heading(turn(u.facing, heading_to(u.at, e.at)) + 45.0);
@@ -1372,7 +1396,7 @@ impl Battle {
             let near = if obj.points.is_empty() {
                 Vec::new()
             } else {
-                self.units_near(lo.lerp(hi, 0.5), lo.dist(hi) / 2.0 + 0.1)
+                self.units_near(lo.lerp(hi, 0.5), lo.dist(hi) / 2.0 + 0.1).collect()
             };
             let inside = |s: SideId| {
                 near.iter()
@@ -1762,14 +1786,15 @@ mod tests {
     }
 
     /// The spatial index only saves work: bounds run with it and with a scan of every unit for
-    /// every query come out the same, in Mittelhof three times over (126 units), the wings
+    /// every query come out the same, in Mittelhof four times over (168 units), the wings
     /// ordered by the heuristic player.
     #[test]
     fn bounds_come_out_the_same_with_the_index_and_without() -> Result<(), String> {
         let path = format!("{}/../../../scenarios/old-fritz/mittelhof.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-        let text = volley_scenario::generate::tile(&text, 3).map_err(|e| e.to_string())?;
+        let text = volley_scenario::generate::tile(&text, 4).map_err(|e| e.to_string())?;
         let mut b = crate::load(&volley_scenario::Source::new("tiled", text)).map_err(|e| e.to_string())?;
+        assert!(b.units.len() >= INDEX_FROM);
         let mut cands = Vec::new();
         let mut bounds = 0;
         while b.outcome.is_none() && bounds < 25 {

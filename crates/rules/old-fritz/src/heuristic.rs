@@ -19,7 +19,7 @@ use volley_scenario::AtTurnLimit;
 use volley_table::Point;
 use volley_table::buckets::Buckets;
 
-use crate::game::{ATTACK_RADIUS, Action, Battle, GUARD_RADIUS};
+use crate::game::{ATTACK_RADIUS, Action, Battle, GUARD_RADIUS, INDEX_FROM};
 use crate::model::{Order, State, Unit};
 
 /// What a new order must gain over the one in effect to be worth the time it takes.
@@ -48,7 +48,8 @@ fn strength(u: &Unit) -> f64 {
 /// place so that finding the enemy near a place looks only near it.
 struct Survey {
     wings: Vec<WingSurvey>,
-    buckets: Buckets,
+    /// The units by place, in battles big enough for it to pay.
+    buckets: Option<Buckets>,
     /// Whether each side wins at the turn limit as things are.
     winning: [bool; 2],
     /// Whether each side's wagons are threatened: an enemy in good order near the park, and
@@ -57,7 +58,7 @@ struct Survey {
     /// The places the wings' orders (in effect and on their way) attack or hold: (wing, place),
     /// bucketed by place.
     places: Vec<(usize, Point)>,
-    place_buckets: Buckets,
+    place_buckets: Option<Buckets>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -81,9 +82,12 @@ impl Battle {
     /// count would.
     fn survey(&self) -> Survey {
         let mut wings = vec![WingSurvey::default(); self.wings.len()];
-        let mut buckets = Buckets::new(self.stat.table.width, self.stat.table.depth, ATTACK_RADIUS);
+        let big = self.units.len() >= INDEX_FROM;
+        let mut buckets = big.then(|| Buckets::new(self.stat.table.width, self.stat.table.depth, ATTACK_RADIUS));
         for (i, u) in self.units.iter().enumerate() {
-            buckets.insert(i as u32, u.at);
+            if let Some(b) = &mut buckets {
+                b.insert(i as u32, u.at);
+            }
             let Some(w) = wings.get_mut(usize::from(u.wing)) else { continue };
             w.strength += strength(u);
             w.start += f64::from(u.figures_start);
@@ -97,11 +101,13 @@ impl Battle {
             w.centre = c;
         }
         let mut places = Vec::new();
-        let mut place_buckets = Buckets::new(self.stat.table.width, self.stat.table.depth, 4.0);
+        let mut place_buckets = big.then(|| Buckets::new(self.stat.table.width, self.stat.table.depth, 4.0));
         for w in 0..self.wings.len() {
             for o in self.orders_of(w) {
                 if let Order::Attack { at } | Order::Hold { at } = o {
-                    place_buckets.insert(places.len() as u32, at);
+                    if let Some(b) = &mut place_buckets {
+                        b.insert(places.len() as u32, at);
+                    }
                     places.push((w, at));
                 }
             }
@@ -135,14 +141,12 @@ impl Battle {
     }
 
     fn enemy_within(&self, survey: &Survey, side: u8, at: Point, r: f64) -> f64 {
+        let wanted = |u: &&Unit| u.side != side && u.at.dist(at) <= r;
+        let Some(b) = &survey.buckets else { return self.units.iter().filter(wanted).map(strength).sum() };
         let mut near = Vec::new();
-        survey.buckets.near(at, r, &mut near);
+        b.near(at, r, &mut near);
         near.sort_unstable();
-        near.iter()
-            .map(|&j| &self.units[j as usize])
-            .filter(|u| u.side != side && u.at.dist(at) <= r)
-            .map(strength)
-            .sum()
+        near.iter().map(|&j| &self.units[j as usize]).filter(wanted).map(strength).sum()
     }
 
     /// Worth of sending a wing to `at` for the side's wagons: [`GUARD`] if `at` is their park
@@ -191,8 +195,13 @@ impl Battle {
         let mut others: Option<f64> = None;
         if let Some(p) = order.place() {
             let mut near = Vec::new();
-            survey.place_buckets.near(p, 1.0, &mut near);
-            near.sort_unstable();
+            match &survey.place_buckets {
+                Some(b) => {
+                    b.near(p, 1.0, &mut near);
+                    near.sort_unstable();
+                }
+                None => near.extend(0..survey.places.len() as u32),
+            }
             let mut counted: Vec<usize> = Vec::new();
             for &k in &near {
                 let (v, at) = survey.places[k as usize];
