@@ -607,7 +607,6 @@ impl Battle {
                 self.reindex(i, was);
                 let clear = self
                     .units_near(at, RUN_RATE + 1e-6)
-                    .into_iter()
                     .map(|j| &self.units[j])
                     .all(|e| e.side == side || !e.in_order() || e.at.dist(at) > RUN_RATE);
                 if clear {
@@ -865,7 +864,7 @@ impl Battle {
         // Nobody farther than this can be in the way: the widest footprint's reach, or the
         // approach distance with the deepest.
         let r = (0.9 * (u.radius() + self.reach())).max(APPROACH + (u.depth() + self.reach()) / 2.0) + 0.1;
-        self.units_near(p, r).into_iter().map(|j| (j, &self.units[j])).all(|(j, v)| {
+        self.units_near(p, r).map(|j| (j, &self.units[j])).all(|(j, v)| {
             if j == i || !v.present() || v.state == State::Running {
                 return true;
             }
@@ -1087,7 +1086,6 @@ impl Battle {
     fn gun_target(&self, i: usize, long: f64) -> Option<usize> {
         let u = &self.units[i];
         self.units_near(u.at, long)
-            .into_iter()
             .map(|j| (j, &self.units[j]))
             .filter(|(_, e)| {
                 e.side != u.side
@@ -1100,7 +1098,7 @@ impl Battle {
                 // A friend in the way stands within its radius of the line of fire.
                 let mid = u.at.lerp(e.at, 0.5);
                 let r = u.at.dist(e.at) / 2.0 + self.reach() + 0.1;
-                !self.units_near(mid, r).into_iter().map(|k| (k, &self.units[k])).any(|(k, f)| {
+                !self.units_near(mid, r).map(|k| (k, &self.units[k])).any(|(k, f)| {
                     k != i && f.side == u.side && f.present() && dist_to_segment(f.at, u.at, e.at) < f.radius()
                 })
             })
@@ -1426,7 +1424,7 @@ impl Battle {
         let centres = self.wing_centres();
         for (w, c) in centres.iter().enumerate() {
             self.wings[w].general_engaged = c.is_some_and(|p| {
-                self.units_near(p, GENERAL_NEAR).into_iter().any(|j| {
+                self.units_near(p, GENERAL_NEAR).any(|j| {
                     self.units[j].in_combat && self.units[j].present() && self.units[j].at.dist(p) <= GENERAL_NEAR
                 })
             });
