@@ -221,19 +221,56 @@ pub struct DiceFrom {
     pub dice: u8,
 }
 
-/// What an attack did, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// The most dice one attack throws that a [`Resolution`] holds (the tables give at most 10).
+pub const MAX_DICE: usize = 16;
+
+/// What an attack did, and why. Resolving allocates nothing: where the dice came from and the
+/// result lines in words are worked out from the situation when they are asked for (as
+/// [`Resolution::dice_from`] and [`Resolution::lines`], and in its JSON and its text).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolution {
     /// The situation.
     pub situation: Situation,
-    /// Where the dice came from.
-    pub dice_from: Vec<DiceFrom>,
-    /// The dice thrown.
-    pub dice: Vec<u8>,
-    /// The result rules that applied, in words (empty if none did).
-    pub lines: Vec<String>,
+    /// The dice thrown, in order (the first `thrown` of them).
+    faces: [u8; MAX_DICE],
+    thrown: u8,
     /// The outcome.
     pub outcome: Outcome,
+}
+
+impl Resolution {
+    /// The dice thrown, in order.
+    pub fn dice(&self) -> &[u8] {
+        &self.faces[..usize::from(self.thrown)]
+    }
+
+    /// Where the dice came from.
+    pub fn dice_from(&self) -> Vec<DiceFrom> {
+        self.situation.dice().unwrap_or_default()
+    }
+
+    /// The result rules that applied, in words (empty if none did).
+    pub fn lines(&self) -> Vec<String> {
+        let mut counts = [0u8; 6];
+        for &d in self.dice() {
+            counts[usize::from(d.clamp(1, 6)) - 1] += 1;
+        }
+        self.situation.judge(&counts).1
+    }
+}
+
+/// The JSON of a resolution: `situation`, `dice_from`, `dice`, `lines`, `outcome`.
+impl Serialize for Resolution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = serializer.serialize_struct("Resolution", 5)?;
+        st.serialize_field("situation", &self.situation)?;
+        st.serialize_field("dice_from", &self.dice_from())?;
+        st.serialize_field("dice", self.dice())?;
+        st.serialize_field("lines", &self.lines())?;
+        st.serialize_field("outcome", &self.outcome)?;
+        st.end()
+    }
 }
 
 /// What an attack comes to.
@@ -279,9 +316,15 @@ impl Situation {
         Ok(from)
     }
 
-    /// How many dice this attack throws, or why it cannot be made.
+    /// How many dice this attack throws, or why it cannot be made (as [`Situation::dice`]
+    /// says, without building its list).
     pub fn dice_count(&self) -> Result<u8, CalcError> {
-        Ok(self.dice()?.iter().map(|d| d.dice).sum())
+        match self.weapon.dice_at(self.range) {
+            Some(base) if !(self.target == Target::General && self.general_with_target) => {
+                Ok(base + if self.general_with_attacker { GENERAL_DICE } else { 0 })
+            }
+            _ => Ok(self.dice()?.iter().map(|d| d.dice).sum()),
+        }
     }
 
     /// The outcome of a throw with these counts.
@@ -315,20 +358,23 @@ impl Situation {
 
     /// The outcome of these dice.
     pub fn resolve_dice(&self, dice: &[u8]) -> Result<Resolution, CalcError> {
-        let dice_from = self.dice()?;
-        let n: u8 = dice_from.iter().map(|d| d.dice).sum();
+        let n = self.dice_count()?;
         if dice.len() != usize::from(n) {
             return Err(CalcError::Invalid(format!("this attack throws {n} dice, {} were given", dice.len())));
         }
+        if dice.len() > MAX_DICE {
+            return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
+        }
         let mut counts = [0u8; 6];
-        for &d in dice {
+        let mut faces = [0u8; MAX_DICE];
+        for (slot, &d) in faces.iter_mut().zip(dice) {
             if !(1..=6).contains(&d) {
                 return Err(CalcError::Invalid(format!("{d} is not a face of a D6")));
             }
             counts[usize::from(d) - 1] += 1;
+            *slot = d;
         }
-        let (outcome, lines) = self.judge(&counts);
-        Ok(Resolution { situation: self.clone(), dice_from, dice: dice.to_vec(), lines, outcome })
+        Ok(Resolution { situation: self.clone(), faces, thrown: n, outcome: self.outcome(&counts) })
     }
 }
 
@@ -407,13 +453,16 @@ impl Calculator for Combat {
 
     fn resolve(&self, situation: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
         let n = situation.dice_count()?;
-        let mut dice = Vec::with_capacity(usize::from(n));
+        let mut dice = [0u8; MAX_DICE];
+        if usize::from(n) > MAX_DICE {
+            return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
+        }
         for i in 0..n {
             let purpose =
                 format_args!("die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range);
-            dice.push(chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8);
+            dice[usize::from(i)] = chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8;
         }
-        situation.resolve_dice(&dice)
+        situation.resolve_dice(&dice[..usize::from(n)])
     }
 
     fn odds(&self, situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
@@ -432,15 +481,17 @@ impl fmt::Display for Resolution {
             write!(f, " (with a General)")?;
         }
         writeln!(f)?;
-        let n: u8 = self.dice_from.iter().map(|d| d.dice).sum();
-        let parts: Vec<String> = self.dice_from.iter().map(|d| format!("{} from {}", d.dice, d.rule)).collect();
+        let dice_from = self.dice_from();
+        let n: u8 = dice_from.iter().map(|d| d.dice).sum();
+        let parts: Vec<String> = dice_from.iter().map(|d| format!("{} from {}", d.dice, d.rule)).collect();
         writeln!(f, "  dice: {n} ({})", parts.join(" + "))?;
-        let shown: Vec<String> = self.dice.iter().map(u8::to_string).collect();
+        let shown: Vec<String> = self.dice().iter().map(u8::to_string).collect();
         writeln!(f, "  thrown: {}", shown.join(" "))?;
-        for l in &self.lines {
+        let lines = self.lines();
+        for l in &lines {
             writeln!(f, "  {l}")?;
         }
-        if self.lines.is_empty() {
+        if lines.is_empty() {
             writeln!(f, "  no result line applies")?;
         }
         write!(f, "  result: {}", self.outcome)

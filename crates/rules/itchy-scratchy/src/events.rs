@@ -123,14 +123,12 @@ impl fmt::Display for Event {
                 }
             }
             Event::Attack { attacker, target, resolution } => {
-                let dice: Vec<String> = resolution.dice.iter().map(u8::to_string).collect();
-                let from: Vec<String> = resolution.dice_from.iter().map(|d| format!("{} {}", d.dice, d.rule)).collect();
+                let dice: Vec<String> = resolution.dice().iter().map(u8::to_string).collect();
+                let from: Vec<String> =
+                    resolution.dice_from().iter().map(|d| format!("{} {}", d.dice, d.rule)).collect();
                 write!(f, "{attacker} attack {target}: {} ({}): ", dice.join(" "), from.join(" + "))?;
-                if resolution.lines.is_empty() {
-                    write!(f, "no effect.")
-                } else {
-                    write!(f, "{}.", resolution.lines.join("; "))
-                }
+                let lines = resolution.lines();
+                if lines.is_empty() { write!(f, "no effect.") } else { write!(f, "{}.", lines.join("; ")) }
             }
             Event::LostSp { unit, left } => write!(f, "{unit} lose a Strength Point ({left} left)."),
             Event::Destroyed { unit } => write!(f, "{unit} are destroyed."),

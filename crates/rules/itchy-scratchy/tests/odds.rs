@@ -132,7 +132,7 @@ fn resolving_many_times_agrees_with_the_odds() {
     let mut seen = [0u32; 4];
     for _ in 0..runs {
         let r = Combat.resolve(&s, &mut rng).unwrap();
-        assert_eq!(r.dice.len(), 10);
+        assert_eq!(r.dice().len(), 10);
         seen[usize::from(r.outcome.target_hit) * 2 + usize::from(r.outcome.general_killed)] += 1;
     }
     for o in &exact {
