@@ -448,20 +448,75 @@ impl Table {
 }
 
 /// One named addition to a die.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Addition {
     /// The rule it comes from.
-    pub rule: Cow<'static, str>,
+    pub rule: &'static str,
     /// Its value.
     pub value: i32,
 }
 
+/// A short list kept in place, with no allocation: at most `N` items. It reads as a slice and
+/// serializes as a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Short<T, const N: usize> {
+    len: u8,
+    items: [T; N],
+}
+
+impl<T: Copy + Default, const N: usize> Default for Short<T, N> {
+    fn default() -> Self {
+        Short { len: 0, items: [T::default(); N] }
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Short<T, N> {
+    /// Add `x` at the end; `false` (and nothing added) if the list is full.
+    pub fn push(&mut self, x: T) -> bool {
+        match self.items.get_mut(usize::from(self.len)) {
+            Some(slot) => {
+                *slot = x;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl<T, const N: usize> std::ops::Deref for Short<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a Short<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Serialize, const N: usize> Serialize for Short<T, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// The most additions one die can have: one from each line of the additions table.
+pub const MAX_ADDITIONS: usize = 8;
+/// The most dice a casualty test throws ([`casualty_dice`]).
+pub const MAX_TEST_DICE: usize = 20;
+
 /// The additions to a unit's d10 against `enemy`.
-pub fn additions(me: &Unit, enemy: &Unit) -> Vec<Addition> {
-    let mut out = Vec::new();
+pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
+    let mut out = Short::default();
     let mut add = |rule: &'static str, value: i32| {
+        // Each line of the table adds at most once, so the list never overflows.
         if value != 0 {
-            out.push(Addition { rule: Cow::Borrowed(rule), value });
+            let _ = out.push(Addition { rule, value });
         }
     };
     let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
@@ -600,10 +655,10 @@ pub struct Situation {
 }
 
 /// What one side came to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SideResult {
     /// Additions to its die, with their rules.
-    pub additions: Vec<Addition>,
+    pub additions: Short<Addition, MAX_ADDITIONS>,
     /// Its d10.
     pub die: u8,
     /// Its total.
@@ -619,7 +674,7 @@ pub struct SideResult {
     /// Casualties taken outright (the guns' fire included).
     pub casualties: u8,
     /// The casualty test thrown against it, if it took one: the dice and the score.
-    pub casualty_test: Option<(Vec<u8>, i32)>,
+    pub casualty_test: Option<(Short<u8, MAX_TEST_DICE>, i32)>,
     /// Casualties from that test.
     pub test_casualties: u8,
     /// A pursuit test is due.
@@ -629,7 +684,7 @@ pub struct SideResult {
 }
 
 /// A resolved close combat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Resolution {
     /// The table read.
     pub table: Table,
@@ -779,7 +834,11 @@ impl Situation {
         let (mut res, tests) = self.judge(d6, d10s);
         for (i, t) in tests.iter().enumerate() {
             if let Some((n, add)) = *t {
-                let rolled = (0..n).map(|k| test_die(i, k, n)).collect::<Result<Vec<u8>, _>>()?;
+                let mut rolled = Short::<u8, MAX_TEST_DICE>::default();
+                for k in 0..n {
+                    // `casualty_dice` gives at most MAX_TEST_DICE.
+                    let _ = rolled.push(test_die(i, k, n)?);
+                }
                 let score = rolled.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
                 let side = if i == 0 { &mut res.attacker } else { &mut res.defender };
                 side.test_casualties = casualties_for(score);
@@ -972,6 +1031,16 @@ mod tests {
             ]
         );
         assert_eq!(Band::of(0, true), Band::Plus1To3, "cavalry against infantry: 0 to +3");
+    }
+
+    #[test]
+    fn short_lists_hold_what_fits_read_as_slices_and_serialize_as_lists() {
+        let mut s = Short::<u8, 3>::default();
+        assert!(s.push(4) && s.push(9) && s.push(1));
+        assert!(!s.push(7), "full");
+        assert_eq!(&*s, &[4, 9, 1]);
+        assert_eq!(serde_json::to_string(&s).ok().as_deref(), Some("[4,9,1]"));
+        assert_eq!(serde_json::to_string(&Short::<u8, 3>::default()).ok().as_deref(), Some("[]"));
     }
 
     #[test]
