@@ -75,7 +75,7 @@ pub enum Event {
         /// The defender.
         defender: String,
         /// Dice, additions, rows.
-        resolution: Resolution,
+        resolution: Box<Resolution>,
     },
     /// A pursuit test.
     PursuitTest {

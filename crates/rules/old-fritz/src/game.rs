@@ -1161,7 +1161,7 @@ impl Battle {
             u.acted = true;
             u.engage = None;
         }
-        events.push(Event::CloseCombat { attackers: names, defender: dname, resolution: res.clone() });
+        events.push(Event::CloseCombat { attackers: names, defender: dname, resolution: Box::new(res.clone()) });
         let table = res.table;
         // Take the results: greens and casualties on every unit of a grouping (casualties in turn).
         self.take(attackers, res.attacker.greens, res.attacker.casualties + res.attacker.test_casualties, events);
