@@ -447,11 +447,71 @@ impl Table {
     }
 }
 
+/// The lines of the additions table (section 6), by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AdditionRule {
+    /// Outnumbered 3 to 1 or more.
+    #[default]
+    Outnumbered3To1,
+    /// Outnumbered 2 to 1 or more.
+    Outnumbered2To1,
+    /// Outnumbered or overlapped frontage.
+    OutnumberedOrOverlapped,
+    /// Enemy to the rear and engaging.
+    EnemyToRear,
+    /// Each 10% casualties in the battle so far.
+    EachTenPercent,
+    /// Each green counter.
+    EachGreen,
+    /// Tactical advantage, given by the umpire.
+    TacticalAdvantage,
+    /// Cavalry against a heavier type of cavalry.
+    HeavierCavalry,
+    /// Each quality grade higher than the enemy.
+    EachGradeHigher,
+    /// Hussars or light dragoons against infantry.
+    LightCavalryVsInfantry,
+    /// Dragoons and others against infantry.
+    CavalryVsInfantry,
+}
+
+impl AdditionRule {
+    /// The line in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdditionRule::Outnumbered3To1 => "outnumbered 3 to 1 or more",
+            AdditionRule::Outnumbered2To1 => "outnumbered 2 to 1 or more",
+            AdditionRule::OutnumberedOrOverlapped => "outnumbered or overlapped frontage",
+            AdditionRule::EnemyToRear => "enemy to the rear and engaging",
+            AdditionRule::EachTenPercent => "each 10% casualties in the battle so far",
+            AdditionRule::EachGreen => "each green counter",
+            AdditionRule::TacticalAdvantage => "tactical advantage (the umpire)",
+            AdditionRule::HeavierCavalry => "cavalry against a heavier type of cavalry",
+            AdditionRule::EachGradeHigher => "each quality grade higher than the enemy",
+            AdditionRule::LightCavalryVsInfantry => "hussars or light dragoons against infantry",
+            AdditionRule::CavalryVsInfantry => "dragoons and others against infantry",
+        }
+    }
+}
+
+impl fmt::Display for AdditionRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Serialized as its words, as the explanation shows it.
+impl Serialize for AdditionRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// One named addition to a die.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Addition {
     /// The rule it comes from.
-    pub rule: &'static str,
+    pub rule: AdditionRule,
     /// Its value.
     pub value: i32,
 }
@@ -513,7 +573,7 @@ pub const MAX_TEST_DICE: usize = 20;
 /// The additions to a unit's d10 against `enemy`.
 pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
     let mut out = Short::default();
-    let mut add = |rule: &'static str, value: i32| {
+    let mut add = |rule: AdditionRule, value: i32| {
         // Each line of the table adds at most once, so the list never overflows.
         if value != 0 {
             let _ = out.push(Addition { rule, value });
@@ -521,37 +581,34 @@ pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
     };
     let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
     if theirs >= 3 * mine.max(1) {
-        add("outnumbered 3 to 1 or more", OUTNUMBERED_3_TO_1);
+        add(AdditionRule::Outnumbered3To1, OUTNUMBERED_3_TO_1);
     } else if theirs >= 2 * mine.max(1) {
-        add("outnumbered 2 to 1 or more", OUTNUMBERED_2_TO_1);
+        add(AdditionRule::Outnumbered2To1, OUTNUMBERED_2_TO_1);
     } else if theirs > mine || me.overlapped {
-        add("outnumbered or overlapped frontage", OUTNUMBERED_OR_OVERLAPPED);
+        add(AdditionRule::OutnumberedOrOverlapped, OUTNUMBERED_OR_OVERLAPPED);
     }
     if me.enemy_to_rear {
-        add("enemy to the rear and engaging", ENEMY_TO_REAR);
+        add(AdditionRule::EnemyToRear, ENEMY_TO_REAR);
     }
     let start = me.figures_at_start.unwrap_or(me.figures).max(1);
     let lost = start.saturating_sub(me.figures);
     let tenths = (u32::from(lost) * 10 / u32::from(start)) as i32;
-    add("each 10% casualties in the battle so far", EACH_TEN_PERCENT * tenths);
-    add("each green counter", EACH_GREEN * i32::from(me.greens));
-    add("tactical advantage (the umpire)", i32::from(me.tactical_advantage.min(3)));
+    add(AdditionRule::EachTenPercent, EACH_TEN_PERCENT * tenths);
+    add(AdditionRule::EachGreen, EACH_GREEN * i32::from(me.greens));
+    add(AdditionRule::TacticalAdvantage, i32::from(me.tactical_advantage.min(3)));
     if let (Some(a), Some(b)) = (me.cavalry, enemy.cavalry) {
         if me.arm == Arm::Cavalry && enemy.arm == Arm::Cavalry && b.weight() > a.weight() {
-            add("cavalry against a heavier type of cavalry", HEAVIER_CAVALRY);
+            add(AdditionRule::HeavierCavalry, HEAVIER_CAVALRY);
         }
     }
     let grades = enemy.quality.grade() - me.quality.grade();
     if grades > 0 {
-        add("each quality grade higher than the enemy", EACH_GRADE_HIGHER * grades);
+        add(AdditionRule::EachGradeHigher, EACH_GRADE_HIGHER * grades);
     }
     if me.arm == Arm::Cavalry && enemy.arm != Arm::Cavalry {
         if let Some(c) = me.cavalry {
-            let rule = if c.weight() == 0 {
-                "hussars or light dragoons against infantry"
-            } else {
-                "dragoons and others against infantry"
-            };
+            let rule =
+                if c.weight() == 0 { AdditionRule::LightCavalryVsInfantry } else { AdditionRule::CavalryVsInfantry };
             add(rule, c.against_infantry());
         }
     }
