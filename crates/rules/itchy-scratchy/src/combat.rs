@@ -453,16 +453,19 @@ impl Calculator for Combat {
 
     fn resolve(&self, situation: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
         let n = situation.dice_count()?;
-        let mut dice = [0u8; MAX_DICE];
         if usize::from(n) > MAX_DICE {
             return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
         }
+        let mut faces = [0u8; MAX_DICE];
+        let mut counts = [0u8; 6];
         for i in 0..n {
             let purpose =
                 format_args!("die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range);
-            dice[usize::from(i)] = chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8;
+            let d = chance.draw(&DrawKind::Die { sides: 6 }, &purpose)?.clamp(1, 6) as u8;
+            faces[usize::from(i)] = d;
+            counts[usize::from(d) - 1] += 1;
         }
-        situation.resolve_dice(&dice[..usize::from(n)])
+        Ok(Resolution { situation: situation.clone(), faces, thrown: n, outcome: situation.outcome(&counts) })
     }
 
     fn odds(&self, situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
