@@ -131,24 +131,31 @@ fn mcts_iterations(bencher: Bencher, name: &str) {
 }
 
 /// Exact odds of a card combat (the calculator's `odds`): the slowest situation of the space is
-/// the chance version with two full decks, 13 × 13 pairs of card values each judged, with every
-/// modifier in play (cover, flank, men killed so far, pikes, a cap on the men in ranks).
+/// the chance version with two full decks, 13 × 13 pairs of card values each judged; here with
+/// modifiers in play (the attacker on the flank, the defender behind a wall, men killed so far,
+/// pikes, a cap on the men in ranks).
 #[divan::bench]
 fn exact_odds_full_decks(bencher: Bencher) {
-    use volley_blown_away::calc::{CombatUnit, Situation};
+    use volley_blown_away::calc::{Combat, CombatUnit, Situation};
     use volley_blown_away::model::Variant;
     use volley_core::calc::Calculator;
-    let unit = |arm| CombatUnit {
-        arm,
+    let unit = |flank: bool, cover| CombatUnit {
+        arm: Arm::Infantry,
         men_in_ranks: Some(9),
         killed_so_far: 2,
         pikes_or_guards: 1,
         militia: false,
-        on_flank_or_rear: true,
-        cover: volley_table::Cover::Wall,
+        on_flank_or_rear: flank,
+        cover,
         faces_the_other: true,
         deck: None,
     };
-    let s = Situation { variant: Variant::Chance, attacker: unit(Arm::Cavalry), defender: unit(Arm::Infantry) };
-    bencher.bench_local(|| black_box(volley_blown_away::calc::Combat.odds(black_box(&s))));
+    let s = Situation {
+        variant: Variant::Chance,
+        attacker: unit(true, volley_table::Cover::Open),
+        defender: unit(false, volley_table::Cover::Wall),
+    };
+    // A situation the calculator refuses would time its error message instead.
+    assert!(Combat.odds(&s).is_ok_and(|o| o.len() > 1), "the benchmark's situation must be valid");
+    bencher.bench_local(|| black_box(Combat.odds(black_box(&s))));
 }
