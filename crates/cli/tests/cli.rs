@@ -526,6 +526,39 @@ fn sweep_changes_one_value_and_names_a_bad_path() {
 }
 
 #[test]
+fn generate_lays_copies_side_by_side_and_refuses_what_will_not_load() {
+    let d = setup("generate");
+    let o = d.run(&["generate", "mittelhof", "--times", "3", "--out", "big.toml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = d.read("big.toml");
+    assert!(text.contains("width = 288"), "three tables wide");
+    assert!(text.contains("IR 5 Braunschweig #3"), "names numbered");
+    let o = d.run(&["check", "big.toml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // It plays: the tournament's bookkeeping counts every battle.
+    let o = d.run(&[
+        "tournament",
+        "big.toml",
+        "--agents",
+        "random,heuristic",
+        "--runs",
+        "2",
+        "--no-mirrors",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(t.as_array().map(Vec::len), Some(1), "one pairing without mirrors");
+    let n = |k: &str| t[0][k].as_u64().unwrap();
+    assert_eq!(n("a_wins") + n("b_wins") + n("draws"), 4);
+    // Crossroads' encounter set-up fixes the table: the copies do not load, and it says why.
+    let o = d.run(&["generate", "crossroads", "--times", "2"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("does not load") && stderr(&o).contains("8-foot table"), "{}", stderr(&o));
+}
+
+#[test]
 fn serve_says_plainly_why_it_cannot_start() {
     let d = setup("serve-errors");
     let o = d.run(&["serve", "--addr", "nonsense", "--db", "games.db"]);

@@ -2,7 +2,8 @@
 //! [`tile`] lays `k` copies of a scenario side by side on a table `k` times as wide.
 //!
 //! It works on the scenario's TOML, not on a rule set's types, so it serves every rule set
-//! whose table is measured in inches: every `at` point, `rect`, `polygon` and `line` is moved
+//! whose places are in the table's own units (inches, or grid areas for a grid whose `width`
+//! counts its columns): every `at` point, `rect`, `polygon` and `line` is moved
 //! along by the table's width for each copy; every `name` (of a unit, a wing, a terrain feature,
 //! an objective) and every unit's `wing` gets the copy's number; each side keeps one commander.
 
