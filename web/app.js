@@ -86,7 +86,8 @@ async function showHome() {
     const pick = (side) => el("select", { "data-side": side, "aria-label": `side ${side + 1}` },
       el("option", { value: "human", selected: side === 0 }, "a person"),
       el("option", { value: "heuristic", selected: side === 1 }, "the computer (heuristic)"),
-      el("option", { value: "random" }, "the computer (random)"));
+      el("option", { value: "random" }, "the computer (random)"),
+      el("option", { value: "mcts" }, "the computer (searching: stronger, thinks 0.2 s a move)"));
     const a = pick(0), b = pick(1);
     const err = el("div", { class: "error" });
     const start = el("button", {

@@ -56,7 +56,7 @@ impl ApiError {
 pub struct NewGame {
     /// A bundled scenario's name.
     pub scenario: String,
-    /// Who plays each side: `human`, `random` or `heuristic`.
+    /// Who plays each side: `human`, `random`, `heuristic` or `mcts` (the search player, 200 ms a decision).
     pub players: Vec<String>,
     /// The seed of the dice and cards; default: a fresh one.
     #[serde(default)]
@@ -64,7 +64,7 @@ pub struct NewGame {
 }
 
 /// The players a seat may have.
-pub const PLAYERS: [&str; 3] = ["human", "random", "heuristic"];
+pub const PLAYERS: [&str; 4] = ["human", "random", "heuristic", "mcts"];
 
 /// One line of what happened: the action's number, the text, whether side 0 and side 1 may see it.
 type LogLine = (u64, String, [bool; 2]);

@@ -165,27 +165,30 @@ async fn acknowledged_actions_are_stored_and_a_restarted_server_carries_on() {
 
 #[tokio::test]
 async fn the_computer_answers_a_move_on_its_own() {
-    let db = temp_db("computer");
-    let s = start(&db).await;
-    let (id, tokens) = new_game(s.addr, "mittelhof", ["human", "heuristic"]).await;
-    assert!(tokens[1].is_none(), "a computer seat's token is never given out");
-    let t0 = tokens[0].clone().unwrap();
-    let (status, r) = act(s.addr, &id, &t0, json!("end_orders")).await;
-    assert_eq!(status, 200, "{r}");
-    // The computer sends its orders and ends them: the bound is fought and it is side 0's turn
-    // again.
-    let mut g = Value::Null;
-    for _ in 0..100 {
-        let (_, v) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
-        g = v;
-        if g["actor"] == json!({"side": 0}) && g["view"]["turn"] == 2 {
-            break;
+    // The heuristic player, and the search player (200 ms a decision).
+    for computer in ["heuristic", "mcts"] {
+        let db = temp_db(&format!("computer-{computer}"));
+        let s = start(&db).await;
+        let (id, tokens) = new_game(s.addr, "mittelhof", ["human", computer]).await;
+        assert!(tokens[1].is_none(), "a computer seat's token is never given out");
+        let t0 = tokens[0].clone().unwrap();
+        let (status, r) = act(s.addr, &id, &t0, json!("end_orders")).await;
+        assert_eq!(status, 200, "{r}");
+        // The computer sends its orders and ends them: the bound is fought and it is side 0's
+        // turn again.
+        let mut g = Value::Null;
+        for _ in 0..300 {
+            let (_, v) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+            g = v;
+            if g["actor"] == json!({"side": 0}) && g["view"]["turn"] == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(g["view"]["turn"], 2, "{computer}: {}", g["log"]);
+        assert!(g["actions"].as_u64().unwrap() >= 2);
+        s.task.abort();
     }
-    assert_eq!(g["view"]["turn"], 2, "{}", g["log"]);
-    assert!(g["actions"].as_u64().unwrap() >= 2);
-    s.task.abort();
 }
 
 #[tokio::test]
