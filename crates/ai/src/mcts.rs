@@ -71,18 +71,23 @@ impl MctsConfig {
         let mut cfg = MctsConfig::default();
         for p in parts {
             if let Some(ms) = p.strip_suffix("ms") {
-                cfg.budget = Budget::Time(Duration::from_millis(ms.parse().ok().filter(|&m| m > 0)?));
+                cfg.budget = Budget::Time(Duration::from_millis(ms.parse().ok().filter(|&m| m > 0 && m <= MAX_MS)?));
             } else if let Some(t) = p.strip_suffix('t') {
                 cfg.threads = t.parse().ok().filter(|&t| t > 0 && t <= 256)?;
             } else if let Some(r) = p.strip_prefix('r') {
                 cfg.rollout = r.parse().ok()?;
             } else {
-                cfg.budget = Budget::Iterations(p.parse().ok().filter(|&i| i > 0)?);
+                cfg.budget = Budget::Iterations(p.parse().ok().filter(|&i| i > 0 && i <= MAX_ITERATIONS)?);
             }
         }
         Some(cfg)
     }
 }
+
+/// The longest time budget a name may ask for: an hour a decision, milliseconds.
+pub const MAX_MS: u64 = 3_600_000;
+/// The most iterations a name may ask for.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
 
 /// What the last search did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -134,7 +139,8 @@ impl<S: Heuristic + Tally + Sync> Agent<S> for MctsAgent {
         let root = state.redacted(me);
         let seed = Seeded::derive(self.seed, self.decisions);
         let deadline = match self.cfg.budget {
-            Budget::Time(d) => Some(Instant::now() + d),
+            // A budget past the clock's end is no deadline at all.
+            Budget::Time(d) => Instant::now().checked_add(d),
             Budget::Iterations(_) => None,
         };
         let threads = self.cfg.threads.max(1);

@@ -248,7 +248,19 @@ fn names_parse() {
     assert_eq!((c.budget, c.threads), (Budget::Iterations(2000), 2));
     let c = p("mcts:r0:300ms").expect("parses");
     assert_eq!((c.budget, c.rollout), (Budget::Time(std::time::Duration::from_millis(300)), 0));
-    for bad in ["mcts:", "mcts:0", "mcts:fast", "mcts:0ms", "mcts:0t", "mcts:rx", "heuristic", "mctsx"] {
+    for bad in [
+        "mcts:",
+        "mcts:0",
+        "mcts:fast",
+        "mcts:0ms",
+        "mcts:0t",
+        "mcts:rx",
+        "mcts:3600001ms",
+        "mcts:99999999999999999999",
+        "mcts:1000000001",
+        "heuristic",
+        "mctsx",
+    ] {
         assert_eq!(p(bad), None, "{bad}");
     }
 }
