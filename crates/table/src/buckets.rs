@@ -57,6 +57,8 @@ impl Buckets {
     /// Every item that may be within `r` of `p` (and some that are not: the caller measures),
     /// appended to `out`, in no particular order.
     pub fn near(&self, p: Point, r: f64, out: &mut Vec<u32>) {
+        // A negative or undefined reach looks at the bucket of `p` alone.
+        let r = if r > 0.0 { r } else { 0.0 };
         let (c0, r0) = self.cell_of(Point::new(p.x - r, p.y - r));
         let (c1, r1) = self.cell_of(Point::new(p.x + r, p.y + r));
         for row in r0..=r1 {
@@ -140,6 +142,15 @@ mod tests {
             assert_eq!(b.nearest(*q, odd), scan);
         }
         assert_eq!(b.nearest(Point::new(1.0, 1.0), |_| None), None);
+        // Odd reaches and places do not panic: the bucket of the place, or everything.
+        for r in [-5.0, f64::NAN, f64::INFINITY] {
+            out.clear();
+            b.near(Point::new(f64::NAN, 30.0), r, &mut out);
+            b.near(Point::new(-1e300, 1e300), r, &mut out);
+        }
+        out.clear();
+        b.near(Point::new(60.0, 30.0), f64::INFINITY, &mut out);
+        assert_eq!(out.len(), pts.len());
     }
 
     #[test]
