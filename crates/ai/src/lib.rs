@@ -109,27 +109,61 @@ pub fn seated<S: Heuristic + Tally + Sync>(names: &[String], seed: u64) -> Resul
         .collect()
 }
 
+/// Let `agent` decide for whichever side is to act, for up to `decisions` decisions (`None`: to
+/// the end), drawing from `chance`, until the battle ends or nobody but a side could act.
+/// `false` if the rule set refused one of its own candidates (the battle stands where it was).
+pub(crate) fn play_on<S: GameState, A: Agent<S>>(
+    s: &mut S,
+    agent: &mut A,
+    chance: &mut dyn volley_chance::Chance,
+    decisions: Option<usize>,
+    cands: &mut Vec<S::Action>,
+    events: &mut Vec<S::Event>,
+) -> bool {
+    let mut taken = 0;
+    while s.outcome().is_none() && decisions.is_none_or(|d| taken < d) {
+        if !matches!(s.actor(), volley_core::Actor::Side(_)) {
+            break;
+        }
+        cands.clear();
+        s.candidate_actions(cands);
+        if cands.is_empty() {
+            break;
+        }
+        let i = agent.choose(s, cands).min(cands.len() - 1);
+        events.clear();
+        if s.apply(&cands[i], chance, events).is_err() {
+            return false;
+        }
+        taken += 1;
+    }
+    true
+}
+
 /// The battle `start` after `decisions` decisions by the heuristic player on both sides (fewer
 /// if it ends first), its dice from `seed`: a position from the thick of a battle, for
 /// benchmarks and tests. `None` if the rule set refuses one of its own candidates.
 pub fn advanced<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Option<S> {
     let mut s = start.clone();
-    let mut agent = HeuristicAgent::new(seed);
-    let mut rng = Seeded::new(seed);
+    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
+    play_on(&mut s, &mut agent, &mut rng, Some(decisions), &mut Vec::new(), &mut Vec::new()).then_some(s)
+}
+
+/// The first position from `decisions` decisions into a battle (as [`advanced`] plays it) on
+/// where the side to act has a choice, with its candidates: where a benchmark of a player's
+/// decision starts. `None` if the battle ends first or the rule set refuses its own candidate.
+pub fn position_with_a_choice<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Option<(S, Vec<S::Action>)> {
+    let mut s = advanced(start, decisions, seed)?;
     let mut cands = Vec::new();
-    let mut events = Vec::new();
-    for _ in 0..decisions {
+    loop {
         if s.outcome().is_some() {
-            break;
+            return None;
         }
         cands.clear();
         s.candidate_actions(&mut cands);
-        if cands.is_empty() {
-            break;
+        if cands.len() > 1 {
+            return Some((s, cands));
         }
-        let i = agent.choose(&s, &cands).min(cands.len() - 1);
-        events.clear();
-        s.apply(&cands[i], &mut rng, &mut events).ok()?;
+        s = advanced(&s, 1, seed)?;
     }
-    Some(s)
 }

@@ -327,24 +327,9 @@ fn grow<S: Heuristic + Tally>(root: &S, cfg: &MctsConfig, seed: u64, deadline: O
             // A rule set refused its own candidate: value nothing, learn nothing from it.
             continue;
         }
-        // Rollout.
-        let mut steps = 0u32;
-        while s.outcome().is_none() && (cfg.rollout == 0 || steps < cfg.rollout) {
-            if !matches!(s.actor(), Actor::Side(_)) {
-                break;
-            }
-            cands.clear();
-            s.candidate_actions(&mut cands);
-            if cands.is_empty() {
-                break;
-            }
-            let i = roll.choose(&s, &cands).min(cands.len() - 1);
-            events.clear();
-            if s.apply(&cands[i], &mut rng, &mut events).is_err() {
-                break;
-            }
-            steps += 1;
-        }
+        // Rollout (a refused candidate ends it where it stands).
+        let limit = (cfg.rollout > 0).then_some(cfg.rollout as usize);
+        let _ = crate::play_on(&mut s, &mut roll, &mut rng, limit, &mut cands, &mut events);
         // Backpropagation.
         let v0 = evaluate(&s);
         tree.nodes[0].visits += 1;

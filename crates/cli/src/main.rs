@@ -84,7 +84,7 @@ enum Command {
         /// Scenario file or bundled name.
         scenario: String,
         /// Battles to play.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         runs: u64,
         /// Agents for the first and second side, comma-separated: random, heuristic, or mcts
         /// (mcts:500ms for a time a decision, mcts:2000 for iterations, mcts:200ms:2t for threads).
@@ -112,7 +112,7 @@ enum Command {
         #[arg(long, default_value = "random,heuristic")]
         agents: String,
         /// Battles for each pairing on each side.
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
         runs: u64,
         /// The master seed.
         #[arg(long, default_value_t = 1)]
@@ -139,9 +139,10 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
         #[arg(long)]
         set: String,
         /// Battles at each value.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         runs: u64,
-        /// Agents for the first and second side, comma-separated.
+        /// Agents for the first and second side, comma-separated: random, heuristic, or mcts
+        /// (mcts:500ms for a time a decision, mcts:2000 for iterations, mcts:200ms:2t for threads).
         #[arg(long, default_value = "heuristic,heuristic")]
         agents: String,
         /// The master seed (the same at every value).
@@ -332,12 +333,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if values.is_empty() {
                 bail!("--set {path}=: give the values to try, separated by commas");
             }
-            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
-            let [a, b] = names.as_slice() else { bail!("--agents takes two names separated by a comma") };
             let cfg = volley_sim::Config {
-                runs: runs.max(1),
+                runs,
                 master_seed: seed,
-                agents: [a.clone(), b.clone()],
+                agents: two_agents(&agents)?,
                 jobs,
                 max_actions: 1_000_000,
             };
@@ -502,17 +501,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     return Ok(ExitCode::from(2));
                 }
             };
-            let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
-            let [a, b] = names.as_slice() else {
-                bail!("--agents takes two names separated by a comma, such as heuristic,random")
-            };
-            if runs == 0 {
-                bail!("--runs must be at least 1");
-            }
             let cfg = volley_sim::Config {
                 runs,
                 master_seed: seed,
-                agents: [a.clone(), b.clone()],
+                agents: two_agents(&agents)?,
                 jobs,
                 max_actions: 1_000_000,
             };
@@ -745,12 +737,20 @@ fn play<B: Playable>(
     Ok(())
 }
 
-fn sweep_point<B: Playable + Sync>(start: &B, cfg: &volley_sim::Config) -> Result<volley_sim::Summary> {
-    let records = volley_sim::run(start, cfg, &|_| {}).map_err(|e| anyhow!("{e}"))?;
-    Ok(volley_sim::summarize(start, cfg, &records))
+fn sweep_point<B: Playable>(start: &B, cfg: &volley_sim::Config) -> Result<volley_sim::Summary> {
+    volley_sim::simulate(start, cfg, &|_| {}).map_err(|e| anyhow!("{e}"))
 }
 
-fn simulate<B: Playable + Sync>(
+/// The two agents of `--agents`, one a side.
+fn two_agents(agents: &str) -> Result<[String; 2]> {
+    let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+    match names.as_slice() {
+        [a, b] => Ok([a.clone(), b.clone()]),
+        _ => bail!("--agents takes two names separated by a comma, such as heuristic,random"),
+    }
+}
+
+fn simulate<B: Playable>(
     start: &B,
     cfg: &volley_sim::Config,
     out: Option<&std::path::Path>,

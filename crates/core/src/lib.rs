@@ -19,6 +19,7 @@ pub mod conformance;
 mod hash;
 pub mod log;
 pub mod run;
+mod short;
 mod view;
 
 use std::fmt::{self, Debug, Display};
@@ -28,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawError};
 
 pub use hash::{Fnv64, hash_serialized};
+pub use short::Short;
 pub use view::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange};
 
 /// A side's index in its scenario: 0 for the first side listed, 1 for the second.

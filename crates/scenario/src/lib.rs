@@ -47,9 +47,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 pub use toml::Spanned;
+use volley_table::{Feature, Point, Table, TerrainKind};
 
 pub mod generate;
-use volley_table::{Feature, Point, Table, TerrainKind};
 
 /// A scenario file's name and text, kept for diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -414,6 +414,22 @@ pub fn view_terrain(table: &Table) -> Vec<volley_core::ViewFeature> {
             closed: !f.kind.is_linear(),
         })
         .collect()
+}
+
+/// A unit's reach as a view draws it: the sector of radius `r` about `at`, `half_angle` degrees
+/// either side of `facing` (all round from 180), outlined in `steps` pieces of arc.
+pub fn view_sector(
+    label: String,
+    at: Point,
+    facing: f64,
+    half_angle: f64,
+    r: f64,
+    steps: usize,
+) -> volley_core::ViewRange {
+    volley_core::ViewRange {
+        label,
+        points: volley_table::sector(at, facing, half_angle, r, steps).into_iter().map(Into::into).collect(),
+    }
 }
 
 /// Objectives with the side holding each (`holders`, in the same order) as a view draws them.

@@ -388,6 +388,19 @@ impl Accumulator {
     }
 }
 
+/// Play `cfg.runs` battles as [`run_each`] does and sum them up, keeping no record.
+pub fn simulate<B>(start: &B, cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, SimError>
+where
+    B: GameState + Heuristic + Tally + Sync,
+{
+    let mut acc = Accumulator::new(start);
+    run_each(start, cfg, progress, &mut |r| {
+        acc.add(&r);
+        Ok(())
+    })?;
+    Ok(acc.summary(start, cfg))
+}
+
 /// Sum up `records` of battles from `start`.
 pub fn summarize<B: GameState + Tally>(start: &B, cfg: &Config, records: &[BattleRecord]) -> Summary {
     let mut acc = Accumulator::new(start);
@@ -484,13 +497,14 @@ where
                 };
                 k += 1;
                 let tick = |_| progress(a, b, done.fetch_add(1, Ordering::Relaxed) + 1);
-                for r in run(start, &cfg, &tick)? {
+                run_each(start, &cfg, &tick, &mut |r| {
                     match r.winner {
                         Some(w) if w == side_of_a => a_wins += 1,
                         Some(_) => b_wins += 1,
                         None => draws += 1,
                     }
-                }
+                    Ok(())
+                })?;
             }
             let decided = a_wins + b_wins;
             out.push(Pairing {

@@ -19,21 +19,6 @@ pub struct Dist {
     pub max: f64,
 }
 
-/// The `q` quantile (0 to 1) of sorted values, interpolating between neighbours (the
-/// "linear" definition: position `q × (n − 1)`).
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => 0.0,
-        1 => sorted[0],
-        n => {
-            let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
-            let (i, frac) = (pos.floor() as usize, pos - pos.floor());
-            let next = sorted[(i + 1).min(n - 1)];
-            sorted[i] + (next - sorted[i]) * frac
-        }
-    }
-}
-
 impl Dist {
     /// The summary of `values` (all zero when there are none).
     pub fn of(values: &[f64]) -> Dist {
@@ -97,7 +82,8 @@ impl Counts {
         self.iter().last().map_or(0.0, |(x, _)| x)
     }
 
-    /// The `q` quantile, as [`quantile`] would give on the sorted values.
+    /// The `q` quantile (0 to 1), interpolating between neighbouring values (the "linear"
+    /// definition: position `q × (n − 1)` in the sorted values).
     pub fn quantile(&self, q: f64) -> f64 {
         match self.n {
             0 => 0.0,
@@ -126,7 +112,8 @@ impl Counts {
         }
     }
 
-    /// Counts in `bins` equal bins from `lo` to `hi`, as [`histogram`] gives.
+    /// Counts in `bins` equal bins from `lo` to `hi` (values at `hi` in the last bin; values
+    /// outside are left out).
     pub fn histogram(&self, bins: usize, lo: f64, hi: f64) -> Vec<u64> {
         let bins = bins.max(1);
         let mut out = vec![0u64; bins];
@@ -157,28 +144,45 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     [lo, hi]
 }
 
-/// Counts of `values` in `bins` equal bins from `lo` to `hi` (values at `hi` in the last bin;
-/// values outside are left out).
-pub fn histogram(values: &[f64], bins: usize, lo: f64, hi: f64) -> Vec<u64> {
-    let bins = bins.max(1);
-    let mut out = vec![0u64; bins];
-    let width = (hi - lo) / bins as f64;
-    for &x in values {
-        if !(lo..=hi).contains(&x) || width <= 0.0 {
-            continue;
-        }
-        let i = (((x - lo) / width) as usize).min(bins - 1);
-        out[i] += 1;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn near(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
+    }
+
+    // The plain definitions, over every value, that the counts must agree with.
+
+    /// The `q` quantile (0 to 1) of sorted values, interpolating between neighbours (the
+    /// "linear" definition: position `q × (n − 1)`).
+    fn quantile(sorted: &[f64], q: f64) -> f64 {
+        match sorted.len() {
+            0 => 0.0,
+            1 => sorted[0],
+            n => {
+                let pos = q.clamp(0.0, 1.0) * (n - 1) as f64;
+                let (i, frac) = (pos.floor() as usize, pos - pos.floor());
+                let next = sorted[(i + 1).min(n - 1)];
+                sorted[i] + (next - sorted[i]) * frac
+            }
+        }
+    }
+
+    /// Counts of `values` in `bins` equal bins from `lo` to `hi` (values at `hi` in the last bin;
+    /// values outside are left out).
+    fn histogram(values: &[f64], bins: usize, lo: f64, hi: f64) -> Vec<u64> {
+        let bins = bins.max(1);
+        let mut out = vec![0u64; bins];
+        let width = (hi - lo) / bins as f64;
+        for &x in values {
+            if !(lo..=hi).contains(&x) || width <= 0.0 {
+                continue;
+            }
+            let i = (((x - lo) / width) as usize).min(bins - 1);
+            out[i] += 1;
+        }
+        out
     }
 
     #[test]
@@ -227,7 +231,9 @@ mod tests {
 
     #[test]
     fn histograms_count_every_value_in_range_once() {
-        let h = histogram(&[0.0, 9.99, 10.0, 50.0, 100.0, -1.0, 101.0], 10, 0.0, 100.0);
+        let mut c = Counts::default();
+        [0.0, 9.99, 10.0, 50.0, 100.0, -1.0, 101.0].into_iter().for_each(|x| c.add(x));
+        let h = c.histogram(10, 0.0, 100.0);
         assert_eq!(h.iter().sum::<u64>(), 5);
         assert_eq!((h[0], h[1], h[5], h[9]), (2, 1, 1, 1));
     }

@@ -5,7 +5,7 @@
 //! placements until both sides have fixed theirs.
 
 use volley_chance::card_name;
-use volley_core::{Footprint, View, ViewMarker, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewMarker, ViewPiece, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::{ManState, Variant};
@@ -31,27 +31,23 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         }
         let name = b.name(i).to_string();
         // The unit's reach, on its first piece: combat within 4" all round; a gun's arc.
-        let mut reach = vec![ViewRange {
-            label: format!("combat within {}\"", crate::game::COMBAT_RANGE),
-            points: volley_table::sector(u.centre(), 0.0, 180.0, crate::game::COMBAT_RANGE, 32)
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-        }];
+        let mut reach = vec![volley_scenario::view_sector(
+            format!("combat within {}\"", crate::game::COMBAT_RANGE),
+            u.centre(),
+            0.0,
+            180.0,
+            crate::game::COMBAT_RANGE,
+            32,
+        )];
         if let Some(g) = u.gun {
-            reach.push(ViewRange {
-                label: format!("the gun's arc ({}° each side)", crate::game::LRA_ARC),
-                points: volley_table::sector(
-                    g.at,
-                    g.facing,
-                    crate::game::LRA_ARC,
-                    st.table.width.max(st.table.depth),
-                    16,
-                )
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-            });
+            reach.push(volley_scenario::view_sector(
+                format!("the gun's arc ({}° each side)", crate::game::LRA_ARC),
+                g.at,
+                g.facing,
+                crate::game::LRA_ARC,
+                st.table.width.max(st.table.depth),
+                16,
+            ));
         }
         let mut first = true;
         for m in &u.men {

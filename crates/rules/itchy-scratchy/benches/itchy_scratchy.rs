@@ -133,19 +133,10 @@ fn full_battle(bencher: Bencher, name: &str) {
 /// rate is iterations a second on one core.
 #[divan::bench(args = ["elands-ridge", "hochdorf-mill"], sample_count = 10, sample_size = 1)]
 fn mcts_iterations(bencher: Bencher, name: &str) {
-    use volley_core::{Agent, GameState};
+    use volley_core::Agent;
     const ITERATIONS: u64 = 300;
-    let mut s: volley_itchy_scratchy::Battle =
-        volley_ai::advanced(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
-    let mut cands = Vec::new();
-    loop {
-        cands.clear();
-        s.candidate_actions(&mut cands);
-        if cands.len() > 1 || s.outcome().is_some() {
-            break;
-        }
-        s = volley_ai::advanced(&s, 1, 2).unwrap_or_else(|| panic!("{name}"));
-    }
+    let (s, cands): (volley_itchy_scratchy::Battle, _) =
+        volley_ai::position_with_a_choice(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
     let cfg = volley_ai::MctsConfig { budget: volley_ai::Budget::Iterations(ITERATIONS), ..Default::default() };
     bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
         let mut agent = volley_ai::MctsAgent::new(cfg.clone(), 1);

@@ -18,6 +18,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawKind};
+use volley_core::Short;
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, most_likely_first};
 
 /// The ten weapons of the combat table.
@@ -231,9 +232,8 @@ pub const MAX_DICE: usize = 16;
 pub struct Resolution {
     /// The situation.
     pub situation: Situation,
-    /// The dice thrown, in order (the first `thrown` of them).
-    faces: [u8; MAX_DICE],
-    thrown: u8,
+    /// The dice thrown, in order.
+    thrown: Short<u8, MAX_DICE>,
     /// The outcome.
     pub outcome: Outcome,
 }
@@ -241,7 +241,7 @@ pub struct Resolution {
 impl Resolution {
     /// The dice thrown, in order.
     pub fn dice(&self) -> &[u8] {
-        &self.faces[..usize::from(self.thrown)]
+        &self.thrown
     }
 
     /// Where the dice came from.
@@ -366,15 +366,16 @@ impl Situation {
             return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
         }
         let mut counts = [0u8; 6];
-        let mut faces = [0u8; MAX_DICE];
-        for (slot, &d) in faces.iter_mut().zip(dice) {
+        let mut thrown = Short::default();
+        for &d in dice {
             if !(1..=6).contains(&d) {
                 return Err(CalcError::Invalid(format!("{d} is not a face of a D6")));
             }
             counts[usize::from(d) - 1] += 1;
-            *slot = d;
+            // At most MAX_DICE: checked above.
+            let _ = thrown.push(d);
         }
-        Ok(Resolution { situation: self.clone(), faces, thrown: n, outcome: self.outcome(&counts) })
+        Ok(Resolution { situation: self.clone(), thrown, outcome: self.outcome(&counts) })
     }
 }
 
@@ -456,16 +457,17 @@ impl Calculator for Combat {
         if usize::from(n) > MAX_DICE {
             return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
         }
-        let mut faces = [0u8; MAX_DICE];
+        let mut thrown = Short::default();
         let mut counts = [0u8; 6];
         for i in 0..n {
             let purpose =
                 format_args!("die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range);
             let d = chance.draw(&DrawKind::Die { sides: 6 }, &purpose)?.clamp(1, 6) as u8;
-            faces[usize::from(i)] = d;
             counts[usize::from(d) - 1] += 1;
+            // At most MAX_DICE: checked above.
+            let _ = thrown.push(d);
         }
-        Ok(Resolution { situation: situation.clone(), faces, thrown: n, outcome: situation.outcome(&counts) })
+        Ok(Resolution { situation: situation.clone(), thrown, outcome: situation.outcome(&counts) })
     }
 
     fn odds(&self, situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {

@@ -111,23 +111,12 @@ fn full_battle(bencher: Bencher, name: &str) {
 /// Mittelhof tiled `k` times side by side (`volley generate mittelhof --times k`: 42·k units),
 /// with every wing's first orders given by the heuristic player in bound 1.
 fn tiled_after_first_orders(k: u32) -> volley_old_fritz::Battle {
-    use volley_core::{Actor, Agent, GameState};
-    use volley_old_fritz::Action;
     let path = format!("{}/../../../scenarios/old-fritz/mittelhof.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let text = volley_scenario::generate::tile(&text, k).unwrap_or_else(|e| panic!("{e}"));
     let mut b = volley_old_fritz::load(&volley_scenario::Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
-    let mut agent = volley_ai::HeuristicAgent::new(1);
-    let mut rng = Seeded::new(1);
-    let mut cands = Vec::new();
-    while b.bound == 1 && matches!(b.actor(), Actor::Side(_)) {
-        cands.clear();
-        b.candidate_actions(&mut cands);
-        let i = agent.choose(&b, &cands);
-        b.apply(&cands[i], &mut rng, &mut Vec::new()).unwrap_or_else(|e| panic!("{e}"));
-        if matches!(cands[i], Action::EndOrders) && b.bound > 1 {
-            break;
-        }
+    while b.bound == 1 {
+        b = volley_ai::advanced(&b, 1, 1).unwrap_or_else(|| panic!("a refused candidate"));
     }
     b
 }
@@ -161,19 +150,10 @@ fn bound_of_a_tiled_battle(bencher: Bencher, k: u32) {
 /// rate is iterations a second on one core.
 #[divan::bench(args = ["attack-on-the-ridge", "mittelhof"], sample_count = 10, sample_size = 1)]
 fn mcts_iterations(bencher: Bencher, name: &str) {
-    use volley_core::{Agent, GameState};
+    use volley_core::Agent;
     const ITERATIONS: u64 = 300;
-    let mut s: volley_old_fritz::Battle =
-        volley_ai::advanced(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
-    let mut cands = Vec::new();
-    loop {
-        cands.clear();
-        s.candidate_actions(&mut cands);
-        if cands.len() > 1 || s.outcome().is_some() {
-            break;
-        }
-        s = volley_ai::advanced(&s, 1, 2).unwrap_or_else(|| panic!("{name}"));
-    }
+    let (s, cands): (volley_old_fritz::Battle, _) =
+        volley_ai::position_with_a_choice(&scenario(name), 30, 1).unwrap_or_else(|| panic!("{name}"));
     let cfg = volley_ai::MctsConfig { budget: volley_ai::Budget::Iterations(ITERATIONS), ..Default::default() };
     bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
         let mut agent = volley_ai::MctsAgent::new(cfg.clone(), 1);

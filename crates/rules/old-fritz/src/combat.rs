@@ -10,12 +10,12 @@
 //!   cover. The additions are made once per battalion's throw, not per die.
 //! * Each side reads its own score (its total less the enemy's) in its own column.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawKind};
+use volley_core::Short;
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 
 /// Troop quality, A (superlative) to G (poorly trained and ill disciplined).
@@ -516,55 +516,6 @@ pub struct Addition {
     pub value: i32,
 }
 
-/// A short list kept in place, with no allocation: at most `N` items. It reads as a slice and
-/// serializes as a list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Short<T, const N: usize> {
-    len: u8,
-    items: [T; N],
-}
-
-impl<T: Copy + Default, const N: usize> Default for Short<T, N> {
-    fn default() -> Self {
-        Short { len: 0, items: [T::default(); N] }
-    }
-}
-
-impl<T: Copy + Default, const N: usize> Short<T, N> {
-    /// Add `x` at the end; `false` (and nothing added) if the list is full.
-    pub fn push(&mut self, x: T) -> bool {
-        match self.items.get_mut(usize::from(self.len)) {
-            Some(slot) => {
-                *slot = x;
-                self.len += 1;
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-impl<T, const N: usize> std::ops::Deref for Short<T, N> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        &self.items[..usize::from(self.len)]
-    }
-}
-
-impl<'a, T, const N: usize> IntoIterator for &'a Short<T, N> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl<T: Serialize, const N: usize> Serialize for Short<T, N> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
-
 /// The most additions one die can have: one from each line of the additions table.
 pub const MAX_ADDITIONS: usize = 8;
 /// The most dice a casualty test throws ([`casualty_dice`]).
@@ -737,7 +688,7 @@ pub struct SideResult {
     /// A pursuit test is due.
     pub pursuit_test: bool,
     /// The row's other instructions.
-    pub note: Cow<'static, str>,
+    pub note: &'static str,
 }
 
 /// A resolved close combat.
@@ -849,7 +800,7 @@ impl Situation {
                 casualty_test: None,
                 test_casualties: 0,
                 pursuit_test: r.pursuit_test,
-                note: Cow::Borrowed(r.note),
+                note: r.note,
             }
         });
         // Who takes a casualty test: the rows that say so; in the infantry table the winner by
@@ -1088,16 +1039,6 @@ mod tests {
             ]
         );
         assert_eq!(Band::of(0, true), Band::Plus1To3, "cavalry against infantry: 0 to +3");
-    }
-
-    #[test]
-    fn short_lists_hold_what_fits_read_as_slices_and_serialize_as_lists() {
-        let mut s = Short::<u8, 3>::default();
-        assert!(s.push(4) && s.push(9) && s.push(1));
-        assert!(!s.push(7), "full");
-        assert_eq!(&*s, &[4, 9, 1]);
-        assert_eq!(serde_json::to_string(&s).ok().as_deref(), Some("[4,9,1]"));
-        assert_eq!(serde_json::to_string(&Short::<u8, 3>::default()).ok().as_deref(), Some("[]"));
     }
 
     #[test]

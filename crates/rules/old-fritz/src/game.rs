@@ -245,16 +245,6 @@ impl Battle {
         }
     }
 
-    /// The centre of wing `w`'s units in good order (its general's post), if it has any.
-    pub fn wing_centre(&self, w: usize) -> Option<Point> {
-        let (sum, n) = self
-            .units
-            .iter()
-            .filter(|u| u.in_order() && usize::from(u.wing) == w)
-            .fold((Point::default(), 0u32), |(s, n), u| (s + u.at, n + 1));
-        (n > 0).then(|| sum * (1.0 / f64::from(n)))
-    }
-
     /// The centre of each wing's units in good order (its general's post), if it has any.
     pub fn wing_centres(&self) -> Vec<Option<Point>> {
         let mut sum = vec![(Point::default(), 0u32); self.wings.len()];
@@ -455,14 +445,6 @@ impl Battle {
         r
     }
 
-    /// Unit `i` has moved from `was`: the index follows.
-    fn reindex(&mut self, i: usize, was: Point) {
-        let to = self.units[i].at;
-        if let Some((b, _)) = &mut self.index {
-            b.relocate(i as u32, was, to);
-        }
-    }
-
     /// Move unit `i` to `to`, keeping the index up to date.
     fn put(&mut self, i: usize, to: Point) {
         let from = self.units[i].at;
@@ -600,11 +582,9 @@ impl Battle {
                     events.push(Event::Gone { unit: name, fate: Fate::Fled });
                     continue;
                 }
-                let was = u.at;
-                u.at = reach;
                 let side = u.side;
-                let at = u.at;
-                self.reindex(i, was);
+                let at = reach;
+                self.put(i, at);
                 let clear = self
                     .units_near(at, RUN_RATE + 1e-6)
                     .map(|j| &self.units[j])
@@ -1387,15 +1367,9 @@ impl Battle {
     fn update_objectives(&mut self, events: &mut Vec<Event>) {
         for (o, obj) in self.stat.objectives.iter().enumerate() {
             // Those who may stand inside: within the circle round the objective's box.
-            let (lo, hi) = obj.points.iter().fold(
-                (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-                |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
-            );
-            let near = if obj.points.is_empty() {
-                Vec::new()
-            } else {
-                self.units_near(lo.lerp(hi, 0.5), lo.dist(hi) / 2.0 + 0.1).collect()
-            };
+            let near: Vec<usize> = volley_table::bounding_circle(obj.points.iter().copied())
+                .map(|(c, r)| self.units_near(c, r + 0.1).collect())
+                .unwrap_or_default();
             let inside = |s: SideId| {
                 near.iter()
                     .map(|&j| &self.units[j])
@@ -1727,7 +1701,7 @@ impl GameState for Battle {
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         match action {
             Action::Order { wing, order } => {
-                let from = self.wing_centre(usize::from(*wing));
+                let from = self.wing_centres().get(usize::from(*wing)).copied().flatten();
                 from.into_iter().chain(order.place()).map(Into::into).collect()
             }
             Action::Advantage { unit, .. } | Action::Adjust { unit, .. } => {
@@ -1757,31 +1731,11 @@ impl GameState for Battle {
 
 #[cfg(test)]
 mod tests {
+    use volley_ai::HeuristicAgent;
     use volley_chance::Seeded;
-    use volley_core::{Actor, Agent, GameState, Heuristic};
+    use volley_core::{Actor, Agent, GameState};
 
     use super::*;
-
-    /// The best-scored candidate, the first of equals (the heuristic player without its
-    /// tie-breaking dice, so that this crate's tests need no computer-player crate).
-    struct Best;
-
-    impl Agent<Battle> for Best {
-        fn name(&self) -> &str {
-            "best"
-        }
-        fn choose(&mut self, state: &Battle, candidates: &[Action]) -> usize {
-            let mut scores = Vec::new();
-            state.scores(candidates, &mut scores);
-            let mut best = 0;
-            for (i, s) in scores.iter().enumerate() {
-                if *s > scores[best] {
-                    best = i;
-                }
-            }
-            best
-        }
-    }
 
     /// The spatial index only saves work: bounds run with it and with a scan of every unit for
     /// every query come out the same, in Mittelhof four times over (168 units), the wings
@@ -1793,13 +1747,14 @@ mod tests {
         let text = volley_scenario::generate::tile(&text, 4).map_err(|e| e.to_string())?;
         let mut b = crate::load(&volley_scenario::Source::new("tiled", text)).map_err(|e| e.to_string())?;
         assert!(b.units.len() >= INDEX_FROM);
+        let mut agent = HeuristicAgent::new(1);
         let mut cands = Vec::new();
         let mut bounds = 0;
         while b.outcome.is_none() && bounds < 25 {
             let Actor::Side(_) = b.actor() else { break };
             cands.clear();
             b.candidate_actions(&mut cands);
-            let a = cands[Best.choose(&b, &cands)].clone();
+            let a = cands[agent.choose(&b, &cands)].clone();
             if matches!(a, Action::EndOrders) && b.phase == (Phase::Orders { side: 1 }) {
                 // The bound both ways from the same state with the same dice.
                 let (mut with, mut without) = (b.clone(), b.clone());

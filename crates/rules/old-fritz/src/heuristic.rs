@@ -136,10 +136,6 @@ impl Battle {
             .chain(self.dispatches.iter().filter(move |d| usize::from(d.wing) == w).map(|d| d.order))
     }
 
-    fn enemy_near(&self, survey: &Survey, side: u8, at: Point) -> f64 {
-        self.enemy_within(survey, side, at, ATTACK_RADIUS)
-    }
-
     fn enemy_within(&self, survey: &Survey, side: u8, at: Point, r: f64) -> f64 {
         let wanted = |u: &&Unit| u.side != side && u.at.dist(at) <= r;
         let Some(b) = &survey.buckets else { return self.units.iter().filter(wanted).map(strength).sum() };
@@ -147,6 +143,32 @@ impl Battle {
         b.near(at, r, &mut near);
         near.sort_unstable();
         near.iter().map(|&j| &self.units[j as usize]).filter(wanted).map(strength).sum()
+    }
+
+    /// The strength of `side`'s wings other than `w` already sent to `p` (each wing once), if
+    /// any are.
+    fn others_at(&self, survey: &Survey, w: usize, side: u8, p: Point) -> Option<f64> {
+        let sent = |k: usize| {
+            let (v, at) = survey.places[k];
+            (v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0).then_some(v)
+        };
+        let mut others: Option<f64> = None;
+        let mut count = |k: usize| {
+            // A wing with two orders there counts once: at its first.
+            if let Some(v) = sent(k).filter(|&v| !(0..k).any(|j| sent(j) == Some(v))) {
+                *others.get_or_insert(0.0) += survey.wings.get(v).map_or(0.0, |x| x.strength);
+            }
+        };
+        match &survey.place_buckets {
+            Some(b) => {
+                let mut near = Vec::new();
+                b.near(p, 1.0, &mut near);
+                near.sort_unstable();
+                near.into_iter().for_each(|k| count(k as usize));
+            }
+            None => (0..survey.places.len()).for_each(count),
+        }
+        others
     }
 
     /// Worth of sending a wing to `at` for the side's wagons: [`GUARD`] if `at` is their park
@@ -191,30 +213,11 @@ impl Battle {
             (Some(c), Some(p)) => DISTANCE * c.dist(p),
             _ => 0.0,
         };
-        // The strength of the side's other wings already sent to the same place.
-        let mut others: Option<f64> = None;
-        if let Some(p) = order.place() {
-            let mut near = Vec::new();
-            match &survey.place_buckets {
-                Some(b) => {
-                    b.near(p, 1.0, &mut near);
-                    near.sort_unstable();
-                }
-                None => near.extend(0..survey.places.len() as u32),
-            }
-            let mut counted: Vec<usize> = Vec::new();
-            for &k in &near {
-                let (v, at) = survey.places[k as usize];
-                if v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0 && !counted.contains(&v) {
-                    counted.push(v);
-                    *others.get_or_insert(0.0) += survey.wings.get(v).map_or(0.0, |x| x.strength);
-                }
-            }
-        }
+        let others = order.place().and_then(|p| self.others_at(survey, w, side, p));
         let shared = if others.is_some() { SHARED } else { 0.0 };
         match *order {
             Order::Attack { at } => {
-                let theirs = self.enemy_near(survey, side, at);
+                let theirs = self.enemy_within(survey, side, at, ATTACK_RADIUS);
                 let wanted = self.objective_at(at).is_some_and(|o| self.holders[o] != Some(side));
                 // Where the wings already sent are too weak for the enemy there, this one joins
                 // them: their strength is counted with its own, and sharing costs nothing.

@@ -12,10 +12,7 @@ use crate::model::State;
 /// A unit's reach: a battery's close and long ranges within its arc (45° each side); for
 /// infantry and cavalry, the approach to close combat (2½") all round.
 fn ranges(u: &crate::model::Unit) -> Vec<ViewRange> {
-    let arc = |label: String, r: f64, half: f64| ViewRange {
-        label,
-        points: volley_table::sector(u.at, u.facing, half, r, 24).into_iter().map(Into::into).collect(),
-    };
+    let arc = |label: String, r: f64, half: f64| volley_scenario::view_sector(label, u.at, u.facing, half, r, 24);
     match u.kind.ranges() {
         Some((close, long)) => vec![
             arc(format!("long range, ball ({long}\")"), long, 45.0),
