@@ -113,6 +113,29 @@ pub trait Chance {
     /// Draw one value of `kind`; `purpose` says what it is for (used by recorders and in the
     /// message when a person must supply the value).
     fn draw(&mut self, kind: &DrawKind, purpose: &dyn fmt::Display) -> Result<u32, DrawError>;
+
+    /// Throw `out.len()` dice of `sides` faces into `out`; `purpose` writes what die `i` (from
+    /// 0) is for. The same as drawing them one at a time, in order, which is what this does
+    /// unless a source knows a faster way; a failed draw leaves the dice before it drawn.
+    fn dice(&mut self, sides: u8, out: &mut [u8], purpose: &DicePurpose<'_>) -> Result<(), DrawError> {
+        let kind = DrawKind::Die { sides: u32::from(sides) };
+        for (i, d) in out.iter_mut().enumerate() {
+            *d = self.draw(&kind, &Nth(i, purpose))? as u8;
+        }
+        Ok(())
+    }
+}
+
+/// What die `i` of a throw is for, written to a formatter (see [`Chance::dice`]).
+pub type DicePurpose<'a> = dyn Fn(usize, &mut fmt::Formatter<'_>) -> fmt::Result + 'a;
+
+/// The purpose of die `.0` of a throw, as a `Display`.
+struct Nth<'a, 'b>(usize, &'a DicePurpose<'b>);
+
+impl fmt::Display for Nth<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.1)(self.0, f)
+    }
 }
 
 /// The seeded generator: Pcg64Mcg (PCG XSL RR 128/64, MCG variant).
@@ -159,13 +182,17 @@ impl Seeded {
     /// Panics if `n` is zero.
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n > 0, "below(0) has no values");
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        // The threshold `2^64 mod n` is below `n`, so a low half of at least `n` is always
+        // accepted: the division is only worked out in the rare case it could matter (the same
+        // values come out either way).
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u64
     }
 
     /// An unbiased roll of an `n`-sided die: a value in `1..=n`.
@@ -204,6 +231,14 @@ impl Chance for Seeded {
                 value
             }
         })
+    }
+
+    /// The dice one after another, as [`Chance::draw`] would give them, without a call each.
+    fn dice(&mut self, sides: u8, out: &mut [u8], _purpose: &DicePurpose<'_>) -> Result<(), DrawError> {
+        for d in out {
+            *d = self.die(u32::from(sides)) as u8;
+        }
+        Ok(())
     }
 }
 
@@ -459,6 +494,29 @@ mod tests {
         let mut s = Scripted::new([]);
         let err = s.draw(&DrawKind::Die { sides: 6 }, &"the coin toss").unwrap_err();
         assert_eq!(err.to_string(), "needs a d6 for the coin toss");
+    }
+
+    #[test]
+    fn a_throw_of_dice_is_the_same_as_drawing_them_one_at_a_time() {
+        let purpose = |i: usize, f: &mut fmt::Formatter<'_>| write!(f, "die {} of 9", i + 1);
+        for sides in [2u8, 6, 10, 20] {
+            let (mut one, mut all) = (Seeded::new(u64::from(sides)), Seeded::new(u64::from(sides)));
+            let singly: Vec<u8> =
+                (0..9).map(|_| one.draw(&DrawKind::Die { sides: u32::from(sides) }, &"d").unwrap() as u8).collect();
+            let mut thrown = [0u8; 9];
+            all.dice(sides, &mut thrown, &purpose).unwrap();
+            assert_eq!(thrown.to_vec(), singly, "d{sides}");
+            assert_eq!(one.next_u64(), all.next_u64(), "the streams go on alike");
+        }
+        // A source without a faster way draws each die with its own purpose.
+        let mut script = Scripted::new([3, 5]);
+        let mut log = Recorder::new(&mut script);
+        let mut thrown = [0u8; 3];
+        let err = log.dice(6, &mut thrown, &purpose).unwrap_err();
+        assert_eq!(err.to_string(), "needs a d6 for die 3 of 9");
+        assert_eq!(&thrown[..2], &[3, 5]);
+        let purposes: Vec<&str> = log.draws.iter().map(|d| d.purpose.as_str()).collect();
+        assert_eq!(purposes, ["die 1 of 9", "die 2 of 9"]);
     }
 
     #[test]

@@ -16,6 +16,14 @@ impl<T: Copy + Default, const N: usize> Default for Short<T, N> {
     }
 }
 
+impl<T: Copy, const N: usize> Short<T, N> {
+    /// The empty list, its unused room holding `filler` (for constants, where
+    /// [`Default::default`] cannot be called).
+    pub const fn empty(filler: T) -> Self {
+        Short { len: 0, items: [filler; N] }
+    }
+}
+
 impl<T: Copy + Default, const N: usize> Short<T, N> {
     /// Add `x` at the end; `false` (and nothing added) if the list is full.
     pub fn push(&mut self, x: T) -> bool {
@@ -27,6 +35,15 @@ impl<T: Copy + Default, const N: usize> Short<T, N> {
             }
             None => false,
         }
+    }
+
+    /// Lengthen the list by `k` default items (as many as fit, if fewer) and hand them back to
+    /// be filled in.
+    pub fn grow(&mut self, k: usize) -> &mut [T] {
+        let from = usize::from(self.len);
+        let to = from.saturating_add(k).min(N).min(usize::from(u8::MAX));
+        self.len = to as u8;
+        &mut self.items[from..to]
     }
 }
 
@@ -63,5 +80,11 @@ mod tests {
         assert_eq!(&*s, &[4, 9, 1]);
         assert_eq!(serde_json::to_string(&s).ok().as_deref(), Some("[4,9,1]"));
         assert_eq!(serde_json::to_string(&Short::<u8, 3>::default()).ok().as_deref(), Some("[]"));
+        let mut g = Short::<u8, 4>::default();
+        assert!(g.push(1));
+        g.grow(2).copy_from_slice(&[5, 6]);
+        assert_eq!(&*g, &[1, 5, 6]);
+        assert_eq!(g.grow(3).len(), 1, "only what fits");
+        assert_eq!(&*g, &[1, 5, 6, 0]);
     }
 }
