@@ -17,7 +17,7 @@ use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use volley_chance::{Chance, DrawKind};
+use volley_chance::Chance;
 use volley_core::Short;
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, most_likely_first};
 
@@ -140,6 +140,13 @@ pub struct Pattern {
     pub name: &'static str,
 }
 
+impl Pattern {
+    /// The pattern's faces as a mask: bit `f - 1` for face `f`.
+    pub fn mask(self) -> u8 {
+        self.faces.iter().fold(0, |m, &f| m | 1u8.checked_shl(u32::from(f.wrapping_sub(1))).unwrap_or(0)) & 0x3f
+    }
+}
+
 /// The pattern that hits a General (a treble 1).
 pub const GENERAL_PATTERN: Pattern = Pattern { faces: &[1], count: 3, name: "treble 1" };
 
@@ -170,24 +177,64 @@ impl Target {
 /// Counts of each face in a throw: `counts[f - 1]` dice show `f`.
 pub type Counts = [u8; 6];
 
-/// Whether a throw with these counts shows `pattern` — in cover, with another double besides
-/// (which may be of the same number).
-pub fn shows(counts: &Counts, pattern: Pattern, cover: bool) -> bool {
-    pattern.faces.iter().any(|&h| {
-        let n = counts[usize::from(h) - 1];
-        if n < pattern.count {
+/// Which faces a throw shows how often, as masks: bit `f - 1` of byte `k - 1` is set when at
+/// least `k` dice show face `f` (for `k` up to 8, more than any pattern asks for even in cover).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Showing {
+    at_least: u64,
+}
+
+impl Showing {
+    /// The masks of a throw with these counts.
+    pub fn of_counts(counts: &Counts) -> Self {
+        let mut at_least = 0u64;
+        for k in 0..8 {
+            let m = counts.iter().enumerate().fold(0u64, |m, (i, &n)| m | (u64::from(n > k) << i));
+            at_least |= m << (8 * k);
+        }
+        Showing { at_least }
+    }
+
+    /// The masks of these dice (faces 1 to 6; others count as nothing).
+    pub fn of_dice(dice: &[u8]) -> Self {
+        let mut at_least = 0u64;
+        for &d in dice {
+            let bit = 1u64.checked_shl(u32::from(d.wrapping_sub(1))).unwrap_or(0) & 0x3f;
+            // A face seen k times before is now seen k + 1 times: each byte takes the face from
+            // the byte below it, and the lowest byte takes it outright.
+            at_least |= ((at_least << 8) & (bit * 0x0101_0101_0101_0101)) | bit;
+        }
+        Showing { at_least }
+    }
+
+    /// The faces at least `k` dice show.
+    fn at_least(&self, k: u8) -> u8 {
+        match k {
+            0 => 0x3f,
+            1..=8 => (self.at_least >> (8 * (k - 1))) as u8,
+            _ => 0,
+        }
+    }
+
+    /// Whether the throw shows `pattern` — in cover, with another double besides (which may
+    /// be of the same number).
+    ///
+    /// The pattern shows if a face of it has `count` dice; in cover, another double is either a
+    /// second face with two dice (the hit face has at least two, so two faces with a pair are
+    /// enough) or two more dice of a hit face.
+    pub fn shows(&self, pattern: Pattern, cover: bool) -> bool {
+        let faces = pattern.mask();
+        if self.at_least(pattern.count) & faces == 0 {
             return false;
         }
-        if !cover {
-            return true;
-        }
-        // Set the hit aside; any pair among the rest, the same number included, is "any other
-        // double".
-        (1..=6u8).any(|f| {
-            let left = if f == h { n - pattern.count } else { counts[usize::from(f) - 1] };
-            left >= 2
-        })
-    })
+        !cover || self.at_least(2).count_ones() >= 2 || self.at_least(pattern.count.saturating_add(2)) & faces != 0
+    }
+}
+
+/// Whether a throw with these counts shows `pattern` — in cover, with another double besides
+/// (which may be of the same number). See [`Showing::shows`].
+pub fn shows(counts: &Counts, pattern: Pattern, cover: bool) -> bool {
+    Showing::of_counts(counts).shows(pattern, cover)
 }
 
 /// One attack as the umpire describes it.
@@ -329,10 +376,15 @@ impl Situation {
 
     /// The outcome of a throw with these counts.
     pub fn outcome(&self, counts: &Counts) -> Outcome {
+        self.outcome_of(&Showing::of_counts(counts))
+    }
+
+    /// The outcome of a throw that shows these faces.
+    pub fn outcome_of(&self, showing: &Showing) -> Outcome {
         let cover = self.target_in_cover;
         Outcome {
-            target_hit: shows(counts, self.target.pattern(), cover),
-            general_killed: self.general_with_target && shows(counts, GENERAL_PATTERN, cover),
+            target_hit: showing.shows(self.target.pattern(), cover),
+            general_killed: self.general_with_target && showing.shows(GENERAL_PATTERN, cover),
         }
     }
 
@@ -365,17 +417,13 @@ impl Situation {
         if dice.len() > MAX_DICE {
             return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
         }
-        let mut counts = [0u8; 6];
-        let mut thrown = Short::default();
-        for &d in dice {
-            if !(1..=6).contains(&d) {
-                return Err(CalcError::Invalid(format!("{d} is not a face of a D6")));
-            }
-            counts[usize::from(d) - 1] += 1;
-            // At most MAX_DICE: checked above.
-            let _ = thrown.push(d);
+        if let Some(d) = dice.iter().find(|d| !(1..=6).contains(*d)) {
+            return Err(CalcError::Invalid(format!("{d} is not a face of a D6")));
         }
-        Ok(Resolution { situation: self.clone(), thrown, outcome: self.outcome(&counts) })
+        let mut thrown = Short::default();
+        // At most MAX_DICE: checked above.
+        thrown.grow(dice.len()).copy_from_slice(dice);
+        Ok(Resolution { situation: self.clone(), thrown, outcome: self.outcome_of(&Showing::of_dice(dice)) })
     }
 }
 
@@ -457,17 +505,14 @@ impl Calculator for Combat {
         if usize::from(n) > MAX_DICE {
             return Err(CalcError::Invalid(format!("{n} dice are more than the {MAX_DICE} an attack can throw")));
         }
-        let mut thrown = Short::default();
-        let mut counts = [0u8; 6];
-        for i in 0..n {
-            let purpose =
-                format_args!("die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range);
-            let d = chance.draw(&DrawKind::Die { sides: 6 }, &purpose)?.clamp(1, 6) as u8;
-            counts[usize::from(d) - 1] += 1;
-            // At most MAX_DICE: checked above.
-            let _ = thrown.push(d);
-        }
-        Ok(Resolution { situation: situation.clone(), thrown, outcome: situation.outcome(&counts) })
+        let mut thrown = Short::<u8, MAX_DICE>::default();
+        // At most MAX_DICE: checked above.
+        let dice = thrown.grow(usize::from(n));
+        chance.dice(6, dice, &|i, f| {
+            write!(f, "die {} of {n} for {} at range {}", i + 1, situation.weapon.name(), situation.range)
+        })?;
+        let outcome = situation.outcome_of(&Showing::of_dice(dice));
+        Ok(Resolution { situation: situation.clone(), thrown, outcome })
     }
 
     fn odds(&self, situation: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
@@ -563,6 +608,46 @@ mod tests {
             general_with_attacker: false,
             general_with_target: general,
         }
+    }
+
+    /// The rule read face by face: a face of the pattern with `count` dice; in cover, with those
+    /// set aside, any face (that one included) with two left.
+    fn shows_face_by_face(counts: &Counts, pattern: Pattern, cover: bool) -> bool {
+        pattern.faces.iter().any(|&h| {
+            let n = counts[usize::from(h) - 1];
+            n >= pattern.count
+                && (!cover
+                    || (1..=6u8).any(|f| {
+                        let left = if f == h { n - pattern.count } else { counts[usize::from(f) - 1] };
+                        left >= 2
+                    }))
+        })
+    }
+
+    #[test]
+    fn the_masks_agree_with_the_rule_read_face_by_face_for_every_throw_up_to_twelve_dice() {
+        let patterns =
+            [GENERAL_PATTERN, Target::Infantry.pattern(), Target::Cavalry.pattern(), Target::Artillery.pattern()];
+        let mut seen = 0;
+        let mut hits = 0;
+        for n in 0..=12 {
+            each_throw(n, |c, _| {
+                // The dice of this composition, highest face first (not sorted low to high).
+                let dice: Vec<u8> =
+                    (1..=6u8).rev().flat_map(|f| std::iter::repeat_n(f, usize::from(c[usize::from(f) - 1]))).collect();
+                for p in patterns {
+                    for cover in [false, true] {
+                        let expected = shows_face_by_face(c, p, cover);
+                        assert_eq!(Showing::of_dice(&dice), Showing::of_counts(c), "{dice:?}");
+                        assert_eq!(shows(c, p, cover), expected, "{c:?} {} cover {cover}", p.name);
+                        seen += 1;
+                        hits += usize::from(expected);
+                    }
+                }
+            });
+        }
+        // Both answers occur often: the comparison is not of all-false or all-true.
+        assert!(hits > 1000 && seen - hits > 1000, "{hits} of {seen}");
     }
 
     #[test]

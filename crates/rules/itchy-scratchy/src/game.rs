@@ -9,7 +9,7 @@ use volley_core::{
 };
 use volley_table::grid::{Area, Dir, areas_between, in_arc};
 
-use crate::combat::{self, Resolution};
+use crate::combat::{self, MAX_DICE, Resolution};
 use crate::events::Event;
 use crate::model::{Kind, Unit};
 use crate::setup::Static;
@@ -534,12 +534,14 @@ impl Battle {
                 let (ui, ti) = (usize::from(*unit), usize::from(*target));
                 let situation = self.attack_situation(side, *unit, *target)?;
                 let n = situation.dice_count().map_err(|e| Illegal::new(e.to_string()))?;
-                let mut dice = Vec::with_capacity(usize::from(n));
-                for i in 0..n {
-                    let purpose = format_args!("{} attacking {}: die {} of {n}", self.name(ui), self.name(ti), i + 1);
-                    dice.push(chance.draw(&DrawKind::Die { sides: 6 }, &purpose)? as u8);
-                }
-                let resolution: Resolution = situation.resolve_dice(&dice).map_err(|e| Illegal::new(e.to_string()))?;
+                let mut thrown = [0u8; MAX_DICE];
+                let dice = thrown
+                    .get_mut(..usize::from(n))
+                    .ok_or_else(|| Illegal::new(format!("{n} dice are more than an attack can throw")))?;
+                chance.dice(6, dice, &|i, f| {
+                    write!(f, "{} attacking {}: die {} of {n}", self.name(ui), self.name(ti), i + 1)
+                })?;
+                let resolution: Resolution = situation.resolve_dice(dice).map_err(|e| Illegal::new(e.to_string()))?;
                 self.activate(ui);
                 self.units[ui].attacked = true;
                 let t_area = self.units[ti].area;
