@@ -524,10 +524,27 @@ pub const MAX_TEST_DICE: usize = 20;
 /// The additions to a unit's d10 against `enemy`.
 pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
     let mut out = Short::default();
+    // Each line of the table adds at most once, so the list never overflows.
+    each_addition(me, enemy, |rule, value| {
+        let _ = out.push(Addition { rule, value });
+    });
+    out
+}
+
+/// The sum of the additions to a unit's d10 against `enemy`.
+#[inline]
+pub fn addition_total(me: &Unit, enemy: &Unit) -> i32 {
+    let mut total = 0;
+    each_addition(me, enemy, |_, value| total += value);
+    total
+}
+
+/// Each addition (not zero) to a unit's d10 against `enemy`, in the table's order.
+#[inline(always)]
+fn each_addition(me: &Unit, enemy: &Unit, mut add: impl FnMut(AdditionRule, i32)) {
     let mut add = |rule: AdditionRule, value: i32| {
-        // Each line of the table adds at most once, so the list never overflows.
         if value != 0 {
-            let _ = out.push(Addition { rule, value });
+            add(rule, value);
         }
     };
     let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
@@ -543,7 +560,7 @@ pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
     }
     let start = me.figures_at_start.unwrap_or(me.figures).max(1);
     let lost = start.saturating_sub(me.figures);
-    let tenths = (u32::from(lost) * 10 / u32::from(start)) as i32;
+    let tenths = whole_tenths(u32::from(lost), u32::from(start));
     add(AdditionRule::EachTenPercent, EACH_TEN_PERCENT * tenths);
     add(AdditionRule::EachGreen, EACH_GREEN * i32::from(me.greens));
     add(AdditionRule::TacticalAdvantage, i32::from(me.tactical_advantage.min(3)));
@@ -563,7 +580,13 @@ pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
             add(rule, c.against_infantry());
         }
     }
-    out
+}
+
+/// How many whole tenths of `of` `part` is (`part` at most `of`, `of` not zero): `10 * part /
+/// of` rounded down, counted rather than divided (a division costs more than the rest of the
+/// additions together).
+fn whole_tenths(part: u32, of: u32) -> i32 {
+    (1..=10u32).map(|k| i32::from(k * of <= 10 * part)).sum()
 }
 
 /// Dice a casualty test throws: 1d10 per 6 figures firing, rounded to the nearest (at least 1).
@@ -662,7 +685,8 @@ pub struct Situation {
     pub defender: Unit,
 }
 
-/// What one side came to.
+/// What one side came to, with the reasons: the additions, the totals, the row, the tests'
+/// dice ([`Resolution::sides`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SideResult {
     /// Additions to its die, with their rules.
@@ -691,18 +715,146 @@ pub struct SideResult {
     pub note: &'static str,
 }
 
-/// A resolved close combat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What one side of a close combat must do: all a game needs to play on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effect {
+    /// Its total less the enemy's.
+    pub score: i32,
+    /// The band it reads.
+    pub band: Band,
+    /// What it must do.
+    pub reaction: Reaction,
+    /// Greens taken (the guns' fire included).
+    pub greens: u8,
+    /// Casualties taken outright (the guns' fire included).
+    pub casualties: u8,
+    /// Casualties from the casualty test thrown against it (0 if none).
+    pub test_casualties: u8,
+    /// A pursuit test is due.
+    pub pursuit_test: bool,
+}
+
+/// A resolved close combat: the situation, the dice, and what each side must do. The reasons
+/// (additions, totals, the rows' words, the tests' scores) are worked out from the dice when
+/// they are asked for — by [`Resolution::sides`], the JSON and the text — so resolving builds
+/// no explanation it may not need.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolution {
+    /// The combat.
+    situation: Situation,
+    /// The battery's d6, if the defender is a battery.
+    d6: Option<u8>,
+    /// The attacker's and the defender's d10.
+    d10s: [u8; 2],
+    /// The casualty tests' dice against the attacker and the defender (none: no test).
+    test_dice: [TestDice; 2],
     /// The table read.
     pub table: Table,
+    /// What the attacker must do.
+    pub attacker: Effect,
+    /// What the defender must do.
+    pub defender: Effect,
+}
+
+impl Resolution {
     /// The defending battery's close-range fire first: its d6, score, and the attacker's
     /// casualties and greens from it.
-    pub guns_first: Option<(u8, i32, u8, u8)>,
-    /// The attacker.
-    pub attacker: SideResult,
-    /// The defender.
-    pub defender: SideResult,
+    pub fn guns_first(&self) -> Option<(u8, i32, u8, u8)> {
+        self.situation.after_guns(self.d6).1
+    }
+
+    /// Both sides in full, the attacker first: additions, dice, totals, rows and tests.
+    pub fn sides(&self) -> [SideResult; 2] {
+        let s = &self.situation;
+        let v = s.verdict(self.d6, &self.d10s);
+        let (attacker, _) = s.after_guns(self.d6);
+        let units = [&attacker, &s.defender];
+        let effects = [self.attacker, self.defender];
+        std::array::from_fn(|i| {
+            let e = effects[i];
+            SideResult {
+                additions: additions(units[i], units[1 - i]),
+                die: self.d10s[i],
+                total: v.totals[i],
+                score: e.score,
+                band: e.band,
+                reaction: e.reaction,
+                greens: e.greens,
+                casualties: e.casualties,
+                casualty_test: v.tests[i].map(|(_, add)| {
+                    let dice = self.test_dice[i].dice();
+                    let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                    (dice, score)
+                }),
+                test_casualties: e.test_casualties,
+                pursuit_test: e.pursuit_test,
+                note: self.table.row(units[i].arm, e.band).note,
+            }
+        })
+    }
+}
+
+/// The JSON of a resolution: `table`, `guns_first`, `attacker` and `defender` in full.
+impl Serialize for Resolution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let [attacker, defender] = self.sides();
+        let mut st = serializer.serialize_struct("Resolution", 4)?;
+        st.serialize_field("table", &self.table)?;
+        st.serialize_field("guns_first", &self.guns_first())?;
+        st.serialize_field("attacker", &attacker)?;
+        st.serialize_field("defender", &defender)?;
+        st.end()
+    }
+}
+
+/// A casualty test's d10s, four bits a die (at most [`MAX_TEST_DICE`]), and how many: packed
+/// in registers as they are read, so the resolution takes them in two words rather than byte by
+/// byte (a byte-by-byte copy just after the draws stalls the processor).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TestDice {
+    /// Die `k` in bits `4k..4k + 4` (dice 16 and up in the second word).
+    bits: [u64; 2],
+    /// How many dice.
+    len: u8,
+}
+
+impl TestDice {
+    /// These dice (faces 0 to 15 kept; at most [`MAX_TEST_DICE`]).
+    fn of(dice: &[u8]) -> Self {
+        let (mut lo, mut hi) = (0u64, 0u64);
+        let dice = &dice[..dice.len().min(MAX_TEST_DICE)];
+        for (k, &d) in dice.iter().enumerate() {
+            let nibble = u64::from(d & 0xf);
+            if k < 16 {
+                lo |= nibble << (4 * k);
+            } else {
+                hi |= nibble << (4 * (k - 16));
+            }
+        }
+        TestDice { bits: [lo, hi], len: dice.len() as u8 }
+    }
+
+    /// The dice, in order.
+    fn dice(&self) -> Short<u8, MAX_TEST_DICE> {
+        let mut out = Short::default();
+        for k in 0..usize::from(self.len) {
+            let _ = out.push((self.bits[k / 16] >> (4 * (k % 16)) & 0xf) as u8);
+        }
+        out
+    }
+}
+
+/// A close combat judged from its d10s (and the guns' d6), before the casualty tests' dice.
+struct Verdict {
+    /// The table read.
+    table: Table,
+    /// Each side's die plus its additions.
+    totals: [i32; 2],
+    /// What each side must do (no test casualties yet).
+    effects: [Effect; 2],
+    /// The casualty test due against each side: (dice, addition).
+    tests: [Option<(u8, i32)>; 2],
 }
 
 /// What a close combat comes to, for the odds.
@@ -774,86 +926,68 @@ impl Situation {
         (a, Some((d, score, cas, greens)))
     }
 
-    /// Everything but the casualty-test dice, for the two d10s (and the guns' d6).
-    fn judge(&self, d6: Option<u8>, dice: [u8; 2]) -> (Resolution, [Option<(u8, i32)>; 2]) {
+    /// The combat judged from the two d10s (and the guns' d6), casualty tests to come.
+    #[inline(always)]
+    fn verdict(&self, d6: Option<u8>, dice: &[u8; 2]) -> Verdict {
         let (attacker, guns_first) = self.after_guns(d6);
         let defender = &self.defender;
+        let units = [&attacker, defender];
         let table = Table::of(attacker.arm, defender.arm);
         let cav_inf = table == Table::CavalryVsInfantry;
-        let mut adds = [additions(&attacker, defender), additions(defender, &attacker)];
-        let totals: [i32; 2] =
-            std::array::from_fn(|i| i32::from(dice[i]) + adds[i].iter().map(|a| a.value).sum::<i32>());
-        let units = [&attacker, defender];
-        let mut sides: [SideResult; 2] = std::array::from_fn(|i| {
-            let score = totals[i] - totals[1 - i];
-            let band = Band::of(score, cav_inf);
-            let r = table.row(units[i].arm, band);
-            SideResult {
-                additions: std::mem::take(&mut adds[i]),
-                die: dice[i],
-                total: totals[i],
-                score,
-                band,
-                reaction: r.reaction,
-                greens: r.greens,
-                casualties: r.casualties,
-                casualty_test: None,
-                test_casualties: 0,
-                pursuit_test: r.pursuit_test,
-                note: r.note,
-            }
-        });
-        // Who takes a casualty test: the rows that say so; in the infantry table the winner by
-        // +4 also takes one when the enemy withdraws (rather than runs).
-        let mut tests = [None, None];
-        for i in 0..2 {
-            let r = table.row(units[i].arm, sides[i].band);
-            let enemy_withdraws = sides[1 - i].reaction == Reaction::Withdraw;
-            let takes = r.casualty_test
-                || (table == Table::InfantryVsInfantry && sides[i].band == Band::Plus4 && enemy_withdraws);
-            if table == Table::InfantryVsInfantry
-                && sides[i].band == Band::Plus4
-                && sides[1 - i].reaction == Reaction::RunAway
-            {
-                sides[i].pursuit_test = true;
-            }
-            if takes {
+        let totals = [
+            i32::from(dice[0]) + addition_total(&attacker, defender),
+            i32::from(dice[1]) + addition_total(defender, &attacker),
+        ];
+        let scores = [totals[0] - totals[1], totals[1] - totals[0]];
+        let bands = [Band::of(scores[0], cav_inf), Band::of(scores[1], cav_inf)];
+        let rows = [table.row(units[0].arm, bands[0]), table.row(units[1].arm, bands[1])];
+        // In the infantry table the winner by +4 takes a casualty test when the enemy withdraws
+        // (rather than runs), and a pursuit test when it runs.
+        let plus4 = |i: usize| table == Table::InfantryVsInfantry && bands[i] == Band::Plus4;
+        let (gun_casualties, gun_greens) = guns_first.map_or((0, 0), |(_, _, c, g)| (c, g));
+        let effect = |i: usize| Effect {
+            score: scores[i],
+            band: bands[i],
+            reaction: rows[i].reaction,
+            greens: rows[i].greens + if i == 0 { gun_greens } else { 0 },
+            casualties: rows[i].casualties + if i == 0 { gun_casualties } else { 0 },
+            test_casualties: 0,
+            pursuit_test: rows[i].pursuit_test || (plus4(i) && rows[1 - i].reaction == Reaction::RunAway),
+        };
+        let test = |i: usize| {
+            let takes = rows[i].casualty_test || (plus4(i) && rows[1 - i].reaction == Reaction::Withdraw);
+            takes.then(|| {
                 let firer = units[1 - i];
-                let add = casualty_addition(firer, sides[1 - i].reaction.firing_state(), units[i].in_cover);
-                tests[i] = Some((casualty_dice(firer.figures), add));
-            }
-        }
-        if let Some((_, _, cas, greens)) = guns_first {
-            sides[0].casualties += cas;
-            sides[0].greens += greens;
-        }
-        let [attacker, defender] = sides;
-        (Resolution { table, guns_first, attacker, defender }, tests)
+                let add = casualty_addition(firer, rows[1 - i].reaction.firing_state(), units[i].in_cover);
+                (casualty_dice(firer.figures), add)
+            })
+        };
+        Verdict { table, totals, effects: [effect(0), effect(1)], tests: [test(0), test(1)] }
     }
 
     /// The combat judged from the guns' d6 (if any) and the two d10s, each casualty test's
-    /// d10s taken from `test_die(side, k, n)` (die `k` of `n` for side 0, the attacker, or 1).
+    /// d10s filled in by `test_dice(side, dice)` (side 0, the attacker, or 1).
     fn complete(
         &self,
         d6: Option<u8>,
-        d10s: [u8; 2],
-        mut test_die: impl FnMut(usize, u8, u8) -> Result<u8, CalcError>,
+        d10s: &[u8; 2],
+        mut test_dice: impl FnMut(usize, &mut [u8]) -> Result<(), CalcError>,
     ) -> Result<Resolution, CalcError> {
-        let (mut res, tests) = self.judge(d6, d10s);
-        for (i, t) in tests.iter().enumerate() {
-            if let Some((n, add)) = *t {
-                let mut rolled = Short::<u8, MAX_TEST_DICE>::default();
-                for k in 0..n {
-                    // `casualty_dice` gives at most MAX_TEST_DICE.
-                    let _ = rolled.push(test_die(i, k, n)?);
-                }
-                let score = rolled.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
-                let side = if i == 0 { &mut res.attacker } else { &mut res.defender };
-                side.test_casualties = casualties_for(score);
-                side.casualty_test = Some((rolled, score));
+        let Verdict { table, mut effects, tests, .. } = self.verdict(d6, d10s);
+        let mut thrown = [TestDice::default(); 2];
+        for i in 0..2 {
+            if let Some((n, add)) = tests[i] {
+                let mut dice = [0u8; MAX_TEST_DICE];
+                // `casualty_dice` gives at most MAX_TEST_DICE.
+                let dice = &mut dice[..usize::from(n).min(MAX_TEST_DICE)];
+                test_dice(i, dice)?;
+                thrown[i] = TestDice::of(dice);
+                let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                effects[i].test_casualties = casualties_for(score);
             }
         }
-        Ok(res)
+        let [attacker, defender] = effects;
+        Ok(Resolution { situation: self.clone(), d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
     }
 
     /// Resolve the combat, drawing the guns' d6 (if the defender is a battery), the attacker's
@@ -865,6 +999,13 @@ impl Situation {
         attacker: &str,
         defender: &str,
     ) -> Result<Resolution, CalcError> {
+        self.resolve_for(chance, &[attacker, defender])
+    }
+
+    /// [`Situation::resolve_named`] with the names of the attacker and the defender, in that
+    /// order, behind one reference: only read when a purpose is written out.
+    fn resolve_for(&self, chance: &mut dyn Chance, names: &[&str; 2]) -> Result<Resolution, CalcError> {
+        let [attacker, defender] = names;
         self.check()?;
         let d6 =
             match self.defender.guns {
@@ -874,12 +1015,12 @@ impl Situation {
                 )? as u8),
                 None => None,
             };
-        let da = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{attacker}'s d10"))? as u8;
-        let dd = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{defender}'s d10"))? as u8;
-        self.complete(d6, [da, dd], |i, k, n| {
+        let mut d10s = [0u8; 2];
+        chance.dice(10, &mut d10s, &|i, f| write!(f, "{}'s d10", names[i.min(1)]))?;
+        self.complete(d6, &d10s, |i, dice| {
             let who = if i == 0 { attacker } else { defender };
-            let purpose = format_args!("casualty test against {who}: d10 {} of {n}", k + 1);
-            Ok(chance.draw(&DrawKind::Die { sides: 10 }, &purpose)? as u8)
+            let n = dice.len();
+            Ok(chance.dice(10, dice, &|k, f| write!(f, "casualty test against {who}: d10 {} of {n}", k + 1))?)
         })
     }
 
@@ -898,7 +1039,12 @@ impl Situation {
         };
         let d6 = if self.defender.guns.is_some() { Some(next(6)?) } else { None };
         let (da, dd) = (next(10)?, next(10)?);
-        let res = self.complete(d6, [da, dd], |_, _, _| next(10))?;
+        let res = self.complete(d6, &[da, dd], |_, dice| {
+            for d in dice {
+                *d = next(10)?;
+            }
+            Ok(())
+        })?;
         if it.next().is_some() {
             return Err(CalcError::Invalid("more dice given than the combat uses".into()));
         }
@@ -916,7 +1062,7 @@ impl Calculator for Combat {
     type Outcome = Outcome;
 
     fn resolve(&self, s: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
-        s.resolve_named(chance, "the attacker", "the defender")
+        s.resolve_for(chance, &["the attacker", "the defender"])
     }
 
     fn odds(&self, s: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
@@ -938,9 +1084,9 @@ impl Calculator for Combat {
         for &d6 in &d6s {
             for da in 1..=10u8 {
                 for dd in 1..=10u8 {
-                    let (res, tests) = s.judge(d6, [da, dd]);
+                    let v = s.verdict(d6, &[da, dd]);
                     let p = p_d6 / 100.0;
-                    let (pa, pd) = (dist(tests[0]), dist(tests[1]));
+                    let (pa, pd) = (dist(v.tests[0]), dist(v.tests[1]));
                     for (ca, &qa) in pa.iter().enumerate() {
                         for (cd, &qd) in pd.iter().enumerate() {
                             let q = p * qa * qd;
@@ -948,8 +1094,8 @@ impl Calculator for Combat {
                                 continue;
                             }
                             let o = Outcome {
-                                attacker_band: res.attacker.band,
-                                defender_band: res.defender.band,
+                                attacker_band: v.effects[0].band,
+                                defender_band: v.effects[1].band,
                                 attacker_test_casualties: ca as u8,
                                 defender_test_casualties: cd as u8,
                             };
@@ -999,7 +1145,7 @@ fn side_text(f: &mut fmt::Formatter<'_>, who: &str, s: &SideResult, cav_inf: boo
 impl fmt::Display for Resolution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{:?}", self.table)?;
-        if let Some((d, score, cas, greens)) = self.guns_first {
+        if let Some((d, score, cas, greens)) = self.guns_first() {
             writeln!(
                 f,
                 "  the battery fires first at close range: d6 {d}, score {score}: {cas} casualt{} and {greens} green on the attacker",
@@ -1007,8 +1153,9 @@ impl fmt::Display for Resolution {
             )?;
         }
         let cav_inf = self.table == Table::CavalryVsInfantry;
-        side_text(f, "attacker", &self.attacker, cav_inf)?;
-        side_text(f, "defender", &self.defender, cav_inf)
+        let [attacker, defender] = self.sides();
+        side_text(f, "attacker", &attacker, cav_inf)?;
+        side_text(f, "defender", &defender, cav_inf)
     }
 }
 
@@ -1090,7 +1237,7 @@ mod tests {
         for d6 in 1..=6u8 {
             for da in 1..=10u8 {
                 for dd in 1..=10u8 {
-                    let (_, tests) = s.judge(Some(d6), [da, dd]);
+                    let tests = s.verdict(Some(d6), &[da, dd]).tests;
                     let n = tests.iter().map(|t| t.map_or(0, |x| usize::from(x.0))).sum::<usize>();
                     let total = 6.0 * 100.0 * 10f64.powi(n as i32);
                     let mut extra = vec![1u8; n];
@@ -1129,6 +1276,25 @@ mod tests {
     }
 
     #[test]
+    fn whole_tenths_are_the_quotient_rounded_down() {
+        for of in 1..=300u32 {
+            for part in 0..=of {
+                assert_eq!(whole_tenths(part, of), (10 * part / of) as i32, "{part} of {of}");
+            }
+        }
+    }
+
+    #[test]
+    fn test_dice_are_kept_as_thrown() {
+        for n in [0usize, 1, 2, 15, 16, 17, MAX_TEST_DICE] {
+            let dice: Vec<u8> = (0..n).map(|k| (k * 7 % 10 + 1) as u8).collect();
+            assert_eq!(&*TestDice::of(&dice).dice(), &dice[..], "{n} dice");
+        }
+        let too_many = [10u8; MAX_TEST_DICE + 3];
+        assert_eq!(TestDice::of(&too_many).dice().len(), MAX_TEST_DICE);
+    }
+
+    #[test]
     fn the_battery_fires_first_at_close_range() {
         let mut s = Situation { attacker: unit(Arm::Infantry, Quality::D), defender: unit(Arm::Artillery, Quality::D) };
         s.defender.guns = Some(Guns { heavy: true, gunners_lost: 0 });
@@ -1136,11 +1302,16 @@ mod tests {
         // Then the d10s; the withdrawing attacker takes a casualty test thrown by the battery,
         // and the battery (+4, its enemy withdrawing) one thrown by the attacker: 2 dice each.
         let r = s.with_dice(&[1, 5, 5, 1, 1, 1, 1]).unwrap();
-        assert_eq!(r.attacker.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
-        assert_eq!(r.defender.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
-        assert_eq!(r.guns_first, Some((1, 1, 2, 1)));
-        assert!(r.attacker.additions.iter().any(|a| a.value == EACH_GREEN), "{:?}", r.attacker.additions);
+        let [attacker, defender] = r.sides();
+        assert_eq!(attacker.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
+        assert_eq!(defender.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
+        assert_eq!(r.guns_first(), Some((1, 1, 2, 1)));
+        assert!(attacker.additions.iter().any(|a| a.value == EACH_GREEN), "{:?}", attacker.additions);
         // The attacker now scores -3 for the green against 0: -1 to -7, withdraw.
         assert_eq!(r.attacker.band, Band::Minus1To7);
+        assert_eq!(attacker.band, Band::Minus1To7);
+        // The guns' two casualties and green are on the attacker, beside its row's.
+        let row = Table::InfantryVsInfantry.row(Arm::Infantry, Band::Minus1To7);
+        assert_eq!((r.attacker.casualties, r.attacker.greens), (row.casualties + 2, row.greens + 1));
     }
 }

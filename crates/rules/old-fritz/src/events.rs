@@ -213,10 +213,11 @@ impl fmt::Display for Event {
                     )
                 };
                 write!(f, "close combat ({:?}): {} against {defender}", resolution.table, attackers.join(" and "))?;
-                if let Some((d6, score, cas, greens)) = resolution.guns_first {
+                if let Some((d6, score, cas, greens)) = resolution.guns_first() {
                     write!(f, "; the guns fire first: d6 {d6}, score {score}: {cas} casualties, {greens} green")?;
                 }
-                write!(f, "; attacker {}; defender {}", side(&resolution.attacker), side(&resolution.defender))
+                let [attacker, defender] = resolution.sides();
+                write!(f, "; attacker {}; defender {}", side(&attacker), side(&defender))
             }
             Event::PursuitTest { unit, die, addition, needs, under_control } => write!(
                 f,

@@ -1146,7 +1146,7 @@ impl Battle {
         // Take the results: greens and casualties on every unit of a grouping (casualties in turn).
         self.take(attackers, res.attacker.greens, res.attacker.casualties + res.attacker.test_casualties, events);
         self.take(&[defender], res.defender.greens, res.defender.casualties + res.defender.test_casualties, events);
-        let groups: [(&[usize], &combat::SideResult); 2] = [(attackers, &res.attacker), (&[defender], &res.defender)];
+        let groups: [(&[usize], &combat::Effect); 2] = [(attackers, &res.attacker), (&[defender], &res.defender)];
         let sides = [attackers.to_vec(), vec![defender]];
         // Every unit's reaction first (so a pursuer knows whether its enemy disintegrated), then
         // the pursuits.
@@ -1195,9 +1195,9 @@ impl Battle {
         &mut self,
         table: Table,
         units: &[usize],
-        result: &combat::SideResult,
+        result: &combat::Effect,
         enemy: &[usize],
-        eres: &combat::SideResult,
+        eres: &combat::Effect,
         s: &Situation,
         attacking: bool,
         chance: &mut dyn Chance,

@@ -323,7 +323,7 @@ fn the_umpires_tactical_advantage_counts_and_needs_a_reason() {
     let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
         panic!("{ev:?}")
     };
-    assert_eq!(resolution.defender.total, 9);
+    assert_eq!(resolution.sides()[1].total, 9);
     assert_eq!(b.units[0].state, State::Withdrawing);
 }
 
@@ -409,7 +409,7 @@ fn a_battery_fires_first_when_attacked() {
     let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
         panic!("{ev:?}")
     };
-    assert!(resolution.guns_first.is_some());
+    assert!(resolution.guns_first().is_some());
     assert_eq!(b.units[0].figures, 8, "{ev:?}");
 }
 
