@@ -965,25 +965,30 @@ impl Situation {
         Verdict { table, totals, effects: [effect(0), effect(1)], tests: [test(0), test(1)] }
     }
 
-    /// The combat judged from the guns' d6 (if any) and the two d10s, each casualty test's
-    /// d10s filled in by `test_dice(side, dice)` (side 0, the attacker, or 1).
+    /// The combat judged from the guns' d6 (if any) and the two d10s, the casualty tests' d10s
+    /// filled in by `test_dice(counts, dice)`: `counts[0]` dice of the test against the
+    /// attacker, then `counts[1]` of the test against the defender, in one throw.
     fn complete(
         &self,
         d6: Option<u8>,
         d10s: &[u8; 2],
-        mut test_dice: impl FnMut(usize, &mut [u8]) -> Result<(), CalcError>,
+        mut test_dice: impl FnMut([usize; 2], &mut [u8]) -> Result<(), CalcError>,
     ) -> Result<Resolution, CalcError> {
         let Verdict { table, mut effects, tests, .. } = self.verdict(d6, d10s);
+        // `casualty_dice` gives at most MAX_TEST_DICE a test.
+        let counts = tests.map(|t| t.map_or(0, |(n, _)| usize::from(n).min(MAX_TEST_DICE)));
         let mut thrown = [TestDice::default(); 2];
-        for i in 0..2 {
-            if let Some((n, add)) = tests[i] {
-                let mut dice = [0u8; MAX_TEST_DICE];
-                // `casualty_dice` gives at most MAX_TEST_DICE.
-                let dice = &mut dice[..usize::from(n).min(MAX_TEST_DICE)];
-                test_dice(i, dice)?;
-                thrown[i] = TestDice::of(dice);
-                let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
-                effects[i].test_casualties = casualties_for(score);
+        if counts != [0, 0] {
+            let mut buffer = [0u8; 2 * MAX_TEST_DICE];
+            let dice = &mut buffer[..counts[0] + counts[1]];
+            test_dice(counts, dice)?;
+            let (mine, theirs) = dice.split_at(counts[0]);
+            for (i, dice) in [mine, theirs].into_iter().enumerate() {
+                if let Some((_, add)) = tests[i] {
+                    thrown[i] = TestDice::of(dice);
+                    let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                    effects[i].test_casualties = casualties_for(score);
+                }
             }
         }
         let [attacker, defender] = effects;
@@ -1017,10 +1022,12 @@ impl Situation {
             };
         let mut d10s = [0u8; 2];
         chance.dice(10, &mut d10s, &|i, f| write!(f, "{}'s d10", names[i.min(1)]))?;
-        self.complete(d6, &d10s, |i, dice| {
-            let who = if i == 0 { attacker } else { defender };
-            let n = dice.len();
-            Ok(chance.dice(10, dice, &|k, f| write!(f, "casualty test against {who}: d10 {} of {n}", k + 1))?)
+        self.complete(d6, &d10s, |counts, dice| {
+            Ok(chance.dice(10, dice, &|k, f| {
+                let (who, k, n) =
+                    if k < counts[0] { (attacker, k, counts[0]) } else { (defender, k - counts[0], counts[1]) };
+                write!(f, "casualty test against {who}: d10 {} of {n}", k + 1)
+            })?)
         })
     }
 
