@@ -7,7 +7,10 @@
 //! * Hold objectives when the side wins by holding them, or holds them already.
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
 //! * Guard the wagons: when an enemy comes within 24" of their park and nobody guards it, send
-//!   a wing there (taken, they break the army).
+//!   a wing there (taken, they break the army). A side of three wings or more keeps one there
+//!   all the time, the one farthest from every objective: cavalry crosses the table faster than
+//!   an order arrives.
+//! * Stay on an objective the side holds, unless a stronger wing is sent there too.
 //! * Prefer near places to far ones, and places no other wing of the side is sent to, unless
 //!   the wings sent there are too weak for the enemy they will find: then join them.
 //! * Past half the bounds, a side that is not winning goes for the objectives it lacks.
@@ -30,6 +33,13 @@ const DISTANCE: f64 = 0.2;
 const SHARED: f64 = 6.0;
 /// Worth of going to the side's wagons when an enemy comes near them: taken, they break the army.
 const GUARD: f64 = 14.0;
+/// Worth of the keeper's keeping the side's wagons when no other wing does: cavalry crosses the
+/// table in two bounds, quicker than an order arrives.
+const KEEP: f64 = 12.0;
+/// A side keeps a wing by its wagons only when it has this many wings in the field.
+const KEEP_FROM: usize = 3;
+/// Worth of keeping an objective the side holds with the one wing sent there.
+const HELD: f64 = 8.0;
 /// An enemy this near the side's wagon park threatens it, inches.
 const THREAT: f64 = 24.0;
 /// Worth of attacking an objective the side lacks once half the bounds are gone and it is not
@@ -55,6 +65,9 @@ struct Survey {
     /// Whether each side's wagons are threatened: an enemy in good order near the park, and
     /// none of the side's own in good order guarding it.
     threatened: [bool; 2],
+    /// The wing each side keeps its wagons with when nothing threatens them: the one farthest
+    /// from every objective (it has least to do elsewhere).
+    keeper: [Option<usize>; 2],
     /// The places the wings' orders (in effect and on their way) attack or hold: (wing, place),
     /// bucketed by place.
     places: Vec<(usize, Point)>,
@@ -120,8 +133,29 @@ impl Battle {
             };
             !self.wagons_taken[usize::from(s)] && near(false, THREAT) && !near(true, guard)
         });
+        let keeper = [0u8, 1].map(|s| {
+            let far = |w: usize| {
+                let c = wings[w].centre?;
+                let d =
+                    self.stat.objectives.iter().filter_map(|o| {
+                        volley_table::bounding_circle(o.points.iter().copied()).map(|(p, _)| p.dist(c))
+                    });
+                Some(d.fold(f64::INFINITY, f64::min))
+            };
+            let candidates: Vec<(usize, f64)> = (0..self.wings.len())
+                .filter(|&w| self.stat.wings[w].side == s)
+                .filter_map(|w| far(w).map(|d| (w, d)))
+                .filter(|(_, d)| d.is_finite())
+                .collect();
+            // A side of two wings needs both in the fight.
+            if candidates.len() < KEEP_FROM {
+                return None;
+            }
+            candidates.into_iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|(w, _)| w)
+        });
         Survey {
             wings,
+            keeper,
             buckets,
             winning: [self.wins_at_limit(0), self.wins_at_limit(1)],
             threatened,
@@ -174,12 +208,28 @@ impl Battle {
     /// Worth of sending a wing to `at` for the side's wagons: [`GUARD`] if `at` is their park
     /// and they are threatened, a little less than nothing if they are not, nothing for other
     /// places.
-    fn guard_value(&self, survey: &Survey, side: u8, at: Point) -> f64 {
+    fn guard_value(&self, survey: &Survey, w: usize, side: u8, at: Point, sent_elsewhere: bool) -> f64 {
         let s = usize::from(side & 1);
         if at.dist(self.stat.parks[s].0) > 1.0 {
             return 0.0;
         }
-        if survey.threatened[s] { GUARD } else { -2.0 }
+        if survey.threatened[s] {
+            GUARD
+        } else if survey.keeper[s] == Some(w) && !sent_elsewhere {
+            KEEP
+        } else {
+            -2.0
+        }
+    }
+
+    /// Worth of a wing of strength `mine` staying at `at` when it is an objective the side
+    /// holds and the other wings sent there (of strength `others`) are weaker: leaving it to
+    /// them invites the enemy in.
+    fn keeping(&self, at: Point, side: u8, mine: f64, others: Option<f64>) -> f64 {
+        match self.objective_at(at) {
+            Some(o) if others.is_none_or(|x| x < mine) && self.holders[o] == Some(side) => HELD,
+            _ => 0.0,
+        }
     }
 
     fn objective_at(&self, at: Point) -> Option<usize> {
@@ -238,7 +288,10 @@ impl Battle {
                 if worn {
                     v -= 10.0;
                 }
-                v + self.guard_value(survey, side, at) - far - shared
+                v + self.keeping(at, side, wing.strength, others)
+                    + self.guard_value(survey, w, side, at, others.is_some())
+                    - far
+                    - shared
             }
             Order::Hold { at } => {
                 let mut v = 1.0;
@@ -247,7 +300,10 @@ impl Battle {
                         v += if winning { 7.0 } else { 3.0 };
                     }
                 }
-                v + 0.8 * self.guard_value(survey, side, at) - far - shared
+                v + self.keeping(at, side, wing.strength, others)
+                    + self.guard_value(survey, w, side, at, others.is_some())
+                    - far
+                    - shared
             }
             Order::MoveTo { .. } => 0.0,
             Order::WithdrawTo { .. } => {

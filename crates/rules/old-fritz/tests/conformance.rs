@@ -62,3 +62,72 @@ fn the_heuristic_player_beats_the_random_one_more_often_than_not() {
     eprintln!("Mittelhof: heuristic {heuristic_wins} wins, random {random_wins}");
     assert!(heuristic_wins > random_wins, "heuristic {heuristic_wins}, random {random_wins}");
 }
+
+/// The orders the heuristic player gives for the side to move, best first, until it ends its
+/// orders.
+fn heuristic_orders(b: &mut Battle) -> Vec<(u16, volley_old_fritz::model::Order)> {
+    use volley_core::{GameState, Heuristic};
+    use volley_old_fritz::Action;
+    let mut given = Vec::new();
+    for _ in 0..20 {
+        let mut cands = Vec::new();
+        b.candidate_actions(&mut cands);
+        let mut scores = Vec::new();
+        b.scores(&cands, &mut scores);
+        let best = (0..cands.len()).max_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
+        let action = cands[best].clone();
+        if let Action::Order { wing, order } = &action {
+            given.push((*wing, *order));
+            b.apply(&action, &mut volley_chance::Scripted::new([]), &mut Vec::new()).unwrap();
+        } else {
+            break;
+        }
+    }
+    given
+}
+
+fn sent_to(orders: &[(u16, volley_old_fritz::model::Order)], wing: u16, p: volley_table::Point) -> bool {
+    orders.iter().any(|(w, o)| *w == wing && o.place().is_some_and(|at| at.dist(p) < 1.0))
+}
+
+#[test]
+fn the_heuristic_keeps_its_wagons_with_the_wing_farthest_from_the_objectives() {
+    // Mittelhof: three wings a side. The Prussian right wing (wing 2, under the Kiefernwald)
+    // is farthest from both objectives: it keeps the wagons; the centre goes for Mittelhof.
+    let mut b = scenario("mittelhof.toml");
+    let orders = heuristic_orders(&mut b);
+    let park = b.stat.parks[0].0;
+    assert!(sent_to(&orders, 2, park), "{orders:?}");
+    assert!(!sent_to(&orders, 0, park) && !sent_to(&orders, 1, park), "{orders:?}");
+    assert!(sent_to(&orders, 0, volley_table::Point::new(48.0, 30.0)), "{orders:?}");
+    // The attack on the ridge: two wings a side, both needed in the fight: neither is sent to
+    // the wagons.
+    let mut b = scenario("attack-on-the-ridge.toml");
+    let orders = heuristic_orders(&mut b);
+    let park = b.stat.parks[0].0;
+    assert!(!orders.iter().any(|(w, _)| sent_to(&orders, *w, park)), "{orders:?}");
+}
+
+#[test]
+fn a_wing_holding_an_objective_alone_stays_there() {
+    // The Prussian centre stands in Mittelhof, which the Prussians hold, ordered to hold it;
+    // the Galgenberg is the Austrians', held by one weak battalion, and no other Prussian wing
+    // is near it. Early in the battle the centre keeps the town rather than leave it empty for
+    // the hill.
+    let mut b = scenario("mittelhof.toml");
+    let town = volley_table::Point::new(48.0, 30.0);
+    for (k, u) in b.units.iter_mut().enumerate().filter(|(_, u)| u.side == 0 && u.wing == 0) {
+        u.at = volley_table::Point::new(45.0 + (k % 4) as f64 * 2.0, 28.0 + (k / 4 % 3) as f64 * 2.0);
+    }
+    b.wings[0].order = volley_old_fritz::model::Order::Hold { at: town };
+    // The Prussian left wing, which would go for the hill, is far off in the east.
+    for (k, u) in b.units.iter_mut().enumerate().filter(|(_, u)| u.side == 0 && u.wing == 1) {
+        u.at = volley_table::Point::new(84.0 + (k % 3) as f64 * 3.0, 4.0 + (k % 2) as f64 * 3.0);
+    }
+    // The Austrian right wing is wing 5.
+    let hill = b.units.iter().position(|u| u.side == 1 && u.wing == 5).unwrap();
+    b.units[hill].at = volley_table::Point::new(22.0, 30.0);
+    b.holders = vec![Some(0), Some(1)];
+    let orders = heuristic_orders(&mut b);
+    assert!(!orders.iter().any(|(w, o)| *w == 0 && o.place().is_some_and(|p| p.dist(town) > 8.0)), "{orders:?}");
+}
