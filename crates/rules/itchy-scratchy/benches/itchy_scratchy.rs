@@ -90,6 +90,25 @@ fn dice_drawn_only(bencher: Bencher) {
     });
 }
 
+/// The same 6 dice drawn as the attack draws them: in one throw through `&mut dyn Chance` (so
+/// that scripted and recorded dice can stand in); nothing judged.
+#[divan::bench]
+fn dice_drawn_as_resolved(bencher: Bencher) {
+    let mut seeded = Seeded::new(7);
+    let rng: &mut dyn Chance = &mut seeded;
+    let purpose = |_: usize, f: &mut std::fmt::Formatter<'_>| f.write_str("bench");
+    bencher.counter(ItemsCount::new(ATTACKS)).bench_local(|| {
+        let mut sum = 0u32;
+        for _ in 0..ATTACKS {
+            let mut dice = [0u8; 6];
+            if rng.dice(6, &mut dice, &purpose).is_ok() {
+                sum += dice.iter().map(|&d| u32::from(d)).sum::<u32>();
+            }
+        }
+        black_box(sum)
+    });
+}
+
 fn scenario(name: &str) -> volley_itchy_scratchy::Battle {
     let path = format!("{}/../../../scenarios/itchy-scratchy/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

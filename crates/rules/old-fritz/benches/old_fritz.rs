@@ -59,6 +59,28 @@ fn dice_drawn_only(bencher: Bencher) {
     });
 }
 
+/// The same seven dice drawn as the resolution draws them: through `&mut dyn Chance` (so that
+/// scripted and recorded dice can stand in), the d6 alone, the two d10s in one throw and the
+/// tests' four in another; nothing resolved.
+#[divan::bench]
+fn dice_drawn_as_resolved(bencher: Bencher) {
+    let mut seeded = Seeded::new(3);
+    let rng: &mut dyn Chance = &mut seeded;
+    let purpose = |_: usize, f: &mut std::fmt::Formatter<'_>| f.write_str("b");
+    bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut sum = 0u32;
+        for _ in 0..COMBATS {
+            sum += rng.draw(&DrawKind::Die { sides: 6 }, &"b").unwrap_or(0);
+            let mut d10s = [0u8; 2];
+            let mut tests = [0u8; 4];
+            if rng.dice(10, &mut d10s, &purpose).is_ok() && rng.dice(10, &mut tests, &purpose).is_ok() {
+                sum += d10s.iter().chain(&tests).map(|&d| u32::from(d)).sum::<u32>();
+            }
+        }
+        black_box(sum)
+    });
+}
+
 /// Exact odds of a close combat: cavalry against cavalry, and infantry against a battery (the
 /// slowest: the guns' d6 on top).
 #[divan::bench(args = ["cavalry", "battery"])]
