@@ -4,7 +4,7 @@
 //!
 //! * Attack where the wing is clearly stronger than the enemy found there (by a fifth or more),
 //!   and more readily an objective the side must take.
-//! * Hold objectives when the side wins by holding them, or holds them already.
+//! * Hold objectives not in the enemy's hands.
 //! * Withdraw a wing that is worn out (two greens a unit, or half its figures gone).
 //! * Guard the wagons: when an enemy comes within 24" of their park and nobody guards it, send
 //!   a wing there (taken, they break the army). A side of three wings or more keeps one there
@@ -38,6 +38,9 @@ const GUARD: f64 = 14.0;
 const KEEP: f64 = 12.0;
 /// A side keeps a wing by its wagons only when it has this many wings in the field.
 const KEEP_FROM: usize = 3;
+/// Worth of holding an objective not in the enemy's hands (whether the side is winning or not:
+/// an objective left to go after another is often lost to whoever walks in).
+const HOLD: f64 = 9.0;
 /// Worth of keeping an objective the side holds with the one wing sent there.
 const HELD: f64 = 8.0;
 /// An enemy this near the side's wagon park threatens it, inches.
@@ -297,7 +300,7 @@ impl Battle {
                 let mut v = 1.0;
                 if let Some(o) = self.objective_at(at) {
                     if self.holders[o] != Some(1 - side) {
-                        v += if winning { 7.0 } else { 3.0 };
+                        v += HOLD;
                     }
                 }
                 v + self.keeping(at, side, wing.strength, others)

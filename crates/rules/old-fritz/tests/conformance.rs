@@ -110,24 +110,35 @@ fn the_heuristic_keeps_its_wagons_with_the_wing_farthest_from_the_objectives() {
 
 #[test]
 fn a_wing_holding_an_objective_alone_stays_there() {
+    use volley_core::{GameState, Heuristic};
+    use volley_old_fritz::Action;
+    use volley_old_fritz::model::Order;
     // The Prussian centre stands in Mittelhof, which the Prussians hold, ordered to hold it;
-    // the Galgenberg is the Austrians', held by one weak battalion, and no other Prussian wing
-    // is near it. Early in the battle the centre keeps the town rather than leave it empty for
-    // the hill.
+    // the Galgenberg is the Austrians', held by one weak battalion. Past half the bounds, one
+    // objective each (not winning), the hill is worth going for — but not by the centre, which
+    // would leave the town empty: a wing that holds nothing should go.
     let mut b = scenario("mittelhof.toml");
     let town = volley_table::Point::new(48.0, 30.0);
     for (k, u) in b.units.iter_mut().enumerate().filter(|(_, u)| u.side == 0 && u.wing == 0) {
         u.at = volley_table::Point::new(45.0 + (k % 4) as f64 * 2.0, 28.0 + (k / 4 % 3) as f64 * 2.0);
     }
-    b.wings[0].order = volley_old_fritz::model::Order::Hold { at: town };
-    // The Prussian left wing, which would go for the hill, is far off in the east.
-    for (k, u) in b.units.iter_mut().enumerate().filter(|(_, u)| u.side == 0 && u.wing == 1) {
-        u.at = volley_table::Point::new(84.0 + (k % 3) as f64 * 3.0, 4.0 + (k % 2) as f64 * 3.0);
-    }
+    b.wings[0].order = Order::Hold { at: town };
     // The Austrian right wing is wing 5.
     let hill = b.units.iter().position(|u| u.side == 1 && u.wing == 5).unwrap();
     b.units[hill].at = volley_table::Point::new(22.0, 30.0);
     b.holders = vec![Some(0), Some(1)];
-    let orders = heuristic_orders(&mut b);
-    assert!(!orders.iter().any(|(w, o)| *w == 0 && o.place().is_some_and(|p| p.dist(town) > 8.0)), "{orders:?}");
+    b.bound = 16;
+    let mut cands = Vec::new();
+    b.candidate_actions(&mut cands);
+    let mut scores = Vec::new();
+    b.scores(&cands, &mut scores);
+    let to_hill = |wing: u16| {
+        let i = cands
+            .iter()
+            .position(|c| matches!(c, Action::Order { wing: w, order: Order::Attack { at } } if *w == wing && at.dist(volley_table::Point::new(23.0, 31.0)) < 1.0))
+            .unwrap();
+        scores[i]
+    };
+    assert!(to_hill(0) < 0.0, "the centre would leave the town: {}", to_hill(0));
+    assert!(to_hill(2) > 0.0, "the hill is worth a wing that holds nothing: {}", to_hill(2));
 }
