@@ -208,9 +208,10 @@ impl Battle {
         others
     }
 
-    /// Worth of sending a wing to `at` for the side's wagons: [`GUARD`] if `at` is their park
-    /// and they are threatened, a little less than nothing if they are not, nothing for other
-    /// places.
+    /// Worth of sending wing `w` to `at` for the side's wagons: [`GUARD`] if `at` is their park
+    /// and they are threatened; [`KEEP`] if they are not, `w` is the side's keeper and no other
+    /// wing is sent there (`sent_elsewhere`); a little less than nothing otherwise; nothing for
+    /// other places.
     fn guard_value(&self, survey: &Survey, w: usize, side: u8, at: Point, sent_elsewhere: bool) -> f64 {
         let s = usize::from(side & 1);
         if at.dist(self.stat.parks[s].0) > 1.0 {
