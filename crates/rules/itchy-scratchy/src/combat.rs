@@ -298,11 +298,7 @@ impl Resolution {
 
     /// The result rules that applied, in words (empty if none did).
     pub fn lines(&self) -> Vec<String> {
-        let mut counts = [0u8; 6];
-        for &d in self.dice() {
-            counts[usize::from(d.clamp(1, 6)) - 1] += 1;
-        }
-        self.situation.judge(&counts).1
+        self.situation.judge(&Showing::of_dice(self.dice())).1
     }
 }
 
@@ -388,13 +384,13 @@ impl Situation {
         }
     }
 
-    /// The outcome of a throw with these counts, and the result lines that applied.
-    pub fn judge(&self, counts: &Counts) -> (Outcome, Vec<String>) {
+    /// The outcome of a throw that shows these faces, and the result lines that applied.
+    pub fn judge(&self, showing: &Showing) -> (Outcome, Vec<String>) {
         let cover = self.target_in_cover;
         let place = if cover { "in cover, with any other double" } else { "in the open" };
         let mut lines = Vec::new();
         let p = self.target.pattern();
-        let Outcome { target_hit, general_killed } = self.outcome(counts);
+        let Outcome { target_hit, general_killed } = self.outcome_of(showing);
         if target_hit {
             lines.push(if self.target == Target::General {
                 format!("{} kills a General {place}", p.name)
@@ -591,14 +587,6 @@ pub fn hit_chances(dice: u8, target: Target, cover: bool, general_with_target: b
 mod tests {
     use super::*;
 
-    fn counts(dice: &[u8]) -> Counts {
-        let mut c = [0; 6];
-        for &d in dice {
-            c[usize::from(d) - 1] += 1;
-        }
-        c
-    }
-
     fn situation(target: Target, cover: bool, general: bool) -> Situation {
         Situation {
             weapon: Weapon::RiflesAndCarbines,
@@ -673,17 +661,20 @@ mod tests {
     #[test]
     fn authors_answer_1_any_other_double_may_be_the_same_number() {
         let art = situation(Target::Artillery, true, false);
-        assert!(art.judge(&counts(&[1, 1, 1, 1])).0.target_hit);
-        assert!(art.judge(&counts(&[1, 1, 2, 2])).0.target_hit);
-        assert!(art.judge(&counts(&[1, 1, 3, 3])).0.target_hit);
-        assert!(!art.judge(&counts(&[1, 1, 1, 2])).0.target_hit, "a treble is not a double and another double");
-        assert!(!art.judge(&counts(&[1, 1, 2, 3])).0.target_hit);
+        assert!(art.judge(&Showing::of_dice(&[1, 1, 1, 1])).0.target_hit);
+        assert!(art.judge(&Showing::of_dice(&[1, 1, 2, 2])).0.target_hit);
+        assert!(art.judge(&Showing::of_dice(&[1, 1, 3, 3])).0.target_hit);
+        assert!(
+            !art.judge(&Showing::of_dice(&[1, 1, 1, 2])).0.target_hit,
+            "a treble is not a double and another double"
+        );
+        assert!(!art.judge(&Showing::of_dice(&[1, 1, 2, 3])).0.target_hit);
     }
 
     #[test]
     fn authors_answer_2_infantry_and_general_both_hit_in_the_open() {
         let s = situation(Target::Infantry, false, true);
-        let (o, lines) = s.judge(&counts(&[1, 1, 1, 4, 4, 5]));
+        let (o, lines) = s.judge(&Showing::of_dice(&[1, 1, 1, 4, 4, 5]));
         assert_eq!(o, Outcome { target_hit: true, general_killed: true });
         assert_eq!(lines.len(), 2);
     }
@@ -691,12 +682,15 @@ mod tests {
     #[test]
     fn authors_answer_3_infantry_and_general_both_hit_in_cover() {
         let s = situation(Target::Infantry, true, true);
-        assert_eq!(s.judge(&counts(&[1, 1, 1, 4, 4, 5])).0, Outcome { target_hit: true, general_killed: true });
+        assert_eq!(
+            s.judge(&Showing::of_dice(&[1, 1, 1, 4, 4, 5])).0,
+            Outcome { target_hit: true, general_killed: true }
+        );
     }
 
     #[test]
     fn each_target_has_its_own_double() {
-        let open = |t: Target, dice: &[u8]| situation(t, false, false).judge(&counts(dice)).0.target_hit;
+        let open = |t: Target, dice: &[u8]| situation(t, false, false).judge(&Showing::of_dice(dice)).0.target_hit;
         assert!(open(Target::Cavalry, &[2, 2, 5]));
         assert!(open(Target::Transport, &[3, 3, 1]));
         assert!(!open(Target::Cavalry, &[1, 1, 4, 4]));
@@ -705,7 +699,7 @@ mod tests {
         assert!(open(Target::MachineGuns, &[1, 1]));
         assert!(open(Target::General, &[1, 1, 1]));
         assert!(!open(Target::General, &[1, 1, 6, 6]));
-        let cover = |t: Target, dice: &[u8]| situation(t, true, false).judge(&counts(dice)).0.target_hit;
+        let cover = |t: Target, dice: &[u8]| situation(t, true, false).judge(&Showing::of_dice(dice)).0.target_hit;
         assert!(!cover(Target::Infantry, &[4, 4, 1, 2]));
         assert!(cover(Target::Infantry, &[4, 4, 5, 5]));
         assert!(cover(Target::General, &[1, 1, 1, 1, 1]), "a treble 1 and a double 1 besides");

@@ -766,26 +766,30 @@ impl Resolution {
     /// Both sides in full, the attacker first: additions, dice, totals, rows and tests.
     pub fn sides(&self) -> [SideResult; 2] {
         let s = &self.situation;
-        let v = s.verdict(self.d6, &self.d10s);
         let (attacker, _) = s.after_guns(self.d6);
         let units = [&attacker, &s.defender];
         let effects = [self.attacker, self.defender];
         std::array::from_fn(|i| {
             let e = effects[i];
+            let additions = additions(units[i], units[1 - i]);
+            // A test was taken if it threw dice (`casualty_dice` throws at least one).
+            let test = (self.test_dice[i].len > 0).then(|| {
+                let dice = self.test_dice[i].dice();
+                let firer = units[1 - i];
+                let add = casualty_addition(firer, effects[1 - i].reaction.firing_state(), units[i].in_cover);
+                let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
+                (dice, score)
+            });
             SideResult {
-                additions: additions(units[i], units[1 - i]),
+                total: i32::from(self.d10s[i]) + additions.iter().map(|a| a.value).sum::<i32>(),
+                additions,
                 die: self.d10s[i],
-                total: v.totals[i],
                 score: e.score,
                 band: e.band,
                 reaction: e.reaction,
                 greens: e.greens,
                 casualties: e.casualties,
-                casualty_test: v.tests[i].map(|(_, add)| {
-                    let dice = self.test_dice[i].dice();
-                    let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
-                    (dice, score)
-                }),
+                casualty_test: test,
                 test_casualties: e.test_casualties,
                 pursuit_test: e.pursuit_test,
                 note: self.table.row(units[i].arm, e.band).note,
@@ -849,8 +853,6 @@ impl TestDice {
 struct Verdict {
     /// The table read.
     table: Table,
-    /// Each side's die plus its additions.
-    totals: [i32; 2],
     /// What each side must do (no test casualties yet).
     effects: [Effect; 2],
     /// The casualty test due against each side: (dice, addition).
@@ -962,7 +964,7 @@ impl Situation {
                 (casualty_dice(firer.figures), add)
             })
         };
-        Verdict { table, totals, effects: [effect(0), effect(1)], tests: [test(0), test(1)] }
+        Verdict { table, effects: [effect(0), effect(1)], tests: [test(0), test(1)] }
     }
 
     /// The combat judged from the guns' d6 (if any) and the two d10s, the casualty tests' d10s
