@@ -142,22 +142,50 @@ pub struct Pattern {
 
 impl Pattern {
     /// The pattern's faces as a mask: bit `f - 1` for face `f`.
-    pub fn mask(self) -> u8 {
-        self.faces.iter().fold(0, |m, &f| m | 1u8.checked_shl(u32::from(f.wrapping_sub(1))).unwrap_or(0)) & 0x3f
+    pub const fn mask(self) -> u8 {
+        let mut m = 0u8;
+        let mut i = 0;
+        while i < self.faces.len() {
+            let f = self.faces[i];
+            if f >= 1 && f <= 6 {
+                m |= 1 << (f - 1);
+            }
+            i += 1;
+        }
+        m
     }
 }
 
 /// The pattern that hits a General (a treble 1).
 pub const GENERAL_PATTERN: Pattern = Pattern { faces: &[1], count: 3, name: "treble 1" };
+/// The pattern that hits artillery and machine guns.
+const DOUBLE_ONE: Pattern = Pattern { faces: &[1], count: 2, name: "double 1" };
+/// The pattern that hits cavalry and transport.
+const DOUBLE_TWO_OR_THREE: Pattern = Pattern { faces: &[2, 3], count: 2, name: "double 2 or 3" };
+/// The pattern that hits infantry.
+const DOUBLE_FOUR_FIVE_OR_SIX: Pattern = Pattern { faces: &[4, 5, 6], count: 2, name: "double 4, 5 or 6" };
 
 impl Target {
     /// The pattern that takes a Strength Point from (or kills) this target.
     pub fn pattern(self) -> Pattern {
         match self {
             Target::General => GENERAL_PATTERN,
-            Target::Artillery | Target::MachineGuns => Pattern { faces: &[1], count: 2, name: "double 1" },
-            Target::Cavalry | Target::Transport => Pattern { faces: &[2, 3], count: 2, name: "double 2 or 3" },
-            Target::Infantry => Pattern { faces: &[4, 5, 6], count: 2, name: "double 4, 5 or 6" },
+            Target::Artillery | Target::MachineGuns => DOUBLE_ONE,
+            Target::Cavalry | Target::Transport => DOUBLE_TWO_OR_THREE,
+            Target::Infantry => DOUBLE_FOUR_FIVE_OR_SIX,
+        }
+    }
+
+    /// This target's pattern as [`Showing`] reads it (its faces spread one to a byte, and its
+    /// count), worked out when compiling.
+    fn needs(self) -> (u64, u8) {
+        match self {
+            Target::General => const { (spread(GENERAL_PATTERN.mask()), GENERAL_PATTERN.count) },
+            Target::Artillery | Target::MachineGuns => const { (spread(DOUBLE_ONE.mask()), DOUBLE_ONE.count) },
+            Target::Cavalry | Target::Transport => {
+                const { (spread(DOUBLE_TWO_OR_THREE.mask()), DOUBLE_TWO_OR_THREE.count) }
+            }
+            Target::Infantry => const { (spread(DOUBLE_FOUR_FIVE_OR_SIX.mask()), DOUBLE_FOUR_FIVE_OR_SIX.count) },
         }
     }
 
@@ -177,43 +205,64 @@ impl Target {
 /// Counts of each face in a throw: `counts[f - 1]` dice show `f`.
 pub type Counts = [u8; 6];
 
-/// Which faces a throw shows how often, as masks: bit `f - 1` of byte `k - 1` is set when at
-/// least `k` dice show face `f` (for `k` up to 8, more than any pattern asks for even in cover).
+/// A one in the low bit of each of the six faces' bytes.
+const ONES: u64 = 0x0000_0101_0101_0101;
+
+/// A face mask (bit `f - 1` for face `f`) spread one face to a byte: bit 7 of byte `f - 1`.
+const fn spread(mask: u8) -> u64 {
+    let mut out = 0u64;
+    let mut f = 0;
+    while f < 6 {
+        if mask & (1 << f) != 0 {
+            out |= 0x80 << (8 * f);
+        }
+        f += 1;
+    }
+    out
+}
+
+/// How many dice of a throw show each face, one face to a byte (byte `f - 1` for face `f`), so
+/// that the faces shown at least `k` times are found for all six at once.
+///
+/// Each byte holds at most 127: dice beyond the 127th of a throw are not counted, and counts are
+/// held at 127 (an attack throws at most [`MAX_DICE`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Showing {
-    at_least: u64,
+    counts: u64,
 }
 
 impl Showing {
-    /// The masks of a throw with these counts.
+    /// The showing of a throw with these counts.
     pub fn of_counts(counts: &Counts) -> Self {
-        let mut at_least = 0u64;
-        for k in 0..8 {
-            let m = counts.iter().enumerate().fold(0u64, |m, (i, &n)| m | (u64::from(n > k) << i));
-            at_least |= m << (8 * k);
-        }
-        Showing { at_least }
+        let counts = counts.iter().rev().fold(0u64, |m, &n| (m << 8) | u64::from(n.min(127)));
+        Showing { counts }
     }
 
-    /// The masks of these dice (faces 1 to 6; others count as nothing).
+    /// The showing of these dice (faces 1 to 6; others count as nothing).
     pub fn of_dice(dice: &[u8]) -> Self {
-        let mut at_least = 0u64;
-        for &d in dice {
-            let bit = 1u64.checked_shl(u32::from(d.wrapping_sub(1))).unwrap_or(0) & 0x3f;
-            // A face seen k times before is now seen k + 1 times: each byte takes the face from
-            // the byte below it, and the lowest byte takes it outright.
-            at_least |= ((at_least << 8) & (bit * 0x0101_0101_0101_0101)) | bit;
+        // A one in the face's byte; nothing for what is not a face. Looked up die by die (the
+        // dice were just written one byte at a time: reading them several at once would wait).
+        const ONE_OF: [u64; 8] = {
+            let mut t = [0u64; 8];
+            let mut f = 1;
+            while f <= 6 {
+                t[f] = 1 << (8 * (f - 1));
+                f += 1;
+            }
+            t
+        };
+        let mut counts = 0u64;
+        for &d in dice.iter().take(127) {
+            counts += ONE_OF[usize::from(d.min(7))];
         }
-        Showing { at_least }
+        Showing { counts }
     }
 
-    /// The faces at least `k` dice show.
-    fn at_least(&self, k: u8) -> u8 {
-        match k {
-            0 => 0x3f,
-            1..=8 => (self.at_least >> (8 * (k - 1))) as u8,
-            _ => 0,
-        }
+    /// The faces at least `k` dice show, spread: bit 7 of byte `f - 1` for face `f`. Adding
+    /// `128 - k` to a count of at most 127 sets its top bit exactly when the count is at least
+    /// `k`, and never carries into the next byte.
+    fn at_least(&self, k: u8) -> u64 {
+        (self.counts + ONES * u64::from(0x80u8.saturating_sub(k))) & (ONES << 7)
     }
 
     /// Whether the throw shows `pattern` — in cover, with another double besides (which may
@@ -223,11 +272,18 @@ impl Showing {
     /// second face with two dice (the hit face has at least two, so two faces with a pair are
     /// enough) or two more dice of a hit face.
     pub fn shows(&self, pattern: Pattern, cover: bool) -> bool {
-        let faces = pattern.mask();
-        if self.at_least(pattern.count) & faces == 0 {
-            return false;
-        }
-        !cover || self.at_least(2).count_ones() >= 2 || self.at_least(pattern.count.saturating_add(2)) & faces != 0
+        self.shows_spread(spread(pattern.mask()), pattern.count, cover)
+    }
+
+    /// [`Showing::shows`] for a pattern's faces spread one to a byte, and its count; worked out
+    /// without a branch, since the dice decide every test.
+    #[inline]
+    fn shows_spread(&self, faces: u64, count: u8, cover: bool) -> bool {
+        let pairs = self.at_least(2);
+        let hit = self.at_least(count) & faces != 0;
+        let two_pairs = pairs & pairs.wrapping_sub(1) != 0;
+        let four = self.at_least(count.saturating_add(2)) & faces != 0;
+        hit & (!cover | two_pairs | four)
     }
 }
 
@@ -361,13 +417,20 @@ impl Situation {
 
     /// How many dice this attack throws, or why it cannot be made (as [`Situation::dice`]
     /// says, without building its list).
+    #[inline]
     pub fn dice_count(&self) -> Result<u8, CalcError> {
         match self.weapon.dice_at(self.range) {
             Some(base) if !(self.target == Target::General && self.general_with_target) => {
                 Ok(base + if self.general_with_attacker { GENERAL_DICE } else { 0 })
             }
-            _ => Ok(self.dice()?.iter().map(|d| d.dice).sum()),
+            _ => self.dice_count_refused(),
         }
+    }
+
+    /// [`Situation::dice_count`] when [`Situation::dice`] refuses the attack: its reason.
+    #[cold]
+    fn dice_count_refused(&self) -> Result<u8, CalcError> {
+        Ok(self.dice()?.iter().map(|d| d.dice).sum())
     }
 
     /// The outcome of a throw with these counts.
@@ -378,9 +441,11 @@ impl Situation {
     /// The outcome of a throw that shows these faces.
     pub fn outcome_of(&self, showing: &Showing) -> Outcome {
         let cover = self.target_in_cover;
+        let (faces, count) = self.target.needs();
+        let (general, treble) = Target::General.needs();
         Outcome {
-            target_hit: showing.shows(self.target.pattern(), cover),
-            general_killed: self.general_with_target && showing.shows(GENERAL_PATTERN, cover),
+            target_hit: showing.shows_spread(faces, count, cover),
+            general_killed: self.general_with_target & showing.shows_spread(general, treble, cover),
         }
     }
 
