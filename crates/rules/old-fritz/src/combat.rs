@@ -112,7 +112,7 @@ pub struct Guns {
 }
 
 /// One side of a close combat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     /// Infantry, cavalry or artillery.
@@ -244,6 +244,23 @@ pub enum Band {
 impl Band {
     /// The band of a score; in the cavalry-against-infantry table 0 joins +1 to +3.
     pub fn of(score: i32, cav_vs_inf: bool) -> Band {
+        // Looked up rather than matched: the score comes from the dice, and a lookup has no
+        // branch to guess wrong.
+        const BY_SCORE: [[Band; 21]; 2] = {
+            let mut t = [[Band::Zero; 21]; 2];
+            let mut i = 0;
+            while i < 21 {
+                t[0][i] = Band::matching(i as i32 - 16, false);
+                t[1][i] = Band::matching(i as i32 - 16, true);
+                i += 1;
+            }
+            t
+        };
+        BY_SCORE[usize::from(cav_vs_inf)][(score.clamp(-16, 4) + 16) as usize]
+    }
+
+    /// [`Band::of`] as the tables' bands read.
+    const fn matching(score: i32, cav_vs_inf: bool) -> Band {
         match score {
             4.. => Band::Plus4,
             1..=3 => Band::Plus1To3,
@@ -526,7 +543,9 @@ pub fn additions(me: &Unit, enemy: &Unit) -> Short<Addition, MAX_ADDITIONS> {
     let mut out = Short::default();
     // Each line of the table adds at most once, so the list never overflows.
     each_addition(me, enemy, |rule, value| {
-        let _ = out.push(Addition { rule, value });
+        if value != 0 {
+            let _ = out.push(Addition { rule, value });
+        }
     });
     out
 }
@@ -539,22 +558,26 @@ pub fn addition_total(me: &Unit, enemy: &Unit) -> i32 {
     total
 }
 
-/// Each addition (not zero) to a unit's d10 against `enemy`, in the table's order.
+/// Each addition to a unit's d10 against `enemy`, in the table's order (some may be zero: the
+/// outnumbered lines come as one, the first that applies or none).
 #[inline(always)]
 fn each_addition(me: &Unit, enemy: &Unit, mut add: impl FnMut(AdditionRule, i32)) {
-    let mut add = |rule: AdditionRule, value: i32| {
-        if value != 0 {
-            add(rule, value);
-        }
-    };
+    // The first line that applies, chosen without a branch (a battery's fire may just have
+    // changed the figures).
     let (mine, theirs) = (u32::from(me.figures), u32::from(enemy.figures));
-    if theirs >= 3 * mine.max(1) {
-        add(AdditionRule::Outnumbered3To1, OUTNUMBERED_3_TO_1);
-    } else if theirs >= 2 * mine.max(1) {
-        add(AdditionRule::Outnumbered2To1, OUTNUMBERED_2_TO_1);
-    } else if theirs > mine || me.overlapped {
-        add(AdditionRule::OutnumberedOrOverlapped, OUTNUMBERED_OR_OVERLAPPED);
-    }
+    let lines = [
+        (theirs >= 3 * mine.max(1), AdditionRule::Outnumbered3To1, OUTNUMBERED_3_TO_1),
+        (theirs >= 2 * mine.max(1), AdditionRule::Outnumbered2To1, OUTNUMBERED_2_TO_1),
+        ((theirs > mine) | me.overlapped, AdditionRule::OutnumberedOrOverlapped, OUTNUMBERED_OR_OVERLAPPED),
+    ];
+    let (rule, value) =
+        lines.iter().rev().fold(
+            (AdditionRule::Outnumbered3To1, 0),
+            |next, &(applies, rule, value)| {
+                if applies { (rule, value) } else { next }
+            },
+        );
+    add(rule, value);
     if me.enemy_to_rear {
         add(AdditionRule::EnemyToRear, ENEMY_TO_REAR);
     }
@@ -583,10 +606,9 @@ fn each_addition(me: &Unit, enemy: &Unit, mut add: impl FnMut(AdditionRule, i32)
 }
 
 /// How many whole tenths of `of` `part` is (`part` at most `of`, `of` not zero): `10 * part /
-/// of` rounded down, counted rather than divided (a division costs more than the rest of the
-/// additions together).
+/// of` rounded down.
 fn whole_tenths(part: u32, of: u32) -> i32 {
-    (1..=10u32).map(|k| i32::from(k * of <= 10 * part)).sum()
+    (10 * part / of.max(1)) as i32
 }
 
 /// Dice a casualty test throws: 1d10 per 6 figures firing, rounded to the nearest (at least 1).
@@ -676,7 +698,7 @@ pub fn pursuit_needs(arm: Arm) -> i32 {
 }
 
 /// A close combat as the umpire describes it: the attacker and the defender.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Situation {
     /// The attacking unit (or grouping).
@@ -895,7 +917,21 @@ impl fmt::Display for Outcome {
 }
 
 impl Situation {
+    #[inline]
     fn check(&self) -> Result<(), CalcError> {
+        // Every condition tested at once; the reason is only worked out for a bad situation.
+        let bad = |u: &Unit| {
+            ((u.arm == Arm::Cavalry) != u.cavalry.is_some())
+                | (u.guns.is_some() & (u.arm != Arm::Artillery))
+                | (u.figures == 0)
+                | (u.tactical_advantage > 3)
+        };
+        if bad(&self.attacker) | bad(&self.defender) { self.refused() } else { Ok(()) }
+    }
+
+    /// Why [`Situation::check`] refuses this situation.
+    #[cold]
+    fn refused(&self) -> Result<(), CalcError> {
         for (who, u) in [("attacker", &self.attacker), ("defender", &self.defender)] {
             if (u.arm == Arm::Cavalry) != u.cavalry.is_some() {
                 return Err(CalcError::Invalid(format!(
@@ -918,7 +954,7 @@ impl Situation {
     /// The attacker after the defending battery's close-range fire with `d6`: (the attacker as
     /// it then fights, the guns' record).
     fn after_guns(&self, d6: Option<u8>) -> (Unit, Option<(u8, i32, u8, u8)>) {
-        let mut a = self.attacker.clone();
+        let mut a = self.attacker;
         let (Some(g), Some(d)) = (self.defender.guns, d6) else { return (a, None) };
         let score = bombardment_base(&g, self.defender.greens) - i32::from(d);
         let (cas, greens) = close_range_effect(score);
@@ -945,7 +981,7 @@ impl Situation {
         let rows = [table.row(units[0].arm, bands[0]), table.row(units[1].arm, bands[1])];
         // In the infantry table the winner by +4 takes a casualty test when the enemy withdraws
         // (rather than runs), and a pursuit test when it runs.
-        let plus4 = |i: usize| table == Table::InfantryVsInfantry && bands[i] == Band::Plus4;
+        let plus4 = |i: usize| (table == Table::InfantryVsInfantry) & (bands[i] == Band::Plus4);
         let (gun_casualties, gun_greens) = guns_first.map_or((0, 0), |(_, _, c, g)| (c, g));
         let effect = |i: usize| Effect {
             score: scores[i],
@@ -954,10 +990,10 @@ impl Situation {
             greens: rows[i].greens + if i == 0 { gun_greens } else { 0 },
             casualties: rows[i].casualties + if i == 0 { gun_casualties } else { 0 },
             test_casualties: 0,
-            pursuit_test: rows[i].pursuit_test || (plus4(i) && rows[1 - i].reaction == Reaction::RunAway),
+            pursuit_test: rows[i].pursuit_test | (plus4(i) & (rows[1 - i].reaction == Reaction::RunAway)),
         };
         let test = |i: usize| {
-            let takes = rows[i].casualty_test || (plus4(i) && rows[1 - i].reaction == Reaction::Withdraw);
+            let takes = rows[i].casualty_test | (plus4(i) & (rows[1 - i].reaction == Reaction::Withdraw));
             takes.then(|| {
                 let firer = units[1 - i];
                 let add = casualty_addition(firer, rows[1 - i].reaction.firing_state(), units[i].in_cover);
@@ -994,7 +1030,7 @@ impl Situation {
             }
         }
         let [attacker, defender] = effects;
-        Ok(Resolution { situation: self.clone(), d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
+        Ok(Resolution { situation: *self, d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
     }
 
     /// Resolve the combat, drawing the guns' d6 (if the defender is a battery), the attacker's
@@ -1288,7 +1324,9 @@ mod tests {
     fn whole_tenths_are_the_quotient_rounded_down() {
         for of in 1..=300u32 {
             for part in 0..=of {
-                assert_eq!(whole_tenths(part, of), (10 * part / of) as i32, "{part} of {of}");
+                // The most tenths of `of` that `part` holds, counted.
+                let counted = (0..=10u32).filter(|&k| k * of <= 10 * part).count() as i32 - 1;
+                assert_eq!(whole_tenths(part, of), counted, "{part} of {of}");
             }
         }
     }
