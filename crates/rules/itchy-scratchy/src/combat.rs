@@ -678,7 +678,20 @@ mod tests {
     }
 
     #[test]
-    fn the_masks_agree_with_the_rule_read_face_by_face_for_every_throw_up_to_twelve_dice() {
+    fn what_is_not_a_face_counts_as_nothing_and_long_throws_do_not_spill() {
+        // Values that are not faces of a D6 add to no face.
+        assert_eq!(Showing::of_dice(&[0, 7, 9, 255, 4, 4]), Showing::of_counts(&[0, 0, 0, 2, 0, 0]));
+        // 200 ones: counted up to 127, held there, and never carried into the twos.
+        let ones = Showing::of_dice(&[1; 200]);
+        assert_eq!(ones, Showing::of_counts(&[127, 0, 0, 0, 0, 0]));
+        assert_eq!(Showing::of_counts(&[200, 0, 0, 0, 0, 0]), ones);
+        assert!(ones.shows(GENERAL_PATTERN, true));
+        assert!(!ones.shows(Target::Cavalry.pattern(), false));
+        assert!(!ones.shows(Target::Infantry.pattern(), false));
+    }
+
+    #[test]
+    fn the_face_counts_agree_with_the_rule_read_face_by_face_for_every_throw_up_to_twelve_dice() {
         let patterns =
             [GENERAL_PATTERN, Target::Infantry.pattern(), Target::Cavalry.pattern(), Target::Artillery.pattern()];
         let mut seen = 0;
