@@ -85,11 +85,65 @@ struct Game {
     thinking: bool,
 }
 
+/// How many games a server keeps in memory by default ([`Server::new`]); the others are in the
+/// store and rebuilt from their actions when asked for.
+pub const GAMES_IN_MEMORY: usize = 256;
+
+/// The games in memory, each with when it was last asked for; at most `limit` of them once the
+/// idle ones can be let go.
+struct Games {
+    map: HashMap<String, (Arc<Mutex<Game>>, u64)>,
+    /// Counts requests, for "last asked for".
+    clock: u64,
+    limit: usize,
+}
+
+impl Games {
+    /// The game `id` if it is in memory, marked as just asked for.
+    fn get(&mut self, id: &str) -> Option<Arc<Mutex<Game>>> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.map.get_mut(id).map(|(g, used)| {
+            *used = clock;
+            g.clone()
+        })
+    }
+
+    /// Keep `game` as `id` (unless another request loaded it first: then that one), and let the
+    /// least recently asked-for idle games go until at most `limit` are kept. A game is idle
+    /// when nothing else holds it (no request, no computer player thinking) and nobody watches
+    /// it; everything it holds is in the store, so letting it go loses nothing.
+    fn insert(&mut self, id: &str, game: Arc<Mutex<Game>>) -> Arc<Mutex<Game>> {
+        self.clock += 1;
+        let clock = self.clock;
+        let kept = self.map.entry(id.to_string()).or_insert((game, clock)).0.clone();
+        if self.map.len() > self.limit {
+            let mut idle: Vec<(u64, String)> = self
+                .map
+                .iter()
+                .filter(|(other, (g, _))| {
+                    other.as_str() != id
+                        // Held by nothing but this map.
+                        && Arc::strong_count(g) == 1
+                        && g.try_lock().is_ok_and(|g| !g.thinking && g.tx.receiver_count() == 0)
+                })
+                .map(|(other, (_, used))| (*used, other.clone()))
+                .collect();
+            idle.sort_unstable();
+            let excess = self.map.len() - self.limit;
+            for (_, other) in idle.into_iter().take(excess) {
+                self.map.remove(&other);
+            }
+        }
+        kept
+    }
+}
+
 /// The server's games, shared by all requests.
 #[derive(Clone)]
 pub struct Server {
     store: Arc<dyn Store>,
-    games: Arc<Mutex<HashMap<String, Arc<Mutex<Game>>>>>,
+    games: Arc<Mutex<Games>>,
 }
 
 fn now() -> u64 {
@@ -111,9 +165,22 @@ fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
 }
 
 impl Server {
-    /// A server keeping its games in `store`.
+    /// A server keeping its games in `store`, and at most [`GAMES_IN_MEMORY`] of them in memory
+    /// while they are idle.
     pub fn new(store: Arc<dyn Store>) -> Self {
-        Server { store, games: Arc::new(Mutex::new(HashMap::new())) }
+        Self::with_memory_for(store, GAMES_IN_MEMORY)
+    }
+
+    /// A server keeping its games in `store`, and at most `games` of them (at least one) in
+    /// memory while they are idle: games being played, thought about or watched stay.
+    pub fn with_memory_for(store: Arc<dyn Store>, games: usize) -> Self {
+        let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1) };
+        Server { store, games: Arc::new(Mutex::new(games)) }
+    }
+
+    /// How many games are in memory now.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.map.len())
     }
 
     /// Load every stored game and let the computer players carry on where they stopped.
@@ -177,7 +244,7 @@ impl Server {
     /// The game `id`, loaded from the store (and rebuilt) if it is not in memory.
     fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
         if let Some(g) = lock(&self.games)?.get(id) {
-            return Ok(g.clone());
+            return Ok(g);
         }
         let (record, actions) = self
             .store
@@ -188,9 +255,8 @@ impl Server {
         let (tx, _) = broadcast::channel(64);
         let game =
             Arc::new(Mutex::new(Game { n: actions.len() as u64, record, live, log, actions, tx, thinking: false }));
-        let mut games = lock(&self.games)?;
-        // Another request may have loaded it meanwhile: keep the first.
-        Ok(games.entry(id.to_string()).or_insert(game).clone())
+        // Another request may have loaded it meanwhile: the first is kept.
+        Ok(lock(&self.games)?.insert(id, game))
     }
 
     /// The seat a token opens, if any.

@@ -1,0 +1,64 @@
+//! The server keeps a bounded number of idle games in memory; the others are rebuilt from the
+//! store when asked for, unchanged.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use std::sync::Arc;
+
+use serde_json::json;
+use volley_server::{NewGame, Server};
+use volley_store::{SqliteStore, Store};
+
+fn server(name: &str, games: usize) -> Server {
+    let dir = std::env::temp_dir().join(format!("volley-memory-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.join("games.db")).unwrap());
+    Server::with_memory_for(store, games)
+}
+
+/// A game of two people at Hochdorf mill: its id and side 0's token.
+fn new_game(s: &Server) -> (String, String) {
+    let req =
+        NewGame { scenario: "hochdorf-mill".into(), players: vec!["human".into(), "human".into()], seed: Some(5) };
+    let g = s.create(&req).unwrap();
+    (g["id"].as_str().unwrap().to_string(), g["seats"][0]["token"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn idle_games_are_let_go_and_come_back_unchanged() {
+    let s = server("idle", 2);
+    let mut games = Vec::new();
+    for _ in 0..5 {
+        let (id, token) = new_game(&s);
+        let view = s.view(&id, Some(&token)).unwrap();
+        games.push((id, token, view));
+        assert!(s.games_in_memory() <= 2, "{} games in memory", s.games_in_memory());
+    }
+    // The first games were let go; each comes back as it was.
+    for (id, token, view) in &games {
+        assert_eq!(&s.view(id, Some(token)).unwrap(), view);
+        assert!(s.games_in_memory() <= 2);
+    }
+    // And play goes on in one that was let go: side 0 throws for the initiative.
+    let (id, token, _) = &games[0];
+    let _ = new_game(&s);
+    let _ = new_game(&s);
+    let r = s.act(id, token, &json!("throw")).unwrap();
+    assert_eq!(r["actions"], 1, "{r}");
+    let _ = new_game(&s);
+    let _ = new_game(&s);
+    assert_eq!(s.view(id, Some(token)).unwrap()["actions"], 1, "the action was kept");
+}
+
+#[test]
+fn a_watched_game_stays_in_memory() {
+    let s = server("watched", 1);
+    let (watched, _) = new_game(&s);
+    let (_, rx) = s.watch(&watched).unwrap();
+    let _ = new_game(&s);
+    // Over the limit: the watched game is not idle, the newest is kept.
+    assert_eq!(s.games_in_memory(), 2);
+    drop(rx);
+    let _ = new_game(&s);
+    assert_eq!(s.games_in_memory(), 1, "both idle games let go once nobody watches");
+}
