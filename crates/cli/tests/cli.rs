@@ -268,6 +268,12 @@ fn the_calculator_resolves_with_table_dice_and_gives_exact_odds() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("words.json:2:"), "{}", stderr(&o));
     assert!(stderr(&o).contains("expected a whole number"), "{}", stderr(&o));
+    // A number too big for its field: the range it must lie in.
+    d.write("big.json", "{ \"weapon\": \"muskets\",\n  \"range\": 300, \"target\": \"infantry\" }");
+    let o = d.run(&["odds", "itchy-scratchy", "big.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("big.json:2:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("integer `300`, expected a whole number from 0 to 255"), "{}", stderr(&o));
     // An impossible situation: why.
     d.write("far.json", r#"{ "weapon": "muskets", "range": 3, "target": "infantry" }"#);
     let o = d.run(&["odds", "itchy-scratchy", "far.json"]);

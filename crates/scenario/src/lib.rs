@@ -347,17 +347,18 @@ fn toml_error(src: &Source, e: &toml::de::Error) -> Diagnostic {
 }
 
 /// A serde error message with the Rust type names it quotes (`f64`, `u8`, ...) put in the words
-/// a person writing a scenario or a situation file uses: "a number", "a whole number".
+/// a person writing a scenario or a situation file uses: "a number", "a whole number from 0 to
+/// 255".
 pub fn in_plain_words(message: &str) -> String {
     let mut message = message.to_string();
     for (rust, words) in [
         ("expected f64", "expected a number"),
-        ("expected i16", "expected a whole number"),
-        ("expected i32", "expected a whole number"),
-        ("expected u8", "expected a whole number"),
-        ("expected u16", "expected a whole number"),
-        ("expected u32", "expected a whole number"),
-        ("expected u64", "expected a whole number"),
+        ("expected i16", "expected a whole number from -32768 to 32767"),
+        ("expected i32", "expected a whole number from -2147483648 to 2147483647"),
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number from 0 to 18446744073709551615"),
     ] {
         message = message.replace(rust, words);
     }
