@@ -143,9 +143,10 @@ impl From<Diagnostic> for Diagnostics {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
-    /// West–east extent in inches (an 8-foot table is 96).
+    /// West–east extent in inches (an 8-foot table is 96), at most 10 000 (Blown Away: width
+    /// times depth at most 4 000 000).
     pub width: f64,
-    /// South–north extent in inches.
+    /// South–north extent in inches, at most 10 000.
     pub depth: f64,
 }
 
@@ -446,6 +447,10 @@ pub fn view_objectives(objectives: &[Objective], holders: &[Option<u8>]) -> Vec<
         .collect()
 }
 
+/// The longest side a table may have, in inches (about 830 feet: ten times the largest bundled
+/// battle laid side by side is under a thousand).
+pub const MAX_TABLE_SIDE: f64 = 10_000.0;
+
 impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
     /// Parse and check the common part of a scenario. The rule set checks its own parts.
     pub fn parse(src: &Source) -> Result<Self, Diagnostics> {
@@ -453,6 +458,11 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
         let mut errors = Vec::new();
         if !(s.table.width > 0.0 && s.table.depth > 0.0) {
             errors.push(src.error_whole("table: width and depth must be positive inches"));
+        } else if !(s.table.width <= MAX_TABLE_SIDE && s.table.depth <= MAX_TABLE_SIDE) {
+            errors.push(src.error_whole(format!(
+                "table: width and depth are at most {MAX_TABLE_SIDE} inches, found {} by {}",
+                s.table.width, s.table.depth
+            )));
         }
         let on_table = |p: &Point| p.x >= 0.0 && p.y >= 0.0 && p.x <= s.table.width && p.y <= s.table.depth;
         let _ = s.table_with_terrain_checked(src, &mut errors);
@@ -616,6 +626,15 @@ units = [{ name = "v" }]
         let e = parse(&bad).unwrap_err().to_string();
         assert!(e.starts_with("t.toml:7:8:"), "{e}");
         assert!(e.contains("woods"), "the message lists the kinds: {e}");
+    }
+
+    #[test]
+    fn a_table_of_absurd_size_is_refused_before_anything_is_built_on_it() {
+        for depth in ["1e9", "inf", "nan", "0", "-60"] {
+            let e = parse(&GOOD.replace("depth = 60", &format!("depth = {depth}"))).unwrap_err().to_string();
+            assert!(e.contains("table: width and depth"), "{depth}: {e}");
+        }
+        assert!(parse(&GOOD.replace("depth = 60", "depth = 10000")).is_ok());
     }
 
     #[test]

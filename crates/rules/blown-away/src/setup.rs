@@ -179,6 +179,10 @@ fn men_for(spec: &UnitSpec) -> Vec<(Role, u16)> {
     roles
 }
 
+/// The largest table a Blown Away battle is played on, in square inches: each objective's
+/// distance field has a cell an inch square (4 000 000 cells, about 36 MB a field).
+pub const MAX_TABLE_AREA: f64 = 4_000_000.0;
+
 /// Check a parsed scenario file's Blown Away parts and build the battle.
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
@@ -364,6 +368,14 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         errors.push(src.error_whole(
             "the battle has no objectives, no [rules] rout_below and no turn_limit: nothing would end it but annihilation",
         ));
+    }
+    let area = file.table.width * file.table.depth;
+    if area > MAX_TABLE_AREA {
+        errors.push(src.error_whole(format!(
+            "table: a Blown Away table is at most {MAX_TABLE_AREA} square inches (the way to each objective \
+             is mapped an inch square at a time), found {} by {} = {area}",
+            file.table.width, file.table.depth
+        )));
     }
     if !errors.is_empty() {
         return Err(Diagnostics(errors));

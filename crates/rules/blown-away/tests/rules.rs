@@ -981,3 +981,16 @@ objective_sides = ["Austrians"]"#;
     assert_eq!(o.winner, Some(0), "{o:?}");
     assert!(o.reason.contains("routed"), "{o:?}");
 }
+
+#[test]
+fn a_table_too_big_to_map_is_refused_with_its_size() {
+    // 3000 by 2000 inches: each side under the common limit, the area over Blown Away's.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../scenarios/blown-away/advance-guard.toml"
+    ))
+    .unwrap();
+    let big = text.replacen("width = ", "width = 3000 #", 1).replacen("depth = ", "depth = 2000 #", 1);
+    let e = load(&Source::new("big.toml", &big)).unwrap_err().to_string();
+    assert!(e.contains("at most 4000000 square inches") && e.contains("3000 by 2000"), "{e}");
+}
