@@ -167,8 +167,11 @@ pub const DEFAULT_TURN_LIMIT: u32 = 30;
 const WAGON_WIDTH: f64 = 1.0;
 /// Depth of a row of wagons, inches.
 const WAGON_ROW: f64 = 1.0;
-/// Wagon models in a row of the park.
+/// Wagon models in a row of the park, at least.
 const WAGONS_A_ROW: u32 = 10;
+/// Rows a park has at most: a bigger train (over a hundred models) widens its rows instead of
+/// reaching ever deeper into the table.
+const PARK_ROWS: u32 = 10;
 
 /// Check a parsed scenario file's Old Fritz parts and build the battle.
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
@@ -314,8 +317,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     }
     let mut parks = [(Point::default(), Point::default()); 2];
     for s in 0..2usize {
-        let rows = wagons[s].div_ceil(WAGONS_A_ROW).max(1);
-        let across = f64::from(wagons[s].clamp(1, WAGONS_A_ROW)) * WAGON_WIDTH / 2.0;
+        let a_row = WAGONS_A_ROW.max(wagons[s].div_ceil(PARK_ROWS));
+        let rows = wagons[s].div_ceil(a_row).max(1);
+        let across = f64::from(wagons[s].clamp(1, a_row)) * WAGON_WIDTH / 2.0;
         let along = f64::from(rows) * WAGON_ROW / 2.0;
         let spec = rules.wagons.iter().find(|w| side_of(&w.side) == Some(s as u8));
         let centre = match spec {
@@ -327,12 +331,14 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             Edge::West | Edge::East => Point::new(along, across),
         };
         if !table.contains(centre) {
-            errors.push(src.error_whole(format!(
-                "[[rules.wagons]] of {}: [{}, {}] is off the table",
-                side_names.get(s).map_or("?", |n| n.as_str()),
-                centre.x,
-                centre.y
-            )));
+            let side = side_names.get(s).map_or("?", |n| n.as_str());
+            errors.push(src.error_whole(match spec {
+                Some(_) => format!("[[rules.wagons]] of {side}: [{}, {}] is off the table", centre.x, centre.y),
+                None => format!(
+                    "the wagon park of {side} ({} models, in the middle of its rear edge): [{}, {}] is off the table",
+                    wagons[s], centre.x, centre.y
+                ),
+            }));
         }
         parks[s] = (centre, half);
     }

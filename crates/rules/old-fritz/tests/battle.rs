@@ -815,3 +815,21 @@ fn the_computer_player_sends_a_wing_to_its_wagons_when_an_enemy_comes_near_them(
     let act = best_order(&guarded);
     assert!(!to_park(&act), "{act:?}");
 }
+
+#[test]
+fn a_big_train_widens_its_park_rather_than_reaching_across_the_table() {
+    // Fifty Mittelhofs side by side: over 1500 wagon models a side in one park.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/old-fritz/mittelhof.toml");
+    let text = volley_scenario::generate::tile(&std::fs::read_to_string(path).unwrap(), 50).unwrap();
+    let b = load(&Source::new("x50", text)).unwrap_or_else(|e| panic!("{e}"));
+    for s in 0..2 {
+        let (_, half) = b.stat().parks[s];
+        assert!(b.stat().wagons[s] > 1000, "{:?}", b.stat().wagons);
+        // Ten rows of 1" at most, however many models.
+        assert!(half.x.min(half.y) <= 5.0, "side {s}: {half:?}");
+    }
+    // The bundled battle's park is as it was: ten models a row.
+    let one = load(&Source::new("x1", std::fs::read_to_string(path).unwrap())).unwrap();
+    let (_, half) = one.stat().parks[0];
+    assert_eq!(half.x.max(half.y), 5.0, "{half:?}");
+}
