@@ -1512,12 +1512,23 @@ impl Battle {
         if held {
             orders.insert(0, current);
         }
-        let mut seen: Vec<Order> = Vec::new();
+        // Each order once, at its first place in the list (a set of their bits: the list is long
+        // in a big battle, a wing and an objective per place; -0 and 0 are one place).
+        let key = |o: &Order| {
+            let bits = |p: Point| ((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits());
+            match *o {
+                Order::Attack { at } => (0u8, bits(at)),
+                Order::Hold { at } => (1, bits(at)),
+                Order::MoveTo { at } => (2, bits(at)),
+                Order::WithdrawTo { at } => (3, bits(at)),
+                Order::Reserve => (4, (0, 0)),
+            }
+        };
+        let mut seen = std::collections::HashSet::with_capacity(orders.len());
         for o in orders {
-            if (o == current && !held) || seen.contains(&o) {
+            if (o == current && !held) || !seen.insert(key(&o)) {
                 continue;
             }
-            seen.push(o);
             let a = Action::Order { wing: w as u16, order: o };
             if self.check_order(side, w as u16, &o).is_ok() {
                 out.push(a);

@@ -190,14 +190,17 @@ impl Battle {
             (v != w && self.stat.wings[v].side == side && at.dist(p) < 1.0).then_some(v)
         };
         let mut others: Option<f64> = None;
+        let mut counted: Vec<usize> = Vec::new();
         let mut count = |k: usize| {
             // A wing with two orders there counts once: at its first.
-            if let Some(v) = sent(k).filter(|&v| !(0..k).any(|j| sent(j) == Some(v))) {
+            if let Some(v) = sent(k).filter(|v| !counted.contains(v)) {
+                counted.push(v);
                 *others.get_or_insert(0.0) += survey.wings.get(v).map_or(0.0, |x| x.strength);
             }
         };
         match &survey.place_buckets {
             Some(b) => {
+                // Every place within 1" of `p` is among those near it, taken in order.
                 let mut near = Vec::new();
                 b.near(p, 1.0, &mut near);
                 near.sort_unstable();
@@ -226,18 +229,25 @@ impl Battle {
         }
     }
 
-    /// Worth of a wing of strength `mine` staying at `at` when it is an objective the side
-    /// holds and the other wings sent there (of strength `others`) are weaker: leaving it to
-    /// them invites the enemy in.
-    fn keeping(&self, at: Point, side: u8, mine: f64, others: Option<f64>) -> f64 {
-        match self.objective_at(at) {
+    /// Worth of a wing of strength `mine` staying at a place that is `objective` (if it is one)
+    /// when the side holds it and the other wings sent there (of strength `others`) are weaker:
+    /// leaving it to them invites the enemy in.
+    fn keeping(&self, objective: Option<usize>, side: u8, mine: f64, others: Option<f64>) -> f64 {
+        match objective {
             Some(o) if others.is_none_or(|x| x < mine) && self.holders[o] == Some(side) => HELD,
             _ => 0.0,
         }
     }
 
     fn objective_at(&self, at: Point) -> Option<usize> {
-        self.stat.objectives.iter().position(|o| volley_table::point_in_polygon(at, &o.points))
+        let boxes = &self.stat.objective_boxes;
+        self.stat.objectives.iter().zip(boxes).position(|(o, b)| {
+            at.x >= b[0]
+                && at.y >= b[1]
+                && at.x <= b[2]
+                && at.y <= b[3]
+                && volley_table::point_in_polygon(at, &o.points)
+        })
     }
 
     /// Whether `side` wins if the turn limit comes with things as they are (so it need not attack).
@@ -272,7 +282,8 @@ impl Battle {
         match *order {
             Order::Attack { at } => {
                 let theirs = self.enemy_within(survey, side, at, ATTACK_RADIUS);
-                let wanted = self.objective_at(at).is_some_and(|o| self.holders[o] != Some(side));
+                let objective = self.objective_at(at);
+                let wanted = objective.is_some_and(|o| self.holders[o] != Some(side));
                 // Where the wings already sent are too weak for the enemy there, this one joins
                 // them: their strength is counted with its own, and sharing costs nothing.
                 let others_enough = others.is_none_or(|o| o >= 1.2 * theirs);
@@ -292,19 +303,20 @@ impl Battle {
                 if worn {
                     v -= 10.0;
                 }
-                v + self.keeping(at, side, wing.strength, others)
+                v + self.keeping(objective, side, wing.strength, others)
                     + self.guard_value(survey, w, side, at, others.is_some())
                     - far
                     - shared
             }
             Order::Hold { at } => {
                 let mut v = 1.0;
-                if let Some(o) = self.objective_at(at) {
+                let objective = self.objective_at(at);
+                if let Some(o) = objective {
                     if self.holders[o] != Some(1 - side) {
                         v += HOLD;
                     }
                 }
-                v + self.keeping(at, side, wing.strength, others)
+                v + self.keeping(objective, side, wing.strength, others)
                     + self.guard_value(survey, w, side, at, others.is_some())
                     - far
                     - shared

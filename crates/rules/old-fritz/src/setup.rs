@@ -141,6 +141,8 @@ pub struct Static {
     pub table: Table,
     /// Objectives.
     pub objectives: Vec<Objective>,
+    /// Each objective's bounding box (`[x0, y0, x1, y1]`), to rule most out at a glance.
+    pub objective_boxes: Vec<[f64; 4]>,
     /// Wings.
     pub wings: Vec<WingInfo>,
     /// Each side's wagon park: centre and half-extents (x, y) in inches.
@@ -356,6 +358,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         rear,
         unit_names: names,
         table,
+        objective_boxes: objectives.iter().map(|o| volley_table::bbox(&o.points)).collect(),
         objectives,
         wings,
         parks,
