@@ -1478,24 +1478,53 @@ impl Battle {
     /// The orders worth offering a wing now: attack each enemy wing or objective, hold each
     /// objective or where it stands, withdraw 12" towards its rear, stand in reserve (less the
     /// order it already has, unless some of its units, halted under control after a pursuit
-    /// test, need it again as fresh orders).
+    /// test, need it again as fresh orders). In a big battle only the [`NEAREST_PLACES`] enemy
+    /// wings and objectives nearest the wing are offered.
     pub fn order_candidates(&self, w: usize, out: &mut Vec<Action>) {
-        let side = self.stat.wings[w].side;
-        let centres = self.wing_centres();
-        let Some(here) = centres[w] else { return };
-        let mut orders: Vec<Order> = Vec::new();
-        for (v, c) in centres.iter().enumerate() {
-            if let Some(c) = c {
-                if self.stat.wings[v].side != side {
-                    orders.push(Order::Attack { at: round_point(*c) });
-                }
+        self.order_candidates_among(w, &self.wing_centres(), &self.objective_centres(), &self.wings_held(), out);
+    }
+
+    /// For each wing, whether some of its units halted under control (after a pursuit test)
+    /// and need its order again.
+    fn wings_held(&self) -> Vec<bool> {
+        let mut held = vec![false; self.wings.len()];
+        for u in self.units.iter().filter(|u| u.present() && u.hold_here) {
+            if let Some(h) = held.get_mut(usize::from(u.wing)) {
+                *h = true;
             }
         }
-        for o in &self.stat.objectives {
-            if let Some((c, _)) = volley_table::bounding_circle(o.points.iter().copied()) {
-                orders.push(Order::Attack { at: round_point(c) });
-                orders.push(Order::Hold { at: round_point(c) });
-            }
+        held
+    }
+
+    /// Each objective's middle (the centre of its bounding circle), if it has one.
+    fn objective_centres(&self) -> Vec<Option<Point>> {
+        let centre = |o: &volley_scenario::Objective| volley_table::bounding_circle(o.points.iter().copied());
+        self.stat.objectives.iter().map(|o| centre(o).map(|(c, _)| c)).collect()
+    }
+
+    /// [`Battle::order_candidates`] with the wings' and the objectives' centres, and which wings
+    /// are held ([`Battle::wings_held`]), worked out once for every wing.
+    fn order_candidates_among(
+        &self,
+        w: usize,
+        centres: &[Option<Point>],
+        objectives: &[Option<Point>],
+        held: &[bool],
+        out: &mut Vec<Action>,
+    ) {
+        let side = self.stat.wings[w].side;
+        let Some(here) = centres.get(w).copied().flatten() else { return };
+        let mut orders: Vec<Order> = Vec::new();
+        let enemies = centres
+            .iter()
+            .enumerate()
+            .filter_map(|(v, c)| c.filter(|_| self.stat.wings[v].side != side).map(|c| (v, c)));
+        for (_, c) in nearest(here, enemies) {
+            orders.push(Order::Attack { at: round_point(c) });
+        }
+        for (_, c) in nearest(here, objectives.iter().enumerate().filter_map(|(i, c)| c.map(|c| (i, c)))) {
+            orders.push(Order::Attack { at: round_point(c) });
+            orders.push(Order::Hold { at: round_point(c) });
         }
         orders.push(Order::Hold { at: round_point(here) });
         // The side's own wagons: to guard them, or to clear an enemy out of their park.
@@ -1508,7 +1537,7 @@ impl Battle {
         let current =
             self.dispatches.iter().rev().find(|d| usize::from(d.wing) == w).map_or(self.wings[w].order, |d| d.order);
         // The order in effect again, when some of the wing's units halted under control need it.
-        let held = self.units.iter().any(|u| usize::from(u.wing) == w && u.present() && u.hold_here);
+        let held = held.get(w).copied().unwrap_or(false);
         if held {
             orders.insert(0, current);
         }
@@ -1538,12 +1567,32 @@ impl Battle {
 
     fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
         out.push(Action::EndOrders);
+        let (centres, objectives, held) = (self.wing_centres(), self.objective_centres(), self.wings_held());
         for w in 0..self.wings.len() {
             if self.stat.wings[w].side == side && !self.dispatches.iter().any(|d| usize::from(d.wing) == w) {
-                self.order_candidates(w, out);
+                self.order_candidates_among(w, &centres, &objectives, &held, out);
             }
         }
     }
+}
+
+/// The most enemy wings, and the most objectives, a wing is offered to attack or hold: the
+/// nearest (a general's eye is on what lies before him; in the bundled battles every one is
+/// offered).
+pub const NEAREST_PLACES: usize = 8;
+
+/// The [`NEAREST_PLACES`] of `places` (index, point) nearest `here` (the lower index first
+/// between two as near), in their own order.
+fn nearest(here: Point, places: impl Iterator<Item = (usize, Point)>) -> Vec<(usize, Point)> {
+    let mut all: Vec<(usize, Point)> = places.collect();
+    if all.len() > NEAREST_PLACES {
+        let by_distance =
+            |a: &(usize, Point), b: &(usize, Point)| here.dist(a.1).total_cmp(&here.dist(b.1)).then(a.0.cmp(&b.0));
+        all.select_nth_unstable_by(NEAREST_PLACES - 1, by_distance);
+        all.truncate(NEAREST_PLACES);
+        all.sort_unstable_by_key(|p| p.0);
+    }
+    all
 }
 
 fn s_target_cover(s: &Situation, attacking: bool) -> bool {

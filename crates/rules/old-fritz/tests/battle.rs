@@ -833,3 +833,43 @@ fn a_big_train_widens_its_park_rather_than_reaching_across_the_table() {
     let (_, half) = one.stat().parks[0];
     assert_eq!(half.x.max(half.y), 5.0, "{half:?}");
 }
+
+#[test]
+fn in_a_big_battle_a_wing_is_offered_the_nearest_enemy_wings_and_objectives_only() {
+    use volley_old_fritz::game::NEAREST_PLACES;
+    use volley_old_fritz::model::Order;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/old-fritz/mittelhof.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let attacks = |b: &Battle, w: usize| {
+        let mut out = Vec::new();
+        b.order_candidates(w, &mut out);
+        out.iter()
+            .filter_map(|a| match a {
+                Action::Order { order: Order::Attack { at }, .. } => Some(*at),
+                _ => None,
+            })
+            .collect::<Vec<Point>>()
+    };
+    let round = |p: Point| Point::new(p.x.round(), p.y.round());
+    // The bundled battle: every enemy wing (three) and both objectives, and the side's own
+    // wagon park.
+    let one = load(&Source::new("x1", text.clone())).unwrap();
+    assert_eq!(attacks(&one, 0).len(), 3 + 2 + 1);
+    // Five side by side: fifteen enemy wings and ten objectives, of which eight of each.
+    let five = load(&Source::new("x5", volley_scenario::generate::tile(&text, 5).unwrap())).unwrap();
+    let centres = five.wing_centres();
+    let here = centres[0].unwrap();
+    let side = five.stat().wings[0].side;
+    let mut enemies: Vec<Point> = centres
+        .iter()
+        .enumerate()
+        .filter(|(v, _)| five.stat().wings[*v].side != side)
+        .filter_map(|(_, c)| *c)
+        .collect();
+    assert!(enemies.len() > NEAREST_PLACES);
+    let offered = attacks(&five, 0);
+    assert_eq!(offered.len(), 2 * NEAREST_PLACES + 1, "{offered:?}");
+    enemies.sort_by(|a, b| here.dist(*a).total_cmp(&here.dist(*b)));
+    assert!(offered.contains(&round(enemies[0])), "the nearest enemy wing is offered");
+    assert!(!offered.contains(&round(*enemies.last().unwrap())), "the farthest is not");
+}
