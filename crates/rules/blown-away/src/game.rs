@@ -313,6 +313,10 @@ fn path_len(start: Point, path: &[Point]) -> f64 {
     l
 }
 
+/// The most objectives a unit is offered to head for: the nearest (every one in the bundled
+/// battles, which have at most four).
+pub const NEAREST_OBJECTIVES: usize = 8;
+
 impl Battle {
     /// Scenario-wide data.
     pub fn stat(&self) -> &Static {
@@ -1957,12 +1961,22 @@ impl Battle {
         }
     }
 
-    /// Points a unit might head for: the objectives, the three nearest enemies and the nearest
+    /// Points a unit might head for: the objectives (in a battle of more than
+    /// [`NEAREST_OBJECTIVES`], those nearest it), the three nearest enemies and the nearest
     /// one's flank, and (for a unit under 60% of its men in ranks) its own rear edge. The flag
     /// marks the enemies themselves, which are also worth turning to face.
     pub fn destinations(&self, ui: usize) -> Vec<(Point, bool)> {
         let u = &self.units[ui];
-        let mut out: Vec<(Point, bool)> = self.stat.objective_centres.iter().map(|&c| (c, false)).collect();
+        let centres = &self.stat.objective_centres;
+        let mut out: Vec<(Point, bool)> = if centres.len() > NEAREST_OBJECTIVES {
+            let mut near: Vec<(f64, usize)> = centres.iter().enumerate().map(|(i, c)| (c.dist2(u.front), i)).collect();
+            near.select_nth_unstable_by(NEAREST_OBJECTIVES - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            near.truncate(NEAREST_OBJECTIVES);
+            near.sort_unstable_by_key(|n| n.1);
+            near.iter().map(|&(_, i)| (centres[i], false)).collect()
+        } else {
+            centres.iter().map(|&c| (c, false)).collect()
+        };
         let mut enemies: Vec<(f64, usize, Point)> = self
             .units
             .iter()
@@ -1973,7 +1987,14 @@ impl Battle {
                 (c.dist2(u.front), i, c)
             })
             .collect();
-        enemies.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The three nearest, nearest first (the lower index first between two as near): picked
+        // out, then sorted, rather than sorting them all.
+        let by_distance = |a: &(f64, usize, Point), b: &(f64, usize, Point)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        if enemies.len() > 3 {
+            enemies.select_nth_unstable_by(2, by_distance);
+            enemies.truncate(3);
+        }
+        enemies.sort_by(by_distance);
         for (k, &(_, ei, c)) in enemies.iter().take(3).enumerate() {
             out.push((c, true));
             // The nearest enemy's flank: beside the end of its front.

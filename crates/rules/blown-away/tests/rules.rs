@@ -994,3 +994,26 @@ fn a_table_too_big_to_map_is_refused_with_its_size() {
     let e = load(&Source::new("big.toml", &big)).unwrap_err().to_string();
     assert!(e.contains("at most 4000000 square inches") && e.contains("3000 by 2000"), "{e}");
 }
+
+#[test]
+fn in_a_big_battle_a_unit_heads_for_the_nearest_objectives_only() {
+    use volley_blown_away::game::NEAREST_OBJECTIVES;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/fieldworks.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let objectives_offered = |b: &Battle, ui: usize| {
+        let centres = &b.stat().objective_centres;
+        b.destinations(ui).into_iter().filter(|(p, _)| centres.contains(p)).map(|(p, _)| p).collect::<Vec<_>>()
+    };
+    // The bundled battle: all three.
+    let one = load(&Source::new("x1", text.clone())).unwrap();
+    assert_eq!(objectives_offered(&one, 0).len(), 3);
+    // Five side by side: fifteen objectives, of which the eight nearest.
+    let five = load(&Source::new("x5", volley_scenario::generate::tile(&text, 5).unwrap())).unwrap();
+    let front = five.units[0].front;
+    let mut all = five.stat().objective_centres.clone();
+    assert!(all.len() > NEAREST_OBJECTIVES);
+    all.sort_by(|a, b| a.dist(front).total_cmp(&b.dist(front)));
+    let offered = objectives_offered(&five, 0);
+    assert_eq!(offered.len(), NEAREST_OBJECTIVES, "{offered:?}");
+    assert!(offered.contains(&all[0]) && !offered.contains(all.last().unwrap()), "{offered:?}");
+}
