@@ -526,6 +526,22 @@ pub fn bounding_circle(points: impl IntoIterator<Item = Point>) -> Option<(Point
     (lo.x <= hi.x).then(|| (lo.lerp(hi, 0.5), (hi - lo).len() / 2.0))
 }
 
+/// The `k` of `places` (index, point) nearest `here`, the lower index first between two as near,
+/// kept in their given order; all of them when there are no more than `k`.
+pub fn nearest(here: Point, places: impl Iterator<Item = (usize, Point)>, k: usize) -> Vec<(usize, Point)> {
+    let mut all: Vec<(usize, Point)> = places.collect();
+    if k == 0 {
+        all.clear();
+    } else if all.len() > k {
+        let by_distance =
+            |a: &(usize, Point), b: &(usize, Point)| here.dist2(a.1).total_cmp(&here.dist2(b.1)).then(a.0.cmp(&b.0));
+        all.select_nth_unstable_by(k - 1, by_distance);
+        all.truncate(k);
+        all.sort_unstable_by_key(|p| p.0);
+    }
+    all
+}
+
 /// Whether `p` lies within `margin` of the box `b` (inside it, or outside by at most `margin`
 /// along each axis).
 pub fn in_box(b: &Aabb, p: Point, margin: f64) -> bool {
@@ -792,6 +808,25 @@ impl DistanceField {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nearest_places_are_kept_in_their_order() {
+        let places = [
+            (0, Point::new(9.0, 0.0)),
+            (1, Point::new(1.0, 0.0)),
+            (2, Point::new(5.0, 0.0)),
+            (3, Point::new(1.0, 0.0)),
+        ];
+        let here = Point::new(0.0, 0.0);
+        let near = |k| nearest(here, places.iter().copied(), k).iter().map(|p| p.0).collect::<Vec<_>>();
+        assert_eq!(near(2), [1, 3]);
+        assert_eq!(near(3), [1, 2, 3]);
+        assert_eq!(near(9), [0, 1, 2, 3]);
+        assert!(near(0).is_empty());
+        // Between two as near, the lower index.
+        assert_eq!(near(1), [1]);
+    }
+
     use proptest::prelude::*;
 
     fn pt() -> impl Strategy<Value = Point> {

@@ -1967,16 +1967,11 @@ impl Battle {
     /// marks the enemies themselves, which are also worth turning to face.
     pub fn destinations(&self, ui: usize) -> Vec<(Point, bool)> {
         let u = &self.units[ui];
-        let centres = &self.stat.objective_centres;
-        let mut out: Vec<(Point, bool)> = if centres.len() > NEAREST_OBJECTIVES {
-            let mut near: Vec<(f64, usize)> = centres.iter().enumerate().map(|(i, c)| (c.dist2(u.front), i)).collect();
-            near.select_nth_unstable_by(NEAREST_OBJECTIVES - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            near.truncate(NEAREST_OBJECTIVES);
-            near.sort_unstable_by_key(|n| n.1);
-            near.iter().map(|&(_, i)| (centres[i], false)).collect()
-        } else {
-            centres.iter().map(|&c| (c, false)).collect()
-        };
+        let objectives = self.stat.objective_centres.iter().copied().enumerate();
+        let mut out: Vec<(Point, bool)> = volley_table::nearest(u.front, objectives, NEAREST_OBJECTIVES)
+            .into_iter()
+            .map(|(_, c)| (c, false))
+            .collect();
         let mut enemies: Vec<(f64, usize, Point)> = self
             .units
             .iter()

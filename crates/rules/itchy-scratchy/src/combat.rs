@@ -158,35 +158,36 @@ impl Pattern {
 
 /// The pattern that hits a General (a treble 1).
 pub const GENERAL_PATTERN: Pattern = Pattern { faces: &[1], count: 3, name: "treble 1" };
-/// The pattern that hits artillery and machine guns.
-const DOUBLE_ONE: Pattern = Pattern { faces: &[1], count: 2, name: "double 1" };
-/// The pattern that hits cavalry and transport.
-const DOUBLE_TWO_OR_THREE: Pattern = Pattern { faces: &[2, 3], count: 2, name: "double 2 or 3" };
-/// The pattern that hits infantry.
-const DOUBLE_FOUR_FIVE_OR_SIX: Pattern = Pattern { faces: &[4, 5, 6], count: 2, name: "double 4, 5 or 6" };
 
 impl Target {
+    /// Every target.
+    pub const ALL: [Target; 6] =
+        [Target::Infantry, Target::Cavalry, Target::MachineGuns, Target::Artillery, Target::Transport, Target::General];
+
     /// The pattern that takes a Strength Point from (or kills) this target.
-    pub fn pattern(self) -> Pattern {
+    pub const fn pattern(self) -> Pattern {
         match self {
             Target::General => GENERAL_PATTERN,
-            Target::Artillery | Target::MachineGuns => DOUBLE_ONE,
-            Target::Cavalry | Target::Transport => DOUBLE_TWO_OR_THREE,
-            Target::Infantry => DOUBLE_FOUR_FIVE_OR_SIX,
+            Target::Artillery | Target::MachineGuns => Pattern { faces: &[1], count: 2, name: "double 1" },
+            Target::Cavalry | Target::Transport => Pattern { faces: &[2, 3], count: 2, name: "double 2 or 3" },
+            Target::Infantry => Pattern { faces: &[4, 5, 6], count: 2, name: "double 4, 5 or 6" },
         }
     }
 
     /// This target's pattern as [`Showing`] reads it (its faces spread one to a byte, and its
-    /// count), worked out when compiling.
+    /// count), worked out from [`Target::pattern`] when compiling.
     fn needs(self) -> (u64, u8) {
-        match self {
-            Target::General => const { (spread(GENERAL_PATTERN.mask()), GENERAL_PATTERN.count) },
-            Target::Artillery | Target::MachineGuns => const { (spread(DOUBLE_ONE.mask()), DOUBLE_ONE.count) },
-            Target::Cavalry | Target::Transport => {
-                const { (spread(DOUBLE_TWO_OR_THREE.mask()), DOUBLE_TWO_OR_THREE.count) }
+        const NEEDS: [(u64, u8); 6] = {
+            let mut t = [(0, 0); 6];
+            let mut i = 0;
+            while i < Target::ALL.len() {
+                let p = Target::ALL[i].pattern();
+                t[Target::ALL[i] as usize] = (spread(p.mask()), p.count);
+                i += 1;
             }
-            Target::Infantry => const { (spread(DOUBLE_FOUR_FIVE_OR_SIX.mask()), DOUBLE_FOUR_FIVE_OR_SIX.count) },
-        }
+            t
+        };
+        NEEDS[self as usize]
     }
 
     /// The target's name.
@@ -675,6 +676,14 @@ mod tests {
                         left >= 2
                     }))
         })
+    }
+
+    #[test]
+    fn each_target_is_judged_by_its_own_pattern() {
+        for t in Target::ALL {
+            let p = t.pattern();
+            assert_eq!(t.needs(), (spread(p.mask()), p.count), "{}", t.name());
+        }
     }
 
     #[test]

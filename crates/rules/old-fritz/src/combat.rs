@@ -605,8 +605,8 @@ fn each_addition(me: &Unit, enemy: &Unit, mut add: impl FnMut(AdditionRule, i32)
     }
 }
 
-/// How many whole tenths of `of` `part` is (`part` at most `of`, `of` not zero): `10 * part /
-/// of` rounded down.
+/// How many whole tenths of `of` `part` is (`part` at most `of`; `of` zero counts as one):
+/// `10 * part / of` rounded down.
 fn whole_tenths(part: u32, of: u32) -> i32 {
     (10 * part / of.max(1)) as i32
 }

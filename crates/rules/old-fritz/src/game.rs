@@ -1481,7 +1481,7 @@ impl Battle {
     /// test, need it again as fresh orders). In a big battle only the [`NEAREST_PLACES`] enemy
     /// wings and objectives nearest the wing are offered.
     pub fn order_candidates(&self, w: usize, out: &mut Vec<Action>) {
-        self.order_candidates_among(w, &self.wing_centres(), &self.objective_centres(), &self.wings_held(), out);
+        self.order_candidates_among(w, &self.wing_centres(), &self.wings_held(), out);
     }
 
     /// For each wing, whether some of its units halted under control (after a pursuit test)
@@ -1496,22 +1496,9 @@ impl Battle {
         held
     }
 
-    /// Each objective's middle (the centre of its bounding circle), if it has one.
-    fn objective_centres(&self) -> Vec<Option<Point>> {
-        let centre = |o: &volley_scenario::Objective| volley_table::bounding_circle(o.points.iter().copied());
-        self.stat.objectives.iter().map(|o| centre(o).map(|(c, _)| c)).collect()
-    }
-
-    /// [`Battle::order_candidates`] with the wings' and the objectives' centres, and which wings
-    /// are held ([`Battle::wings_held`]), worked out once for every wing.
-    fn order_candidates_among(
-        &self,
-        w: usize,
-        centres: &[Option<Point>],
-        objectives: &[Option<Point>],
-        held: &[bool],
-        out: &mut Vec<Action>,
-    ) {
+    /// [`Battle::order_candidates`] with the wings' centres, and which wings are held
+    /// ([`Battle::wings_held`]), worked out once for every wing.
+    fn order_candidates_among(&self, w: usize, centres: &[Option<Point>], held: &[bool], out: &mut Vec<Action>) {
         let side = self.stat.wings[w].side;
         let Some(here) = centres.get(w).copied().flatten() else { return };
         let mut orders: Vec<Order> = Vec::new();
@@ -1519,10 +1506,11 @@ impl Battle {
             .iter()
             .enumerate()
             .filter_map(|(v, c)| c.filter(|_| self.stat.wings[v].side != side).map(|c| (v, c)));
-        for (_, c) in nearest(here, enemies) {
+        for (_, c) in volley_table::nearest(here, enemies, NEAREST_PLACES) {
             orders.push(Order::Attack { at: round_point(c) });
         }
-        for (_, c) in nearest(here, objectives.iter().enumerate().filter_map(|(i, c)| c.map(|c| (i, c)))) {
+        let objectives = self.stat.objective_centres.iter().enumerate().filter_map(|(i, c)| c.map(|c| (i, c)));
+        for (_, c) in volley_table::nearest(here, objectives, NEAREST_PLACES) {
             orders.push(Order::Attack { at: round_point(c) });
             orders.push(Order::Hold { at: round_point(c) });
         }
@@ -1567,10 +1555,10 @@ impl Battle {
 
     fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
         out.push(Action::EndOrders);
-        let (centres, objectives, held) = (self.wing_centres(), self.objective_centres(), self.wings_held());
+        let (centres, held) = (self.wing_centres(), self.wings_held());
         for w in 0..self.wings.len() {
             if self.stat.wings[w].side == side && !self.dispatches.iter().any(|d| usize::from(d.wing) == w) {
-                self.order_candidates_among(w, &centres, &objectives, &held, out);
+                self.order_candidates_among(w, &centres, &held, out);
             }
         }
     }
@@ -1580,20 +1568,6 @@ impl Battle {
 /// nearest (a general's eye is on what lies before him; in the bundled battles every one is
 /// offered).
 pub const NEAREST_PLACES: usize = 8;
-
-/// The [`NEAREST_PLACES`] of `places` (index, point) nearest `here` (the lower index first
-/// between two as near), in their own order.
-fn nearest(here: Point, places: impl Iterator<Item = (usize, Point)>) -> Vec<(usize, Point)> {
-    let mut all: Vec<(usize, Point)> = places.collect();
-    if all.len() > NEAREST_PLACES {
-        let by_distance =
-            |a: &(usize, Point), b: &(usize, Point)| here.dist(a.1).total_cmp(&here.dist(b.1)).then(a.0.cmp(&b.0));
-        all.select_nth_unstable_by(NEAREST_PLACES - 1, by_distance);
-        all.truncate(NEAREST_PLACES);
-        all.sort_unstable_by_key(|p| p.0);
-    }
-    all
-}
 
 fn s_target_cover(s: &Situation, attacking: bool) -> bool {
     // The pursued unit is the other side of the combat.

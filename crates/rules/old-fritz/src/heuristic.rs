@@ -139,10 +139,7 @@ impl Battle {
         let keeper = [0u8, 1].map(|s| {
             let far = |w: usize| {
                 let c = wings[w].centre?;
-                let d =
-                    self.stat.objectives.iter().filter_map(|o| {
-                        volley_table::bounding_circle(o.points.iter().copied()).map(|(p, _)| p.dist(c))
-                    });
+                let d = self.stat.objective_centres.iter().flatten().map(|p| p.dist(c));
                 Some(d.fold(f64::INFINITY, f64::min))
             };
             let candidates: Vec<(usize, f64)> = (0..self.wings.len())
@@ -241,13 +238,11 @@ impl Battle {
 
     fn objective_at(&self, at: Point) -> Option<usize> {
         let boxes = &self.stat.objective_boxes;
-        self.stat.objectives.iter().zip(boxes).position(|(o, b)| {
-            at.x >= b[0]
-                && at.y >= b[1]
-                && at.x <= b[2]
-                && at.y <= b[3]
-                && volley_table::point_in_polygon(at, &o.points)
-        })
+        self.stat
+            .objectives
+            .iter()
+            .zip(boxes)
+            .position(|(o, b)| volley_table::in_box(b, at, 0.0) && volley_table::point_in_polygon(at, &o.points))
     }
 
     /// Whether `side` wins if the turn limit comes with things as they are (so it need not attack).

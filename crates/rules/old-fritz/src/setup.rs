@@ -141,8 +141,11 @@ pub struct Static {
     pub table: Table,
     /// Objectives.
     pub objectives: Vec<Objective>,
-    /// Each objective's bounding box (`[x0, y0, x1, y1]`), to rule most out at a glance.
-    pub objective_boxes: Vec<[f64; 4]>,
+    /// Each objective's bounding box, to rule most out at a glance.
+    pub objective_boxes: Vec<volley_table::Aabb>,
+    /// Each objective's middle (the centre of its bounding circle): where orders to it send a
+    /// wing.
+    pub objective_centres: Vec<Option<Point>>,
     /// Wings.
     pub wings: Vec<WingInfo>,
     /// Each side's wagon park: centre and half-extents (x, y) in inches.
@@ -359,6 +362,10 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         unit_names: names,
         table,
         objective_boxes: objectives.iter().map(|o| volley_table::bbox(&o.points)).collect(),
+        objective_centres: objectives
+            .iter()
+            .map(|o| volley_table::bounding_circle(o.points.iter().copied()).map(|(c, _)| c))
+            .collect(),
         objectives,
         wings,
         parks,
