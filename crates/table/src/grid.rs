@@ -237,7 +237,9 @@ impl Grid {
         a.col >= 0 && a.row >= 0 && a.col < self.cols && a.row < self.rows
     }
 
-    fn index(&self, a: Area) -> Option<usize> {
+    /// The place of `a` in a list of the grid's areas row by row from the south-west (`cols ×
+    /// rows` long), if it is on the grid.
+    pub fn index(&self, a: Area) -> Option<usize> {
         self.contains(a).then(|| a.row as usize * self.cols as usize + a.col as usize)
     }
 

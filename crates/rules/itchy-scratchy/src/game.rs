@@ -12,6 +12,7 @@ use volley_table::grid::{Area, Dir, areas_between, in_arc};
 use crate::combat::{self, MAX_DICE, Resolution};
 use crate::events::Event;
 use crate::model::{Kind, Unit};
+use crate::occupancy::{Nearest, Occupancy};
 use crate::setup::Static;
 
 /// Where a turn stands.
@@ -148,14 +149,26 @@ impl Battle {
         self.stat.sp_start[usize::from(s) & 1].div_ceil(2)
     }
 
+    /// Where the living units stand now, for many questions about this state.
+    pub(crate) fn occupancy(&self) -> Occupancy<'_> {
+        Occupancy::new(&self.stat.grid, &self.units)
+    }
+
     /// Living enemy units of `side` in area `a`.
-    fn enemies_in(&self, side: SideId, a: Area) -> impl Iterator<Item = (usize, &Unit)> {
-        self.units.iter().enumerate().filter(move |(_, u)| u.alive() && u.side != side && u.area == a)
+    fn enemies_in<'a>(&'a self, occ: &'a Occupancy<'_>, side: SideId, a: Area) -> impl Iterator<Item = usize> + 'a {
+        occ.at(a).iter().map(|&i| usize::from(i)).filter(move |&i| self.units[i].side != side)
     }
 
     /// Whether area `a` shares an edge with an area holding an enemy of `side`.
-    pub fn next_to_enemy(&self, side: SideId, a: Area) -> bool {
-        a.neighbours().iter().any(|&n| self.enemies_in(side, n).next().is_some())
+    fn next_to_enemy(&self, occ: &Occupancy<'_>, side: SideId, a: Area) -> bool {
+        a.neighbours().iter().any(|&n| self.enemies_in(occ, side, n).next().is_some())
+    }
+
+    /// How far each area is from the nearest living enemy of `side`, and which that is (the
+    /// first in the list of units of those as near).
+    pub(crate) fn nearest_enemies(&self, side: SideId) -> Nearest {
+        let enemies = self.units.iter().enumerate().filter(|(_, u)| u.alive() && u.side != side);
+        Nearest::new(&self.stat.grid, enemies.map(|(i, u)| (u.area, i as u16)))
     }
 
     /// Grid distance from `a` to the nearest enemy unit of `side`.
@@ -164,19 +177,26 @@ impl Battle {
     }
 
     /// The edges of area `a` across which an enemy of `side` stands.
-    fn enemy_edges(&self, side: SideId, a: Area) -> Vec<Dir> {
-        Dir::ALL.into_iter().filter(|&d| self.enemies_in(side, a.next(d)).next().is_some()).collect()
+    fn enemy_edges(&self, occ: &Occupancy<'_>, side: SideId, a: Area) -> Vec<Dir> {
+        Dir::ALL.into_iter().filter(|&d| self.enemies_in(occ, side, a.next(d)).next().is_some()).collect()
     }
 
-    /// The enemy units adjacent to unit `ui` that face it (it is in their front area).
-    fn faced_by(&self, ui: usize) -> Vec<usize> {
+    /// The enemy units adjacent to unit `ui` that face it (it is in their front area), in the
+    /// list's order.
+    fn faced_by(&self, occ: &Occupancy<'_>, ui: usize) -> Vec<usize> {
         let u = &self.units[ui];
-        (0..self.units.len())
+        let mut faced: Vec<usize> = u
+            .area
+            .neighbours()
+            .into_iter()
+            .flat_map(|n| self.enemies_in(occ, u.side, n))
             .filter(|&e| {
                 let x = &self.units[e];
-                x.alive() && x.side != u.side && x.area.next(x.facing) == u.area
+                x.area.next(x.facing) == u.area
             })
-            .collect()
+            .collect();
+        faced.sort_unstable();
+        faced
     }
 
     // ----- movement -----
@@ -194,6 +214,20 @@ impl Battle {
 
     /// Why a move breaks the rules, if it does.
     pub fn check_move(&self, side: SideId, unit: u16, path: &[Area], facing: Dir) -> Result<(), Illegal> {
+        self.check_move_in(&self.occupancy(), None, side, unit, path, facing)
+    }
+
+    /// [`Battle::check_move`] with the units' places worked out, and perhaps how far each area
+    /// is from the nearest enemy of `side`.
+    fn check_move_in(
+        &self,
+        occ: &Occupancy<'_>,
+        nearest: Option<&Nearest>,
+        side: SideId,
+        unit: u16,
+        path: &[Area],
+        facing: Dir,
+    ) -> Result<(), Illegal> {
         let ui = usize::from(unit);
         self.may_act_with(side, ui)?;
         let u = &self.units[ui];
@@ -210,7 +244,7 @@ impl Battle {
             );
         }
         // The withdrawal rule: a unit faced by an adjacent enemy may only move away.
-        let faced = self.faced_by(ui);
+        let faced = self.faced_by(occ, ui);
         let mut at = u.area;
         for (i, &next) in path.iter().enumerate() {
             if !at.adjacent(next) {
@@ -225,14 +259,17 @@ impl Battle {
             if !self.stat.contains(next) || !self.stat.terrain(next).passable() {
                 return illegal!("[{}, {}] is impassable or off the grid", next.col, next.row);
             }
-            if self.enemies_in(side, next).next().is_some() {
+            if self.enemies_in(occ, side, next).next().is_some() {
                 return illegal!("[{}, {}] holds an enemy unit", next.col, next.row);
             }
             if !faced.is_empty() {
-                let front_of_another =
-                    self.units.iter().enumerate().any(|(e, x)| {
-                        x.alive() && x.side != side && !faced.contains(&e) && x.area.next(x.facing) == next
-                    });
+                // Whoever faces `next` stands next to it.
+                let front_of_another = next.neighbours().into_iter().any(|n| {
+                    self.enemies_in(occ, side, n).any(|e| {
+                        let x = &self.units[e];
+                        !faced.contains(&e) && x.area.next(x.facing) == next
+                    })
+                });
                 if front_of_another {
                     return illegal!(
                         "withdrawing, {} may not move next to the front of another enemy unit",
@@ -245,7 +282,7 @@ impl Battle {
             let stop = next
                 .neighbours()
                 .iter()
-                .any(|&n| self.enemies_in(side, n).any(|(e, _)| faced.is_empty() || !faced.contains(&e)));
+                .any(|&n| self.enemies_in(occ, side, n).any(|e| faced.is_empty() || !faced.contains(&e)));
             if stop && i + 1 < path.len() {
                 return illegal!(
                     "{} must stop at [{}, {}]: it is next to an enemy unit",
@@ -264,16 +301,19 @@ impl Battle {
         }
         // Stacking at the end.
         if at != u.area {
-            let crowded = self.units.iter().enumerate().any(|(o, x)| {
-                o != ui && x.alive() && x.side == side && x.area == at && !x.kind.stacks() && !u.kind.stacks()
-            });
+            let crowded =
+                occ.of_side(&self.units, side, at).any(|o| o != ui && !self.units[o].kind.stacks() && !u.kind.stacks());
             if crowded {
                 return illegal!("[{}, {}] already holds a friendly unit", at.col, at.row);
             }
         }
         // An exhausted side does not move towards the enemy.
         if self.exhausted[usize::from(side)].is_some() && !path.is_empty() {
-            if let (Some(before), Some(after)) = (self.nearest_enemy(side, u.area), self.nearest_enemy(side, at)) {
+            let nearest = |a: Area| match (nearest, self.stat.grid.index(a)) {
+                (Some(n), Some(_)) => n.get(&self.stat.grid, a).map(|(d, _)| d),
+                _ => self.nearest_enemy(side, a),
+            };
+            if let (Some(before), Some(after)) = (nearest(u.area), nearest(at)) {
                 if after < before {
                     return illegal!("the side is exhausted: {} may not move towards the enemy", self.name(ui));
                 }
@@ -281,7 +321,7 @@ impl Battle {
         }
         // Next to an enemy at the end, the unit turns to face it.
         if !path.is_empty() {
-            let adjacent = self.enemy_edges(side, at);
+            let adjacent = self.enemy_edges(occ, side, at);
             if !adjacent.is_empty() && !adjacent.contains(&facing) {
                 return illegal!("{} ends next to an enemy unit and must face it", self.name(ui));
             }
@@ -600,23 +640,28 @@ impl Battle {
             }
             Phase::Act { .. } => {
                 out.push(Action::EndHalf);
+                let occ = self.occupancy();
+                let mut nearest = None;
                 for ui in 0..self.units.len() {
                     let u = &self.units[ui];
                     if u.side != side || !u.alive() || u.done {
                         continue;
                     }
-                    if u.weapon.is_some() && !u.attacked {
-                        for ti in 0..self.units.len() {
-                            if self.units[ti].alive()
-                                && self.units[ti].side != side
-                                && self.attack_situation(side, ui as u16, ti as u16).is_ok()
-                            {
+                    if let Some(w) = u.weapon.filter(|_| !u.attacked) {
+                        // Only the enemies within reach, in the list's order, are checked in
+                        // full (the check words why it refuses, which takes longer).
+                        let mut targets: Vec<usize> =
+                            occ.within(u.area, w.max_range()).filter(|&t| self.units[t].side != side).collect();
+                        targets.sort_unstable();
+                        for ti in targets {
+                            if self.attack_situation(side, ui as u16, ti as u16).is_ok() {
                                 out.push(Action::Attack { unit: ui as u16, target: ti as u16 });
                             }
                         }
                     }
                     if u.moved.is_none() {
-                        self.move_candidates(side, ui, out);
+                        let nearest = nearest.get_or_insert_with(|| self.nearest_enemies(side));
+                        self.move_candidates(&occ, nearest, side, ui, out);
                     }
                 }
             }
@@ -625,7 +670,7 @@ impl Battle {
 
     /// Every area unit `ui` could end a move in, with a path to it (breadth first, so a
     /// shortest one), and the facings worth offering there.
-    fn move_candidates(&self, side: SideId, ui: usize, out: &mut Vec<Action>) {
+    fn move_candidates(&self, occ: &Occupancy<'_>, nearest: &Nearest, side: SideId, ui: usize, out: &mut Vec<Action>) {
         let u = &self.units[ui];
         let allow = usize::from(u.allowance(u.attacked));
         let mut paths: Vec<(Area, Vec<Area>)> = vec![(u.area, Vec::new())];
@@ -633,7 +678,7 @@ impl Battle {
         while frontier < paths.len() {
             let (at, path) = paths[frontier].clone();
             frontier += 1;
-            if path.len() >= allow || (!path.is_empty() && self.next_to_enemy(side, at)) {
+            if path.len() >= allow || (!path.is_empty() && self.next_to_enemy(occ, side, at)) {
                 continue;
             }
             for n in at.neighbours() {
@@ -643,23 +688,23 @@ impl Battle {
                 let mut p = path.clone();
                 p.push(n);
                 // Keep a step only if some move may pass through or end there.
-                if self.stat.contains(n) && self.stat.terrain(n).passable() && self.enemies_in(side, n).next().is_none()
+                if self.stat.contains(n)
+                    && self.stat.terrain(n).passable()
+                    && self.enemies_in(occ, side, n).next().is_none()
                 {
                     paths.push((n, p));
                 }
             }
         }
         let unit = ui as u16;
-        let nearest = |a: Area| {
-            self.units.iter().filter(|e| e.alive() && e.side != side).min_by_key(|e| e.area.distance(a)).map(|e| e.area)
-        };
+        let nearest_area = |a: Area| nearest.get(&self.stat.grid, a).map(|(_, e)| self.units[usize::from(e)].area);
         for (end, path) in paths {
             let mut facings = Vec::with_capacity(2);
-            let adjacent = self.enemy_edges(side, end);
+            let adjacent = self.enemy_edges(occ, side, end);
             if let Some(&d) = adjacent.first() {
                 facings.push(d);
             } else {
-                if let Some(e) = nearest(end) {
+                if let Some(e) = nearest_area(end) {
                     facings.push(end.facing_towards(e));
                 }
                 if path.is_empty() {
@@ -668,7 +713,7 @@ impl Battle {
             }
             for facing in facings {
                 let a = Action::Move { unit, path: path.clone(), facing };
-                if self.check_move(side, unit, &path, facing).is_ok() {
+                if self.check_move_in(occ, Some(nearest), side, unit, &path, facing).is_ok() {
                     out.push(a);
                 }
             }

@@ -8,12 +8,13 @@
 //!   guns and machine guns keep out of the enemy's reach while they can shoot.
 //! * The initiative winner goes first.
 
-use volley_core::Heuristic;
+use volley_core::{Heuristic, SideId};
 use volley_table::grid::{Area, Dir, in_arc};
 
 use crate::combat::hit_chances;
 use crate::game::{Action, Battle};
 use crate::model::Kind;
+use crate::occupancy::{Nearest, Occupancy};
 
 /// Worth of one Strength Point taken.
 const SP: f64 = 10.0;
@@ -26,7 +27,41 @@ const COVER: f64 = 1.5;
 /// Cost of leaving an objective one's side holds.
 const HOLD: f64 = 4.0;
 
+/// What the scores of one side's moves share, worked out once for all of them.
+struct Survey<'a> {
+    /// The side whose moves these are.
+    side: SideId,
+    /// Where the living units stand.
+    occ: Occupancy<'a>,
+    /// How far each area is from the nearest living enemy.
+    enemies: Nearest,
+    /// How far each area is from the nearest area of an objective the side does not hold.
+    objectives: Nearest,
+    /// By area index: in an objective the side holds.
+    held: Vec<bool>,
+}
+
 impl Battle {
+    /// The survey for scoring `side`'s moves.
+    fn survey(&self, side: SideId) -> Survey<'_> {
+        let grid = &self.stat.grid;
+        let objectives = self.stat().objectives.iter().zip(&self.holders);
+        let not_held = objectives.clone().filter(|(_, h)| **h != Some(side)).flat_map(|((_, areas), _)| areas);
+        let mut held = vec![false; usize::from(grid.cols().unsigned_abs()) * usize::from(grid.rows().unsigned_abs())];
+        for ((_, areas), _) in objectives.filter(|(_, h)| **h == Some(side)) {
+            for i in areas.iter().filter_map(|&a| grid.index(a)) {
+                held[i] = true;
+            }
+        }
+        Survey {
+            side,
+            occ: self.occupancy(),
+            enemies: self.nearest_enemies(side),
+            objectives: Nearest::new(grid, not_held.map(|&a| (a, 0))),
+            held,
+        }
+    }
+
     fn expected_damage(&self, side: u8, ui: usize, ti: usize) -> f64 {
         let Ok(s) = self.attack_situation(side, ui as u16, ti as u16) else { return 0.0 };
         let n = s.dice_count().unwrap_or(0);
@@ -36,23 +71,37 @@ impl Battle {
         hit * worth + general * 3.0 * SP
     }
 
-    /// Whether a unit at `at` facing `facing` would have some enemy in its weapon's reach.
-    fn threatens(&self, ui: usize, at: Area, facing: Dir) -> bool {
+    /// Whether a unit at `at` facing `facing` would have some enemy in its weapon's reach: the
+    /// areas within reach looked at, unless the nearest enemy is further.
+    fn threatens(&self, survey: &Survey<'_>, ui: usize, at: Area, facing: Dir) -> bool {
         let u = &self.units[ui];
         let Some(w) = u.weapon else { return false };
-        self.units.iter().any(|e| {
-            e.alive() && e.side != u.side && {
-                let d = at.distance(e.area);
-                d >= 1 && d <= u16::from(w.max_range()) && in_arc(at, facing, e.area)
-            }
+        if self.stat.grid.index(at).is_some()
+            && survey.enemies.get(&self.stat.grid, at).is_none_or(|(d, _)| d > u16::from(w.max_range()))
+        {
+            return false;
+        }
+        survey.occ.within(at, w.max_range()).any(|x| {
+            let e = &self.units[x];
+            e.side != u.side && e.area != at && in_arc(at, facing, e.area)
         })
     }
 
-    fn score_move(&self, ui: usize, path: &[Area], facing: Dir) -> f64 {
+    /// The distance from `a` to the nearest enemy of the survey's side (on the grid, from the
+    /// survey).
+    fn nearest_enemy_of(&self, survey: &Survey<'_>, a: Area) -> Option<u16> {
+        match self.stat.grid.index(a) {
+            Some(_) => survey.enemies.get(&self.stat.grid, a).map(|(d, _)| d),
+            None => self.nearest_enemy(survey.side, a),
+        }
+    }
+
+    fn score_move(&self, survey: &Survey<'_>, ui: usize, path: &[Area], facing: Dir) -> f64 {
         let u = &self.units[ui];
         let side = u.side;
         let end = path.last().copied().unwrap_or(u.area);
-        let (Some(before), Some(after)) = (self.nearest_enemy(side, u.area), self.nearest_enemy(side, end)) else {
+        let (Some(before), Some(after)) = (self.nearest_enemy_of(survey, u.area), self.nearest_enemy_of(survey, end))
+        else {
             return 0.0;
         };
         let mut v = 0.0;
@@ -77,14 +126,16 @@ impl Battle {
         }
         // Objectives not yet held, when the scenario is decided by them.
         if !self.stat().objectives.is_empty() && !exhausted {
-            let obj = |a: Area| {
-                self.stat()
+            let obj = |a: Area| match self.stat.grid.index(a) {
+                Some(_) => survey.objectives.get(&self.stat.grid, a).map(|(d, _)| d),
+                None => self
+                    .stat()
                     .objectives
                     .iter()
                     .zip(&self.holders)
                     .filter(|(_, h)| **h != Some(side))
                     .flat_map(|((_, areas), _)| areas.iter().map(move |o| o.distance(a)))
-                    .min()
+                    .min(),
             };
             if let (Some(a), Some(b)) = (obj(u.area), obj(end)) {
                 v += CLOSE * (f64::from(a) - f64::from(b));
@@ -95,17 +146,12 @@ impl Battle {
             * (f64::from(u8::from(self.stat().terrain(end).cover()))
                 - f64::from(u8::from(self.stat().terrain(u.area).cover())));
         // A unit alone on an objective its side holds stays there.
-        let on = |a: Area| {
-            self.stat()
-                .objectives
-                .iter()
-                .zip(&self.holders)
-                .any(|((_, areas), h)| *h == Some(side) && areas.contains(&a))
-        };
+        // (Objectives' areas are all on the grid.)
+        let on = |a: Area| self.stat.grid.index(a).is_some_and(|i| survey.held[i]);
         if on(u.area) && !on(end) && !matches!(u.kind, Kind::General | Kind::Transport) {
             v -= HOLD;
         }
-        if self.threatens(ui, end, facing) {
+        if self.threatens(survey, ui, end, facing) {
             v += 2.0;
         }
         if path.is_empty() {
@@ -115,8 +161,9 @@ impl Battle {
     }
 }
 
-impl Heuristic for Battle {
-    fn score(&self, action: &Action) -> f64 {
+impl Battle {
+    /// The score of `action`, the surveys of the sides' moves made when first needed.
+    fn score_with<'a>(&'a self, surveys: &mut [Option<Survey<'a>>; 2], action: &Action) -> f64 {
         let side = self.acting_side().unwrap_or(0);
         match action {
             Action::Throw => 1.0,
@@ -131,7 +178,23 @@ impl Heuristic for Battle {
             Action::Attack { unit, target } => {
                 1.0 + self.expected_damage(side, usize::from(*unit), usize::from(*target))
             }
-            Action::Move { unit, path, facing } => self.score_move(usize::from(*unit), path, *facing),
+            Action::Move { unit, path, facing } => {
+                let ui = usize::from(*unit);
+                let Some(u) = self.units.get(ui) else { return 0.0 };
+                let survey = surveys[usize::from(u.side) & 1].get_or_insert_with(|| self.survey(u.side));
+                self.score_move(survey, ui, path, *facing)
+            }
         }
+    }
+}
+
+impl Heuristic for Battle {
+    fn score(&self, action: &Action) -> f64 {
+        self.score_with(&mut [None, None], action)
+    }
+
+    fn scores(&self, actions: &[Action], out: &mut Vec<f64>) {
+        let mut surveys = [None, None];
+        out.extend(actions.iter().map(|a| self.score_with(&mut surveys, a)));
     }
 }

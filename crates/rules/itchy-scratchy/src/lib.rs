@@ -24,6 +24,7 @@ pub mod events;
 pub mod game;
 mod heuristic;
 pub mod model;
+mod occupancy;
 pub mod setup;
 mod view;
 
