@@ -547,7 +547,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| anyhow!("{}: {e}", src.path))?;
             // What is made must load: the same checks as `volley check`.
             if let Err(e) = load(&Source::new("(generated)", text.clone())) {
-                bail!("the generated scenario does not load: {e}");
+                // One problem is often repeated for every copy: the first few say what it is.
+                let e = e.to_string();
+                let lines: Vec<&str> = e.lines().collect();
+                let shown = lines[..lines.len().min(GENERATE_PROBLEMS_SHOWN)].join("\n");
+                let more = lines.len().saturating_sub(GENERATE_PROBLEMS_SHOWN);
+                let more = if more > 0 { format!("\n... and {more} more") } else { String::new() };
+                bail!("the generated scenario ({times} copies of {}) does not load:\n{shown}{more}", src.path);
             }
             match out {
                 Some(path) => {
@@ -609,6 +615,9 @@ enum Loaded {
 }
 
 /// The rule sets' ids, for messages.
+/// The most of a generated scenario's problems `volley generate` shows.
+const GENERATE_PROBLEMS_SHOWN: usize = 5;
+
 const RULESETS: [&str; 3] =
     [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID, volley_old_fritz::RULESET_ID];
 

@@ -562,6 +562,12 @@ fn generate_lays_copies_side_by_side_and_refuses_what_will_not_load() {
     let o = d.run(&["generate", "crossroads", "--times", "2"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("does not load") && stderr(&o).contains("8-foot table"), "{}", stderr(&o));
+    // Too many copies for the largest grid: the problem is named first, the repeats are counted.
+    let o = d.run(&["generate", "elands-ridge", "--times", "20"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("20 copies of") && err.contains("found 240 by 10"), "{err}");
+    assert!(err.lines().count() <= 8 && err.contains("more"), "{err}");
 }
 
 #[test]
