@@ -109,19 +109,19 @@ pub fn seated<S: Heuristic + Tally + Sync>(names: &[String], seed: u64) -> Resul
         .collect()
 }
 
-/// Let `agent` decide for whichever side is to act, for up to `decisions` decisions (`None`: to
-/// the end), drawing from `chance`, until the battle ends or nobody but a side could act.
-/// `false` if the rule set refused one of its own candidates (the battle stands where it was).
+/// Let `agent` decide for whichever side is to act while `go_on(state, decisions taken)` holds,
+/// drawing from `chance`, until the battle ends or nobody but a side could act. `false` if the
+/// rule set refused one of its own candidates (the battle stands where it was).
 pub(crate) fn play_on<S: GameState, A: Agent<S>>(
     s: &mut S,
     agent: &mut A,
     chance: &mut dyn volley_chance::Chance,
-    decisions: Option<usize>,
+    go_on: &mut dyn FnMut(&S, usize) -> bool,
     cands: &mut Vec<S::Action>,
     events: &mut Vec<S::Event>,
 ) -> bool {
     let mut taken = 0;
-    while s.outcome().is_none() && decisions.is_none_or(|d| taken < d) {
+    while s.outcome().is_none() && go_on(s, taken) {
         if !matches!(s.actor(), volley_core::Actor::Side(_)) {
             break;
         }
@@ -146,7 +146,49 @@ pub(crate) fn play_on<S: GameState, A: Agent<S>>(
 pub fn advanced<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Option<S> {
     let mut s = start.clone();
     let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
-    play_on(&mut s, &mut agent, &mut rng, Some(decisions), &mut Vec::new(), &mut Vec::new()).then_some(s)
+    let mut go_on = |_: &S, taken: usize| taken < decisions;
+    play_on(&mut s, &mut agent, &mut rng, &mut go_on, &mut Vec::new(), &mut Vec::new()).then_some(s)
+}
+
+/// The battle `start` played on by the heuristic player on both sides for as long as `go_on`
+/// holds (and the battle lasts), its dice from `seed`: a battle at its second turn, say, or a
+/// benchmark's whole turn. `None` if the rule set refuses one of its own candidates.
+pub fn advanced_while<S: Heuristic>(start: &S, seed: u64, mut go_on: impl FnMut(&S) -> bool) -> Option<S> {
+    let mut s = start.clone();
+    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
+    let mut go_on = |s: &S, _: usize| go_on(s);
+    play_on(&mut s, &mut agent, &mut rng, &mut go_on, &mut Vec::new(), &mut Vec::new()).then_some(s)
+}
+
+/// Play up to `decisions` decisions of the battle `start` with the heuristic player (dice from
+/// `seed`), checking at each that scoring all the candidates at once ([`Heuristic::scores`],
+/// which a rule set may speed up by sharing work) gives what scoring each alone does
+/// ([`Heuristic::score`]). The error names the decision, the action and both scores; a rule
+/// set's tests call this.
+pub fn check_scores<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Result<usize, String> {
+    let mut s = start.clone();
+    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
+    let (mut cands, mut events, mut scores) = (Vec::new(), Vec::new(), Vec::new());
+    for n in 0..decisions {
+        if s.outcome().is_some() || !matches!(s.actor(), volley_core::Actor::Side(_)) {
+            return Ok(n);
+        }
+        cands.clear();
+        s.candidate_actions(&mut cands);
+        scores.clear();
+        s.scores(&cands, &mut scores);
+        for (a, &together) in cands.iter().zip(&scores) {
+            let alone = s.score(a);
+            if alone.to_bits() != together.to_bits() {
+                return Err(format!("decision {n}: {}: {together} among all, {alone} alone", s.describe(a)));
+            }
+        }
+        let i = agent.choose(&s, &cands).min(cands.len().saturating_sub(1));
+        let Some(a) = cands.get(i) else { return Ok(n) };
+        events.clear();
+        s.apply(a, &mut rng, &mut events).map_err(|e| format!("decision {n}: {e}"))?;
+    }
+    Ok(decisions)
 }
 
 /// The first position from `decisions` decisions into a battle (as [`advanced`] plays it) on

@@ -328,8 +328,8 @@ fn grow<S: Heuristic + Tally>(root: &S, cfg: &MctsConfig, seed: u64, deadline: O
             continue;
         }
         // Rollout (a refused candidate ends it where it stands).
-        let limit = (cfg.rollout > 0).then_some(cfg.rollout as usize);
-        let _ = crate::play_on(&mut s, &mut roll, &mut rng, limit, &mut cands, &mut events);
+        let limit = if cfg.rollout > 0 { cfg.rollout as usize } else { usize::MAX };
+        let _ = crate::play_on(&mut s, &mut roll, &mut rng, &mut |_, taken| taken < limit, &mut cands, &mut events);
         // Backpropagation.
         let v0 = evaluate(&s);
         tree.nodes[0].visits += 1;

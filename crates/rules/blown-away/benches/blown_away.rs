@@ -151,3 +151,26 @@ fn exact_odds_full_decks(bencher: Bencher) {
     assert!(Combat.odds(&s).is_ok_and(|o| o.len() > 1), "the benchmark's situation must be valid");
     bencher.bench_local(|| black_box(Combat.odds(black_box(&s))));
 }
+
+/// Fieldworks tiled `k` times side by side (`volley generate fieldworks --times k`), at the
+/// start of turn 2, the deployment and turn 1 played by the heuristic player.
+fn tiled_at_turn_two(k: u32) -> Battle {
+    let path = format!("{}/../../../scenarios/blown-away/fieldworks.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = volley_scenario::generate::tile(&text, k).unwrap_or_else(|e| panic!("{e}"));
+    let b = load(&Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
+    volley_ai::advanced_while(&b, 1, |b| b.turn < 2).unwrap_or_else(|| panic!("a refused candidate"))
+}
+
+/// The scale test: turns 2 to 5 of Fieldworks tiled 1, 2, 5 and 10 times (a side acts in a
+/// turn, so two turns each), heuristic against heuristic — every decision (the candidates
+/// listed and scored) and every action carried out, the rules' own work (moves, fire, combats,
+/// morale) among them. The item is a turn; the time a turn against the number of units shows
+/// how the cost of a turn grows.
+#[divan::bench(args = [1, 2, 5, 10], sample_count = 10, sample_size = 1)]
+fn turn_of_a_tiled_battle(bencher: Bencher, k: u32) {
+    let start = tiled_at_turn_two(k);
+    bencher
+        .counter(ItemsCount::new(4usize))
+        .bench_local(|| volley_ai::advanced_while(&start, 7, |b| b.turn < 6).map(|b| b.turn));
+}

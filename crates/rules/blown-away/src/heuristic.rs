@@ -48,6 +48,12 @@ struct Enemies {
     fronts: Vec<Option<Front>>,
     /// For each unit, the enemy nearest its front now, worked out when first asked for.
     from_front: Vec<OnceCell<Option<(usize, f64)>>>,
+    /// For each unit, the objective it alone holds for its side ([`Battle::holds_alone`]),
+    /// worked out when first asked for: the same for every move of the unit.
+    alone_on: Vec<OnceCell<Option<usize>>>,
+    /// For each gun, whether it could fire at some enemy where it stands, worked out when first
+    /// asked for.
+    gun_has_target: Vec<OnceCell<bool>>,
 }
 
 impl Enemies {
@@ -63,7 +69,15 @@ impl Enemies {
             }
             fronts[i] = e.front_edge();
         }
-        Enemies { units, points, fronts, from_front: vec![OnceCell::new(); b.units.len()] }
+        let n = b.units.len();
+        Enemies {
+            units,
+            points,
+            fronts,
+            from_front: vec![OnceCell::new(); n],
+            alone_on: vec![OnceCell::new(); n],
+            gun_has_target: vec![OnceCell::new(); n],
+        }
     }
 
     /// The enemy unit nearest `p`, and its distance.
@@ -146,7 +160,7 @@ impl Battle {
             {
                 v += OBJECTIVE_PULL * (a - b) / allow;
             }
-        } else if let Some(o) = self.holds_alone(ui) {
+        } else if let Some(o) = *enemies.alone_on[ui].get_or_init(|| self.holds_alone(ui)) {
             if !volley_table::point_in_polygon(end, &self.stat().objectives[o].points) {
                 v -= LEAVE_OBJECTIVE;
             }
@@ -164,7 +178,8 @@ impl Battle {
             v -= CAVALRY_INTO_INFANTRY;
         }
         if u.arm == Arm::Artillery
-            && self.units.iter().enumerate().any(|(ti, t)| t.side != side && self.would_fire(ui, ti))
+            && *enemies.gun_has_target[ui]
+                .get_or_init(|| self.units.iter().enumerate().any(|(ti, t)| t.side != side && self.would_fire(ui, ti)))
         {
             v -= GUN_LEAVES_POSITION;
         }

@@ -48,3 +48,18 @@ fn heuristic_agents_conform_and_finish_battles() {
         assert!(r.results[0] + r.results[1] > 0, "{s}: heuristic battles should sometimes be won");
     }
 }
+
+#[test]
+fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
+    // The scores of a decision share what they can (the enemy bodies, the nearest enemy to a
+    // unit's front, the objective a unit alone holds, whether a gun has a target): it must
+    // change no score. Five Fieldworks side by side as well.
+    let path = format!("{}/../../../scenarios/blown-away/fieldworks.toml", env!("CARGO_MANIFEST_DIR"));
+    let tiled = volley_scenario::generate::tile(&std::fs::read_to_string(path).unwrap(), 5).unwrap();
+    let mut battles: Vec<Battle> = SCENARIOS.iter().map(|s| scenario(s)).collect();
+    battles.push(load(&Source::new("tiled", tiled)).unwrap());
+    for b in battles {
+        let n = volley_ai::check_scores(&b, 300, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
+        assert!(n > 50, "{n} decisions checked");
+    }
+}

@@ -170,12 +170,8 @@ fn tiled_at_turn_two(k: u32) -> volley_itchy_scratchy::Battle {
     let path = format!("{}/../../../scenarios/itchy-scratchy/elands-ridge.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let text = volley_scenario::generate::tile(&text, k).unwrap_or_else(|e| panic!("{e}"));
-    let mut b =
-        volley_itchy_scratchy::load(&volley_scenario::Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
-    while b.turn == 1 {
-        b = volley_ai::advanced(&b, 1, 1).unwrap_or_else(|| panic!("a refused candidate"));
-    }
-    b
+    let b = volley_itchy_scratchy::load(&volley_scenario::Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
+    volley_ai::advanced_while(&b, 1, |b| b.turn == 1).unwrap_or_else(|| panic!("a refused candidate"))
 }
 
 /// The scale test: one whole turn (turn 2) of Elands Ridge tiled 1, 2, 5 and 10 times,
@@ -185,20 +181,6 @@ fn tiled_at_turn_two(k: u32) -> volley_itchy_scratchy::Battle {
 /// how the cost of a turn grows.
 #[divan::bench(args = [1, 2, 5, 10], sample_count = 10, sample_size = 1)]
 fn turn_of_a_tiled_battle(bencher: Bencher, k: u32) {
-    use volley_core::{Agent, GameState};
     let start = tiled_at_turn_two(k);
-    bencher.bench_local(|| {
-        let mut s = start.clone();
-        let mut agent = volley_ai::HeuristicAgent::new(1);
-        let mut rng = Seeded::new(7);
-        let (mut candidates, mut events) = (Vec::new(), Vec::new());
-        while s.turn == 2 && s.outcome().is_none() {
-            candidates.clear();
-            s.candidate_actions(&mut candidates);
-            let pick = agent.choose(&s, &candidates);
-            events.clear();
-            s.apply(&candidates[pick], &mut rng, &mut events).unwrap_or_else(|e| panic!("{e}"));
-        }
-        black_box(s.turn)
-    });
+    bencher.bench_local(|| volley_ai::advanced_while(&start, 7, |b| b.turn == 2).map(|b| b.turn));
 }

@@ -198,3 +198,42 @@ impl Heuristic for Battle {
         out.extend(actions.iter().map(|a| self.score_with(&mut surveys, a)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use volley_core::GameState;
+
+    #[test]
+    fn the_survey_answers_as_the_units_and_objectives_do() {
+        // Elands Ridge twice side by side, 60 decisions in: units moved, some perhaps lost, the
+        // ridges held or not.
+        let path = format!("{}/../../../scenarios/itchy-scratchy/elands-ridge.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = volley_scenario::generate::tile(&text, 2).unwrap_or_default();
+        let start = crate::load(&volley_scenario::Source::new("tiled", text)).unwrap_or_else(|e| panic!("{e}"));
+        let b = volley_ai::advanced(&start, 60, 3).unwrap_or_else(|| panic!("refused"));
+        assert!(b.outcome().is_none());
+        let grid = &b.stat.grid;
+        for side in 0..2 {
+            let survey = b.survey(side);
+            let objectives = b.stat.objectives.iter().zip(&b.holders);
+            for a in grid.areas() {
+                let i = grid.index(a).unwrap_or(usize::MAX);
+                let held = objectives.clone().any(|((_, areas), h)| *h == Some(side) && areas.contains(&a));
+                assert_eq!(survey.held[i], held, "side {side} at {a:?}");
+                let unheld = objectives
+                    .clone()
+                    .filter(|(_, h)| **h != Some(side))
+                    .flat_map(|((_, areas), _)| areas.iter().map(|o| o.distance(a)))
+                    .min();
+                assert_eq!(survey.objectives.get(grid, a).map(|x| x.0), unheld, "side {side} at {a:?}");
+                assert_eq!(survey.enemies.get(grid, a).map(|x| x.0), b.nearest_enemy(side, a), "side {side} at {a:?}");
+                let here: Vec<usize> =
+                    (0..b.units.len()).filter(|&u| b.units[u].alive() && b.units[u].area == a).collect();
+                assert_eq!(survey.occ.at(a).iter().map(|&u| usize::from(u)).collect::<Vec<_>>(), here);
+            }
+        }
+        // Some objective is held by one side and not the other by now, so both cases are seen.
+        assert!(b.holders.iter().any(Option::is_some), "{:?}", b.holders);
+    }
+}

@@ -51,3 +51,17 @@ fn heuristic_agents_conform_and_finish_battles() {
         assert!(r.results[0] + r.results[1] > 0, "{s}: heuristic battles should be won");
     }
 }
+
+#[test]
+fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
+    // The scores of a decision share a survey of the battle (where the units stand, how far
+    // the nearest enemy and objective are): it must change no score. Ten Elands Ridges side by
+    // side as well, where the survey matters most.
+    let path = format!("{}/../../../scenarios/itchy-scratchy/elands-ridge.toml", env!("CARGO_MANIFEST_DIR"));
+    let tiled = volley_scenario::generate::tile(&std::fs::read_to_string(path).unwrap(), 10).unwrap();
+    let big = load(&Source::new("tiled", tiled)).unwrap();
+    for (b, decisions) in [(scenario("elands-ridge.toml"), 400), (scenario("hochdorf-mill.toml"), 400), (big, 300)] {
+        let n = volley_ai::check_scores(&b, decisions, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
+        assert!(n > 100, "{} decisions checked", n);
+    }
+}

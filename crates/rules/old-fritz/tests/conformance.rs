@@ -142,3 +142,18 @@ fn a_wing_holding_an_objective_alone_stays_there() {
     assert!(to_hill(0) < 0.0, "the centre would leave the town: {}", to_hill(0));
     assert!(to_hill(2) > 0.0, "the hill is worth a wing that holds nothing: {}", to_hill(2));
 }
+
+#[test]
+fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
+    // The scores of a decision share a survey (wings' centres, objectives held, the places
+    // near each wing): it must change no score. Ten Mittelhofs side by side as well, where a
+    // wing is offered only the places nearest it.
+    let path = format!("{}/../../../scenarios/old-fritz/mittelhof.toml", env!("CARGO_MANIFEST_DIR"));
+    let tiled = volley_scenario::generate::tile(&std::fs::read_to_string(path).unwrap(), 10).unwrap();
+    let mut battles: Vec<Battle> = SCENARIOS.iter().map(|s| scenario(s)).collect();
+    battles.push(load(&Source::new("tiled", tiled)).unwrap());
+    for b in battles {
+        let n = volley_ai::check_scores(&b, 300, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
+        assert!(n > 50, "{n} decisions checked");
+    }
+}
