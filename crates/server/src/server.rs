@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use volley_chance::{Chance, Recorder, Scripted, Seeded};
-use volley_core::{Actor, Viewer};
+use volley_core::{Actor, SideId, Viewer};
 use volley_scenario::Source;
 use volley_store::{ActionRecord, GameRecord, Seat, Store};
 
@@ -370,7 +370,7 @@ impl Server {
         };
         let draws = serde_json::to_value(&rec.draws).map_err(ApiError::internal)?;
         let by = serde_json::to_value(by).map_err(ApiError::internal)?;
-        let record = ActionRecord { n, by, action: action.clone(), draws };
+        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(status(&*next)) };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         g.live = next;
         g.n = n;
@@ -426,36 +426,36 @@ impl Server {
         }
     }
 
-    /// Every stored game, newest first, with where it stands.
+    /// Every stored game, newest first, with where it stands: as its last action left it (kept
+    /// with the action), or, for a game not yet begun or whose actions were kept without it,
+    /// from the game itself.
     pub fn list(&self) -> Result<Value, ApiError> {
         let games = self.store.games().map_err(ApiError::store)?;
         let mut out = Vec::with_capacity(games.len());
         for summary in games {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
-            if let Ok(game) = self.game(&summary.id) {
-                let g = lock(&game)?;
-                let view = g.live.view(Viewer::Spectator);
-                let status = match (g.live.outcome(), g.live.actor()) {
-                    (Some(o), _) => match o.winner {
-                        Some(w) => {
-                            format!("{} won: {}", view.sides.get(usize::from(w)).map_or("?", |s| s.as_str()), o.reason)
-                        }
-                        None => format!("a draw: {}", o.reason),
-                    },
-                    (None, Actor::Side(s)) => {
-                        format!(
-                            "turn {}, {} to act",
-                            view.turn,
-                            view.sides.get(usize::from(s)).map_or("?", |s| s.as_str())
-                        )
-                    }
-                    (None, other) => format!("turn {}, {other} to act", view.turn),
-                };
-                v["status"] = json!(status);
+            if summary.status.is_none() {
+                if let Ok(game) = self.game(&summary.id) {
+                    v["status"] = json!(status(&*lock(&game)?.live));
+                }
             }
             out.push(v);
         }
         Ok(Value::Array(out))
+    }
+}
+
+/// Where a game stands, in words: who won and why, or whose turn it is.
+fn status(live: &dyn Live) -> String {
+    let view = live.view(Viewer::Spectator);
+    let side = |s: SideId| view.sides.get(usize::from(s)).map_or("?", |s| s.as_str()).to_string();
+    match (live.outcome(), live.actor()) {
+        (Some(o), _) => match o.winner {
+            Some(w) => format!("{} won: {}", side(w), o.reason),
+            None => format!("a draw: {}", o.reason),
+        },
+        (None, Actor::Side(s)) => format!("turn {}, {} to act", view.turn, side(s)),
+        (None, other) => format!("turn {}, {other} to act", view.turn),
     }
 }
 

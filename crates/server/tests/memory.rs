@@ -3,10 +3,11 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
 use volley_server::{NewGame, Server};
-use volley_store::{SqliteStore, Store};
+use volley_store::{ActionRecord, GameRecord, GameSummary, SqliteStore, Store, StoreError};
 
 fn server(name: &str, games: usize) -> Server {
     let dir = std::env::temp_dir().join(format!("volley-memory-{}-{name}", std::process::id()));
@@ -61,4 +62,56 @@ fn a_watched_game_stays_in_memory() {
     drop(rx);
     let _ = new_game(&s);
     assert_eq!(s.games_in_memory(), 1, "both idle games let go once nobody watches");
+}
+
+/// A store that counts the games read back whole (each one rebuilt by the server).
+struct Counting {
+    inner: SqliteStore,
+    reads: AtomicUsize,
+}
+
+impl Store for Counting {
+    fn create_game(&self, game: &GameRecord) -> Result<(), StoreError> {
+        self.inner.create_game(game)
+    }
+    fn append_action(&self, game: &str, action: &ActionRecord) -> Result<(), StoreError> {
+        self.inner.append_action(game, action)
+    }
+    fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError> {
+        self.reads.fetch_add(1, Ordering::SeqCst);
+        self.inner.game(id)
+    }
+    fn games(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.games()
+    }
+}
+
+#[test]
+fn the_list_shows_where_games_let_go_stand_without_bringing_them_back() {
+    let store = Arc::new(Counting { inner: SqliteStore::in_memory().unwrap(), reads: AtomicUsize::new(0) });
+    let s = Server::with_memory_for(store.clone(), 2);
+    let mut games = Vec::new();
+    for _ in 0..5 {
+        let (id, token) = new_game(&s);
+        s.act(&id, &token, &json!("throw")).unwrap();
+        // Where it stands, from the game itself: the winner of the initiative chooses.
+        let v = s.view(&id, None).unwrap();
+        let side = v["actor"]["side"].as_u64().unwrap() as usize;
+        let status = format!("turn {}, {} to act", v["view"]["turn"], v["view"]["sides"][side].as_str().unwrap());
+        games.push((id, status));
+    }
+    // Three games were let go; the list shows where all five stand without rebuilding one.
+    assert_eq!(s.games_in_memory(), 2);
+    let reads = store.reads.load(Ordering::SeqCst);
+    let list = s.list().unwrap();
+    assert_eq!(store.reads.load(Ordering::SeqCst), reads, "no game read back for the list");
+    for (id, status) in &games {
+        let line = list.as_array().unwrap().iter().find(|g| g["id"] == json!(id)).unwrap();
+        assert_eq!(line["status"], json!(status), "{line}");
+    }
+    // A game not yet begun has no action to keep its status: it is worked out from the game.
+    let (fresh, _) = new_game(&s);
+    let list = s.list().unwrap();
+    let line = list.as_array().unwrap().iter().find(|g| g["id"] == json!(fresh)).unwrap();
+    assert!(line["status"].as_str().is_some_and(|st| st.starts_with("turn 1, ")), "{line}");
 }

@@ -75,6 +75,10 @@ pub struct ActionRecord {
     pub action: serde_json::Value,
     /// The draws it made, with what each was for.
     pub draws: serde_json::Value,
+    /// Where the game stood after it, in words, for lists of games (none in actions kept before
+    /// this was): the last action's lets a list show every game without rebuilding it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// A game in a list.
@@ -92,6 +96,10 @@ pub struct GameSummary {
     pub actions: u64,
     /// When it was created.
     pub created: u64,
+    /// Where it stands, in words, as its last action left it (none before its first action, or
+    /// if that was kept without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// Where games are kept. Implementations must make an action durable before
@@ -190,13 +198,20 @@ impl Store for SqliteStore {
     fn games(&self) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn()?;
         let mut stmt = conn.prepare(
-            "SELECT g.record, (SELECT COUNT(*) FROM actions a WHERE a.game = g.id) FROM games g ORDER BY g.created DESC, g.id",
+            "SELECT g.record, (SELECT COUNT(*) FROM actions a WHERE a.game = g.id),
+                (SELECT a.record FROM actions a WHERE a.game = g.id ORDER BY a.n DESC LIMIT 1)
+             FROM games g ORDER BY g.created DESC, g.id",
         )?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let rows =
+            stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<String>>(2)?)))?;
         let mut out = Vec::new();
         for row in rows {
-            let (record, n) = row?;
+            let (record, n, last) = row?;
             let g: GameRecord = serde_json::from_str(&record)?;
+            let status = match last {
+                Some(text) => serde_json::from_str::<ActionRecord>(&text)?.status,
+                None => None,
+            };
             out.push(GameSummary {
                 id: g.id,
                 ruleset: g.ruleset,
@@ -204,6 +219,7 @@ impl Store for SqliteStore {
                 players: g.seats.into_iter().map(|s| s.player).collect(),
                 actions: n as u64,
                 created: g.created,
+                status,
             });
         }
         Ok(out)
@@ -236,6 +252,7 @@ mod tests {
             by: serde_json::json!({"side": 0}),
             action: serde_json::json!("end_orders"),
             draws: serde_json::json!([]),
+            status: Some(format!("after action {n}")),
         }
     }
 
@@ -260,7 +277,17 @@ mod tests {
         let list = s.games().unwrap();
         assert_eq!(list.len(), 1);
         assert_eq!((list[0].actions, list[0].players.clone()), (2, vec!["human".to_string(), "heuristic".to_string()]));
+        assert_eq!(list[0].status.as_deref(), Some("after action 2"), "the last action's status");
         assert!(s.game("nope").unwrap().is_none());
+        // A game without actions has no status; nor has one whose last action was kept without.
+        s.create_game(&GameRecord { id: "g2".into(), created: 2, ..record("g2") }).unwrap();
+        s.create_game(&GameRecord { id: "g3".into(), created: 3, ..record("g3") }).unwrap();
+        s.append_action("g3", &ActionRecord { status: None, ..action(1) }).unwrap();
+        let list = s.games().unwrap();
+        assert_eq!(
+            list.iter().map(|g| (g.id.as_str(), g.status.is_some())).collect::<Vec<_>>(),
+            [("g3", false), ("g2", false), ("g1", true)]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
