@@ -183,12 +183,23 @@ impl Server {
         self.games.lock().map_or(0, |g| g.map.len())
     }
 
-    /// Load every stored game and let the computer players carry on where they stopped.
+    /// Let the computer players carry on where they stopped: every stored game a computer
+    /// player must act in is loaded. A game whose last action says a person is to act, or
+    /// nobody (it is over), is left in the store; one not yet begun, or whose last action was
+    /// kept without saying, is loaded to see.
     pub fn resume_all(&self) {
         if let Ok(list) = self.store.games() {
             for g in list {
-                if let Ok(game) = self.game(&g.id) {
-                    self.kick(&game);
+                let computer = |s: u8| g.players.get(usize::from(s)).is_some_and(|p| p != "human");
+                let maybe = match (&g.status, g.to_act) {
+                    (Some(_), Some(s)) => computer(s),
+                    (Some(_), None) => false,
+                    (None, _) => true,
+                };
+                if maybe {
+                    if let Ok(game) = self.game(&g.id) {
+                        self.kick(&game);
+                    }
                 }
             }
         }
@@ -370,7 +381,11 @@ impl Server {
         };
         let draws = serde_json::to_value(&rec.draws).map_err(ApiError::internal)?;
         let by = serde_json::to_value(by).map_err(ApiError::internal)?;
-        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(status(&*next)) };
+        let to_act = match next.actor() {
+            Actor::Side(s) => Some(s),
+            _ => None,
+        };
+        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(status(&*next)), to_act };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         g.live = next;
         g.n = n;

@@ -115,3 +115,36 @@ fn the_list_shows_where_games_let_go_stand_without_bringing_them_back() {
     let line = list.as_array().unwrap().iter().find(|g| g["id"] == json!(fresh)).unwrap();
     assert!(line["status"].as_str().is_some_and(|st| st.starts_with("turn 1, ")), "{line}");
 }
+
+#[test]
+fn starting_up_loads_only_the_games_a_computer_player_must_go_on_with() {
+    // A real first action (the initiative throw at Hochdorf mill, seed 5), as a store keeps it.
+    let kept = Arc::new(SqliteStore::in_memory().unwrap());
+    let first = Server::with_memory_for(kept.clone(), 4);
+    let (id, token) = new_game(&first);
+    first.act(&id, &token, &json!("throw")).unwrap();
+    let winner = first.view(&id, None).unwrap()["actor"]["side"].as_u64().unwrap() as usize;
+    assert_eq!(first.list().unwrap()[0]["to_act"], json!(winner));
+    let (record, actions) = kept.game(&id).unwrap().unwrap();
+    // The same game kept three ways: the throw's winner a computer player; a person; and not yet
+    // thrown, a computer player to throw.
+    let store = Arc::new(Counting { inner: SqliteStore::in_memory().unwrap(), reads: AtomicUsize::new(0) });
+    let keep = |id: &str, computer: usize, with_action: bool| {
+        let mut seats = record.seats.clone();
+        seats[computer].player = "heuristic".into();
+        store.create_game(&GameRecord { id: id.into(), seats, ..record.clone() }).unwrap();
+        if with_action {
+            store.append_action(id, &actions[0]).unwrap();
+        }
+    };
+    keep("computer-to-act", winner, true);
+    keep("person-to-act", 1 - winner, true);
+    keep("not-begun", 0, false);
+    let s = Server::with_memory_for(store.clone(), 8);
+    s.resume_all();
+    assert_eq!(store.reads.load(Ordering::SeqCst), 2, "the game a person must go on with stays in the store");
+    // The computer player went on: it chose, and a person is to act again.
+    let v = s.view("computer-to-act", None).unwrap();
+    assert!(v["actions"].as_u64().unwrap() > 1, "{}", v["actions"]);
+    assert_eq!(v["actor"]["side"], json!(1 - winner));
+}

@@ -79,6 +79,10 @@ pub struct ActionRecord {
     /// this was): the last action's lets a list show every game without rebuilding it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// The side to act after it, if a side is (none once the game is over, and in actions kept
+    /// before this was): a server starting up looks for games a computer player must go on with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<u8>,
 }
 
 /// A game in a list.
@@ -100,6 +104,10 @@ pub struct GameSummary {
     /// if that was kept without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+    /// The side to act, as its last action left it (none as for `status`, or if no side is to
+    /// act).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<u8>,
 }
 
 /// Where games are kept. Implementations must make an action durable before
@@ -208,9 +216,12 @@ impl Store for SqliteStore {
         for row in rows {
             let (record, n, last) = row?;
             let g: GameRecord = serde_json::from_str(&record)?;
-            let status = match last {
-                Some(text) => serde_json::from_str::<ActionRecord>(&text)?.status,
-                None => None,
+            let (status, to_act) = match last {
+                Some(text) => {
+                    let a: ActionRecord = serde_json::from_str(&text)?;
+                    (a.status, a.to_act)
+                }
+                None => (None, None),
             };
             out.push(GameSummary {
                 id: g.id,
@@ -220,6 +231,7 @@ impl Store for SqliteStore {
                 actions: n as u64,
                 created: g.created,
                 status,
+                to_act,
             });
         }
         Ok(out)
@@ -253,6 +265,7 @@ mod tests {
             action: serde_json::json!("end_orders"),
             draws: serde_json::json!([]),
             status: Some(format!("after action {n}")),
+            to_act: Some((n % 2) as u8),
         }
     }
 
@@ -278,11 +291,12 @@ mod tests {
         assert_eq!(list.len(), 1);
         assert_eq!((list[0].actions, list[0].players.clone()), (2, vec!["human".to_string(), "heuristic".to_string()]));
         assert_eq!(list[0].status.as_deref(), Some("after action 2"), "the last action's status");
+        assert_eq!(list[0].to_act, Some(0), "and side to act");
         assert!(s.game("nope").unwrap().is_none());
         // A game without actions has no status; nor has one whose last action was kept without.
         s.create_game(&GameRecord { id: "g2".into(), created: 2, ..record("g2") }).unwrap();
         s.create_game(&GameRecord { id: "g3".into(), created: 3, ..record("g3") }).unwrap();
-        s.append_action("g3", &ActionRecord { status: None, ..action(1) }).unwrap();
+        s.append_action("g3", &ActionRecord { status: None, to_act: None, ..action(1) }).unwrap();
         let list = s.games().unwrap();
         assert_eq!(
             list.iter().map(|g| (g.id.as_str(), g.status.is_some())).collect::<Vec<_>>(),
