@@ -38,6 +38,9 @@ pub trait Live: Send + Sync {
     fn clone_box(&self) -> Box<dyn Live>;
     /// The state's hash.
     fn state_hash(&self) -> u64;
+    /// Where the game stands, in words: who won and why, or whose turn it is (for lists of
+    /// games; kept with each action).
+    fn status(&self) -> String;
 }
 
 /// Any battle the server can hold.
@@ -106,5 +109,17 @@ where
 
     fn state_hash(&self) -> u64 {
         self.0.state_hash()
+    }
+
+    fn status(&self) -> String {
+        let turn = self.0.phase().turn;
+        match (self.0.outcome(), self.0.actor()) {
+            (Some(o), _) => match o.winner {
+                Some(w) => format!("{} won: {}", self.0.side_name(w), o.reason),
+                None => format!("a draw: {}", o.reason),
+            },
+            (None, Actor::Side(s)) => format!("turn {turn}, {} to act", self.0.side_name(s)),
+            (None, other) => format!("turn {turn}, {other} to act"),
+        }
     }
 }

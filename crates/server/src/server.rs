@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use volley_chance::{Chance, Recorder, Scripted, Seeded};
-use volley_core::{Actor, SideId, Viewer};
+use volley_core::{Actor, Viewer};
 use volley_scenario::Source;
 use volley_store::{ActionRecord, GameRecord, Seat, Store};
 
@@ -385,7 +385,7 @@ impl Server {
             Actor::Side(s) => Some(s),
             _ => None,
         };
-        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(status(&*next)), to_act };
+        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(next.status()), to_act };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         g.live = next;
         g.n = n;
@@ -451,26 +451,12 @@ impl Server {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
             if summary.status.is_none() {
                 if let Ok(game) = self.game(&summary.id) {
-                    v["status"] = json!(status(&*lock(&game)?.live));
+                    v["status"] = json!(lock(&game)?.live.status());
                 }
             }
             out.push(v);
         }
         Ok(Value::Array(out))
-    }
-}
-
-/// Where a game stands, in words: who won and why, or whose turn it is.
-fn status(live: &dyn Live) -> String {
-    let view = live.view(Viewer::Spectator);
-    let side = |s: SideId| view.sides.get(usize::from(s)).map_or("?", |s| s.as_str()).to_string();
-    match (live.outcome(), live.actor()) {
-        (Some(o), _) => match o.winner {
-            Some(w) => format!("{} won: {}", side(w), o.reason),
-            None => format!("a draw: {}", o.reason),
-        },
-        (None, Actor::Side(s)) => format!("turn {}, {} to act", view.turn, side(s)),
-        (None, other) => format!("turn {}, {other} to act", view.turn),
     }
 }
 
