@@ -451,6 +451,10 @@ pub fn view_objectives(objectives: &[Objective], holders: &[Option<u8>]) -> Vec<
 /// battle laid side by side is under a thousand).
 pub const MAX_TABLE_SIDE: f64 = 10_000.0;
 
+/// The most units a battle may hold, both sides together: actions and logs number units with
+/// 16 bits, and ten times the largest bundled battle is under five hundred.
+pub const MAX_UNITS: usize = 10_000;
+
 impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
     /// Parse and check the common part of a scenario. The rule set checks its own parts.
     pub fn parse(src: &Source) -> Result<Self, Diagnostics> {
@@ -484,6 +488,12 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
             if sd.units.is_empty() {
                 errors.push(src.error(side.span(), format!("side {:?} has no units", sd.name)));
             }
+        }
+        let units: usize = s.sides.iter().map(|x| x.get_ref().units.len()).sum();
+        if units > MAX_UNITS {
+            errors.push(src.error_whole(format!(
+                "a battle holds at most {MAX_UNITS} units, both sides together; this one has {units}"
+            )));
         }
         if s.sides.len() == 2 && s.sides[0].get_ref().rear_edge == s.sides[1].get_ref().rear_edge {
             errors.push(src.error(s.sides[1].span(), "both sides have the same rear edge"));
@@ -635,6 +645,17 @@ units = [{ name = "v" }]
             assert!(e.contains("table: width and depth"), "{depth}: {e}");
         }
         assert!(parse(&GOOD.replace("depth = 60", "depth = 10000")).is_ok());
+    }
+
+    #[test]
+    fn a_battle_of_more_units_than_actions_can_number_is_refused() {
+        let many = |n: usize| {
+            let list: Vec<String> = (0..n).map(|i| format!("{{ name = \"u{i}\" }}")).collect();
+            GOOD.replace("units = [{ name = \"u\" }]", &format!("units = [{}]", list.join(", ")))
+        };
+        assert!(parse(&many(MAX_UNITS - 1)).is_ok(), "with side B's one: the most");
+        let e = parse(&many(MAX_UNITS)).unwrap_err().to_string();
+        assert!(e.contains("at most 10000 units") && e.contains("has 10001"), "{e}");
     }
 
     #[test]
