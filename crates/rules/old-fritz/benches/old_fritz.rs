@@ -29,12 +29,27 @@ fn infantry_against_a_battery() -> Situation {
 
 const COMBATS: usize = 10_000;
 
-/// Close combats resolved (the battery's d6, two d10s, the casualty tests), explanation built.
+/// The casualty tests' dice each of the first [`COMBATS`] combats from seed 3 throws: the tests
+/// are taken or not as the combat goes (here 0 or 3 dice, 1.26 on average beside the d6 and the
+/// two d10s), so the draws-alone benches read them from the resolutions themselves.
+fn test_dice_thrown() -> Vec<usize> {
+    let s = infantry_against_a_battery();
+    let mut rng = Seeded::new(3);
+    (0..COMBATS)
+        .map(|_| {
+            let r = Combat.resolve(&s, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+            r.sides().iter().map(|side| side.casualty_test.as_ref().map_or(0, |(dice, _)| dice.len())).sum()
+        })
+        .collect()
+}
+
+/// Close combats resolved (the battery's d6, two d10s, the casualty tests), explanation built:
+/// the first [`COMBATS`] combats from seed 3, each iteration.
 #[divan::bench]
 fn close_combat_resolved(bencher: Bencher) {
     let s = infantry_against_a_battery();
-    let mut rng = Seeded::new(3);
     bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut rng = Seeded::new(3);
         let mut n = 0u32;
         for _ in 0..COMBATS {
             n += Combat.resolve(&s, &mut rng).map_or(0, |r| u32::from(r.defender.test_casualties));
@@ -43,15 +58,17 @@ fn close_combat_resolved(bencher: Bencher) {
     });
 }
 
-/// The same number of dice drawn (a d6, two d10, four d10 for the tests), nothing resolved.
+/// The same dice as [`close_combat_resolved`] throws (the d6, two d10s and each combat's test
+/// dice), drawn one at a time from the generator; nothing resolved.
 #[divan::bench]
 fn dice_drawn_only(bencher: Bencher) {
-    let mut rng = Seeded::new(3);
+    let tests = test_dice_thrown();
     bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut rng = Seeded::new(3);
         let mut sum = 0u32;
-        for _ in 0..COMBATS {
+        for &n in &tests {
             sum += rng.draw(&DrawKind::Die { sides: 6 }, &"b").unwrap_or(0);
-            for _ in 0..6 {
+            for _ in 0..2 + n {
                 sum += rng.draw(&DrawKind::Die { sides: 10 }, &"b").unwrap_or(0);
             }
         }
@@ -59,25 +76,47 @@ fn dice_drawn_only(bencher: Bencher) {
     });
 }
 
-/// The same seven dice drawn as the resolution draws them: through `&mut dyn Chance` (so that
-/// scripted and recorded dice can stand in), the d6 alone, the two d10s in one throw and the
-/// tests' four in another; nothing resolved.
+/// The same dice as [`close_combat_resolved`] throws, drawn as it draws them: through
+/// `&mut dyn Chance` (so that scripted and recorded dice can stand in), the d6 alone, the two
+/// d10s in one throw and the tests' dice (when there are any) in another; nothing resolved.
 #[divan::bench]
 fn dice_drawn_as_resolved(bencher: Bencher) {
-    let mut seeded = Seeded::new(3);
-    let rng: &mut dyn Chance = &mut seeded;
+    let tests = test_dice_thrown();
     let purpose = |_: usize, f: &mut std::fmt::Formatter<'_>| f.write_str("b");
+    let mut buffer = [0u8; 2 * volley_old_fritz::combat::MAX_TEST_DICE];
     bencher.counter(ItemsCount::new(COMBATS)).bench_local(|| {
+        let mut seeded = Seeded::new(3);
+        let rng: &mut dyn Chance = &mut seeded;
         let mut sum = 0u32;
-        for _ in 0..COMBATS {
+        for &n in &tests {
             sum += rng.draw(&DrawKind::Die { sides: 6 }, &"b").unwrap_or(0);
             let mut d10s = [0u8; 2];
-            let mut tests = [0u8; 4];
-            if rng.dice(10, &mut d10s, &purpose).is_ok() && rng.dice(10, &mut tests, &purpose).is_ok() {
-                sum += d10s.iter().chain(&tests).map(|&d| u32::from(d)).sum::<u32>();
+            let thrown = &mut buffer[..n];
+            if rng.dice(10, &mut d10s, &purpose).is_ok() && (n == 0 || rng.dice(10, thrown, &purpose).is_ok()) {
+                // Enough of the dice read that none can be left undrawn.
+                sum += u32::from(d10s[0]) + u32::from(d10s[1]) + thrown.last().map_or(0, |&d| u32::from(d));
             }
         }
         black_box(sum)
+    });
+}
+
+/// Check, once, that the draws-alone benches draw exactly the resolutions' dice: the same
+/// generator left in the same place.
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn draws_match_the_resolutions(bencher: Bencher) {
+    let tests = test_dice_thrown();
+    let s = infantry_against_a_battery();
+    bencher.bench_local(|| {
+        let (mut a, mut b) = (Seeded::new(3), Seeded::new(3));
+        for &n in &tests {
+            let _ = Combat.resolve(&s, &mut a);
+            for sides in std::iter::once(6).chain(std::iter::repeat_n(10, 2 + n)) {
+                let _ = b.draw(&DrawKind::Die { sides }, &"b");
+            }
+        }
+        let next = |r: &mut Seeded| r.draw(&DrawKind::Die { sides: 1_000_000 }, &"b").unwrap_or(0);
+        assert_eq!(next(&mut a), next(&mut b), "the draws-alone benches draw other dice than the combats");
     });
 }
 
