@@ -779,6 +779,12 @@ pub struct Resolution {
 }
 
 impl Resolution {
+    /// How many dice the combat threw: the guns' d6 (if a battery defended), the two d10s and
+    /// the casualty tests' d10s.
+    pub fn dice_thrown(&self) -> usize {
+        usize::from(self.d6.is_some()) + 2 + self.test_dice.iter().map(|t| usize::from(t.len)).sum::<usize>()
+    }
+
     /// The defending battery's close-range fire first: its d6, score, and the attacker's
     /// casualties and greens from it.
     pub fn guns_first(&self) -> Option<(u8, i32, u8, u8)> {
@@ -1339,6 +1345,23 @@ mod tests {
         }
         let too_many = [10u8; MAX_TEST_DICE + 3];
         assert_eq!(TestDice::of(&too_many).dice().len(), MAX_TEST_DICE);
+    }
+
+    #[test]
+    fn a_resolution_counts_the_dice_it_threw() {
+        let mut battery = unit(Arm::Artillery, Quality::C);
+        battery.figures = 6;
+        battery.guns = Some(Guns { heavy: false, gunners_lost: 0 });
+        let s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: battery };
+        let mut rng = volley_chance::Seeded::new(3);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..500 {
+            let mut rec = volley_chance::Recorder::new(&mut rng);
+            let r = Combat.resolve(&s, &mut rec).unwrap();
+            assert_eq!(r.dice_thrown(), rec.draws.len());
+            seen.insert(rec.draws.len());
+        }
+        assert!(seen.len() > 1, "tests taken and not: {seen:?}");
     }
 
     #[test]
