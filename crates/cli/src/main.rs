@@ -74,6 +74,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Stop the battle after this many actions if nothing has ended it (a scenario without
+        /// a turn limit whose sides cannot finish each other), showing it as far as it went.
+        #[arg(long, default_value_t = PLAY_MAX_ACTIONS, value_parser = clap::value_parser!(u64).range(1..))]
+        max_actions: u64,
     },
     /// Play many battles of a scenario in parallel and sum them up: wins with 95% intervals,
     /// casualties, battle lengths, what became of each unit; with --out, the figures as JSON and
@@ -302,7 +306,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(if bad { ExitCode::from(2) } else { ExitCode::SUCCESS })
         }
-        Command::Play { scenario, seed, agents, log, format } => {
+        Command::Play { scenario, seed, agents, log, format, max_actions } => {
             let src = read_scenario(&scenario)?;
             let battle = match load(&src) {
                 Ok(b) => b,
@@ -315,12 +319,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if names.len() != 2 {
                 bail!("--agents takes two names separated by a comma, such as heuristic,random");
             }
+            let run = PlayRun { src: &src, seed, names: &names, log, format, max_actions };
             match battle {
-                Loaded::BlownAway(b) => play(b, volley_blown_away::RULESET_ID, &src, seed, &names, log, format)?,
-                Loaded::ItchyScratchy(b) => {
-                    play(b, volley_itchy_scratchy::RULESET_ID, &src, seed, &names, log, format)?
-                }
-                Loaded::OldFritz(b) => play(b, volley_old_fritz::RULESET_ID, &src, seed, &names, log, format)?,
+                Loaded::BlownAway(b) => play(b, volley_blown_away::RULESET_ID, &run)?,
+                Loaded::ItchyScratchy(b) => play(b, volley_itchy_scratchy::RULESET_ID, &run)?,
+                Loaded::OldFritz(b) => play(b, volley_old_fritz::RULESET_ID, &run)?,
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -615,6 +618,11 @@ enum Loaded {
 }
 
 /// The rule sets' ids, for messages.
+/// The most actions `volley play` lets a battle run before stopping it as one nothing ends
+/// (about two minutes of a battle's work on this machine; the biggest battles made by
+/// `volley generate` end in far fewer).
+const PLAY_MAX_ACTIONS: u64 = 1_000_000;
+
 /// The most of a generated scenario's problems `volley generate` shows.
 const GENERATE_PROBLEMS_SHOWN: usize = 5;
 
@@ -655,6 +663,8 @@ struct Report {
     seed: u64,
     turns: u32,
     actions: u64,
+    /// Whether the battle ended (a battle stopped at `PLAY_MAX_ACTIONS` did not).
+    over: bool,
     winner: Option<String>,
     reason: String,
     sides: Vec<SideReport>,
@@ -670,6 +680,7 @@ fn report<B: Playable>(b: &B, ruleset: &str, seed: u64, agents: &[String], actio
         seed,
         turns: b.phase().turn,
         actions,
+        over: outcome.is_some(),
         winner: outcome.as_ref().and_then(|o| o.winner).map(|w| b.side_name(w).to_string()),
         reason: outcome.map(|o| o.reason).unwrap_or_default(),
         sides: (0..2u8)
@@ -690,15 +701,19 @@ fn report<B: Playable>(b: &B, ruleset: &str, seed: u64, agents: &[String], actio
     }
 }
 
-fn play<B: Playable>(
-    battle: B,
-    ruleset: &str,
-    src: &Source,
+/// How `volley play` plays a battle.
+struct PlayRun<'a> {
+    src: &'a Source,
     seed: u64,
-    names: &[String],
+    names: &'a [String],
     log: Option<PathBuf>,
     format: Format,
-) -> Result<()> {
+    max_actions: u64,
+}
+
+fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> {
+    let PlayRun { src, seed, names, format, max_actions, .. } = *run;
+    let log = &run.log;
     let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed)
         .map_err(|n| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
     let header = Header {
@@ -715,7 +730,15 @@ fn play<B: Playable>(
     let mut runner = Runner::new(battle, header, refs);
     runner.keep_events = format == Format::Text;
     let mut rng = Seeded::new(seed);
-    runner.play(&mut rng, 1_000_000).map_err(|e| anyhow!("the battle could not be played: {e}"))?;
+    // A battle nothing in its scenario ends is stopped, and shown as far as it went.
+    let stopped = match runner.play(&mut rng, max_actions) {
+        Ok(()) => false,
+        Err(volley_core::run::RunError::TooLong(_)) => {
+            runner.finish();
+            true
+        }
+        Err(e) => bail!("the battle could not be played: {e}"),
+    };
     let actions = runner.log.entries.len() as u64;
     if let Some(path) = &log {
         std::fs::write(path, runner.log.to_jsonl())
@@ -742,6 +765,13 @@ fn play<B: Playable>(
             }
             write_summary(&mut out, &rep)?;
         }
+    }
+    if stopped {
+        bail!(
+            "the battle was stopped after {actions} actions, at turn {}, without an end: nothing in the \
+             scenario ended it (a `turn_limit` would); above is the battle so far",
+            rep.turns
+        );
     }
     Ok(())
 }
@@ -899,6 +929,7 @@ fn simulate<B: Playable>(
 fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     let turns = if rep.turns == 1 { "1 turn".to_string() } else { format!("{} turns", rep.turns) };
     match &rep.winner {
+        _ if !rep.over => writeln!(out, "Result: none: the battle was stopped after {turns}, still going.")?,
         Some(w) => writeln!(out, "Result: {w} win after {turns}: {}.", rep.reason)?,
         None => writeln!(out, "Result: a draw after {turns}: {}.", rep.reason)?,
     }

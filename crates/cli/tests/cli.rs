@@ -584,3 +584,26 @@ fn serve_says_plainly_why_it_cannot_start() {
         "{e}"
     );
 }
+
+#[test]
+fn a_battle_nothing_ends_is_stopped_and_shown_as_far_as_it_went() {
+    let d = setup("no-end");
+    // Advance Guard without its turn limit: the heuristic players do not finish each other.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/blown-away/advance-guard.toml"),
+    )
+    .unwrap();
+    assert!(text.contains("turn_limit = 40"));
+    d.write("no-end.toml", &text.replace("turn_limit = 40\n", ""));
+    let o = d.run(&["play", "no-end.toml", "--seed", "3", "--max-actions", "200", "--log", "no-end.log"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Result: none: the battle was stopped after"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("stopped after 200 actions") && stderr(&o).contains("turn_limit"), "{}", stderr(&o));
+    // The log of the battle so far is kept, and replays.
+    let o = d.run(&["replay", "no-end.log"]);
+    assert!(o.status.success() && stdout(&o).contains("matches"), "{}{}", stdout(&o), stderr(&o));
+    // As JSON, the report says it is not over.
+    let o = d.run(&["play", "no-end.toml", "--seed", "3", "--max-actions", "200", "--format", "json"]);
+    let rep: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((rep["over"].clone(), rep["actions"].clone()), (serde_json::json!(false), serde_json::json!(200)));
+}
