@@ -132,7 +132,10 @@ where
     let fail = |why: String| SimError::Battle { index, seed, why };
     while state.outcome().is_none() {
         if actions >= cfg.max_actions {
-            return Err(fail(format!("still going after {actions} actions")));
+            return Err(fail(format!(
+                "still going after {actions} actions, at turn {}: nothing in the scenario ended it (a `turn_limit` would)",
+                state.phase().turn
+            )));
         }
         let Actor::Side(side) = state.actor() else {
             return Err(fail(format!("no side to act but {}", state.actor())));

@@ -84,3 +84,10 @@ fn a_tournament_counts_each_agents_wins_on_both_sides() {
     assert_eq!(lone, vec![p.clone()]);
     assert_eq!(counted.into_inner(), 20, "progress told of every battle");
 }
+
+#[test]
+fn a_battle_past_the_limit_is_an_error_that_says_what_would_end_it() {
+    let cfg = Config { runs: 2, max_actions: 5, ..config(1) };
+    let e = run(&mill(), &cfg, &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("still going after 5 actions, at turn ") && e.contains("turn_limit"), "{e}");
+}
