@@ -144,51 +144,53 @@ pub(crate) fn play_on<S: GameState, A: Agent<S>>(
 /// if it ends first), its dice from `seed`: a position from the thick of a battle, for
 /// benchmarks and tests. `None` if the rule set refuses one of its own candidates.
 pub fn advanced<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Option<S> {
-    let mut s = start.clone();
-    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
-    let mut go_on = |_: &S, taken: usize| taken < decisions;
-    play_on(&mut s, &mut agent, &mut rng, &mut go_on, &mut Vec::new(), &mut Vec::new()).then_some(s)
+    heuristic_play(start, seed, &mut |_, taken| taken < decisions)
 }
 
 /// The battle `start` played on by the heuristic player on both sides for as long as `go_on`
 /// holds (and the battle lasts), its dice from `seed`: a battle at its second turn, say, or a
 /// benchmark's whole turn. `None` if the rule set refuses one of its own candidates.
 pub fn advanced_while<S: Heuristic>(start: &S, seed: u64, mut go_on: impl FnMut(&S) -> bool) -> Option<S> {
-    let mut s = start.clone();
-    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
-    let mut go_on = |s: &S, _: usize| go_on(s);
-    play_on(&mut s, &mut agent, &mut rng, &mut go_on, &mut Vec::new(), &mut Vec::new()).then_some(s)
+    heuristic_play(start, seed, &mut |s, _| go_on(s))
 }
 
 /// Play up to `decisions` decisions of the battle `start` with the heuristic player (dice from
-/// `seed`), checking at each that scoring all the candidates at once ([`Heuristic::scores`],
+/// `seed`), checking before each that scoring all the candidates at once ([`Heuristic::scores`],
 /// which a rule set may speed up by sharing work) gives what scoring each alone does
-/// ([`Heuristic::score`]). The error names the decision, the action and both scores; a rule
-/// set's tests call this.
+/// ([`Heuristic::score`]): the decisions checked, or the first that differs (the action and both
+/// scores). A rule set's tests call this.
 pub fn check_scores<S: Heuristic>(start: &S, decisions: usize, seed: u64) -> Result<usize, String> {
-    let mut s = start.clone();
-    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
-    let (mut cands, mut events, mut scores) = (Vec::new(), Vec::new(), Vec::new());
-    for n in 0..decisions {
-        if s.outcome().is_some() || !matches!(s.actor(), volley_core::Actor::Side(_)) {
-            return Ok(n);
+    let (mut cands, mut scores, mut differs) = (Vec::new(), Vec::new(), None);
+    let mut checked = 0;
+    let played = heuristic_play(start, seed, &mut |s, taken| {
+        if taken == decisions {
+            return false;
         }
         cands.clear();
         s.candidate_actions(&mut cands);
         scores.clear();
         s.scores(&cands, &mut scores);
-        for (a, &together) in cands.iter().zip(&scores) {
+        differs = cands.iter().zip(&scores).find_map(|(a, &together)| {
             let alone = s.score(a);
-            if alone.to_bits() != together.to_bits() {
-                return Err(format!("decision {n}: {}: {together} among all, {alone} alone", s.describe(a)));
-            }
-        }
-        let i = agent.choose(&s, &cands).min(cands.len().saturating_sub(1));
-        let Some(a) = cands.get(i) else { return Ok(n) };
-        events.clear();
-        s.apply(a, &mut rng, &mut events).map_err(|e| format!("decision {n}: {e}"))?;
+            (alone.to_bits() != together.to_bits())
+                .then(|| format!("decision {taken}: {}: {together} among all, {alone} alone", s.describe(a)))
+        });
+        checked = taken + 1;
+        differs.is_none()
+    });
+    match (differs, played) {
+        (Some(why), _) => Err(why),
+        (None, None) => Err(format!("decision {checked}: the rule set refused its own candidate")),
+        (None, Some(_)) => Ok(checked),
     }
-    Ok(decisions)
+}
+
+/// `start` played on by the heuristic player on both sides (dice from `seed`) while
+/// `go_on(state, decisions taken)` holds; `None` if the rule set refuses its own candidate.
+fn heuristic_play<S: Heuristic>(start: &S, seed: u64, go_on: &mut dyn FnMut(&S, usize) -> bool) -> Option<S> {
+    let mut s = start.clone();
+    let (mut agent, mut rng) = (HeuristicAgent::new(seed), Seeded::new(seed));
+    play_on(&mut s, &mut agent, &mut rng, go_on, &mut Vec::new(), &mut Vec::new()).then_some(s)
 }
 
 /// The first position from `decisions` decisions into a battle (as [`advanced`] plays it) on

@@ -617,7 +617,6 @@ enum Loaded {
     OldFritz(volley_old_fritz::Battle),
 }
 
-/// The rule sets' ids, for messages.
 /// The most actions `volley play` lets a battle run before stopping it as one nothing ends
 /// (about two minutes of a battle's work on this machine; the biggest battles made by
 /// `volley generate` end in far fewer).
@@ -626,6 +625,7 @@ const PLAY_MAX_ACTIONS: u64 = 1_000_000;
 /// The most of a generated scenario's problems `volley generate` shows.
 const GENERATE_PROBLEMS_SHOWN: usize = 5;
 
+/// The rule sets' ids, for messages.
 const RULESETS: [&str; 3] =
     [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID, volley_old_fritz::RULESET_ID];
 
@@ -713,7 +713,6 @@ struct PlayRun<'a> {
 
 fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> {
     let PlayRun { src, seed, names, format, max_actions, .. } = *run;
-    let log = &run.log;
     let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed)
         .map_err(|n| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
     let header = Header {
@@ -740,7 +739,7 @@ fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> 
         Err(e) => bail!("the battle could not be played: {e}"),
     };
     let actions = runner.log.entries.len() as u64;
-    if let Some(path) = &log {
+    if let Some(path) = &run.log {
         std::fs::write(path, runner.log.to_jsonl())
             .with_context(|| format!("cannot write the log to {}", path.display()))?;
     }

@@ -237,6 +237,11 @@ impl Grid {
         a.col >= 0 && a.row >= 0 && a.col < self.cols && a.row < self.rows
     }
 
+    /// How many areas the grid has (`cols × rows`).
+    pub fn area_count(&self) -> usize {
+        self.terrain.len()
+    }
+
     /// The place of `a` in a list of the grid's areas row by row from the south-west (`cols ×
     /// rows` long), if it is on the grid.
     pub fn index(&self, a: Area) -> Option<usize> {

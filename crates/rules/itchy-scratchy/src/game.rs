@@ -309,9 +309,10 @@ impl Battle {
         }
         // An exhausted side does not move towards the enemy.
         if self.exhausted[usize::from(side)].is_some() && !path.is_empty() {
-            let nearest = |a: Area| match (nearest, self.stat.grid.index(a)) {
-                (Some(n), Some(_)) => n.get(&self.stat.grid, a).map(|(d, _)| d),
-                _ => self.nearest_enemy(side, a),
+            // (Both areas are on the grid: the path was checked.)
+            let nearest = |a: Area| match nearest {
+                Some(n) => n.get(&self.stat.grid, a).map(|(d, _)| d),
+                None => self.nearest_enemy(side, a),
             };
             if let (Some(before), Some(after)) = (nearest(u.area), nearest(at)) {
                 if after < before {

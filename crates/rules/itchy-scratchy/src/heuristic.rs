@@ -29,16 +29,14 @@ const HOLD: f64 = 4.0;
 
 /// What the scores of one side's moves share, worked out once for all of them.
 struct Survey<'a> {
-    /// The side whose moves these are.
-    side: SideId,
     /// Where the living units stand.
     occ: Occupancy<'a>,
     /// How far each area is from the nearest living enemy.
     enemies: Nearest,
     /// How far each area is from the nearest area of an objective the side does not hold.
     objectives: Nearest,
-    /// By area index: in an objective the side holds.
-    held: Vec<bool>,
+    /// The indices of the areas of the objectives the side holds, in rising order.
+    held: Vec<usize>,
 }
 
 impl Battle {
@@ -47,14 +45,12 @@ impl Battle {
         let grid = &self.stat.grid;
         let objectives = self.stat().objectives.iter().zip(&self.holders);
         let not_held = objectives.clone().filter(|(_, h)| **h != Some(side)).flat_map(|((_, areas), _)| areas);
-        let mut held = vec![false; usize::from(grid.cols().unsigned_abs()) * usize::from(grid.rows().unsigned_abs())];
-        for ((_, areas), _) in objectives.filter(|(_, h)| **h == Some(side)) {
-            for i in areas.iter().filter_map(|&a| grid.index(a)) {
-                held[i] = true;
-            }
-        }
+        let mut held: Vec<usize> = objectives
+            .filter(|(_, h)| **h == Some(side))
+            .flat_map(|((_, areas), _)| areas.iter().filter_map(|&a| grid.index(a)))
+            .collect();
+        held.sort_unstable();
         Survey {
-            side,
             occ: self.occupancy(),
             enemies: self.nearest_enemies(side),
             objectives: Nearest::new(grid, not_held.map(|&a| (a, 0))),
@@ -71,14 +67,12 @@ impl Battle {
         hit * worth + general * 3.0 * SP
     }
 
-    /// Whether a unit at `at` facing `facing` would have some enemy in its weapon's reach: the
-    /// areas within reach looked at, unless the nearest enemy is further.
+    /// Whether a unit at `at` (on the grid) facing `facing` would have some enemy in its
+    /// weapon's reach: the areas within reach looked at, unless the nearest enemy is further.
     fn threatens(&self, survey: &Survey<'_>, ui: usize, at: Area, facing: Dir) -> bool {
         let u = &self.units[ui];
         let Some(w) = u.weapon else { return false };
-        if self.stat.grid.index(at).is_some()
-            && survey.enemies.get(&self.stat.grid, at).is_none_or(|(d, _)| d > u16::from(w.max_range()))
-        {
+        if survey.enemies.get(&self.stat.grid, at).is_none_or(|(d, _)| d > u16::from(w.max_range())) {
             return false;
         }
         survey.occ.within(at, w.max_range()).any(|x| {
@@ -87,21 +81,15 @@ impl Battle {
         })
     }
 
-    /// The distance from `a` to the nearest enemy of the survey's side (on the grid, from the
-    /// survey).
-    fn nearest_enemy_of(&self, survey: &Survey<'_>, a: Area) -> Option<u16> {
-        match self.stat.grid.index(a) {
-            Some(_) => survey.enemies.get(&self.stat.grid, a).map(|(d, _)| d),
-            None => self.nearest_enemy(survey.side, a),
-        }
-    }
-
+    /// A move's worth to its side (a move whose unit or end is off the grid, which no candidate
+    /// is, is worth nothing: it has no distances).
     fn score_move(&self, survey: &Survey<'_>, ui: usize, path: &[Area], facing: Dir) -> f64 {
         let u = &self.units[ui];
         let side = u.side;
         let end = path.last().copied().unwrap_or(u.area);
-        let (Some(before), Some(after)) = (self.nearest_enemy_of(survey, u.area), self.nearest_enemy_of(survey, end))
-        else {
+        let grid = &self.stat.grid;
+        let nearest_enemy = |a: Area| survey.enemies.get(grid, a).map(|(d, _)| d);
+        let (Some(before), Some(after)) = (nearest_enemy(u.area), nearest_enemy(end)) else {
             return 0.0;
         };
         let mut v = 0.0;
@@ -126,17 +114,7 @@ impl Battle {
         }
         // Objectives not yet held, when the scenario is decided by them.
         if !self.stat().objectives.is_empty() && !exhausted {
-            let obj = |a: Area| match self.stat.grid.index(a) {
-                Some(_) => survey.objectives.get(&self.stat.grid, a).map(|(d, _)| d),
-                None => self
-                    .stat()
-                    .objectives
-                    .iter()
-                    .zip(&self.holders)
-                    .filter(|(_, h)| **h != Some(side))
-                    .flat_map(|((_, areas), _)| areas.iter().map(move |o| o.distance(a)))
-                    .min(),
-            };
+            let obj = |a: Area| survey.objectives.get(grid, a).map(|(d, _)| d);
             if let (Some(a), Some(b)) = (obj(u.area), obj(end)) {
                 v += CLOSE * (f64::from(a) - f64::from(b));
             }
@@ -146,8 +124,7 @@ impl Battle {
             * (f64::from(u8::from(self.stat().terrain(end).cover()))
                 - f64::from(u8::from(self.stat().terrain(u.area).cover())));
         // A unit alone on an objective its side holds stays there.
-        // (Objectives' areas are all on the grid.)
-        let on = |a: Area| self.stat.grid.index(a).is_some_and(|i| survey.held[i]);
+        let on = |a: Area| grid.index(a).is_some_and(|i| survey.held.binary_search(&i).is_ok());
         if on(u.area) && !on(end) && !matches!(u.kind, Kind::General | Kind::Transport) {
             v -= HOLD;
         }
@@ -220,7 +197,7 @@ mod tests {
             for a in grid.areas() {
                 let i = grid.index(a).unwrap_or(usize::MAX);
                 let held = objectives.clone().any(|((_, areas), h)| *h == Some(side) && areas.contains(&a));
-                assert_eq!(survey.held[i], held, "side {side} at {a:?}");
+                assert_eq!(survey.held.binary_search(&i).is_ok(), held, "side {side} at {a:?}");
                 let unheld = objectives
                     .clone()
                     .filter(|(_, h)| **h != Some(side))

@@ -39,7 +39,7 @@ impl<'a> Occupancy<'a> {
             .collect();
         placed.sort_unstable();
         let (areas, units): (Vec<u32>, Vec<u16>) = placed.into_iter().unzip();
-        let cells = usize::from(grid.cols().unsigned_abs()) * usize::from(grid.rows().unsigned_abs());
+        let cells = grid.area_count();
         let start = (cells <= SPREAD_PER_SOURCE * units.len().max(1)).then(|| {
             let mut start = vec![0u32; cells + 1];
             for &i in &areas {
@@ -104,15 +104,14 @@ impl Nearest {
     /// area one step further than its neighbours takes the smallest tag among them, so ties go
     /// to the smallest tag as a scan in tag order would.
     pub(crate) fn new(grid: &Grid, sources: impl IntoIterator<Item = (Area, u16)>) -> Self {
-        let (cols, rows) = (usize::from(grid.cols().unsigned_abs()), usize::from(grid.rows().unsigned_abs()));
         let sources: Vec<(Area, u16)> = sources.into_iter().filter(|&(a, _)| grid.contains(a)).collect();
-        if cols * rows > SPREAD_PER_SOURCE * sources.len().max(1) {
+        if grid.area_count() > SPREAD_PER_SOURCE * sources.len().max(1) {
             return Nearest::Measured(sources);
         }
-        let mut cells: Vec<Option<(u16, u16)>> = vec![None; cols * rows];
+        let (cols, rows) = (usize::from(grid.cols().unsigned_abs()), usize::from(grid.rows().unsigned_abs()));
+        let mut cells: Vec<Option<(u16, u16)>> = vec![None; grid.area_count()];
         let mut layer = Vec::new();
-        for (a, tag) in sources {
-            let Some(i) = grid.index(a) else { continue };
+        for (i, tag) in sources.into_iter().filter_map(|(a, tag)| Some((grid.index(a)?, tag))) {
             match &mut cells[i] {
                 Some((_, t)) => *t = (*t).min(tag),
                 cell @ None => {
