@@ -1,0 +1,518 @@
+//! Moving: declared moves checked and traced (the 4" stop, passing by, the snake of a column), mobs of runners, running units pushed out of the way.
+
+use super::*;
+
+impl Battle {
+    pub(super) fn move_shape(&self, ui: usize, pivot: Option<f64>, path: &[Point]) -> MoveShape {
+        let u = &self.units[ui];
+        // A pivot turns the unit about the centre of its front rank (or the axle), which keeps
+        // every man's offset to the right and to the rear: only the facing changes.
+        let facing = pivot.map_or(u.facing, norm_heading);
+        let (fwd0, rgt0) = (heading_unit(u.facing), heading_unit(u.facing + 90.0));
+        let mut slots = Vec::with_capacity(u.men.len());
+        for (i, m) in u.men.iter().enumerate() {
+            if m.in_ranks() {
+                let d = m.at - u.front;
+                slots.push((i, d.dot(rgt0), -d.dot(fwd0)));
+            }
+        }
+        let rigid = u.formation == Formation::Line || u.gun.is_some();
+        let depth = slots.iter().map(|s| s.2).fold(0.0, f64::max);
+        let mut poly = Vec::with_capacity(path.len() + 2);
+        let trail = if rigid { 0.0 } else { depth + SPACING };
+        if !rigid {
+            poly.push(u.front - heading_unit(facing) * trail);
+        }
+        poly.push(u.front);
+        poly.extend_from_slice(path);
+        if poly.len() < 2 {
+            poly.push(u.front);
+        }
+        MoveShape::new(poly, trail, slots, rigid, facing, u.gun.is_some())
+    }
+
+    /// Why a declared move breaks the rules, if it does.
+    pub(super) fn check_move(
+        &self,
+        side: SideId,
+        unit: u16,
+        pivot: Option<f64>,
+        path: &[Point],
+    ) -> Result<(), Illegal> {
+        let u = self.own_unit(unit, side)?;
+        let ui = usize::from(unit);
+        self.may_act_with(ui)?;
+        if u.engagement.is_some() {
+            return illegal!("{} is engaged in combat and may not pivot or move", self.name(ui));
+        }
+        if u.in_ranks() == 0 {
+            return illegal!("{} has no men in ranks: move it as a mob", self.name(ui));
+        }
+        if u.running() > 0 {
+            return illegal!("{} has men in ranks and men running and may not move", self.name(ui));
+        }
+        if u.arm == Arm::Artillery && self.stat.rules.year < 1750 {
+            return illegal!("artillery before 1750 may not move (the scenario's year is {})", self.stat.rules.year);
+        }
+        if u.arm == Arm::Artillery && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9) {
+            return illegal!("{}'s gunners must be back at the gun before it moves", self.name(ui));
+        }
+        if path.is_empty()
+            || path.len() > MAX_LEGS
+            || (u.formation == Formation::Line || u.gun.is_some()) && path.len() > 1
+        {
+            return illegal!("a line or gun moves along one straight leg, a column along up to {MAX_LEGS}");
+        }
+        if path.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) || pivot.is_some_and(|p| !p.is_finite()) {
+            return illegal!("the path must be finite numbers");
+        }
+        let facing = pivot.map_or(u.facing, norm_heading);
+        let mut heading = facing;
+        let mut prev = u.front;
+        for &p in path {
+            if p.dist(prev) < 1e-9 {
+                return illegal!("a leg of the path has no length");
+            }
+            let dir = heading_to(prev, p);
+            if turn(heading, dir).abs() > OBLIQUE + 1e-6 {
+                return illegal!(
+                    "{} may move at most 45° off its facing (this leg is {:.0}° off)",
+                    self.name(ui),
+                    turn(heading, dir).abs()
+                );
+            }
+            if u.formation == Formation::Column && u.gun.is_none() {
+                heading = dir;
+            }
+            prev = p;
+        }
+        let len = path_len(u.front, path);
+        let allow = u.arm.allowance();
+        if len > allow + 1e-6 {
+            return illegal!("{} may move at most {allow}\", this path is {len:.2}\"", self.name(ui));
+        }
+        // Every man stays on the table and off impassable ground along the whole path. A rigid
+        // body moving along one straight leg sweeps a convex region, so on a table free of
+        // impassable ground near the path its two ends decide; otherwise trace it inch by inch.
+        if u.formation == Formation::Line || u.gun.is_some() {
+            let fwd0 = heading_unit(u.facing);
+            let fwd = if pivot.is_some() { heading_unit(facing) } else { fwd0 };
+            let (rgt0, rgt) = (right_of(fwd0), right_of(fwd));
+            let end = path[0];
+            let mut places = Vec::with_capacity(2 * u.men.len() + 2);
+            places.extend([u.front, end]);
+            for m in u.men.iter().filter(|m| m.in_ranks()) {
+                let d = m.at - u.front;
+                let off = rgt * d.dot(rgt0) + fwd * d.dot(fwd0);
+                places.extend([u.front + off, end + off]);
+            }
+            if let Some(p) = places.iter().find(|&&p| !self.stat.table.contains(p)) {
+                return illegal!("{} would have a man at ({:.1}, {:.1}), off the table", self.name(ui), p.x, p.y);
+            }
+            if !self.stat.has_impassable {
+                return Ok(());
+            }
+            // Each man (and the gun) goes straight from where he stands to where he ends.
+            return match places.chunks(2).find(|pair| !self.stat.table.segment_passable(pair[0], pair[1])) {
+                Some(pair) => illegal!(
+                    "{} would cross impassable ground on the way from ({:.1}, {:.1}) to ({:.1}, {:.1})",
+                    self.name(ui),
+                    pair[0].x,
+                    pair[0].y,
+                    pair[1].x,
+                    pair[1].y
+                ),
+                None => Ok(()),
+            };
+        }
+        let shape = self.move_shape(ui, pivot, path);
+        let check_ground = self.stat.has_impassable && self.stat.table.impassable_within(&Self::swept_box(&shape));
+        let mut buf = Vec::with_capacity(shape.slots.len());
+        let total = shape.len();
+        let step = if shape.rigid && !check_ground { total.max(STEP) } else { STEP };
+        let mut s = 0.0;
+        loop {
+            shape.place(s, &mut buf);
+            for &(_, p) in &buf {
+                if !self.stat.table.contains(p) || (check_ground && !self.stat.table.passable(p)) {
+                    return illegal!(
+                        "{} would have a man at ({:.1}, {:.1}), off the table or on impassable ground",
+                        self.name(ui),
+                        p.x,
+                        p.y
+                    );
+                }
+            }
+            if s >= total {
+                break;
+            }
+            s = (s + step).min(total);
+        }
+        Ok(())
+    }
+
+    /// The enemy units in ranks that could come within `margin` of a move sweeping the box `b`.
+    pub(super) fn foes_near(&self, ui: usize, b: &volley_table::Aabb, margin: f64) -> Vec<Foe> {
+        let side = self.units[ui].side;
+        let grown = [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin];
+        let inside = |p: &Point| p.x >= grown[0] && p.x <= grown[2] && p.y >= grown[1] && p.y <= grown[3];
+        self.units
+            .iter()
+            .filter(|e| e.side != side && e.in_ranks() > 0)
+            .filter(|e| e.body().any(|p| inside(&p)))
+            .filter_map(|e| {
+                let mut body = Vec::with_capacity(e.men.len() + 1);
+                body.extend(e.body());
+                let (centre, radius) = e.bounds()?;
+                Some(Foe { front: e.front_edge(), body, centre, radius })
+            })
+            .collect()
+    }
+
+    /// The front edge of a moving unit whose men stand at `men`, its head at `head` facing the
+    /// unit vector `fwd`.
+    pub(super) fn moving_front(
+        &self,
+        ui: usize,
+        men: &[(usize, Point)],
+        head: Point,
+        fwd: Point,
+        facing: f64,
+    ) -> Front {
+        let rgt = right_of(fwd);
+        if self.units[ui].gun.is_some() {
+            return Front::with_axes(head, head, facing, fwd, rgt, crate::model::GUN_TAN);
+        }
+        let (mut lo, mut hi, mut ahead) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for &(_, p) in men {
+            let d = p - head;
+            lo = lo.min(d.dot(rgt));
+            hi = hi.max(d.dot(rgt));
+            ahead = ahead.max(d.dot(fwd));
+        }
+        Front::with_axes(
+            head + fwd * ahead + rgt * lo,
+            head + fwd * ahead + rgt * hi,
+            facing,
+            fwd,
+            rgt,
+            crate::model::FRONT_TAN,
+        )
+    }
+
+    /// The least distance from the moving men to the bodies of `foes` that face or are faced
+    /// by the mover's `front` (infinity if none is within 4"), and a lower bound of the least
+    /// distance to any body of `foes` (from circles holding the bodies: cheap, and enough to
+    /// know how far the mover may go before anything can come within 4").
+    pub(super) fn gaps(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> (f64, f64) {
+        let Some((centre, radius)) = volley_table::bounding_circle(men.iter().map(|&(_, p)| p)) else {
+            return (f64::INFINITY, f64::INFINITY);
+        };
+        let mut facing = COMBAT_RANGE * COMBAT_RANGE;
+        let mut found = false;
+        let mut any = f64::INFINITY;
+        for foe in foes {
+            let apart = (centre.dist(foe.centre) - radius - foe.radius).max(0.0);
+            any = any.min(apart);
+            if apart >= COMBAT_RANGE {
+                continue;
+            }
+            for &q in &foe.body {
+                for &(_, p) in men {
+                    let d2 = p.dist2(q);
+                    if d2 < facing && (front.contains(q) || foe.front.is_some_and(|f| f.contains(p))) {
+                        facing = d2;
+                        found = true;
+                    }
+                }
+            }
+        }
+        (if found { facing.sqrt() } else { f64::INFINITY }, any)
+    }
+
+    /// Least distance from the moving men to any body of `foes`.
+    pub(super) fn contact_gap(foes: &[Foe], men: &[(usize, Point)]) -> f64 {
+        let mut best = f64::INFINITY;
+        for foe in foes {
+            for &q in &foe.body {
+                for &(_, p) in men {
+                    best = best.min(p.dist2(q));
+                }
+            }
+        }
+        best.sqrt()
+    }
+
+    /// The box a move along `shape` sweeps, grown by the farthest man's offset from the head.
+    pub(super) fn swept_box(shape: &MoveShape) -> volley_table::Aabb {
+        let reach = shape.extent() + SPACING;
+        let bb = volley_table::bbox(&shape.poly);
+        [bb[0] - reach, bb[1] - reach, bb[2] + reach, bb[3] + reach]
+    }
+
+    /// How far a move along `shape` goes before it must halt among `foes`, and why it halts.
+    ///
+    /// It halts at the first point where a man comes within 4" of a foe's body while one
+    /// faces the other and the gap is closing (a unit already that close may move away), and it
+    /// never ends in contact with the enemy. While every foe is farther than 4" plus a stride,
+    /// the trace strides ahead: no man moves farther than the stride (plus the swing of a
+    /// column's files at a corner), so nothing can be skipped.
+    pub(super) fn reach(
+        &self,
+        ui: usize,
+        shape: &MoveShape,
+        foes: &[Foe],
+        buf: &mut Vec<(usize, Point)>,
+    ) -> (f64, Option<&'static str>) {
+        let total = shape.len();
+        if foes.is_empty() {
+            return (total, None);
+        }
+        if shape.rigid && shape.poly.len() == 2 {
+            // Every man stays within `extent` of the head, which runs along one straight leg:
+            // a foe farther than 4" from all of that sweep can neither stop nor touch the move.
+            let extent = shape.extent();
+            let (a, b) = (shape.poly[0], shape.poly[1]);
+            if foes.iter().all(|f| dist_to_segment(f.centre, a, b) - f.radius - extent >= COMBAT_RANGE + CONTACT) {
+                return (total, None);
+            }
+        }
+        let swing = if shape.rigid { 0.0 } else { 2.0 * shape.slots.iter().map(|s| s.1.abs()).fold(0.0, f64::max) };
+        let gaps_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            let (head, fwd) = shape.place(s, buf);
+            let front = self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd));
+            Self::gaps(foes, buf, &front)
+        };
+        let (mut prev_gap, mut near) = gaps_at(0.0, buf);
+        let (mut prev_s, mut s) = (0.0, 0.0);
+        let mut end = total;
+        let mut stopped = None;
+        if shape.rigid && shape.poly.len() == 2 && prev_gap >= COMBAT_RANGE && total > 1e-12 {
+            // A rigid body on one straight leg, not yet within 4" of a facing foe: for every
+            // pair of a man and a foe's figure, the stretch of the leg where they are less than
+            // 4" apart and the stretch where one faces the other are intervals; the move halts
+            // where the first such pair of stretches overlaps. `buf` holds the men at the start.
+            let v = (shape.poly[1] - shape.poly[0]) * (1.0 / total);
+            let front = self.moving_front(ui, buf, shape.poly[0], shape.fwd, shape.facing);
+            let mut first = f64::INFINITY;
+            let (c0, rm) = volley_table::bounding_circle(buf.iter().map(|&(_, p)| p)).unwrap_or((shape.poly[0], 0.0));
+            for foe in foes {
+                // A foe that the whole moving body passes more than 4" from cannot stop it.
+                let apart = dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm;
+                if apart >= COMBAT_RANGE {
+                    continue;
+                }
+                for &q in &foe.body {
+                    for &(_, p0) in buf.iter() {
+                        let Some((dlo, dhi)) = volley_table::span_within(p0, v, q, COMBAT_RANGE, total) else {
+                            continue;
+                        };
+                        if dlo >= first {
+                            continue;
+                        }
+                        // The mover faces q once q lies in its front as it has moved on; the foe
+                        // faces the man once he lies in the foe's front.
+                        let spans =
+                            [front.span_along(q, v * -1.0, total), foe.front.and_then(|f| f.span_along(p0, v, total))];
+                        for (lo, hi) in spans.into_iter().flatten() {
+                            let (lo, hi) = (lo.max(dlo), hi.min(dhi));
+                            if lo < hi && lo < first {
+                                // Just inside both: less than 4" apart, and facing.
+                                first = lo + (1e-6f64).min((hi - lo) / 2.0);
+                            }
+                        }
+                    }
+                }
+            }
+            if first < total {
+                end = first;
+                stopped = Some("within 4\" of enemy troops, facing or faced");
+            }
+            s = total;
+        }
+        while s < total {
+            s = (s + (near - COMBAT_RANGE - swing).max(STEP)).min(total);
+            let (gap, any) = gaps_at(s, buf);
+            if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
+                // Stop at the first point within 4": refine between prev_s and s.
+                end = prev_s;
+                if prev_gap >= COMBAT_RANGE {
+                    let (mut lo, mut hi) = (prev_s, s);
+                    for _ in 0..20 {
+                        let mid = (lo + hi) / 2.0;
+                        if gaps_at(mid, buf).0 < COMBAT_RANGE {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                    }
+                    end = hi;
+                }
+                stopped = Some("within 4\" of enemy troops, facing or faced");
+                break;
+            }
+            (prev_gap, prev_s, near) = (gap, s, any);
+        }
+        // Do not end in contact with the enemy: back off until clear.
+        while end > 0.0 {
+            shape.place(end, buf);
+            if Self::contact_gap(foes, buf) >= CONTACT {
+                break;
+            }
+            end = (end - STEP).max(0.0);
+            stopped = Some("the way ahead is blocked by enemy troops");
+        }
+        (end, stopped)
+    }
+
+    pub(super) fn trace_move(&self, ui: usize, shape: &MoveShape) -> Trace {
+        let side = self.units[ui].side;
+        // Everything the move can meet lies within its swept box grown by the combat range.
+        let swept = Self::swept_box(shape);
+        let foes = self.foes_near(ui, &swept, COMBAT_RANGE);
+        let mut buf = Vec::with_capacity(shape.slots.len());
+        let (end, stopped) = self.reach(ui, shape, &foes, &mut buf);
+        // Running enemies met and objectives passed through on the way to where it halts.
+        let mobs: Vec<usize> = (0..self.units.len())
+            .filter(|&ei| {
+                let e = &self.units[ei];
+                e.side != side
+                    && e.in_ranks() == 0
+                    && e.men.iter().any(|m| m.running() && volley_table::in_box(&swept, m.at, CONTACT))
+            })
+            .collect();
+        let goals: Vec<usize> = (0..self.stat.objectives.len())
+            .filter(|&oi| volley_table::boxes_meet(&swept, &self.stat.objective_boxes[oi]))
+            .collect();
+        let mut pushes = Vec::new();
+        let mut entered = vec![false; self.stat.objectives.len()];
+        if !mobs.is_empty() || !goals.is_empty() {
+            let mut s = 0.0;
+            loop {
+                shape.place(s, &mut buf);
+                for &ei in &mobs {
+                    let met = self.units[ei]
+                        .men
+                        .iter()
+                        .any(|m| m.running() && buf.iter().any(|&(_, p)| p.dist2(m.at) < CONTACT * CONTACT));
+                    if met && !pushes.contains(&ei) {
+                        pushes.push(ei);
+                    }
+                }
+                for &oi in &goals {
+                    if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &self.stat.objectives[oi].points)) {
+                        entered[oi] = true;
+                    }
+                }
+                if s >= end {
+                    break;
+                }
+                s = (s + STEP).min(end);
+            }
+        }
+        Trace { s: end, stopped: stopped.map(str::to_string), pushes, entered }
+    }
+
+    /// Whether unit `ui` (mob) may move along `path` (offsets of the mob's centre).
+    pub(super) fn check_mob(&self, side: SideId, unit: u16, path: &[Point]) -> Result<(), Illegal> {
+        let u = self.own_unit(unit, side)?;
+        let ui = usize::from(unit);
+        self.may_act_with(ui)?;
+        if u.in_ranks() > 0 || u.running() == 0 {
+            return illegal!("only a unit whose men are all running moves as a mob");
+        }
+        if path.is_empty() || path.len() > MAX_LEGS || path.iter().any(|p| !p.x.is_finite() || !p.y.is_finite()) {
+            return illegal!("a mob's path has 1 to {MAX_LEGS} finite waypoints");
+        }
+        let c = u.centre();
+        let len = path_len(c, path);
+        if len > MOB_MOVE + 1e-6 {
+            return illegal!("a mob moves at most {MOB_MOVE}\", this path is {len:.2}\"");
+        }
+        let runners: Vec<Point> = u.men.iter().filter(|m| m.running()).map(|m| m.at).collect();
+        // Only enemies that the mob could come within its clearance of along this path matter.
+        let spread = runners.iter().map(|r| r.dist(c)).fold(0.0, f64::max);
+        let reach = len + spread + MOB_CLEARANCE + 1.0;
+        let enemies: Vec<Point> = self
+            .units
+            .iter()
+            .filter(|e| e.side != side)
+            .flat_map(|e| e.men.iter().filter(|m| m.alive()).map(|m| m.at))
+            .filter(|p| p.dist2(c) <= reach * reach)
+            .collect();
+        // Each runner moves in a straight line along each leg, so his distance to an enemy man
+        // is least at one point of the leg. A mob already within 6" may move away, but no leg
+        // may bring a runner closer to an enemy than 6" while closing on him.
+        let mut from = c;
+        for &to in path {
+            let v = to - from;
+            let vv = v.dot(v).max(1e-12);
+            for &r in &runners {
+                let start = r + (from - c);
+                let end = r + (to - c);
+                if !self.stat.table.contains(end) {
+                    return illegal!("the mob would leave the table at ({:.1}, {:.1})", end.x, end.y);
+                }
+                for &e in &enemies {
+                    let w = start - e;
+                    let t = (-w.dot(v) / vv).clamp(0.0, 1.0);
+                    if t > 1e-9 && (w + v * t).dist2(Point::default()) < MOB_CLEARANCE * MOB_CLEARANCE - 1e-9 {
+                        return illegal!("a mob may not pass closer than 6\" to enemy troops");
+                    }
+                }
+            }
+            from = to;
+        }
+        if self.stat.has_impassable {
+            let mut pts = runners.clone();
+            pts.extend(runners.iter().map(|&r| r + (path[path.len() - 1] - c)));
+            pts.extend(path.iter().copied());
+            let b = volley_table::bbox(&pts);
+            let swept = [b[0] - spread, b[1] - spread, b[2] + spread, b[3] + spread];
+            if self.stat.table.impassable_within(&swept) {
+                let poly = std::iter::once(c).chain(path.iter().copied()).collect();
+                let shape = MoveShape::new(poly, 0.0, Vec::new(), true, 0.0, false);
+                let mut s = 0.0;
+                while s < len {
+                    s = (s + STEP * 2.0).min(len);
+                    let off = shape.at(s).0 - c;
+                    if let Some(q) = runners.iter().map(|&r| r + off).find(|&q| !self.stat.table.passable(q)) {
+                        return illegal!("the mob would cross impassable ground at ({:.1}, {:.1})", q.x, q.y);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn push_away(&mut self, ri: usize, by: usize, events: &mut Vec<Event>) {
+        let from = self.units[by].centre();
+        let c = self.units[ri].centre();
+        let base = heading_to(from, c);
+        let runners: Vec<usize> = (0..self.units[ri].men.len()).filter(|&i| self.units[ri].men[i].running()).collect();
+        let table = &self.stat.table;
+        let clear = |dir: f64| {
+            runners.iter().all(|&i| {
+                let p = self.units[ri].men[i].at;
+                (1..=18).all(|k| {
+                    let q = p.toward(dir, f64::from(k) * PUSH_DISTANCE / 18.0);
+                    table.contains(q) && table.passable(q)
+                })
+            })
+        };
+        let dir =
+            [0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0].iter().map(|o| base + o).find(|&d| clear(d));
+        let eliminated = dir.is_none();
+        let u = &mut self.units[ri];
+        for &i in &runners {
+            match dir {
+                Some(d) => {
+                    u.men[i].at = u.men[i].at.toward(d, PUSH_DISTANCE);
+                    u.men[i].facing = norm_heading(d);
+                }
+                None => u.men[i].state = ManState::Dead,
+            }
+        }
+        events.push(Event::Pushed { unit: self.name(ri).to_string(), by: self.name(by).to_string(), eliminated });
+    }
+}

@@ -1,0 +1,108 @@
+//! Rallying: the two cases, the commander next to the unit, gunners back to their gun.
+
+use super::*;
+
+impl Battle {
+    /// How many men unit `ui` may rally now, and why not if none.
+    pub fn rally_allowance(&self, ui: usize) -> Result<u16, Illegal> {
+        self.rally_allowance_with(ui, self.commanders[usize::from(self.units[ui].side)])
+    }
+
+    /// How many men unit `ui` could rally if its side's commander stood at `commander`.
+    pub fn rally_allowance_with(&self, ui: usize, commander: Point) -> Result<u16, Illegal> {
+        let u = &self.units[ui];
+        let running = u.running() as u16;
+        if running == 0 {
+            return illegal!("{} has nobody running", self.name(ui));
+        }
+        let in_ranks = u.in_ranks() as u16;
+        let commander = self.next_to(ui, commander);
+        if in_ranks > 0 {
+            // Case 1: nobody in ranks within 6" of enemy men in ranks facing them.
+            for (ei, e) in self.units.iter().enumerate() {
+                if e.side == u.side || e.in_ranks() == 0 {
+                    continue;
+                }
+                let Some(front) = e.front_edge() else { continue };
+                let threatened = u
+                    .men
+                    .iter()
+                    .filter(|m| m.in_ranks())
+                    .any(|m| front.contains(m.at) && e.body().any(|q| q.dist(m.at) <= RALLY_CLEAR + 1e-9));
+                if threatened {
+                    return illegal!("{} has men within 6\" of {} in ranks facing them", self.name(ui), self.name(ei));
+                }
+            }
+            match self.variant {
+                Variant::Chance => Ok(running.min(in_ranks)),
+                Variant::WithoutChance if commander => Ok(running.min(6)),
+                Variant::WithoutChance => illegal!("without chance, a unit rallies only with its commander next to it"),
+            }
+        } else {
+            // Case 2: every running man at least 24" from every enemy man in ranks.
+            for (ei, e) in self.units.iter().enumerate() {
+                if e.side == u.side {
+                    continue;
+                }
+                let near = |m: &Man| e.men.iter().any(|q| q.in_ranks() && q.at.dist(m.at) < RALLY_FAR - 1e-9);
+                if u.men.iter().filter(|m| m.running()).any(near) {
+                    return illegal!("{}'s runners are within 24\" of {}", self.name(ui), self.name(ei));
+                }
+            }
+            if !commander {
+                return illegal!("a unit with no men in ranks rallies only with the commander next to it");
+            }
+            Ok(match self.variant {
+                Variant::Chance => 1,
+                Variant::WithoutChance => running.min(6),
+            })
+        }
+    }
+
+    /// Whether the side's commander is next to unit `ui`.
+    pub fn commander_next_to(&self, ui: usize) -> bool {
+        self.next_to(ui, self.commanders[usize::from(self.units[ui].side)])
+    }
+
+    /// Whether a commander at `c` would be next to unit `ui`.
+    pub(super) fn next_to(&self, ui: usize, c: Point) -> bool {
+        let u = &self.units[ui];
+        u.men.iter().filter(|m| m.alive()).any(|m| m.at.dist(c) <= NEXT_TO + 1e-9)
+            || u.gun.is_some_and(|g| g.at.dist(c) <= NEXT_TO + 1e-9)
+    }
+
+    /// Rally `n` running men of unit `ui`; returns (rallied, straight back to the gun).
+    pub(super) fn rally(&mut self, ui: usize, n: u16) -> (u16, u16) {
+        let commander = self.commanders[usize::from(self.units[ui].side)];
+        let u = &mut self.units[ui];
+        let had_ranks = u.in_ranks() > 0;
+        let anchor = if had_ranks { u.front } else { commander };
+        let mut idx: Vec<usize> = (0..u.men.len()).filter(|&i| u.men[i].running()).collect();
+        idx.sort_by(|&a, &b| u.men[a].at.dist2(anchor).total_cmp(&u.men[b].at.dist2(anchor)));
+        idx.truncate(usize::from(n));
+        let mut to_gun = 0;
+        for &i in &idx {
+            let m = &mut u.men[i];
+            m.state = ManState::InRanks;
+            m.facing = u.facing;
+            if let Some(g) = u.gun {
+                // Gunners stand about an inch behind the axle and run 6" from there.
+                if m.at.dist(g.at) <= GUNNER_RETURN + CREW_RADIUS + 1e-9 {
+                    m.at = g.at;
+                    to_gun += 1;
+                }
+            }
+        }
+        if u.gun.is_none() {
+            if !had_ranks {
+                if let Some(&first) = idx.first() {
+                    u.front = u.men[first].at;
+                }
+            }
+            lay_out(u);
+        } else {
+            lay_out(u);
+        }
+        (idx.len() as u16, to_gun)
+    }
+}
