@@ -247,7 +247,7 @@ fn the_calculator_resolves_with_table_dice_and_gives_exact_odds() {
     // Blown Away: a queen against a 7, the cavalry on the flank of infantry that lost 2 already.
     d.write(
         "fight.json",
-        r#"{ "variant": "chance", "attacker": { "arm": "cavalry", "on_flank_or_rear": true },
+        r#"{ "variant": "chance", "attacker": { "arm": "cavalry", "quarter": "flank" },
              "defender": { "arm": "infantry", "killed_so_far": 2 } }"#,
     );
     let r = json(&d.run(&["resolve", "blown-away", "fight.json", "--draws", "Q 7", "--format", "json"]));

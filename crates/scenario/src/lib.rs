@@ -87,6 +87,24 @@ impl Source {
         self.error(0..0, message)
     }
 
+    /// Where the value at the key path `keys` (such as `["rules", "deployment_depth"]`) stands
+    /// in the text, if the text holds it.
+    pub fn key_span(&self, keys: &[&str]) -> Option<Range<usize>> {
+        let doc = toml::de::DeTable::parse(&self.text).ok()?;
+        let (first, rest) = keys.split_first()?;
+        let mut at = doc.get_ref().get(*first)?;
+        for k in rest {
+            at = at.get_ref().get(*k)?;
+        }
+        Some(at.span())
+    }
+
+    /// A diagnostic at the value of the key path `keys`, or for the whole file when the text
+    /// does not hold that key (a default was used).
+    pub fn error_at_key(&self, keys: &[&str], message: impl Into<String>) -> Diagnostic {
+        self.error(self.key_span(keys).unwrap_or(0..0), message)
+    }
+
     /// The FNV-1a hash of the text, as 16 hex digits.
     pub fn hash(&self) -> String {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use divan::{Bencher, counter::ItemsCount};
 use volley_ai::HeuristicAgent;
-use volley_blown_away::combat::{CardSide, resolve_cards};
+use volley_blown_away::combat::{CardSide, Quarter, resolve_cards};
 use volley_blown_away::model::Arm;
 use volley_blown_away::{Battle, load};
 use volley_chance::{Deck, Seeded};
@@ -68,7 +68,7 @@ const COMBATS: usize = 10_000;
 
 fn sides() -> [CardSide; 2] {
     let inf = CardSide { arm: Some(Arm::Infantry), killed_before: 2, ..CardSide::default() };
-    let cav = CardSide { arm: Some(Arm::Cavalry), on_flank_or_rear: true, ..CardSide::default() };
+    let cav = CardSide { arm: Some(Arm::Cavalry), quarter: Quarter::Flank, ..CardSide::default() };
     [cav, inf]
 }
 
@@ -137,7 +137,7 @@ fn exact_odds_full_decks(bencher: Bencher) {
         killed_so_far: 2,
         pikes_or_guards: 1,
         militia: false,
-        on_flank_or_rear: flank,
+        quarter: if flank { Quarter::Flank } else { Quarter::Front },
         cover,
         faces_the_other: true,
         deck: None,

@@ -10,7 +10,7 @@ use volley_chance::{CARD_VALUES, Chance, Deck, card_name};
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 use volley_table::Cover;
 
-use crate::combat::{Attacker, CardResult, CardSide, Loss, Target, attack_effect, resolve_cards};
+use crate::combat::{Attacker, CardResult, CardSide, Loss, Quarter, Target, attack_effect, resolve_cards};
 use crate::model::{Arm, Variant};
 
 /// One unit in a combat, as the umpire describes it.
@@ -32,9 +32,10 @@ pub struct CombatUnit {
     /// A militia unit.
     #[serde(default)]
     pub militia: bool,
-    /// This unit stands on the other's flank or rear.
+    /// Where this unit stands in relation to the other: in its front (default), on its flank,
+    /// or in its rear.
     #[serde(default)]
-    pub on_flank_or_rear: bool,
+    pub quarter: Quarter,
     /// Its cover against the other unit: open, soft (woods), wall, or works (redoubt, trench).
     #[serde(default = "open")]
     pub cover: Cover,
@@ -153,7 +154,7 @@ impl CombatUnit {
         CardSide {
             arm: Some(self.arm),
             behind_works: self.behind_works(),
-            on_flank_or_rear: self.on_flank_or_rear,
+            quarter: self.quarter,
             killed_before: self.killed_so_far,
             pikes_or_guards: self.pikes_or_guards,
             militia: self.militia,
@@ -178,12 +179,46 @@ impl CombatUnit {
     }
 }
 
+/// The most men a unit in the calculator may have in ranks or have lost in one engagement.
+pub const MAX_MEN: u16 = 10_000;
+
 impl Situation {
     fn check(&self) -> Result<(), CalcError> {
+        let invalid = |m: String| Err(CalcError::Invalid(m));
         for (who, u) in [("attacker", &self.attacker), ("defender", &self.defender)] {
             if u.men_in_ranks == Some(0) {
-                return Err(CalcError::Invalid(format!("the {who} has no men in ranks: it cannot fight")));
+                return invalid(format!("the {who} has no men in ranks: it cannot fight"));
             }
+            if let Some(n) = u.men_in_ranks.filter(|&n| n > MAX_MEN) {
+                return invalid(format!("{who}.men_in_ranks is {n}: expected at most {MAX_MEN}"));
+            }
+            if u.killed_so_far > MAX_MEN {
+                return invalid(format!("{who}.killed_so_far is {}: expected at most {MAX_MEN}", u.killed_so_far));
+            }
+            if let Some(n) = u.men_in_ranks.filter(|&n| u.pikes_or_guards > n) {
+                return invalid(format!(
+                    "{who}.pikes_or_guards is {}, more than its {n} men in ranks",
+                    u.pikes_or_guards
+                ));
+            }
+            if u.pikes_or_guards > MAX_MEN {
+                return invalid(format!("{who}.pikes_or_guards is {}: expected at most {MAX_MEN}", u.pikes_or_guards));
+            }
+            if u.pikes_or_guards > 0 && u.arm != Arm::Infantry {
+                return invalid(format!("{who}: only infantry have pikemen or guardsmen"));
+            }
+            if u.militia && u.arm != Arm::Infantry {
+                return invalid(format!("{who}: only infantry units are militia"));
+            }
+        }
+        if self.variant == Variant::WithoutChance
+            && self.attacker.arm == Arm::Cavalry
+            && self.attacker.men_in_ranks.is_none()
+        {
+            return invalid(
+                "without chance, attacking cavalry make as many men run as they have in ranks: give attacker.men_in_ranks"
+                    .into(),
+            );
         }
         if self.attacker.arm == Arm::Cavalry && (self.defender.behind_works() || self.defender.cover == Cover::Soft) {
             return Err(CalcError::Invalid(
@@ -216,11 +251,7 @@ impl Situation {
     /// The result of an attack without chance.
     pub fn without_chance(&self) -> Resolution {
         let (a, d) = (&self.attacker, &self.defender);
-        let attacker = Attacker {
-            arm: Some(a.arm),
-            on_flank_or_rear: a.on_flank_or_rear,
-            in_ranks: a.men_in_ranks.unwrap_or(if a.arm == Arm::Cavalry { 10 } else { 0 }),
-        };
+        let attacker = Attacker { arm: Some(a.arm), quarter: a.quarter, in_ranks: a.men_in_ranks.unwrap_or(0) };
         let target = Target {
             cover: d.cover,
             killed_before: d.killed_so_far,
@@ -342,7 +373,7 @@ mod tests {
             killed_so_far: 0,
             pikes_or_guards: 0,
             militia: false,
-            on_flank_or_rear: false,
+            quarter: Quarter::Front,
             cover: Cover::Open,
             faces_the_other: true,
             deck: None,
@@ -456,5 +487,54 @@ mod tests {
         bad.deck = Some([5; 13]);
         let s = Situation { variant: Variant::Chance, attacker: bad, defender: unit(Arm::Infantry) };
         assert!(Combat.odds(&s).is_err());
+    }
+
+    fn refused(variant: Variant, attacker: CombatUnit, defender: CombatUnit) -> String {
+        Combat.odds(&Situation { variant, attacker, defender }).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn out_of_range_counts_are_refused_not_wrapped() {
+        // 65 535 men killed so far would make 65 536 run, which does not fit: refused.
+        let mut d = unit(Arm::Infantry);
+        d.killed_so_far = u16::MAX;
+        let why = refused(Variant::Chance, unit(Arm::Infantry), d);
+        assert!(why.contains("defender.killed_so_far is 65535"), "{why}");
+        // Pikemen above the men in ranks.
+        let mut d = unit(Arm::Infantry);
+        d.men_in_ranks = Some(3);
+        d.pikes_or_guards = 5;
+        let why = refused(Variant::Chance, unit(Arm::Infantry), d);
+        assert!(why.contains("pikes_or_guards is 5, more than its 3 men in ranks"), "{why}");
+        // Pikemen in a cavalry unit.
+        let mut c = unit(Arm::Cavalry);
+        c.pikes_or_guards = 1;
+        assert!(refused(Variant::Chance, c, unit(Arm::Infantry)).contains("only infantry"));
+        // Without chance, attacking cavalry need their count of men: it is the runners.
+        let why = refused(Variant::WithoutChance, unit(Arm::Cavalry), unit(Arm::Infantry));
+        assert!(why.contains("attacker.men_in_ranks"), "{why}");
+        // At the limit, the counts work out.
+        let mut d = unit(Arm::Infantry);
+        d.killed_so_far = MAX_MEN;
+        let s = Situation { variant: Variant::Chance, attacker: unit(Arm::Infantry), defender: d };
+        assert_eq!(s.with_cards([9, 1]).outcome().defender.run, MAX_MEN + 1);
+    }
+
+    #[test]
+    fn the_quarter_decides_the_extra_runners() {
+        // Without chance: artillery on the flank kills 2 and makes 10 run; in the rear 1 and 6;
+        // infantry in the rear has its +4.
+        let mut gun = unit(Arm::Artillery);
+        let flank = |gun: &CombatUnit| {
+            let s = Situation { variant: Variant::WithoutChance, attacker: gun.clone(), defender: unit(Arm::Infantry) };
+            s.without_chance().outcome().defender
+        };
+        gun.quarter = Quarter::Flank;
+        assert_eq!(flank(&gun), Losses { killed: 2, run: 10 });
+        gun.quarter = Quarter::Rear;
+        assert_eq!(flank(&gun), Losses { killed: 1, run: 6 });
+        let mut inf = unit(Arm::Infantry);
+        inf.quarter = Quarter::Rear;
+        assert_eq!(flank(&inf), Losses { killed: 1, run: 5 });
     }
 }

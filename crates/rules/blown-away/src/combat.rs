@@ -29,6 +29,27 @@ pub const BEHIND_WORKS_RUNS: i32 = -2;
 /// against a flank.
 pub const ARTILLERY_EFFECT: [(u16, u16); 3] = [(1, 6), (1, 2), (2, 10)];
 
+/// Where one unit stands in relation to another: in its front, on its flank, or in its rear
+/// (see `docs/rules/blown-away.md`, "Front, flank and rear", for the geometry).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Quarter {
+    /// In its front: ahead of the line of its front rank.
+    #[default]
+    Front,
+    /// On its flank: beside it, neither ahead of its front rank nor squarely behind it.
+    Flank,
+    /// In its rear: behind its rearmost rank.
+    Rear,
+}
+
+impl Quarter {
+    /// On the flank or in the rear: the "+4 on the flank or rear" applies.
+    pub fn flank_or_rear(self) -> bool {
+        self != Quarter::Front
+    }
+}
+
 /// One named contribution to a result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Modifier {
@@ -63,9 +84,9 @@ pub struct CardSide {
     /// Behind a redoubt or wall, or in a trench, against this opponent.
     #[serde(default)]
     pub behind_works: bool,
-    /// Standing on the opponent's flank or rear.
+    /// Where it stands in relation to the opponent (front, flank or rear).
     #[serde(default)]
-    pub on_flank_or_rear: bool,
+    pub quarter: Quarter,
     /// Its men killed so far in this engagement, before this fight.
     #[serde(default)]
     pub killed_before: u16,
@@ -98,16 +119,22 @@ pub struct CardResult {
     pub losses: [Option<Loss>; 2],
 }
 
-/// Runners that one card-combat win causes to `loser`.
-pub fn card_runs(winner: &CardSide, winner_card: u8, loser: &CardSide) -> Loss {
+/// Runners that one card-combat win causes to `loser`; `tie` when the cards were equal (both
+/// win, and the runners come from the tie rule: the loser's dead, whatever the winner's arm).
+pub fn card_runs(winner: &CardSide, winner_card: u8, loser: &CardSide, tie: bool) -> Loss {
     let mut ex = Vec::new();
-    let base = if winner.arm() == Arm::Artillery {
+    let base = if winner.arm() == Arm::Artillery && !tie {
         let v = ARTILLERY_RUNS_BY_CARD[usize::from(winner_card.clamp(1, 13)) - 1];
         ex.push(m("artillery win: face value of the winning card (J, Q, K count 4)", i32::from(v)));
         i32::from(v)
     } else {
         let k = i32::from(loser.killed_before) + 1;
-        ex.push(m("one runs for each man killed in this engagement so far", k));
+        let rule = if tie {
+            "equal cards: one runs for each man killed in this engagement so far"
+        } else {
+            "one runs for each man killed in this engagement so far"
+        };
+        ex.push(m(rule, k));
         k
     };
     let mut run = base;
@@ -124,10 +151,10 @@ pub fn card_runs(winner: &CardSide, winner_card: u8, loser: &CardSide) -> Loss {
     if loser.militia {
         add("militia unit", MILITIA, &mut ex);
     }
-    if winner.on_flank_or_rear {
+    if winner.quarter.flank_or_rear() {
         add("win on the flank or rear", FLANK_OR_REAR, &mut ex);
     }
-    Loss { killed: 1, run: run.max(0) as u16, explanation: ex }
+    Loss { killed: 1, run: run.clamp(0, i32::from(u16::MAX)) as u16, explanation: ex }
 }
 
 /// Resolve a card combat between `sides[0]` (the attacker) and `sides[1]`, with the cards
@@ -148,7 +175,8 @@ pub fn resolve_cards(sides: &[CardSide; 2], cards: [u8; 2]) -> CardResult {
         std::cmp::Ordering::Less => Some(1),
         std::cmp::Ordering::Equal => None,
     };
-    let loss_of = |loser: usize| Some(card_runs(&sides[1 - loser], cards[1 - loser], &sides[loser]));
+    let tie = winner.is_none();
+    let loss_of = |loser: usize| Some(card_runs(&sides[1 - loser], cards[1 - loser], &sides[loser], tie));
     let losses = match winner {
         Some(w) => {
             let mut l = [None, None];
@@ -166,9 +194,9 @@ pub fn resolve_cards(sides: &[CardSide; 2], cards: [u8; 2]) -> CardResult {
 pub struct Attacker {
     /// Infantry, cavalry or artillery.
     pub arm: Option<Arm>,
-    /// Attacking the target's flank or rear.
+    /// Where it stands in relation to the target (front, flank or rear).
     #[serde(default)]
-    pub on_flank_or_rear: bool,
+    pub quarter: Quarter,
     /// Cavalrymen in ranks when the combat began (cavalry only).
     #[serde(default)]
     pub in_ranks: u16,
@@ -212,13 +240,15 @@ pub fn attack_effect(a: &Attacker, t: &Target) -> Loss {
             if t.militia {
                 add("militia unit", MILITIA, &mut ex);
             }
-            if a.on_flank_or_rear {
+            if a.quarter.flank_or_rear() {
                 add("attack on the flank or rear", FLANK_OR_REAR, &mut ex);
             }
-            Loss { killed: 1, run: run.max(0) as u16, explanation: ex }
+            Loss { killed: 1, run: run.clamp(0, i32::from(u16::MAX)) as u16, explanation: ex }
         }
         Arm::Artillery => {
-            let (rule, (killed, run)) = if a.on_flank_or_rear {
+            // Artillery's extra is for firing on the flank only (infantry and cavalry have
+            // theirs on the flank or rear); in the rear it is an ordinary artillery attack.
+            let (rule, (killed, run)) = if a.quarter == Quarter::Flank {
                 ("artillery firing on the flank: 2 killed, 10 run", ARTILLERY_EFFECT[2])
             } else if t.cover == Cover::Works {
                 ("artillery against a redoubt or trench: 1 killed, 2 run", ARTILLERY_EFFECT[1])
@@ -231,11 +261,11 @@ pub fn attack_effect(a: &Attacker, t: &Target) -> Loss {
         Arm::Cavalry => {
             let mut run = i32::from(a.in_ranks);
             ex.push(m("cavalry: one runs for each cavalryman in ranks when the combat began", run));
-            if a.on_flank_or_rear {
+            if a.quarter.flank_or_rear() {
                 run += FLANK_OR_REAR;
                 ex.push(m("attack on the flank or rear", FLANK_OR_REAR));
             }
-            Loss { killed: 1, run: run.max(0) as u16, explanation: ex }
+            Loss { killed: 1, run: run.clamp(0, i32::from(u16::MAX)) as u16, explanation: ex }
         }
     }
 }
@@ -306,7 +336,7 @@ mod tests {
     #[test]
     fn special_combat_situations_add_up() {
         let mut cav = side(Arm::Cavalry);
-        cav.on_flank_or_rear = true;
+        cav.quarter = Quarter::Flank;
         let mut inf = side(Arm::Infantry);
         inf.militia = true;
         inf.killed_before = 1;
@@ -314,6 +344,22 @@ mod tests {
         // 2 (second man killed) + 1 cavalry + 2 militia + 4 flank.
         assert_eq!(l.run, 9);
         assert_eq!(l.explanation.len(), 4);
+    }
+
+    #[test]
+    fn a_tie_with_artillery_runs_by_the_dead_not_the_card() {
+        // Equal cards: both win, and each loses a man with runners by its own dead; the
+        // artillery's face-value rule is for an artillery win, not a tie.
+        let mut inf = side(Arm::Infantry);
+        inf.killed_before = 2;
+        let r = resolve_cards(&[side(Arm::Artillery), inf], [9, 9]);
+        assert_eq!(r.winner, None);
+        assert_eq!(r.losses[1].as_ref().unwrap().run, 3, "third man killed: 3 run, not the card's 9");
+        assert_eq!(r.losses[0].as_ref().unwrap().run, 1, "the gunners' first dead: 1 runs");
+        // A win by the same gun with the same card: 9 run.
+        let mut inf = side(Arm::Infantry);
+        inf.killed_before = 2;
+        assert_eq!(resolve_cards(&[side(Arm::Artillery), inf], [9, 8]).losses[1].as_ref().unwrap().run, 9);
     }
 
     #[test]
@@ -336,9 +382,14 @@ mod tests {
         assert_eq!(attack_effect(&art, &t).run, 6);
         let works = Target { cover: Cover::Works, ..t.clone() };
         assert_eq!(attack_effect(&art, &works).run, 2);
-        let flank = Attacker { on_flank_or_rear: true, ..art };
+        let flank = Attacker { quarter: Quarter::Flank, ..art.clone() };
         assert_eq!((attack_effect(&flank, &t).killed, attack_effect(&flank, &t).run), (2, 10));
-        let cav = Attacker { arm: Some(Arm::Cavalry), in_ranks: 10, on_flank_or_rear: false };
+        // Artillery's extra is for the flank only: in the rear it is 1 killed and 6 run.
+        let rear = Attacker { quarter: Quarter::Rear, ..art };
+        assert_eq!((attack_effect(&rear, &t).killed, attack_effect(&rear, &t).run), (1, 6));
+        let inf_rear = Attacker { quarter: Quarter::Rear, ..inf.clone() };
+        assert_eq!(attack_effect(&inf_rear, &t).run, 5, "infantry in the rear: 1 + 4");
+        let cav = Attacker { arm: Some(Arm::Cavalry), in_ranks: 10, quarter: Quarter::Front };
         assert_eq!(attack_effect(&cav, &t).run, 10);
         let walled = Target { cover: Cover::Wall, killed_before: 4, ..t };
         assert_eq!(attack_effect(&inf, &walled).run, 3, "5th man killed, -2 behind a wall");

@@ -55,6 +55,14 @@ pub const OBLIQUE: f64 = 45.0;
 pub const CONTACT: f64 = 1.0;
 /// Radius of a figure when it blocks a line of sight.
 pub const FIGURE_RADIUS: f64 = 0.4;
+/// A unit already close enough to fight a facing enemy when its move begins may move along or
+/// away, but halts where it would come this much nearer to that enemy (an eighth of an inch:
+/// more than the figures' one-inch spacing makes the distance between two lines sliding past
+/// each other swing).
+pub const CLOSER: f64 = 0.125;
+/// Units pass by enemy troops but not through them: a move is blocked where one of its men
+/// would come this near an enemy figure (half the one-inch spacing of figures in a rank).
+pub const PASS: f64 = 0.5;
 /// Step used to trace a move, inches.
 const STEP: f64 = 0.25;
 /// The most legs a declared path may have.
@@ -284,6 +292,16 @@ impl MoveShape {
                 c + right_of(d) * r
             };
             out.push((i, p));
+        }
+        (head, fwd)
+    }
+
+    /// As [`MoveShape::place`], with the gun (at the head, index `usize::MAX`) for artillery:
+    /// the body that halts, fights and touches.
+    fn body_at(&self, s: f64, out: &mut Vec<(usize, Point)>) -> (Point, Point) {
+        let (head, fwd) = self.place(s, out);
+        if self.gun {
+            out.push((usize::MAX, head));
         }
         (head, fwd)
     }

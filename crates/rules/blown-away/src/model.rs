@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use volley_core::SideId;
 use volley_table::{FrontArc, Point, unit as heading_unit};
 
+use crate::combat::Quarter;
+
 /// Spacing between figures in a formation, inches (25 mm figures on about 1" bases).
 pub const SPACING: f64 = 1.0;
 /// A gunner this close to his gun crews it.
@@ -228,16 +230,26 @@ impl Unit {
         self.men.iter().any(|m| m.in_ranks() && m.role.steadies())
     }
 
-    /// The points that make up the unit's body in ranks: men in ranks and, for artillery, the gun.
+    /// The points that make up the unit's body in ranks: men in ranks and, for artillery, the gun
+    /// while a gunner in ranks serves it. A gun nobody serves is no body: it cannot fight, stop
+    /// a move or be fought.
     pub fn body(&self) -> impl Iterator<Item = Point> + '_ {
-        self.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(self.gun.map(|g| g.at))
+        let gun = self.gun.filter(|_| self.crewed()).map(|g| g.at);
+        self.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(gun)
+    }
+
+    /// The arm the unit fights as: an artillery unit whose gun nobody serves fights as its
+    /// gunners alone, men on foot without the artillery's rules.
+    pub fn combat_arm(&self) -> Arm {
+        if self.arm == Arm::Artillery && !self.crewed() { Arm::Infantry } else { self.arm }
     }
 
     /// The front edge of the men in ranks (for artillery, the gun and its boresight); `None`
     /// with nobody in ranks.
     pub fn front_edge(&self) -> Option<Front> {
         if let Some(g) = &self.gun {
-            return (self.in_ranks() > 0).then(|| FrontArc::new(g.at, g.at, g.facing, GUN_ARC));
+            // Gunners away from their gun face nothing: they are walking back to it.
+            return self.crewed().then(|| FrontArc::new(g.at, g.at, g.facing, GUN_ARC));
         }
         let fwd = heading_unit(self.facing);
         let rgt = heading_unit(self.facing + 90.0);
@@ -255,6 +267,47 @@ impl Unit {
             let right = self.front + fwd * ahead + rgt * hi;
             FrontArc::with_axes(left, right, self.facing, fwd, rgt, FRONT_TAN)
         })
+    }
+
+    /// The centre of the unit's body in ranks (men in ranks and a served gun); `None` with
+    /// nobody in ranks.
+    pub fn body_centre(&self) -> Option<Point> {
+        let (mut s, mut n) = (Point::default(), 0.0);
+        for p in self.body() {
+            s = s + p;
+            n += 1.0;
+        }
+        (n > 0.0).then(|| s * (1.0 / n))
+    }
+
+    /// Which quarter of this unit the point `p` lies in, judged in the frame of the unit's
+    /// facing against its body in ranks: ahead of the line of its front rank is its front;
+    /// behind its rearmost rank and no farther out to the side than behind, its rear; anywhere
+    /// else (beside it, or behind and farther out than behind), its flank. A unit with nobody
+    /// in ranks has no front.
+    pub fn quarter_of(&self, p: Point) -> Quarter {
+        let fwd = heading_unit(self.facing);
+        let rgt = heading_unit(self.facing + 90.0);
+        let (mut ahead, mut back, mut lo, mut hi) =
+            (f64::NEG_INFINITY, f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for q in self.body() {
+            let d = q - self.front;
+            ahead = ahead.max(d.dot(fwd));
+            back = back.min(d.dot(fwd));
+            lo = lo.min(d.dot(rgt));
+            hi = hi.max(d.dot(rgt));
+        }
+        if ahead == f64::NEG_INFINITY {
+            return Quarter::Rear;
+        }
+        let d = p - self.front;
+        let (f, r) = (d.dot(fwd), d.dot(rgt));
+        if f > ahead + 1e-9 {
+            return Quarter::Front;
+        }
+        let behind = back - f;
+        let out = (lo - r).max(r - hi).max(0.0);
+        if behind > 1e-9 && behind >= out { Quarter::Rear } else { Quarter::Flank }
     }
 
     /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has

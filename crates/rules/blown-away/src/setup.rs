@@ -114,7 +114,7 @@ impl Default for Rules {
             objectives_to_win: 3,
             objective_sides: Vec::new(),
             rout_below: None,
-            deployment_depth: 7.0,
+            deployment_depth: ENCOUNTER_DEPLOYMENT,
         }
     }
 }
@@ -182,6 +182,9 @@ fn men_for(spec: &UnitSpec) -> Vec<(Role, u16)> {
 /// The largest table a Blown Away battle is played on, in square inches: each objective's
 /// distance field has a cell an inch square (4 000 000 cells, about 36 MB a field).
 pub const MAX_TABLE_AREA: f64 = 4_000_000.0;
+
+/// How far from its own rear edge a side deploys in the encounter set-up, at most, inches.
+pub const ENCOUNTER_DEPLOYMENT: f64 = 7.0;
 
 /// Check a parsed scenario file's Blown Away parts and build the battle.
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
@@ -344,25 +347,47 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     if usize::from(rules.objectives_to_win) > objectives.len()
         || (rules.objectives_to_win == 0 && !objectives.is_empty())
     {
-        errors.push(src.error_whole(format!(
-            "[rules] objectives_to_win is {}, but there are {} objectives: expected 1 to {}",
-            rules.objectives_to_win,
-            objectives.len(),
-            objectives.len()
-        )));
+        errors.push(src.error_at_key(
+            &["rules", "objectives_to_win"],
+            format!(
+                "[rules] objectives_to_win is {}, but there are {} objectives: expected 1 to {}",
+                rules.objectives_to_win,
+                objectives.len(),
+                objectives.len()
+            ),
+        ));
     }
     let side_names: Vec<&str> = file.sides.iter().map(|s| s.get_ref().name.as_str()).collect();
     for name in &rules.objective_sides {
         if !side_names.contains(&name.as_str()) {
-            errors.push(src.error_whole(format!(
-                "[rules] objective_sides names {name:?}, which is not a side: expected one of {side_names:?}"
-            )));
+            errors.push(src.error_at_key(
+                &["rules", "objective_sides"],
+                format!("[rules] objective_sides names {name:?}, which is not a side: expected one of {side_names:?}"),
+            ));
         }
     }
     if let Some(f) = rules.rout_below {
         if !(f > 0.0 && f < 1.0) {
-            errors.push(src.error_whole(format!("[rules] rout_below is {f}: expected a fraction between 0 and 1")));
+            errors.push(src.error_at_key(
+                &["rules", "rout_below"],
+                format!("[rules] rout_below is {f}: expected a fraction between 0 and 1"),
+            ));
         }
+    }
+    let depth = rules.deployment_depth;
+    let most = if rules.setup == Setup::Encounter { ENCOUNTER_DEPLOYMENT } else { f64::from(u16::MAX) };
+    if !(depth > 0.0 && depth <= most) {
+        errors.push(src.error_at_key(
+            &["rules", "deployment_depth"],
+            if rules.setup == Setup::Encounter {
+                format!(
+                    "[rules] deployment_depth is {depth}: the encounter set-up deploys up to {ENCOUNTER_DEPLOYMENT}\" \
+                     from the own rear edge (use setup = \"custom\" for another battle)"
+                )
+            } else {
+                format!("[rules] deployment_depth is {depth}: expected inches greater than 0")
+            },
+        ));
     }
     if objectives.is_empty() && rules.rout_below.is_none() && file.turn_limit.is_none() {
         errors.push(src.error_whole(

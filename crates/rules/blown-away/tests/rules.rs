@@ -222,7 +222,9 @@ fn artillery_wins_by_the_face_value_and_the_gun_never_runs() {
         0,
     );
     apply(&mut b, Action::EndPhase);
-    apply(&mut b, Action::EndPhase); // no long-range target within 4"-36"
+    // No long-range fire: the infantry's front rank stands 3" from the gun, so the unit is not
+    // between 4" and 36" away even though its rear rank is 4" off.
+    assert_eq!(b.phase, Phase::Combat { side: 0 });
     apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "8 3");
     assert_eq!(count(&b, 1, ManState::Running), 8);
     // Now the infantry win: gunners run, the gun stays.
@@ -725,6 +727,7 @@ fn pikemen_and_militia_change_the_runs() {
         },
         9,
         &volley_blown_away::combat::CardSide { militia: true, ..Default::default() },
+        false,
     );
     assert_eq!(l.run, 3, "militia: 1 + 2");
 }
@@ -1016,4 +1019,337 @@ fn in_a_big_battle_a_unit_heads_for_the_nearest_objectives_only() {
     let offered = objectives_offered(&five, 0);
     assert_eq!(offered.len(), NEAREST_OBJECTIVES, "{offered:?}");
     assert!(offered.contains(&all[0]) && !offered.contains(all.last().unwrap()), "{offered:?}");
+}
+
+// ----- Positions on the table: front, flank and rear; the 4" halt; guns and their crews -----
+
+use volley_blown_away::combat::Quarter;
+
+#[test]
+fn two_lines_face_to_face_offset_sideways_fight_frontally() {
+    // Two 13-man lines face to face 3" apart, their centres 3.5" apart sideways:
+    //
+    //        IR 2 (facing south)   [x 40.5 .. 46.5]
+    //   y=30 . . . . . . .
+    //   y=27    . . . . . . .      IR 1 (facing north) [x 37 .. 43]
+    //
+    // Each is in the other's front: the first man killed makes one man run, no +4.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [43.5, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    assert_eq!(b.quarter(0, 1), Quarter::Front);
+    assert_eq!(b.quarter(1, 0), Quarter::Front);
+    apply(&mut b, Action::EndPhase);
+    let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 4");
+    assert_eq!(count(&b, 1, ManState::Running), 1, "{ev:?}");
+    assert_eq!(count(&b, 1, ManState::Fallen), 1);
+}
+
+#[test]
+fn a_unit_beside_an_enemy_is_on_its_flank_and_one_behind_it_in_its_rear() {
+    // IR 2 faces north at (40, 30): front rank x 37..43 at y 30, rear rank at y 29.
+    //
+    //                  F (front: ahead of the front rank, however far out to the side)
+    //   ----------------+-----------------  y = 30 (its front rank's line)
+    //     flank   [ IR 2 ]   flank
+    //   ----------------+-----------------  y = 29 (its rear rank)
+    //           \    rear    /              rear: behind, no farther out than behind
+    //   flank    \          /   flank
+    let probe = |at: (f64, f64), facing: f64| {
+        let b = battle(
+            "chance",
+            &format!(r#"{{ name = "Hussars", arm = "cavalry", at = [{}, {}], facing = {facing} }}"#, at.0, at.1),
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 0 }"#,
+            "",
+        );
+        (b.quarter(0, 1), b.quarter(1, 0))
+    };
+    // Beside its left end, facing east into it: its flank; IR 2 is in the hussars' front.
+    assert_eq!(probe((34.5, 29.5), 90.0), (Quarter::Flank, Quarter::Front));
+    // Squarely behind it, facing north: its rear.
+    assert_eq!(probe((40.0, 25.0), 0.0), (Quarter::Rear, Quarter::Front));
+    // Behind but much farther out to the side than behind: its flank.
+    assert_eq!(probe((52.0, 26.5), 0.0), (Quarter::Flank, Quarter::Front));
+    // Ahead of its front rank, even well out to the side: its front.
+    assert_eq!(probe((50.0, 33.0), 270.0), (Quarter::Front, Quarter::Front));
+    // Side by side, both facing north: neither is on the other's flank.
+    assert_eq!(probe((50.0, 30.0), 0.0), (Quarter::Front, Quarter::Front));
+}
+
+#[test]
+fn a_win_on_the_flank_makes_four_more_run() {
+    // Hussars facing east beside IR 2's left end, within 4" (chance: the hussars face IR 2).
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Hussars", arm = "cavalry", at = [34.5, 29.5], facing = 90 }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 0 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 4");
+    // 1 (first man killed) + 1 cavalry win + 4 on the flank.
+    assert_eq!(count(&b, 1, ManState::Running), 6);
+}
+
+#[test]
+fn without_chance_artillery_has_its_extra_on_the_flank_only() {
+    // A gun 3" behind IR 2 (in its rear) fires into it: 1 killed, 6 run. The same gun beside
+    // IR 2 (on its flank): 2 killed, 10 run.
+    let fire = |gun: &str| {
+        let mut b = start(
+            battle(
+                "without-chance",
+                gun,
+                r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 0, soldiers = 20 }"#,
+                "",
+            ),
+            0,
+        );
+        apply(&mut b, Action::EndPhase);
+        apply(&mut b, Action::Combat { unit: 0, target: 1 });
+        while b.phase != (Phase::Main) {
+            apply(&mut b, Action::EndPhase);
+        }
+        (count(&b, 1, ManState::Fallen) + count(&b, 1, ManState::Dead), count(&b, 1, ManState::Running))
+    };
+    assert_eq!(fire(r#"{ name = "Battery", arm = "artillery", at = [40, 26] }"#), (1, 6), "in the rear");
+    assert_eq!(
+        fire(r#"{ name = "Battery", arm = "artillery", at = [31, 29.5], facing = 90 }"#),
+        (2, 10),
+        "on the flank"
+    );
+}
+
+/// An artillery unit whose gunners are all away from the gun but one, who stands at `gunner`.
+fn abandoned_gun(variant: &str, gunner: Point, enemy: &str) -> Battle {
+    let mut b = start(battle(variant, r#"{ name = "Battery", arm = "artillery", at = [40, 27] }"#, enemy, ""), 0);
+    for (i, m) in b.units[0].men.iter_mut().enumerate() {
+        if i == 0 {
+            m.at = gunner;
+        } else {
+            m.state = ManState::Dead;
+        }
+    }
+    b
+}
+
+#[test]
+fn a_gun_nobody_serves_is_no_body_and_its_gunners_fight_without_it() {
+    // The gun at (40, 27) facing north; its only gunner in ranks is 24" away. IR 2 stands 3"
+    // in front of the gun, facing it: the gun is not an artillery unit in combat, and not a
+    // body at all, so IR 2 cannot fight it.
+    let ir2 = r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#;
+    let mut b = abandoned_gun("chance", Point::new(40.0, 3.0), ir2);
+    assert!(!b.units[0].crewed());
+    assert!(!b.may_fight(1, 0));
+    assert!(!b.may_fight(0, 1));
+    // IR 2 may march past the abandoned gun: it does not halt the move.
+    while b.mover != 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::Move { unit: 1, pivot: None, path: vec![Point::new(43.0, 27.0)] });
+    assert!(b.units[1].front.dist(Point::new(43.0, 27.0)) < 1e-6, "halted at {:?}", b.units[1].front);
+    // The lone gunner, 10" from his gun, is faced by infantry 3" away: they may fight, and the
+    // gunner's win (a 10) makes one man run, not ten.
+    let ir2 = r#"{ name = "IR 2", arm = "infantry", at = [40, 20], facing = 180 }"#;
+    let mut b = abandoned_gun("chance", Point::new(40.0, 17.0), ir2);
+    while b.mover != 1 {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply(&mut b, Action::EndPhase);
+    assert!(b.may_fight(1, 0));
+    apply_with(&mut b, Action::Combat { unit: 1, target: 0 }, "2 10");
+    assert_eq!(count(&b, 1, ManState::Running), 1, "the gunners fight as men on foot: 1 runs");
+}
+
+#[test]
+fn a_gun_halts_where_combat_first_becomes_possible() {
+    // A gun at (40, 20) moves 6" north towards IR 2, whose front rank stands at y = 29.5 facing
+    // south. Combat becomes possible when the gun is 4" from IR 2: the gun halts at y = 25.5,
+    // not at 26 (3.5" away), whatever its gunners 1" behind it are doing.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Battery", arm = "artillery", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 29.5], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 26.0)] });
+    let y = b.units[0].gun.unwrap().at.y;
+    assert!(y > 25.49 && y <= 25.5 + 1e-6, "the gun halted at y = {y}");
+    assert!(b.unit_dist(0, 1) < 4.0);
+    assert!(b.may_fight(0, 1), "it halted where it may fight");
+}
+
+#[test]
+fn an_enemy_behind_does_not_mask_one_ahead() {
+    // IR 1 (front rank y = 20, facing north) has IR 3 an inch behind its rear rank, facing its
+    // back (combat with IR 3 is already possible), and IR 2 4.1" ahead, facing it. Moving north,
+    // IR 1 halts after 0.1", where combat with IR 2 becomes possible.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 24.1], facing = 180 },
+               { name = "IR 3", arm = "infantry", at = [40, 18], facing = 0 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 26.0)] });
+    let y = b.units[0].front.y;
+    assert!(y > 20.09 && y <= 20.1 + 1e-6, "halted at y = {y}");
+}
+
+#[test]
+fn a_unit_facing_an_enemy_at_4_inches_halts_at_once() {
+    // IR 1's front rank at y = 20, IR 2's front rank at y = 24 facing south: 4" apart, not
+    // yet less. Any step north brings combat: the move halts at once (not at 2.7").
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [41.5, 24], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 26.0)] });
+    let gap = b.unit_dist(0, 1);
+    assert!(gap > 3.99 && gap < 4.0, "halted {gap}\" away");
+}
+
+#[test]
+fn a_column_sliding_along_a_facing_enemy_is_not_halted() {
+    // IR 2 faces west at x = 46 (files along y 27..33); IR 1, a column two files wide at
+    // x 42.5..43.5 with its head at y = 28, stands 2.5" from it, in its front, and marches north
+    // along it: combat with IR 2 was possible when the move began and the column comes no
+    // nearer, so it goes its full 6".
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [43, 28], formation = "column" }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [46, 30], facing = 270 }"#,
+            "",
+        ),
+        0,
+    );
+    let before = b.unit_dist(0, 1);
+    assert!(before < 4.0 && b.faces(1, 0), "IR 2 faces the column, {before}\" away");
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(43.0, 34.0)] });
+    assert!((b.units[0].front.y - 34.0).abs() < 1e-6, "halted at {:?}", b.units[0].front);
+    // Marching at it instead halts at once.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [43, 30], facing = 90 }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [46.5, 30], facing = 270 }"#,
+            "",
+        ),
+        0,
+    );
+    let before = b.unit_dist(0, 1);
+    apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(45.0, 30.0)] });
+    let after = b.unit_dist(0, 1);
+    assert!(after > before - 0.125 - 1e-6 && after < before - 0.12, "{after} from {before}");
+}
+
+#[test]
+fn long_range_fire_is_at_a_unit_between_4_and_36_inches_away() {
+    // A gun at (40, 20) facing north; IR 2 faces it, its front rank 3.9" away and its rear rank
+    // 4.9": a man within 4", so not a long-range target. At 4.5" it is.
+    for (y, fires) in [(23.9, false), (24.5, true)] {
+        let mut b = start(
+            battle(
+                "chance",
+                r#"{ name = "Battery", arm = "artillery", at = [40, 20] }"#,
+                &format!(r#"{{ name = "IR 2", arm = "infantry", at = [40, {y}], facing = 180 }}"#),
+                "",
+            ),
+            0,
+        );
+        apply(&mut b, Action::EndPhase);
+        if fires {
+            assert_eq!(b.phase, Phase::Artillery);
+            apply(&mut b, Action::Fire { gun: 0, target: 1 });
+        } else {
+            assert_ne!(b.phase, Phase::Artillery, "no long-range target at {y}");
+            let why = b.validate(&Action::Fire { gun: 0, target: 1 }).unwrap_err().to_string();
+            assert!(why.contains("Artillery") || why.contains("phase") || why.contains("too close"), "{why}");
+        }
+    }
+}
+
+#[test]
+fn a_tie_with_artillery_runs_by_the_tie_rule() {
+    // Equal cards: both win; the infantry lose their first man and one runs (the tie rule), not
+    // nine (the face value is for an artillery win).
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Battery", arm = "artillery", at = [40, 27] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    apply(&mut b, Action::EndPhase);
+    apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 9");
+    assert_eq!(count(&b, 1, ManState::Running), 1);
+    assert_eq!(count(&b, 0, ManState::Running), 1);
+}
+
+#[test]
+fn the_encounter_set_up_deploys_within_7_inches_and_says_where() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/crossroads.toml"))
+            .unwrap();
+    let bad = format!("{text}\n[rules]\ndeployment_depth = 60\n");
+    let line = bad.lines().count();
+    let err = load(&Source::new("x.toml", bad)).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains(&format!("x.toml:{line}:20")), "{err}");
+    assert!(err.contains("deployment_depth is 60") && err.contains("7"), "{err}");
+    let ok = format!("{text}\n[rules]\ndeployment_depth = 5\n");
+    assert!(load(&Source::new("x.toml", ok)).is_ok());
+}
+
+#[test]
+fn units_pass_by_the_enemy_but_not_through_it() {
+    // IR 1 (front rank x 37..43 at y = 20, rear rank at y = 19) moves 45° to the north-east. A
+    // lone hussar at (44.5, 20.5), facing east, stands square in the path of IR 1's rear right
+    // man, though never in IR 1's front and never facing it:
+    //
+    //   y=21                 . /
+    //   y=20.5              H/      H: the hussar; '/': the rear right man's path
+    //   y=20   x x x x x x x/
+    //   y=19    x x x x x x x
+    //
+    // Neither faces the other, so the 4" halt does not apply; but the man may not walk through
+    // him: the move is blocked short of him.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "Hussar", arm = "cavalry", at = [44.5, 20.5], facing = 90, cavalrymen = 1 }"#,
+            "",
+        ),
+        0,
+    );
+    assert!(!b.faces(0, 1) && !b.faces(1, 0));
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(44.2, 24.2)] });
+    let moved = b.units[0].front.dist(Point::new(40.0, 20.0));
+    assert!(moved < 1.62, "moved {moved}\"");
+    assert!(b.unit_dist(0, 1) >= 1.0 - 1e-9, "ends an inch clear");
+    assert!(ev.iter().any(|e| matches!(e, Event::Moved { stopped: Some(s), .. } if s.contains("blocked"))), "{ev:?}");
 }

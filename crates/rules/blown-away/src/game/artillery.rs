@@ -27,6 +27,17 @@ impl Battle {
             return illegal!("{} has nobody on the table", self.name(ti));
         }
         order.sort_by(|&a, &b| t.men[a].at.dist2(cannon.at).total_cmp(&t.men[b].at.dist2(cannon.at)));
+        // The unit must be between 4" and 36" away: with any of its men nearer than 4" it is
+        // within combat range, not a long-range target.
+        if let Some(&near) = order.first() {
+            let d = t.men[near].at.dist(cannon.at);
+            if d < LRA_RANGE.0 {
+                return illegal!(
+                    "{} is too close for long-range fire: a man of it stands {d:.1}\" from the gun (4\" to 36\")",
+                    self.name(ti)
+                );
+            }
+        }
         let mut why = "out of range (4\" to 36\")";
         for i in order {
             let p = t.men[i].at;

@@ -61,9 +61,9 @@ impl Battle {
     pub fn card_side(&self, me: usize, them: usize) -> CardSide {
         let u = &self.units[me];
         CardSide {
-            arm: Some(u.arm),
+            arm: Some(u.combat_arm()),
             behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
-            on_flank_or_rear: self.on_flank_or_rear(me, them),
+            quarter: self.quarter(me, them),
             killed_before: u.killed,
             pikes_or_guards: u.pikes_or_guards(),
             militia: u.militia,
@@ -74,11 +74,8 @@ impl Battle {
     /// `t` having lost `killed_before` men in its engagement so far.
     pub fn attack_situation(&self, a: usize, t: usize, killed_before: u16) -> (Attacker, Target) {
         let (ua, ut) = (&self.units[a], &self.units[t]);
-        let attacker = Attacker {
-            arm: Some(ua.arm),
-            on_flank_or_rear: self.on_flank_or_rear(a, t),
-            in_ranks: ua.in_ranks() as u16,
-        };
+        let attacker =
+            Attacker { arm: Some(ua.combat_arm()), quarter: self.quarter(a, t), in_ranks: ua.in_ranks() as u16 };
         let target = Target {
             cover: self.cover(t, a),
             killed_before,

@@ -1,6 +1,7 @@
 //! Geometry between units: distances between bodies, facing, flank and rear, cover.
 
 use super::*;
+use crate::combat::Quarter;
 
 impl Battle {
     /// Least distance between two units' bodies in ranks.
@@ -47,12 +48,15 @@ impl Battle {
         }
     }
 
-    /// Whether `a` stands on `b`'s flank or rear: `a`'s centre is outside `b`'s front arc.
-    pub fn on_flank_or_rear(&self, a: usize, b: usize) -> bool {
-        match self.units[b].front_edge() {
-            Some(f) => !f.contains(self.units[a].centre()),
-            None => true,
-        }
+    /// Which quarter of unit `b` unit `a` stands in: the centre of `a`'s body in ranks against
+    /// `b`'s front rank, rear rank and sides ([`Unit::quarter_of`]). Two units neither of which
+    /// stands in the other's front (side by side, or back to back) are in each other's front for
+    /// this purpose: neither may claim the other's flank.
+    pub fn quarter(&self, a: usize, b: usize) -> Quarter {
+        let (ua, ub) = (&self.units[a], &self.units[b]);
+        let (Some(ca), Some(cb)) = (ua.body_centre(), ub.body_centre()) else { return Quarter::Front };
+        let q = ub.quarter_of(ca);
+        if q != Quarter::Front && ua.quarter_of(cb) != Quarter::Front { Quarter::Front } else { q }
     }
 
     /// The cover unit `t` has against unit `from`.

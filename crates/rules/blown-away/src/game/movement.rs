@@ -200,34 +200,29 @@ impl Battle {
         )
     }
 
-    /// The least distance from the moving men to the bodies of `foes` that face or are faced
-    /// by the mover's `front` (infinity if none is within 4"), and a lower bound of the least
-    /// distance to any body of `foes` (from circles holding the bodies: cheap, and enough to
-    /// know how far the mover may go before anything can come within 4").
-    pub(super) fn gaps(foes: &[Foe], men: &[(usize, Point)], front: &Front) -> (f64, f64) {
-        let Some((centre, radius)) = volley_table::bounding_circle(men.iter().map(|&(_, p)| p)) else {
-            return (f64::INFINITY, f64::INFINITY);
-        };
-        let mut facing = COMBAT_RANGE * COMBAT_RANGE;
-        let mut found = false;
-        let mut any = f64::INFINITY;
-        for foe in foes {
-            let apart = (centre.dist(foe.centre) - radius - foe.radius).max(0.0);
-            any = any.min(apart);
-            if apart >= COMBAT_RANGE {
-                continue;
-            }
-            for &q in &foe.body {
-                for &(_, p) in men {
-                    let d2 = p.dist2(q);
-                    if d2 < facing && (front.contains(q) || foe.front.is_some_and(|f| f.contains(p))) {
-                        facing = d2;
-                        found = true;
-                    }
-                }
+    /// Where a moving body stands against one foe: the least distance between the two bodies,
+    /// and whether one faces the other (the mover's `front` holds part of the foe's body, or
+    /// the foe's front holds part of the mover's).
+    pub(super) fn against(foe: &Foe, body: &[(usize, Point)], front: &Front) -> (f64, bool) {
+        let mut d2 = f64::INFINITY;
+        for &q in &foe.body {
+            for &(_, p) in body {
+                d2 = d2.min(p.dist2(q));
             }
         }
-        (if found { facing.sqrt() } else { f64::INFINITY }, any)
+        let facing = foe.body.iter().any(|&q| front.contains(q))
+            || foe.front.as_ref().is_some_and(|f| body.iter().any(|&(_, p)| f.contains(p)));
+        (d2.sqrt(), facing)
+    }
+
+    /// A lower bound of the least distance from `body` to any body of `foes` (from circles
+    /// holding the bodies: cheap, and enough to know how far the mover may go before anything
+    /// can come within 4").
+    pub(super) fn near_bound(foes: &[Foe], body: &[(usize, Point)]) -> f64 {
+        let Some((centre, radius)) = volley_table::bounding_circle(body.iter().map(|&(_, p)| p)) else {
+            return f64::INFINITY;
+        };
+        foes.iter().map(|f| (centre.dist(f.centre) - radius - f.radius).max(0.0)).fold(f64::INFINITY, f64::min)
     }
 
     /// Least distance from the moving men to any body of `foes`.
@@ -252,11 +247,16 @@ impl Battle {
 
     /// How far a move along `shape` goes before it must halt among `foes`, and why it halts.
     ///
-    /// It halts at the first point where a man comes within 4" of a foe's body while one
-    /// faces the other and the gap is closing (a unit already that close may move away), and it
-    /// never ends in contact with the enemy. While every foe is farther than 4" plus a stride,
-    /// the trace strides ahead: no man moves farther than the stride (plus the swing of a
-    /// column's files at a corner), so nothing can be skipped.
+    /// The move halts where combat with a foe first becomes possible: the two bodies (men in
+    /// ranks, and a served gun) less than 4" apart while one faces the other, measured unit
+    /// against unit, foe by foe. A foe with whom combat was already possible when the move began
+    /// does not hold the mover where it stands: it may move along or away, and halts only where
+    /// it would come [`CLOSER`] nearer to that foe than it began. Nobody passes through the
+    /// enemy: a move that would bring a man within [`PASS`] of an enemy figure is blocked there,
+    /// facing or not; and it never ends in contact with the enemy. A rigid body on one straight leg is solved exactly (every distance and
+    /// every facing along the leg is an interval); a column's snake is traced in strides that no
+    /// foe can slip between (while every foe is farther than 4" plus a stride, plus the swing of
+    /// a column's files at a corner), the halt found by bisection.
     pub(super) fn reach(
         &self,
         ui: usize,
@@ -264,11 +264,14 @@ impl Battle {
         foes: &[Foe],
         buf: &mut Vec<(usize, Point)>,
     ) -> (f64, Option<&'static str>) {
+        const HALT: &str = "within 4\" of enemy troops, facing or faced";
+        const BLOCKED: &str = "the way ahead is blocked by enemy troops";
         let total = shape.len();
         if foes.is_empty() {
             return (total, None);
         }
-        if shape.rigid && shape.poly.len() == 2 {
+        let straight = shape.rigid && shape.poly.len() == 2;
+        if straight {
             // Every man stays within `extent` of the head, which runs along one straight leg:
             // a foe farther than 4" from all of that sweep can neither stop nor touch the move.
             let extent = shape.extent();
@@ -277,47 +280,65 @@ impl Battle {
                 return (total, None);
             }
         }
-        let swing = if shape.rigid { 0.0 } else { 2.0 * shape.slots.iter().map(|s| s.1.abs()).fold(0.0, f64::max) };
-        let gaps_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
-            let (head, fwd) = shape.place(s, buf);
-            let front = self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd));
-            Self::gaps(foes, buf, &front)
+        let front_at = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            let (head, fwd) = shape.body_at(s, buf);
+            self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd))
         };
-        let (mut prev_gap, mut near) = gaps_at(0.0, buf);
-        let (mut prev_s, mut s) = (0.0, 0.0);
+        // How near each foe the body may come while one faces the other.
+        let front0 = front_at(0.0, buf);
+        let limits: Vec<f64> = foes
+            .iter()
+            .map(|f| match Self::against(f, buf, &front0) {
+                (d, true) if d < COMBAT_RANGE => (d - CLOSER).min(COMBAT_RANGE),
+                _ => COMBAT_RANGE,
+            })
+            .collect();
+        // Whether the move halts (or is blocked) at `s`, and which.
+        let halts = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            let front = front_at(s, buf);
+            foes.iter().zip(&limits).find_map(|(f, &lim)| {
+                let (d, facing) = Self::against(f, buf, &front);
+                if d < PASS { Some(BLOCKED) } else { (d < lim && facing).then_some(HALT) }
+            })
+        };
         let mut end = total;
         let mut stopped = None;
-        if shape.rigid && shape.poly.len() == 2 && prev_gap >= COMBAT_RANGE && total > 1e-12 {
-            // A rigid body on one straight leg, not yet within 4" of a facing foe: for every
-            // pair of a man and a foe's figure, the stretch of the leg where they are less than
-            // 4" apart and the stretch where one faces the other are intervals; the move halts
-            // where the first such pair of stretches overlaps. `buf` holds the men at the start.
+        if straight && total > 1e-12 {
+            // For every pair of a body point and a foe's figure, the stretch of the leg where
+            // they are nearer than the limit is an interval, and so is each stretch where a
+            // figure lies in the other's front; the move halts where the first of the former
+            // meets any of the latter. `buf` holds the body at the start.
             let v = (shape.poly[1] - shape.poly[0]) * (1.0 / total);
-            let front = self.moving_front(ui, buf, shape.poly[0], shape.fwd, shape.facing);
-            let mut first = f64::INFINITY;
             let (c0, rm) = volley_table::bounding_circle(buf.iter().map(|&(_, p)| p)).unwrap_or((shape.poly[0], 0.0));
-            for foe in foes {
-                // A foe that the whole moving body passes more than 4" from cannot stop it.
-                let apart = dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm;
-                if apart >= COMBAT_RANGE {
+            let mut first = f64::INFINITY;
+            let mut faced = Vec::new();
+            for (foe, &lim) in foes.iter().zip(&limits) {
+                // A foe that the whole moving body passes farther than the limit from cannot stop it.
+                if dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm >= lim {
+                    continue;
+                }
+                // The mover faces q once q lies in its front as it has moved on; the foe faces the
+                // mover once a point of its body lies in the foe's front.
+                faced.clear();
+                faced.extend(foe.body.iter().filter_map(|&q| front0.span_along(q, v * -1.0, total)));
+                if let Some(f) = &foe.front {
+                    faced.extend(buf.iter().filter_map(|&(_, p0)| f.span_along(p0, v, total)));
+                }
+                if faced.is_empty() {
                     continue;
                 }
                 for &q in &foe.body {
                     for &(_, p0) in buf.iter() {
-                        let Some((dlo, dhi)) = volley_table::span_within(p0, v, q, COMBAT_RANGE, total) else {
+                        let Some((dlo, dhi)) = volley_table::span_within(p0, v, q, lim, total) else {
                             continue;
                         };
                         if dlo >= first {
                             continue;
                         }
-                        // The mover faces q once q lies in its front as it has moved on; the foe
-                        // faces the man once he lies in the foe's front.
-                        let spans =
-                            [front.span_along(q, v * -1.0, total), foe.front.and_then(|f| f.span_along(p0, v, total))];
-                        for (lo, hi) in spans.into_iter().flatten() {
-                            let (lo, hi) = (lo.max(dlo), hi.min(dhi));
+                        for &(flo, fhi) in &faced {
+                            let (lo, hi) = (dlo.max(flo), dhi.min(fhi));
                             if lo < hi && lo < first {
-                                // Just inside both: less than 4" apart, and facing.
+                                // Just inside both: nearer than the limit, and facing.
                                 first = lo + (1e-6f64).min((hi - lo) / 2.0);
                             }
                         }
@@ -326,41 +347,58 @@ impl Battle {
             }
             if first < total {
                 end = first;
-                stopped = Some("within 4\" of enemy troops, facing or faced");
+                stopped = Some(HALT);
             }
-            s = total;
-        }
-        while s < total {
-            s = (s + (near - COMBAT_RANGE - swing).max(STEP)).min(total);
-            let (gap, any) = gaps_at(s, buf);
-            if gap < COMBAT_RANGE && gap < prev_gap - 1e-9 {
-                // Stop at the first point within 4": refine between prev_s and s.
-                end = prev_s;
-                if prev_gap >= COMBAT_RANGE {
-                    let (mut lo, mut hi) = (prev_s, s);
+            // Nobody passes through the enemy: the move is blocked where a man would come
+            // within [`PASS`] of an enemy figure, facing or not.
+            for foe in foes {
+                if dist_to_segment(foe.centre, c0, c0 + v * end) - foe.radius - rm >= PASS {
+                    continue;
+                }
+                for &q in &foe.body {
+                    for &(_, p0) in buf.iter() {
+                        if let Some((lo, _)) = volley_table::span_within(p0, v, q, PASS, end) {
+                            if lo < end {
+                                end = lo;
+                                stopped = Some(BLOCKED);
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            let swing = if shape.rigid { 0.0 } else { 2.0 * shape.slots.iter().map(|s| s.1.abs()).fold(0.0, f64::max) };
+            let mut near = Self::near_bound(foes, buf);
+            let (mut prev_s, mut s) = (0.0, 0.0);
+            while s < total {
+                s = (s + (near - COMBAT_RANGE - swing).max(STEP)).min(total);
+                if let Some(why) = halts(s, buf) {
+                    // The first point of the stride where it halts, to a millionth of the stride.
+                    let (mut lo, mut hi, mut why) = (prev_s, s, why);
                     for _ in 0..20 {
                         let mid = (lo + hi) / 2.0;
-                        if gaps_at(mid, buf).0 < COMBAT_RANGE {
-                            hi = mid;
+                        if let Some(w) = halts(mid, buf) {
+                            (hi, why) = (mid, w);
                         } else {
                             lo = mid;
                         }
                     }
                     end = hi;
+                    stopped = Some(why);
+                    break;
                 }
-                stopped = Some("within 4\" of enemy troops, facing or faced");
-                break;
+                near = Self::near_bound(foes, buf);
+                prev_s = s;
             }
-            (prev_gap, prev_s, near) = (gap, s, any);
         }
         // Do not end in contact with the enemy: back off until clear.
         while end > 0.0 {
-            shape.place(end, buf);
+            shape.body_at(end, buf);
             if Self::contact_gap(foes, buf) >= CONTACT {
                 break;
             }
             end = (end - STEP).max(0.0);
-            stopped = Some("the way ahead is blocked by enemy troops");
+            stopped = Some(BLOCKED);
         }
         (end, stopped)
     }
