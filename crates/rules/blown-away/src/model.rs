@@ -280,34 +280,33 @@ impl Unit {
         (n > 0.0).then(|| s * (1.0 / n))
     }
 
-    /// Which quarter of this unit the point `p` lies in, judged in the frame of the unit's
-    /// facing against its body in ranks: ahead of the line of its front rank is its front;
-    /// behind its rearmost rank and no farther out to the side than behind, its rear; anywhere
-    /// else (beside it, or behind and farther out than behind), its flank. A unit with nobody
-    /// in ranks has no front.
-    pub fn quarter_of(&self, p: Point) -> Quarter {
+    /// Which quarter of this unit a unit whose body is `other` and whose centre is `centre`
+    /// stands in. Its front: this unit faces it (part of it lies in this unit's front, the
+    /// corridor straight ahead of its front rank, or a gun's 45° arc). Otherwise its rear when
+    /// the centre lies behind its rearmost rank and within its width (for a gun, more than 135°
+    /// off the boresight); anywhere else, its flank. A unit with nobody in ranks faces nothing:
+    /// every unit is in its rear.
+    pub fn quarter_of(&self, other: impl IntoIterator<Item = Point>, centre: Point) -> Quarter {
+        let Some(front) = self.front_edge() else { return Quarter::Rear };
+        if other.into_iter().any(|p| front.contains(p)) {
+            return Quarter::Front;
+        }
+        if let Some(g) = self.gun.filter(|_| self.crewed()) {
+            let off = volley_table::turn(g.facing, volley_table::heading_to(g.at, centre)).abs();
+            return if off > 180.0 - GUN_ARC { Quarter::Rear } else { Quarter::Flank };
+        }
         let fwd = heading_unit(self.facing);
         let rgt = heading_unit(self.facing + 90.0);
-        let (mut ahead, mut back, mut lo, mut hi) =
-            (f64::NEG_INFINITY, f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        let (mut back, mut lo, mut hi) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY);
         for q in self.body() {
             let d = q - self.front;
-            ahead = ahead.max(d.dot(fwd));
             back = back.min(d.dot(fwd));
             lo = lo.min(d.dot(rgt));
             hi = hi.max(d.dot(rgt));
         }
-        if ahead == f64::NEG_INFINITY {
-            return Quarter::Rear;
-        }
-        let d = p - self.front;
+        let d = centre - self.front;
         let (f, r) = (d.dot(fwd), d.dot(rgt));
-        if f > ahead + 1e-9 {
-            return Quarter::Front;
-        }
-        let behind = back - f;
-        let out = (lo - r).max(r - hi).max(0.0);
-        if behind > 1e-9 && behind >= out { Quarter::Rear } else { Quarter::Flank }
+        if f < back - 1e-9 && r >= lo - 1e-9 && r <= hi + 1e-9 { Quarter::Rear } else { Quarter::Flank }
     }
 
     /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has

@@ -1053,14 +1053,16 @@ fn two_lines_face_to_face_offset_sideways_fight_frontally() {
 
 #[test]
 fn a_unit_beside_an_enemy_is_on_its_flank_and_one_behind_it_in_its_rear() {
-    // IR 2 faces north at (40, 30): front rank x 37..43 at y 30, rear rank at y 29.
+    // IR 2 faces north at (40, 30): front rank x 37..43 at y 30, rear rank at y 29. Its front
+    // is what it faces: the corridor straight ahead of its front rank. Outside it, a unit whose
+    // centre is behind its rear rank and within its width is in its rear; any other, on its
+    // flank.
     //
-    //                  F (front: ahead of the front rank, however far out to the side)
-    //   ----------------+-----------------  y = 30 (its front rank's line)
-    //     flank   [ IR 2 ]   flank
-    //   ----------------+-----------------  y = 29 (its rear rank)
-    //           \    rear    /              rear: behind, no farther out than behind
-    //   flank    \          /   flank
+    //            |  front   |
+    //    flank   |          |   flank
+    //   ---------+[ IR 2  ]+---------  y = 30 .. 29
+    //    flank   |   rear   |   flank
+    //            x=37      x=43
     let probe = |at: (f64, f64), facing: f64| {
         let b = battle(
             "chance",
@@ -1068,18 +1070,19 @@ fn a_unit_beside_an_enemy_is_on_its_flank_and_one_behind_it_in_its_rear() {
             r#"{ name = "IR 2", arm = "infantry", at = [40, 30], facing = 0 }"#,
             "",
         );
-        (b.quarter(0, 1), b.quarter(1, 0))
+        (b.quarter(0, 1), b.quarter(1, 0), b.may_fight(0, 1))
     };
     // Beside its left end, facing east into it: its flank; IR 2 is in the hussars' front.
-    assert_eq!(probe((34.5, 29.5), 90.0), (Quarter::Flank, Quarter::Front));
+    assert_eq!(probe((34.5, 29.5), 90.0), (Quarter::Flank, Quarter::Front, true));
     // Squarely behind it, facing north: its rear.
-    assert_eq!(probe((40.0, 25.0), 0.0), (Quarter::Rear, Quarter::Front));
-    // Behind but much farther out to the side than behind: its flank.
-    assert_eq!(probe((52.0, 26.5), 0.0), (Quarter::Flank, Quarter::Front));
-    // Ahead of its front rank, even well out to the side: its front.
-    assert_eq!(probe((50.0, 33.0), 270.0), (Quarter::Front, Quarter::Front));
-    // Side by side, both facing north: neither is on the other's flank.
-    assert_eq!(probe((50.0, 30.0), 0.0), (Quarter::Front, Quarter::Front));
+    assert_eq!(probe((40.0, 26.0), 0.0), (Quarter::Rear, Quarter::Front, true));
+    // Behind it but with its centre beyond IR 2's width (x 44 > 43): its flank.
+    assert_eq!(probe((44.0, 26.0), 0.0), (Quarter::Flank, Quarter::Front, true));
+    // Diagonally ahead of its front-right corner, facing south-west into it, wholly outside
+    // IR 2's corridor: IR 2 does not face it, so it is on IR 2's flank (second reading, BA-06).
+    assert_eq!(probe((45.5, 31.5), 225.0), (Quarter::Flank, Quarter::Front, true));
+    // Side by side, both facing north: neither faces the other and they may not fight.
+    assert_eq!(probe((50.0, 30.0), 0.0), (Quarter::Flank, Quarter::Flank, false));
 }
 
 #[test]

@@ -48,15 +48,13 @@ impl Battle {
         }
     }
 
-    /// Which quarter of unit `b` unit `a` stands in: the centre of `a`'s body in ranks against
-    /// `b`'s front rank, rear rank and sides ([`Unit::quarter_of`]). Two units neither of which
-    /// stands in the other's front (side by side, or back to back) are in each other's front for
-    /// this purpose: neither may claim the other's flank.
+    /// Which quarter of unit `b` unit `a` stands in ([`Unit::quarter_of`]): in its front when
+    /// `b` faces it, else in its rear or on its flank. Two units that face each other are each
+    /// in the other's front, so neither can be on the other's flank.
     pub fn quarter(&self, a: usize, b: usize) -> Quarter {
-        let (ua, ub) = (&self.units[a], &self.units[b]);
-        let (Some(ca), Some(cb)) = (ua.body_centre(), ub.body_centre()) else { return Quarter::Front };
-        let q = ub.quarter_of(ca);
-        if q != Quarter::Front && ua.quarter_of(cb) != Quarter::Front { Quarter::Front } else { q }
+        let ua = &self.units[a];
+        let Some(centre) = ua.body_centre() else { return Quarter::Front };
+        self.units[b].quarter_of(ua.body(), centre)
     }
 
     /// The cover unit `t` has against unit `from`.
