@@ -15,6 +15,9 @@ pub const CREW_RADIUS: f64 = 1.5;
 /// straight ahead of its front rank (0° of widening), so that units can pass each other's flanks
 /// as the text allows. Artillery faces what lies within 45° of its boresight.
 pub const FRONT_ARC: f64 = 0.0;
+/// A unit's front reaches this far beyond the centres of its end men: half a figure's frontage,
+/// so that the corridor ahead is as wide as the figures standing in the front rank.
+pub const HALF_FIGURE: f64 = SPACING / 2.0;
 /// Half-angle of a gun's front arc, degrees (the text's 45° either side of the boresight).
 pub const GUN_ARC: f64 = 45.0;
 /// The tangent of [`FRONT_ARC`].
@@ -263,8 +266,8 @@ impl Unit {
             hi = hi.max(d.dot(rgt));
         }
         any.then(|| {
-            let left = self.front + fwd * ahead + rgt * lo;
-            let right = self.front + fwd * ahead + rgt * hi;
+            let left = self.front + fwd * ahead + rgt * (lo - HALF_FIGURE);
+            let right = self.front + fwd * ahead + rgt * (hi + HALF_FIGURE);
             FrontArc::with_axes(left, right, self.facing, fwd, rgt, FRONT_TAN)
         })
     }
@@ -306,7 +309,11 @@ impl Unit {
         }
         let d = centre - self.front;
         let (f, r) = (d.dot(fwd), d.dot(rgt));
-        if f < back - 1e-9 && r >= lo - 1e-9 && r <= hi + 1e-9 { Quarter::Rear } else { Quarter::Flank }
+        if f < back - 1e-9 && r >= lo - HALF_FIGURE - 1e-9 && r <= hi + HALF_FIGURE + 1e-9 {
+            Quarter::Rear
+        } else {
+            Quarter::Flank
+        }
     }
 
     /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has

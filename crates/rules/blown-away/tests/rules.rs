@@ -5,87 +5,13 @@
 use volley_blown_away::game::Phase;
 use volley_blown_away::model::{ManState, Role};
 use volley_blown_away::{Action, Battle, Event, load};
-use volley_chance::{Scripted, Seeded};
+use volley_chance::Scripted;
 use volley_core::{ApplyError, GameState, Viewer};
 use volley_scenario::Source;
 use volley_table::Point;
 
-/// A custom-setup battle on an empty 96 x 60 table. `a` and `b` are TOML unit lists for the
-/// south side (Prussians) and the north side (Austrians); `extra` adds terrain, objectives or
-/// rule options.
-fn battle(variant: &str, a: &str, b: &str, extra: &str) -> Battle {
-    let text = format!(
-        r#"name = "test"
-ruleset = "blown-away"
-variant = "{variant}"
-turn_limit = 50
-[table]
-width = 96
-depth = 60
-[rules]
-setup = "custom"
-objectives_to_win = 1
-{extra}
-[[objectives]]
-name = "far away"
-rect = [0, 0, 1, 1]
-[[sides]]
-name = "Prussians"
-rear_edge = "south"
-commander = {{ name = "Fritz", at = [90, 1] }}
-units = [{a}]
-[[sides]]
-name = "Austrians"
-rear_edge = "north"
-commander = {{ name = "Daun", at = [90, 59] }}
-units = [{b}]
-"#
-    );
-    match load(&Source::new("test.toml", text)) {
-        Ok(b) => b,
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// Deploy both sides as written; `first` moves first.
-fn start(mut b: Battle, first: u8) -> Battle {
-    let mut ev = Vec::new();
-    let mut coin = Scripted::new([u32::from(first) + 1]);
-    b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
-    b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
-    assert_eq!(b.mover, first);
-    b
-}
-
-fn apply(b: &mut Battle, a: Action) -> Vec<Event> {
-    let mut ev = Vec::new();
-    let mut rng = Seeded::new(5);
-    if let Err(e) = b.apply(&a, &mut rng, &mut ev) {
-        panic!("{a:?} refused: {e}");
-    }
-    ev
-}
-
-fn apply_with(b: &mut Battle, a: Action, draws: &str) -> Vec<Event> {
-    let mut ev = Vec::new();
-    let mut s = Scripted::parse(draws).unwrap();
-    if let Err(e) = b.apply(&a, &mut s, &mut ev) {
-        panic!("{a:?} refused: {e}");
-    }
-    ev
-}
-
-fn refused(b: &mut Battle, a: Action) -> String {
-    let before = b.state_hash();
-    let mut rng = Seeded::new(5);
-    let err = b.apply(&a, &mut rng, &mut Vec::new()).expect_err("the action should be refused");
-    assert_eq!(b.state_hash(), before, "a refused action changed the state");
-    err.to_string()
-}
-
-fn count(b: &Battle, u: usize, s: ManState) -> usize {
-    b.units[u].men.iter().filter(|m| m.state == s).count()
-}
+mod common;
+use common::*;
 
 const FAR_ENEMY: &str = r#"{ name = "far", arm = "infantry", at = [80, 55] }"#;
 

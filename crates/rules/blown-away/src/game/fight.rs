@@ -4,23 +4,23 @@ use super::*;
 
 impl Battle {
     /// Whether two opposing units may fight: both have men in ranks, and they are in the same
-    /// engagement, or less than 4" apart with at least one facing the other (without-chance:
-    /// the one conducting the combat must face the other).
+    /// engagement, or less than 4" apart with at least one facing the other; without chance the
+    /// one conducting the combat must face the other in either case.
     pub fn may_fight(&self, a: usize, b: usize) -> bool {
         let (ua, ub) = (&self.units[a], &self.units[b]);
         if ua.side == ub.side || ua.in_ranks() == 0 || ub.in_ranks() == 0 {
             return false;
         }
+        // Without chance a unit conducts combat only against an enemy in front of it, engaged
+        // or not; in the chance version an engagement goes on whoever faces whom.
+        if self.variant == Variant::WithoutChance && !self.faces(a, b) {
+            return false;
+        }
         if ua.engagement.is_some() && ua.engagement == ub.engagement {
             return true;
         }
-        if !self.within(a, b, COMBAT_RANGE) {
-            return false;
-        }
-        match self.variant {
-            Variant::Chance => self.faces(a, b) || self.faces(b, a),
-            Variant::WithoutChance => self.faces(a, b),
-        }
+        self.within(a, b, COMBAT_RANGE)
+            && (self.variant == Variant::WithoutChance || self.faces(a, b) || self.faces(b, a))
     }
 
     /// Why `unit` may not conduct combat against `target` now, if it may not.
@@ -249,10 +249,11 @@ impl Battle {
                 applied,
             });
         }
-        // Cavalry's weakness.
-        let mut cav: Vec<usize> =
-            declared.iter().map(|&(a, _)| usize::from(a)).filter(|&a| self.units[a].arm == Arm::Cavalry).collect();
-        cav.dedup();
+        // Cavalry's weakness, for every cavalry unit engaged after the combats: those that
+        // fought, and those that were fought (or barred from fighting) as well.
+        let cav: Vec<usize> = (0..self.units.len())
+            .filter(|&c| self.units[c].arm == Arm::Cavalry && self.units[c].engagement.is_some())
+            .collect();
         for c in cav {
             if self.units[c].in_ranks() == 0 {
                 continue;

@@ -191,8 +191,8 @@ impl Battle {
             ahead = ahead.max(d.dot(fwd));
         }
         Front::with_axes(
-            head + fwd * ahead + rgt * lo,
-            head + fwd * ahead + rgt * hi,
+            head + fwd * ahead + rgt * (lo - crate::model::HALF_FIGURE),
+            head + fwd * ahead + rgt * (hi + crate::model::HALF_FIGURE),
             facing,
             fwd,
             rgt,
@@ -391,14 +391,14 @@ impl Battle {
                 prev_s = s;
             }
         }
-        // Do not end in contact with the enemy: back off until clear.
-        while end > 0.0 {
+        // A move blocked short of the enemy backs off until it is clear of contact (one that
+        // merely ends beside an enemy it passed, neither facing the other, stays there).
+        while end > 0.0 && stopped == Some(BLOCKED) {
             shape.body_at(end, buf);
             if Self::contact_gap(foes, buf) >= CONTACT {
                 break;
             }
             end = (end - STEP).max(0.0);
-            stopped = Some(BLOCKED);
         }
         (end, stopped)
     }
