@@ -590,15 +590,13 @@ fn ba_57_rallying_case_one_is_blocked_at_6_inches_not_6_1() {
                 k += 1;
             }
         }
-        let mut r = 0;
-        for m in b.units[0].men.iter_mut().filter(|m| !m.role.is_command()) {
+        for (r, m) in b.units[0].men.iter_mut().filter(|m| !m.role.is_command()).enumerate() {
             if r < 9 {
                 m.state = ManState::Running;
-                m.at = Point::new(40.0 + f64::from(r), 14.0);
+                m.at = Point::new(40.0 + r as f64, 14.0);
             } else {
                 m.state = ManState::Dead;
             }
-            r += 1;
         }
         assert_eq!(b.rally_allowance(0).is_ok(), may, "A at {ya} facing {facing}");
         if may {
