@@ -10,7 +10,8 @@
 //! * the chosen action applies.
 //!
 //! and for every battle that it ends within the limit, and that replaying its log from a new
-//! state reproduces the final state hash.
+//! state reproduces the final state hash. [`check_with`] adds the rule set's own invariants,
+//! checked after every action: the geometry of the table as the text has it.
 
 use volley_chance::{Chance, DrawError, Recorder, Scripted, Seeded};
 
@@ -35,11 +36,32 @@ pub struct Report {
 /// Play `games` battles from `new_state` with `agents(seed)` (one per side), each with seed
 /// `Seeded::derive(master, i)`, checking everything listed in the module documentation.
 /// Panics with a message naming the seed and decision at the first failure.
-pub fn check<S, F, A>(mut new_state: F, mut agents: A, master: u64, games: u64, max_decisions: u64) -> Report
+pub fn check<S, F, A>(new_state: F, agents: A, master: u64, games: u64, max_decisions: u64) -> Report
 where
     S: GameState,
     F: FnMut() -> S,
     A: FnMut(u64) -> Vec<Box<dyn Agent<S>>>,
+{
+    check_with(new_state, agents, master, games, max_decisions, |_: &S, _: &S::Action, _: &S, _: &[S::Event]| Ok(()))
+}
+
+/// [`check`], with the rule set's own invariants: `invariant(before, action, after, events)` is
+/// called after every action of every battle and returns why the step broke a rule of the text
+/// (a move through an enemy, a combat the text does not allow, a bonus for a position the
+/// table does not show, a move beyond the rate), which fails the run with the seed and decision.
+pub fn check_with<S, F, A, I>(
+    mut new_state: F,
+    mut agents: A,
+    master: u64,
+    games: u64,
+    max_decisions: u64,
+    mut invariant: I,
+) -> Report
+where
+    S: GameState,
+    F: FnMut() -> S,
+    A: FnMut(u64) -> Vec<Box<dyn Agent<S>>>,
+    I: FnMut(&S, &S::Action, &S, &[S::Event]) -> Result<(), String>,
 {
     let mut report = Report::default();
     let mut cands = Vec::new();
@@ -95,6 +117,9 @@ where
             let mut twin = state.clone();
             if let Err(e) = state.apply(&action, &mut rec, &mut events) {
                 panic!("seed {seed} decision {n}: {action:?} refused: {e}");
+            }
+            if let Err(why) = invariant(&twin, &action, &state, &events) {
+                panic!("seed {seed} decision {n}: {action:?} broke a rule: {why}\nevents: {events:?}");
             }
             let draws = rec.draws;
             let mut script = Scripted::new(draws.iter().map(|d| d.value));

@@ -1,10 +1,13 @@
 //! The conformance harness over every bundled Blown Away scenario, with both agents.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
-use volley_blown_away::{Battle, load};
+use volley_blown_away::game::{COMBAT_RANGE, LRA_RANGE, MOB_CLEARANCE, MOB_MOVE, PASS};
+use volley_blown_away::model::Unit;
+use volley_blown_away::{Action, Battle, Event, load};
 use volley_core::Agent;
-use volley_core::conformance::check;
+use volley_core::conformance::check_with;
 use volley_scenario::Source;
+use volley_table::{Point, dist_to_segment, heading_to, turn, unit as heading};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/blown-away/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -33,7 +36,7 @@ const SCENARIOS: &[&str] = &[
 fn random_agents_conform() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check(|| b.clone(), agents("random"), 11, games(100), 200_000);
+        let r = check_with(|| b.clone(), agents("random"), 11, games(100), 200_000, invariants);
         assert_eq!(r.games, games(100), "{s}");
         eprintln!("{s} random: {r:?}");
     }
@@ -43,7 +46,7 @@ fn random_agents_conform() {
 fn heuristic_agents_conform_and_finish_battles() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check(|| b.clone(), agents("heuristic"), 12, games(100), 200_000);
+        let r = check_with(|| b.clone(), agents("heuristic"), 12, games(100), 200_000, invariants);
         eprintln!("{s} heuristic: {r:?}");
         assert!(r.results[0] + r.results[1] > 0, "{s}: heuristic battles should sometimes be won");
     }
@@ -62,4 +65,187 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
         let n = volley_ai::check_scores(&b, 300, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
         assert!(n > 50, "{n} decisions checked");
     }
+}
+
+// ----- The geometry of the table, checked after every action of every battle above -----
+
+/// The points of a unit's body in ranks: men in ranks, and the gun while a gunner in ranks stands
+/// within 1.5" of it.
+fn body(u: &Unit) -> Vec<Point> {
+    let mut out: Vec<Point> = u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
+    if let Some(g) = u.gun {
+        if u.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) <= 1.5 + 1e-9) {
+            out.push(g.at);
+        }
+    }
+    out
+}
+
+/// Whether unit `a` faces the point `p`, worked out here from the text's words alone: a gun
+/// within 45° of its boresight; men, in the corridor straight ahead of their front rank (as
+/// wide as its figures).
+fn faces_point(a: &Unit, p: Point) -> bool {
+    if let Some(g) = a.gun {
+        return body(a).contains(&g.at)
+            && p.dist(g.at) > 1e-9
+            && turn(g.facing, heading_to(g.at, p)).abs() <= 45.0 + 1e-6;
+    }
+    let (fwd, rgt) = (heading(a.facing), heading(a.facing + 90.0));
+    let men: Vec<Point> = a.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
+    if men.is_empty() {
+        return false;
+    }
+    let ahead = men.iter().map(|m| (*m - a.front).dot(fwd)).fold(f64::NEG_INFINITY, f64::max);
+    let lo = men.iter().map(|m| (*m - a.front).dot(rgt)).fold(f64::INFINITY, f64::min) - 0.5;
+    let hi = men.iter().map(|m| (*m - a.front).dot(rgt)).fold(f64::NEG_INFINITY, f64::max) + 0.5;
+    let d = p - a.front;
+    d.dot(fwd) >= ahead - 1e-6 && (lo - 1e-6..=hi + 1e-6).contains(&d.dot(rgt))
+}
+
+fn faces(a: &Unit, b: &Unit) -> bool {
+    body(b).into_iter().any(|p| faces_point(a, p))
+}
+
+fn gap(a: &Unit, b: &Unit) -> f64 {
+    let (pa, pb) = (body(a), body(b));
+    pa.iter().flat_map(|p| pb.iter().map(move |q| p.dist(*q))).fold(f64::INFINITY, f64::min)
+}
+
+fn unit_named(b: &Battle, name: &str) -> usize {
+    b.stat().unit_names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no unit {name}"))
+}
+
+/// What the text allows of one action, checked from the table before and after it.
+fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]) -> Result<(), String> {
+    match action {
+        Action::Move { unit, pivot, path } => {
+            let u = usize::from(*unit);
+            let (u0, u1) = (&before.units[u], &after.units[u]);
+            let moved = u0.front.dist(u1.front);
+            if moved > u0.arm.allowance() + 1e-6 {
+                return Err(format!("{} moved {moved:.2}\" at a rate of {}", before.name(u), u0.arm.allowance()));
+            }
+            let _ = path;
+            for (e, eu) in before.units.iter().enumerate().filter(|(_, e)| e.side != u0.side) {
+                let enemy = body(eu);
+                // Nobody passes through the enemy: every man in ranks of a line or gun goes
+                // straight from where he stood to where he stands; a column's head follows its
+                // path. None comes within half an inch of an enemy figure.
+                if pivot.is_none() {
+                    let legs: Vec<(Point, Point)> =
+                        if u1.formation == volley_blown_away::model::Formation::Column && u1.gun.is_none() {
+                            let mut pts = vec![u0.front];
+                            pts.extend(path.iter().copied());
+                            pts.windows(2).map(|w| (w[0], w[1])).collect()
+                        } else {
+                            u0.men
+                                .iter()
+                                .zip(&u1.men)
+                                .filter(|(m, _)| m.in_ranks())
+                                .map(|(m0, m1)| (m0.at, m1.at))
+                                .collect()
+                        };
+                    for (a, b) in legs {
+                        if let Some(q) = enemy.iter().find(|q| dist_to_segment(**q, a, b) < PASS - 1e-6) {
+                            return Err(format!("{} passed through {} at {q:?}", before.name(u), before.name(e)));
+                        }
+                    }
+                }
+                // Where combat with a facing enemy becomes possible, the move has halted.
+                let reach = |b: &Battle| {
+                    let (x, y) = (&b.units[u], &b.units[e]);
+                    gap(x, y) < COMBAT_RANGE && (faces(x, y) || faces(y, x))
+                };
+                if reach(after) && !reach(before) {
+                    let halted = events.iter().any(|ev| matches!(ev, Event::Moved { stopped: Some(_), .. }));
+                    let full = (moved - u0.arm.allowance()).abs() < 1e-6
+                        || path.last().is_some_and(|p| p.dist(u1.front) < 1e-6);
+                    if !halted && full && gap(u1, &after.units[e]) < COMBAT_RANGE - 0.2 {
+                        return Err(format!(
+                            "{} came {:.2}\" from {} facing or faced without halting",
+                            before.name(u),
+                            gap(u1, &after.units[e]),
+                            before.name(e)
+                        ));
+                    }
+                }
+            }
+        }
+        Action::Mob { unit, .. } => {
+            let u = usize::from(*unit);
+            for (m0, m1) in before.units[u].men.iter().zip(&after.units[u].men) {
+                if m0.running() && m0.at.dist(m1.at) > MOB_MOVE + 1e-6 {
+                    return Err(format!("a runner of {} went {:.2}\"", before.name(u), m0.at.dist(m1.at)));
+                }
+            }
+            let near = |b: &Battle| {
+                let runners: Vec<Point> = b.units[u].men.iter().filter(|m| m.running()).map(|m| m.at).collect();
+                b.units
+                    .iter()
+                    .filter(|e| e.side != b.units[u].side)
+                    .flat_map(|e| e.men.iter().filter(|m| m.in_ranks()).map(|m| m.at))
+                    .flat_map(|q| runners.iter().map(move |p| p.dist(q)))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            if near(after) < near(before).min(MOB_CLEARANCE) - 1e-6 {
+                return Err(format!("the mob of {} ended {:.2}\" from the enemy", before.name(u), near(after)));
+            }
+        }
+        Action::Fire { gun, target } => {
+            let (g, t) = (&before.units[usize::from(*gun)], &before.units[usize::from(*target)]);
+            let at = g.gun.map(|c| c.at).unwrap_or(g.front);
+            let men: Vec<Point> = t.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
+            let men = if men.is_empty() { t.men.iter().filter(|m| m.running()).map(|m| m.at).collect() } else { men };
+            let near = men.iter().map(|p| p.dist(at)).fold(f64::INFINITY, f64::min);
+            if !(LRA_RANGE.0 - 1e-9..=LRA_RANGE.1 + 1e-9).contains(&near) {
+                return Err(format!("long-range fire at a unit whose nearest man is {near:.2}\" away"));
+            }
+        }
+        _ => {}
+    }
+    // Every combat between units the text lets fight; every flank or rear bonus for a unit the
+    // loser does not face.
+    for ev in events {
+        let (a, d, flank_for) = match ev {
+            Event::CardCombat { attacker, defender, result, .. } => {
+                let (a, d) = (unit_named(before, attacker), unit_named(before, defender));
+                let mut who = Vec::new();
+                for (i, loss) in result.losses.iter().enumerate() {
+                    if let Some(l) = loss {
+                        if l.explanation.iter().any(|m| m.rule.contains("flank")) {
+                            // The winner over side i stands on i's flank or rear.
+                            who.push(if i == 0 { (d, a) } else { (a, d) });
+                        }
+                    }
+                }
+                (a, d, who)
+            }
+            Event::Attack { attacker, target, loss, .. } => {
+                let (a, t) = (unit_named(before, attacker), unit_named(before, target));
+                let who = if loss.explanation.iter().any(|m| m.rule.contains("flank")) { vec![(a, t)] } else { vec![] };
+                (a, t, who)
+            }
+            _ => continue,
+        };
+        let (ua, ud) = (&before.units[a], &before.units[d]);
+        let engaged = ua.engagement.is_some() && ua.engagement == ud.engagement;
+        if !engaged && !(gap(ua, ud) < COMBAT_RANGE && (faces(ua, ud) || faces(ud, ua))) {
+            return Err(format!(
+                "{} fought {} {:.2}\" away, neither facing",
+                before.name(a),
+                before.name(d),
+                gap(ua, ud)
+            ));
+        }
+        for (w, l) in flank_for {
+            if faces(&before.units[l], &before.units[w]) {
+                return Err(format!(
+                    "{} had a flank or rear bonus against {}, which faces it",
+                    before.name(w),
+                    before.name(l)
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -301,6 +301,22 @@ impl Battle {
                 if d < PASS { Some(BLOCKED) } else { (d < lim && facing).then_some(HALT) }
             })
         };
+        // A pivot that brings combat with a foe goes no farther: the unit halts where it turned.
+        let u = &self.units[ui];
+        if (shape.facing - u.facing).abs() > 1e-9 {
+            let now: Vec<(usize, Point)> = u.body().map(|p| (0, p)).collect();
+            let front = u.front_edge();
+            let newly = foes.iter().zip(&limits).any(|(f, &lim)| {
+                lim < COMBAT_RANGE
+                    && !front.as_ref().is_some_and(|front| {
+                        let (d, facing) = Self::against(f, &now, front);
+                        d < COMBAT_RANGE && facing
+                    })
+            });
+            if newly {
+                return (0.0, Some("the pivot brought it within 4\" of enemy troops, facing or faced"));
+            }
+        }
         let mut end = total;
         let mut stopped = None;
         if straight && total > 1e-12 {
