@@ -284,19 +284,34 @@ impl Battle {
             let (head, fwd) = shape.body_at(s, buf);
             self.moving_front(ui, buf, head, fwd, shape.facing_of(fwd))
         };
-        // How near each foe the body may come while one faces the other.
+        // How near each foe the body may come while one faces the other (bounding circles rule
+        // out the foes that are far off, which are most).
         let front0 = front_at(0.0, buf);
+        let circle = |buf: &[(usize, Point)]| {
+            volley_table::bounding_circle(buf.iter().map(|&(_, p)| p)).unwrap_or((shape.poly[0], 0.0))
+        };
+        let apart = |f: &Foe, (c, r): (Point, f64)| c.dist(f.centre) - r - f.radius;
+        let c0 = circle(buf);
         let limits: Vec<f64> = foes
             .iter()
-            .map(|f| match Self::against(f, buf, &front0) {
-                (d, true) if d < COMBAT_RANGE => (d - CLOSER).min(COMBAT_RANGE),
-                _ => COMBAT_RANGE,
+            .map(|f| {
+                if apart(f, c0) >= COMBAT_RANGE {
+                    return COMBAT_RANGE;
+                }
+                match Self::against(f, buf, &front0) {
+                    (d, true) if d < COMBAT_RANGE => (d - CLOSER).min(COMBAT_RANGE),
+                    _ => COMBAT_RANGE,
+                }
             })
             .collect();
         // Whether the move halts (or is blocked) at `s`, and which.
         let halts = |s: f64, buf: &mut Vec<(usize, Point)>| {
             let front = front_at(s, buf);
+            let c = circle(buf);
             foes.iter().zip(&limits).find_map(|(f, &lim)| {
+                if apart(f, c) >= COMBAT_RANGE {
+                    return None;
+                }
                 let (d, facing) = Self::against(f, buf, &front);
                 if d < PASS { Some(BLOCKED) } else { (d < lim && facing).then_some(HALT) }
             })
@@ -325,7 +340,7 @@ impl Battle {
             // figure lies in the other's front; the move halts where the first of the former
             // meets any of the latter. `buf` holds the body at the start.
             let v = (shape.poly[1] - shape.poly[0]) * (1.0 / total);
-            let (c0, rm) = volley_table::bounding_circle(buf.iter().map(|&(_, p)| p)).unwrap_or((shape.poly[0], 0.0));
+            let (c0, rm) = c0;
             let mut first = f64::INFINITY;
             let mut faced = Vec::new();
             for (foe, &lim) in foes.iter().zip(&limits) {
