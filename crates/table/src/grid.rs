@@ -205,6 +205,19 @@ impl Terrain {
     pub fn passable(self) -> bool {
         !matches!(self, Terrain::River | Terrain::Impassable)
     }
+
+    /// Its name in the rules' words, for messages ("woods", "a built-up area").
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Open => "open ground",
+            Terrain::Woods => "woods",
+            Terrain::BuiltUp => "a built-up area",
+            Terrain::Fortification => "a fortification",
+            Terrain::River => "a river",
+            Terrain::Bridge => "a bridge",
+            Terrain::Impassable => "impassable ground",
+        }
+    }
 }
 
 /// A rectangular grid of areas with the terrain of each.
@@ -295,12 +308,24 @@ pub fn in_arc(from: Area, facing: Dir, target: Area) -> bool {
 /// The areas whose inside the straight line between the centres of `a` and `b` passes
 /// through, `a` and `b` excluded, in order. Where the line passes exactly through a corner it
 /// goes from one area to the diagonal one, touching the other two only at the corner, which
-/// does not count.
+/// does not count here ([`corners_between`] lists those pairs).
 pub fn areas_between(a: Area, b: Area) -> Vec<Area> {
+    walk_between(a, b).0
+}
+
+/// The pairs of areas that the straight line between the centres of `a` and `b` touches only at
+/// a corner, passing exactly between them (on a diagonal line, the two areas either side of
+/// each grid corner it crosses).
+pub fn corners_between(a: Area, b: Area) -> Vec<[Area; 2]> {
+    walk_between(a, b).1
+}
+
+fn walk_between(a: Area, b: Area) -> (Vec<Area>, Vec<[Area; 2]>) {
     let (dc, dr) = (i32::from(b.col - a.col), i32::from(b.row - a.row));
     let (n, m) = (dc.abs(), dr.abs());
     let (sc, sr) = (dc.signum() as i16, dr.signum() as i16);
     let mut out = Vec::with_capacity((n + m) as usize);
+    let mut corners = Vec::new();
     let mut at = a;
     // Walk from centre to centre: crossing a vertical grid line (a column step) happens at
     // parameter (2i + 1) / (2n), a horizontal one at (2j + 1) / (2m); compare them exactly as
@@ -311,6 +336,7 @@ pub fn areas_between(a: Area, b: Area) -> Vec<Area> {
         let row_next = if j < m { Some((2 * j + 1) * n) } else { None };
         match (col_next, row_next) {
             (Some(c), Some(r)) if c == r => {
+                corners.push([Area::new(at.col + sc, at.row), Area::new(at.col, at.row + sr)]);
                 at = Area::new(at.col + sc, at.row + sr);
                 i += 1;
                 j += 1;
@@ -332,13 +358,24 @@ pub fn areas_between(a: Area, b: Area) -> Vec<Area> {
             out.push(at);
         }
     }
-    out
+    (out, corners)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_diagonal_line_passes_between_the_areas_at_each_corner() {
+        // From [0, 0] to [2, 2]: through [1, 1]; between [1, 0] and [0, 1], then [2, 1] and [1, 2].
+        let (a, b) = (Area::new(0, 0), Area::new(2, 2));
+        assert_eq!(areas_between(a, b), vec![Area::new(1, 1)]);
+        assert_eq!(corners_between(a, b), vec![[Area::new(1, 0), Area::new(0, 1)], [Area::new(2, 1), Area::new(1, 2)]]);
+        // A line that meets no corner touches none.
+        assert!(corners_between(Area::new(0, 0), Area::new(2, 1)).is_empty());
+        assert!(corners_between(Area::new(0, 0), Area::new(0, 3)).is_empty());
+    }
 
     #[test]
     fn distance_counts_edges_not_corners() {

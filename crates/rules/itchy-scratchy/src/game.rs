@@ -7,7 +7,7 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
 };
-use volley_table::grid::{Area, Dir, areas_between, in_arc};
+use volley_table::grid::{Area, Dir, areas_between, corners_between, in_arc};
 
 use crate::combat::{self, MAX_DICE, Resolution};
 use crate::events::Event;
@@ -364,18 +364,42 @@ impl Battle {
         }
         let here = self.stat.terrain(u.area);
         let there = self.stat.terrain(target.area);
-        if there.cover() && range > 1 {
-            return illegal!("units attack only 1 grid area into woods, built-up areas and fortifications");
-        }
         if here.cover() && range > 1 && self.stat.terrain(u.area.next(u.facing)).cover() {
             return illegal!("{} is not on the edge of its cover in the direction it attacks", self.name(ai));
         }
+        // The line of fire may enter one area of cover, the target's own: any cover on the way
+        // (woods and buildings also block the sight) stops it, and so do two areas of it
+        // meeting at a corner the line passes through.
+        const INTO: &str = "an attack goes only 1 grid area into woods, built-up areas and fortifications";
         for between in areas_between(u.area, target.area) {
-            if self.stat.terrain(between).blocks_sight() {
-                return illegal!("no line of sight: woods or buildings at [{}, {}]", between.col, between.row);
+            let t = self.stat.terrain(between);
+            if t.blocks_sight() {
+                return illegal!("no line of sight: {} at [{}, {}] ({INTO})", t.name(), between.col, between.row);
+            }
+            if t.cover() {
+                return illegal!(
+                    "the line of fire crosses {} at [{}, {}] before the target: {INTO}",
+                    t.name(),
+                    between.col,
+                    between.row
+                );
             }
             if self.units.iter().any(|x| x.alive() && x.area == between) {
                 return illegal!("no line of sight: a unit stands at [{}, {}]", between.col, between.row);
+            }
+        }
+        for [x, y] in corners_between(u.area, target.area) {
+            let (tx, ty) = (self.stat.terrain(x), self.stat.terrain(y));
+            if tx.cover() && ty.cover() {
+                return illegal!(
+                    "the line of fire passes through the corner where {} at [{}, {}] and {} at [{}, {}] meet: {INTO}",
+                    tx.name(),
+                    x.col,
+                    x.row,
+                    ty.name(),
+                    y.col,
+                    y.row
+                );
             }
         }
         let general_here = |s: SideId, area: Area, not: usize| {

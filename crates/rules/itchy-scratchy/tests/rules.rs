@@ -233,12 +233,21 @@ fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
 
 #[test]
 fn an_attack_needs_range_arc_sight_and_the_cover_rules() {
+    // I at [5, 4] faces north with rifles (range 3). Woods at [5, 6] and [5, 7], and at [2, 5]
+    // and [2, 6] where W stands.
+    //
+    //   row 8   .  .  B  .  .  F  .  .  .
+    //   row 7   .  .  .  .  .  D# .  .  .      # woods
+    //   row 6   .  .  #  .  .  E# .  .  .
+    //   row 5   .  .  W# .  .  .  .  .  .
+    //   row 4   .  .  .  .  .  I  .  .  S
+    //          c0 c1 c2 c3 c4 c5 c6 c7 c8
     let woods = r#"[[rules.areas]]
 kind = "woods"
-at = [[5, 7], [2, 5], [2, 6]]"#;
+at = [[5, 6], [5, 7], [2, 5], [2, 6]]"#;
     let mut b = battle(
         r#"{ name = "I", kind = "infantry", at = [5, 4] }, { name = "W", kind = "infantry", at = [2, 5] }"#,
-        r#"{ name = "Far", kind = "infantry", at = [5, 8] }, { name = "Wood", kind = "infantry", at = [5, 7] }, { name = "Side", kind = "infantry", at = [8, 4] }, { name = "Beyond", kind = "infantry", at = [2, 8] }"#,
+        r#"{ name = "Far", kind = "infantry", at = [5, 8] }, { name = "Edge", kind = "infantry", at = [5, 6] }, { name = "Deep", kind = "infantry", at = [5, 7] }, { name = "Side", kind = "infantry", at = [8, 4] }, { name = "Beyond", kind = "infantry", at = [2, 8] }"#,
         woods,
     );
     blue_first(&mut b);
@@ -249,20 +258,82 @@ at = [[5, 7], [2, 5], [2, 6]]"#;
     assert!(why.contains("reach 3"), "{why}");
     let why = refused!(b, at("Side"));
     assert!(why.contains("arc"), "{why}");
-    let why = refused!(b, at("Wood"));
+    // The first area of woods along the line of fire may be attacked at any range the weapon
+    // has (here 2 areas: 4 dice), the second may not.
+    assert!(b.validate(&at("Edge")).is_ok());
+    let s = b.attack_situation(0, i, ix(&b, "Edge")).unwrap();
+    assert!(s.target_in_cover && s.range == 2);
+    let why = refused!(b, at("Deep"));
     assert!(why.contains("1 grid area into woods"), "{why}");
     // A unit in the woods, not at its edge in the direction it faces, cannot shoot out.
     let w = ix(&b, "W");
     let why = refused!(b, Action::Attack { unit: w, target: ix(&b, "Beyond") });
     assert!(why.contains("edge of its cover"), "{why}");
-    // One area into the woods is allowed.
+    // One area into the woods from next to it is allowed too.
     let mut c = battle(
-        r#"{ name = "I", kind = "infantry", at = [5, 6] }"#,
-        r#"{ name = "Wood", kind = "infantry", at = [5, 7] }"#,
+        r#"{ name = "I", kind = "infantry", at = [5, 5] }"#,
+        r#"{ name = "Wood", kind = "infantry", at = [5, 6] }"#,
         woods,
     );
     blue_first(&mut c);
     assert!(c.validate(&Action::Attack { unit: ix(&c, "I"), target: ix(&c, "Wood") }).is_ok());
+}
+
+#[test]
+fn guns_shell_a_town_at_range_but_not_a_fort_behind_a_fort() {
+    // Rifled field artillery (6 areas) at [4, 1] facing north; a town at [4, 5] and a fort of
+    // two areas at [6, 4] and [6, 5].
+    let areas = r#"[[rules.areas]]
+kind = "built_up"
+at = [[4, 5]]
+[[rules.areas]]
+kind = "fortification"
+at = [[6, 4], [6, 5]]"#;
+    let mut b = battle(
+        r#"{ name = "Guns", kind = "artillery", at = [4, 1] }"#,
+        r#"{ name = "Town", kind = "infantry", at = [4, 5] }, { name = "Front of fort", kind = "infantry", at = [6, 4] }, { name = "Back of fort", kind = "infantry", at = [6, 5] }"#,
+        areas,
+    );
+    blue_first(&mut b);
+    let g = ix(&b, "Guns");
+    assert!(
+        b.validate(&Action::Attack { unit: g, target: ix(&b, "Town") }).is_ok(),
+        "4 areas into the town's first area"
+    );
+    assert!(b.validate(&Action::Attack { unit: g, target: ix(&b, "Front of fort") }).is_ok());
+    // [6, 5] seen from [4, 1]: the line passes through [5, 2], [5, 3], [6, 4]: the fort's other area.
+    let why = refused!(b, Action::Attack { unit: g, target: ix(&b, "Back of fort") });
+    assert!(why.contains("crosses a fortification at [6, 4]") && why.contains("1 grid area into"), "{why}");
+}
+
+#[test]
+fn a_line_of_fire_through_the_corner_where_two_woods_meet_is_blocked() {
+    // Machine guns I at [2, 2] (range 4) face north; R at [4, 4] is 4 areas off and within 60°
+    // of the facing (45°). The line from centre to centre passes exactly through the
+    // corners at [2.5, 2.5] and [3.5, 3.5], entering [3, 3].
+    //
+    //   row 4   .  .  .  .  R
+    //   row 3   .  .  #  .  .
+    //   row 2   .  .  I  #  .
+    //          c0 c1 c2 c3 c4
+    // Woods at [2, 3] and [3, 2] meet at the corner [2.5, 2.5]: the line passes between them,
+    // through no wood, but the two woods close the gap: blocked.
+    let mut b = battle(
+        r#"{ name = "I", kind = "machine_guns", at = [2, 2] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 4], facing = "south" }"#,
+        "[[rules.areas]]\nkind = \"woods\"\nat = [[2, 3], [3, 2]]",
+    );
+    blue_first(&mut b);
+    let why = refused!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") });
+    assert!(why.contains("corner where woods at [3, 2] and woods at [2, 3] meet"), "{why}");
+    // One wood at the corner leaves the gap open.
+    let mut b = battle(
+        r#"{ name = "I", kind = "machine_guns", at = [2, 2] }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 4], facing = "south" }"#,
+        "[[rules.areas]]\nkind = \"woods\"\nat = [[2, 3]]",
+    );
+    blue_first(&mut b);
+    assert!(b.validate(&Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") }).is_ok());
 }
 
 #[test]
@@ -274,7 +345,7 @@ fn line_of_sight_is_blocked_by_woods_buildings_and_units() {
     );
     blue_first(&mut b);
     let why = refused!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") });
-    assert!(why.contains("woods or buildings"), "{why}");
+    assert!(why.contains("no line of sight: a built-up area at [5, 4]"), "{why}");
     let why = refused!(b, Action::Attack { unit: ix(&b, "J"), target: ix(&b, "S") });
     assert!(why.contains("a unit stands"), "{why}");
 }
