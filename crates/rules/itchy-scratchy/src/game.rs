@@ -172,6 +172,7 @@ impl Battle {
     }
 
     /// Grid distance from `a` to the nearest enemy unit of `side`.
+    #[cfg(test)]
     pub(crate) fn nearest_enemy(&self, side: SideId, a: Area) -> Option<u16> {
         self.units.iter().filter(|u| u.alive() && u.side != side).map(|u| u.area.distance(a)).min()
     }
@@ -214,15 +215,13 @@ impl Battle {
 
     /// Why a move breaks the rules, if it does.
     pub fn check_move(&self, side: SideId, unit: u16, path: &[Area], facing: Dir) -> Result<(), Illegal> {
-        self.check_move_in(&self.occupancy(), None, side, unit, path, facing)
+        self.check_move_in(&self.occupancy(), side, unit, path, facing)
     }
 
-    /// [`Battle::check_move`] with the units' places worked out, and perhaps how far each area
-    /// is from the nearest enemy of `side`.
+    /// [`Battle::check_move`] with the units' places worked out.
     fn check_move_in(
         &self,
         occ: &Occupancy<'_>,
-        nearest: Option<&Nearest>,
         side: SideId,
         unit: u16,
         path: &[Area],
@@ -243,8 +242,10 @@ impl Battle {
                 path.len()
             );
         }
-        // The withdrawal rule: a unit faced by an adjacent enemy may only move away.
+        // The withdrawal rule: a unit faced by an adjacent enemy may only move away from it,
+        // farther with every step (so never round its flank to behind it).
         let faced = self.faced_by(occ, ui);
+        let exhausted = self.exhausted[usize::from(side)].is_some();
         let mut at = u.area;
         for (i, &next) in path.iter().enumerate() {
             if !at.adjacent(next) {
@@ -262,6 +263,32 @@ impl Battle {
             if self.enemies_in(occ, side, next).next().is_some() {
                 return illegal!("[{}, {}] holds an enemy unit", next.col, next.row);
             }
+            if let Some(&e) =
+                faced.iter().find(|&&e| next.distance(self.units[e].area) <= at.distance(self.units[e].area))
+            {
+                return illegal!(
+                    "withdrawing from {}, {} must move farther from it with every step",
+                    self.name(e),
+                    self.name(ui)
+                );
+            }
+            // An exhausted side moves towards no enemy unit, step by step.
+            if exhausted {
+                let towards = self
+                    .units
+                    .iter()
+                    .enumerate()
+                    .find(|(_, x)| x.alive() && x.side != side && next.distance(x.area) < at.distance(x.area));
+                if let Some((e, _)) = towards {
+                    return illegal!(
+                        "the side is exhausted: {} may not move towards the enemy ([{}, {}] is nearer {})",
+                        self.name(ui),
+                        next.col,
+                        next.row,
+                        self.name(e)
+                    );
+                }
+            }
             if !faced.is_empty() {
                 // Whoever faces `next` stands next to it.
                 let front_of_another = next.neighbours().into_iter().any(|n| {
@@ -277,12 +304,8 @@ impl Battle {
                     );
                 }
             }
-            // The stop rule: a move ends on entering an area next to an enemy (when withdrawing,
-            // the enemy it withdraws from aside).
-            let stop = next
-                .neighbours()
-                .iter()
-                .any(|&n| self.enemies_in(occ, side, n).any(|e| faced.is_empty() || !faced.contains(&e)));
+            // The stop rule: a move ends on entering an area next to an enemy, whichever it is.
+            let stop = next.neighbours().iter().any(|&n| self.enemies_in(occ, side, n).next().is_some());
             if stop && i + 1 < path.len() {
                 return illegal!(
                     "{} must stop at [{}, {}]: it is next to an enemy unit",
@@ -305,19 +328,6 @@ impl Battle {
                 occ.of_side(&self.units, side, at).any(|o| o != ui && !self.units[o].kind.stacks() && !u.kind.stacks());
             if crowded {
                 return illegal!("[{}, {}] already holds a friendly unit", at.col, at.row);
-            }
-        }
-        // An exhausted side does not move towards the enemy.
-        if self.exhausted[usize::from(side)].is_some() && !path.is_empty() {
-            // (Both areas are on the grid: the path was checked.)
-            let nearest = |a: Area| match nearest {
-                Some(n) => n.get(&self.stat.grid, a).map(|(d, _)| d),
-                None => self.nearest_enemy(side, a),
-            };
-            if let (Some(before), Some(after)) = (nearest(u.area), nearest(at)) {
-                if after < before {
-                    return illegal!("the side is exhausted: {} may not move towards the enemy", self.name(ui));
-                }
             }
         }
         // Next to an enemy at the end, the unit turns to face it.
@@ -738,7 +748,7 @@ impl Battle {
             }
             for facing in facings {
                 let a = Action::Move { unit, path: path.clone(), facing };
-                if self.check_move_in(occ, Some(nearest), side, unit, &path, facing).is_ok() {
+                if self.check_move_in(occ, side, unit, &path, facing).is_ok() {
                     out.push(a);
                 }
             }

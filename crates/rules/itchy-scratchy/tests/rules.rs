@@ -232,6 +232,50 @@ fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
 }
 
 #[test]
+fn a_withdrawal_goes_farther_with_every_step_never_round_the_flank() {
+    // Mounted cavalry C at [5, 5], faced by R at [5, 6] (facing south). Round R's flank to
+    // behind it, [6, 5] [6, 6] [6, 7], comes back next to R at [6, 6]: refused. Straight back
+    // three areas is a withdrawal.
+    //
+    //   row 7   .  .  .  .  .  .  x
+    //   row 6   .  .  .  .  .  R  x      x: the path refused
+    //   row 5   .  .  .  .  .  C  x
+    //          c0 c1 c2 c3 c4 c5 c6
+    let mut b = battle(
+        r#"{ name = "C", kind = "mounted_cavalry", at = [5, 5] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 6], facing = "south" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let c = ix(&b, "C");
+    let why = refused!(b, mv(c, &[[6, 5], [6, 6], [6, 7]], Dir::West));
+    assert!(why.contains("withdrawing from R, C must move farther from it with every step"), "{why}");
+    let why = refused!(b, mv(c, &[[6, 5], [7, 5], [7, 6]], Dir::North));
+    assert!(why.contains("farther from it"), "{why}");
+    apply!(b, mv(c, &[[6, 5], [7, 5], [8, 5]], Dir::North), "");
+}
+
+#[test]
+fn an_exhausted_side_moves_towards_no_enemy_unit() {
+    // Blue is exhausted. I at [4, 2]; R1 at [4, 5] (3 areas, the nearest) and R2 at [9, 2]
+    // (5 areas). East to [5, 2] takes I farther from R1 but nearer R2 (and Red's General at
+    // [9, 9]): refused. West is away from all of them.
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 2] }"#,
+        r#"{ name = "R1", kind = "infantry", at = [4, 5] }, { name = "R2", kind = "infantry", at = [9, 2] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    b.exhausted[0] = Some(1);
+    let i = ix(&b, "I");
+    let why = refused!(b, mv(i, &[[5, 2]], Dir::East));
+    assert!(why.contains("exhausted") && why.contains("[5, 2] is nearer"), "{why}");
+    let why = refused!(b, mv(i, &[[4, 1], [5, 1]], Dir::East));
+    assert!(why.contains("[5, 1] is nearer"), "step by step: {why}");
+    apply!(b, mv(i, &[[3, 2]], Dir::West), "");
+}
+
+#[test]
 fn an_attack_needs_range_arc_sight_and_the_cover_rules() {
     // I at [5, 4] faces north with rifles (range 3). Woods at [5, 6] and [5, 7], and at [2, 5]
     // and [2, 6] where W stands.
