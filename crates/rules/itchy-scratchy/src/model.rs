@@ -125,7 +125,8 @@ pub struct Unit {
     pub sp_start: u8,
     /// Its weapon, if it has one.
     pub weapon: Option<Weapon>,
-    /// Native troops (see the rules document: their charge costs no movement).
+    /// Native troops whose charge costs no movement: only with `[rules] native_charge`, an
+    /// addition to the text.
     pub native: bool,
     /// Grid areas moved this turn, if it has moved.
     pub moved: Option<u8>,

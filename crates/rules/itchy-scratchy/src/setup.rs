@@ -40,7 +40,8 @@ pub struct UnitSpec {
     /// rifled field artillery; none for transport and Generals).
     #[serde(default)]
     pub weapon: Option<Weapon>,
-    /// Native troops (their charge with hand-held weapons costs no movement).
+    /// Native troops: with `[rules] native_charge`, their charge with hand-held weapons costs
+    /// no movement (an addition to the text, which has no such rule yet).
     #[serde(default)]
     pub native: bool,
 }
@@ -65,6 +66,10 @@ pub struct AreaSpec {
 pub struct Rules {
     /// Terrain by area; every other area is open.
     pub areas: Vec<AreaSpec>,
+    /// An addition to the text: native troops (units marked `native`) armed with hand-held
+    /// weapons do not lose a grid area of movement for attacking — the charge bonus the author
+    /// said he would add and never wrote. Off by default: the text as written.
+    pub native_charge: bool,
 }
 
 /// What stays the same for a whole battle.
@@ -235,6 +240,17 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 errors.push(
                     src.error(span.clone(), format!("unit {:?} shares its area with {why}, {other:?}", spec.name)),
                 );
+            }
+            if spec.native && !file.rules.native_charge {
+                errors.push(src.error(
+                    span.clone(),
+                    format!(
+                        "unit {:?} is native, but the text gives native troops no rule of their own: \
+                         add [rules] native_charge = true for the charge bonus the author meant to write \
+                         (an addition to the text), or drop `native`",
+                        spec.name
+                    ),
+                ));
             }
             sp_start[si] += u32::from(sp);
             names.push(spec.name.clone());

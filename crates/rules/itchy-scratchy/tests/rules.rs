@@ -467,11 +467,28 @@ fn exhaustion_stops_advances_and_both_exhausted_end_the_battle() {
 }
 
 #[test]
-fn native_troops_charge_without_losing_movement() {
+fn native_troops_charge_without_losing_movement_only_as_an_addition_to_the_text() {
+    // The text gives native troops no rule (the author meant to add a charge bonus and did
+    // not): by default a hand-held weapon's attack costs an area like any other.
+    let mut b = battle(
+        r#"{ name = "Impi", kind = "infantry", at = [4, 3], weapon = "hand_held" }"#,
+        r#"{ name = "R", kind = "infantry", at = [4, 5], facing = "south" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    assert_eq!(b.units[usize::from(ix(&b, "Impi"))].allowance(true), 1);
+    // Marking them native without the option is refused, at the unit.
+    let text = format!(
+        "name = \"t\"\nruleset = \"itchy-scratchy\"\n[table]\nwidth = 10\ndepth = 10\n[[sides]]\nname = \"Blue\"\nrear_edge = \"south\"\ncommander = {{ name = \"G\", at = [0, 0] }}\nunits = [\n  {}\n]\n[[sides]]\nname = \"Red\"\nrear_edge = \"north\"\ncommander = {{ name = \"H\", at = [9, 9] }}\nunits = [{{ name = \"R\", kind = \"infantry\", at = [4, 5] }}]\n",
+        r#"{ name = "Impi", kind = "infantry", at = [4, 3], weapon = "hand_held", native = true }"#
+    );
+    let err = load(&Source::new("t.toml", text)).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("t.toml:11:3") && err.contains("native_charge"), "{err}");
+    // With [rules] native_charge, the addition: the charge costs no area.
     let mut b = battle(
         r#"{ name = "Impi", kind = "infantry", at = [4, 3], weapon = "hand_held", native = true }"#,
         r#"{ name = "R", kind = "infantry", at = [4, 5], facing = "south" }"#,
-        "",
+        "[rules]\nnative_charge = true",
     );
     blue_first(&mut b);
     let u = ix(&b, "Impi");
