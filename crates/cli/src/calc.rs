@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use serde::Serialize;
 use volley_chance::{Chance, Scripted, Seeded};
 use volley_core::calc::Calculator;
@@ -20,7 +20,9 @@ fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
             let message = e.to_string();
             let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
             let message = volley_scenario::in_plain_words(message);
-            eprintln!("{}:{}:{}: {message}", path.display(), e.line(), e.column());
+            // serde_json counts a column 0 before the first character of a line (an end of file
+            // on an empty line): a person's editor counts it 1.
+            eprintln!("{}:{}:{}: {message}", path.display(), e.line(), e.column().max(1));
             Ok(None)
         }
     }
@@ -45,7 +47,13 @@ pub fn resolve<C: Calculator>(calc: &C, path: &Path, source: Source<'_>, format:
     let chance: &mut dyn Chance = match source {
         Source::Seed(_) => &mut seeded,
         Source::Entered(text) => {
-            scripted = Scripted::parse(text).map_err(|e| anyhow!("--draws: {e}"))?;
+            scripted = match Scripted::parse(text) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("--draws: {e}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
             &mut scripted
         }
     };

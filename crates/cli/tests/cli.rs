@@ -233,6 +233,18 @@ fn the_calculator_resolves_with_table_dice_and_gives_exact_odds() {
     let o = d.run(&["resolve", "itchy-scratchy", "attack.json", "--draws", "1 1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("needs a d6"), "{}", stderr(&o));
+    // Draws that are not draws are bad input like any other: exit 2, saying what was wrong.
+    for (bad, says) in [("x", "--draws: "), ("-1", "--draws: "), ("1 1 0", "0 is not a possible result of a d6")] {
+        let arg = format!("--draws={bad}");
+        let o = d.run(&["resolve", "itchy-scratchy", "attack.json", &arg]);
+        assert_eq!(o.status.code(), Some(2), "--draws {bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+    // A situation cut short is reported at a column a person counts (1, not 0).
+    d.write("cut.json", "{ \"weapon\": \"muskets\",\n");
+    let o = d.run(&["resolve", "itchy-scratchy", "cut.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cut.json:2:1:"), "{}", stderr(&o));
     // The seeded generator: the same seed, the same dice.
     let a = d.run(&["resolve", "itchy-scratchy", "attack.json", "--seed", "9"]);
     let b = d.run(&["resolve", "itchy-scratchy", "attack.json", "--seed", "9"]);

@@ -479,12 +479,15 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
         let s: Self = toml::from_str(&src.text).map_err(|e| Diagnostics::from(toml_error(src, &e)))?;
         let mut errors = Vec::new();
         if !(s.table.width > 0.0 && s.table.depth > 0.0) {
-            errors.push(src.error_whole("table: width and depth must be positive inches"));
+            errors.push(src.error_at_key(&["table"], "table: width and depth must be positive inches"));
         } else if !(s.table.width <= MAX_TABLE_SIDE && s.table.depth <= MAX_TABLE_SIDE) {
-            errors.push(src.error_whole(format!(
-                "table: width and depth are at most {MAX_TABLE_SIDE} inches, found {} by {}",
-                s.table.width, s.table.depth
-            )));
+            errors.push(src.error_at_key(
+                &["table"],
+                format!(
+                    "table: width and depth are at most {MAX_TABLE_SIDE} inches, found {} by {}",
+                    s.table.width, s.table.depth
+                ),
+            ));
         }
         let on_table = |p: &Point| p.x >= 0.0 && p.y >= 0.0 && p.x <= s.table.width && p.y <= s.table.depth;
         let _ = s.table_with_terrain_checked(src, &mut errors);
@@ -517,11 +520,13 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
             errors.push(src.error(s.sides[1].span(), "both sides have the same rear edge"));
         }
         if s.turn_limit == Some(0) {
-            errors.push(src.error_whole("turn_limit must be at least 1"));
+            errors.push(src.error_at_key(&["turn_limit"], "turn_limit must be at least 1"));
         }
         if let AtTurnLimit::Win(name) = &s.at_turn_limit {
             if !s.sides.iter().any(|x| &x.get_ref().name == name) {
-                errors.push(src.error_whole(format!("at_turn_limit names {name:?}, which is not a side")));
+                errors.push(
+                    src.error_at_key(&["at_turn_limit"], format!("at_turn_limit names {name:?}, which is not a side")),
+                );
             }
         }
         if errors.is_empty() { Ok(s) } else { Err(Diagnostics(errors)) }

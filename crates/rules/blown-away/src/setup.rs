@@ -194,14 +194,17 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         Some("without-chance") => crate::model::Variant::WithoutChance,
         other => {
             let found = other.map_or_else(|| "no `variant` key".to_string(), |v| format!("variant {v:?}"));
-            errors.push(src.error_whole(format!(
-                "{found}: blown-away scenarios need variant = \"chance\" or variant = \"without-chance\""
-            )));
+            errors.push(src.error_at_key(
+                &["variant"],
+                format!("{found}: blown-away scenarios need variant = \"chance\" or variant = \"without-chance\""),
+            ));
             crate::model::Variant::Chance
         }
     };
     if file.ruleset != crate::RULESET_ID {
-        errors.push(src.error_whole(format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)));
+        errors.push(
+            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
+        );
     }
     let rules = file.rules.clone();
     for t in &file.terrain {
@@ -332,7 +335,10 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 .push(src.error_whole(format!("the encounter set-up places 4 objectives, found {}", objectives.len())));
         }
         if (w - 96.0).abs() > 1e-9 {
-            errors.push(src.error_whole(format!("the encounter set-up uses an 8-foot table: width = 96, found {w}")));
+            errors.push(src.error_at_key(
+                &["table", "width"],
+                format!("the encounter set-up uses an 8-foot table: width = 96, found {w}"),
+            ));
         }
         for (o, spec) in objectives.iter().zip(&file.objectives) {
             let c = o.points.iter().fold(Point::default(), |a, &p| a + p) * (1.0 / o.points.len().max(1) as f64);

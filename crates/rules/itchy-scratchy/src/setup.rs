@@ -65,7 +65,8 @@ pub struct AreaSpec {
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
     /// Terrain by area; every other area is open.
-    pub areas: Vec<AreaSpec>,
+    #[schemars(with = "Vec<AreaSpec>")]
+    pub areas: Vec<volley_scenario::Spanned<AreaSpec>>,
     /// An addition to the text: native troops (units marked `native`) armed with hand-held
     /// weapons do not lose a grid area of movement for attacking — the charge bonus the author
     /// said he would add and never wrote. Off by default: the text as written.
@@ -116,10 +117,12 @@ fn whole(p: Point) -> Option<Area> {
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     if file.ruleset != crate::RULESET_ID {
-        errors.push(src.error_whole(format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)));
+        errors.push(
+            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
+        );
     }
     if let Some(v) = &file.variant {
-        errors.push(src.error_whole(format!("variant {v:?}: itchy-scratchy has no variants")));
+        errors.push(src.error_at_key(&["variant"], format!("variant {v:?}: itchy-scratchy has no variants")));
     }
     let (w, d) = (file.table.width, file.table.depth);
     let (cols, rows) = (w.round() as i16, d.round() as i16);
@@ -130,9 +133,12 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         || cols > 200
         || rows > 200
     {
-        errors.push(src.error_whole(format!(
-            "table: on a grid, width and depth count grid areas: whole numbers from 2 to 200, found {w} by {d}"
-        )));
+        errors.push(src.error_at_key(
+            &["table"],
+            format!(
+                "table: on a grid, width and depth count grid areas: whole numbers from 2 to 200, found {w} by {d}"
+            ),
+        ));
     }
     if let Some(t) = file.terrain.first() {
         errors
@@ -140,25 +146,45 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     }
     let (cols, rows) = (cols.clamp(2, 200), rows.clamp(2, 200));
     let mut grid = Grid::new(cols, rows);
-    for spec in &file.rules.areas {
-        let mut areas = spec.at.clone();
+    for spanned in &file.rules.areas {
+        let (spec, span) = (spanned.get_ref(), spanned.span());
+        let kind = spec.kind.name();
+        let on_grid = |c: i16, r: i16| (0..cols).contains(&c) && (0..rows).contains(&r);
+        if spec.rect.is_none() && spec.at.is_empty() {
+            errors.push(src.error(span.clone(), format!("[[rules.areas]] of {kind}: expected `rect` or `at`")));
+        }
         if let Some([c0, r0, c1, r1]) = spec.rect {
-            for c in c0.min(c1)..=c0.max(c1) {
-                for r in r0.min(r1)..=r0.max(r1) {
-                    areas.push(Area::new(c, r));
+            if on_grid(c0, r0) && on_grid(c1, r1) {
+                for c in c0.min(c1)..=c0.max(c1) {
+                    for r in r0.min(r1)..=r0.max(r1) {
+                        grid.set(Area::new(c, r), spec.kind);
+                    }
                 }
+            } else {
+                errors.push(src.error(
+                    span.clone(),
+                    format!(
+                        "[[rules.areas]] of {kind}: rect [{c0}, {r0}, {c1}, {r1}] reaches off the {cols} by {rows} grid \
+                         (columns 0 to {}, rows 0 to {})",
+                        cols - 1,
+                        rows - 1
+                    ),
+                ));
             }
         }
-        if areas.is_empty() {
-            errors.push(src.error_whole(format!("[[rules.areas]] of {:?}: expected `rect` or `at`", spec.kind)));
-        }
-        for a in areas {
-            if !grid.set(a, spec.kind) {
-                errors.push(src.error_whole(format!(
-                    "[[rules.areas]] of {:?}: area [{}, {}] is off the {cols} by {rows} grid",
-                    spec.kind, a.col, a.row
-                )));
-            }
+        let off: Vec<&Area> = spec.at.iter().filter(|a| !grid.set(**a, spec.kind)).collect();
+        if let Some(first) = off.first() {
+            let more = if off.len() > 1 { format!(" (and {} more)", off.len() - 1) } else { String::new() };
+            errors.push(src.error(
+                span.clone(),
+                format!(
+                    "[[rules.areas]] of {kind}: area [{}, {}]{more} is off the {cols} by {rows} grid (columns 0 to {}, rows 0 to {})",
+                    first.col,
+                    first.row,
+                    cols - 1,
+                    rows - 1
+                ),
+            ));
         }
     }
     let objectives: Vec<(String, Vec<Area>)> = file

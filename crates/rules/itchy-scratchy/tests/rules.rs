@@ -532,3 +532,45 @@ fn woods_buildings_and_fortifications_are_cover() {
     let ev = apply!(b, Action::Attack { unit: ix(&b, "I"), target: ix(&b, "R") }, "4 4 1 1 3 6");
     assert!(ev.iter().any(|e| matches!(e, Event::LostSp { .. })), "{ev:?}");
 }
+
+#[test]
+fn terrain_off_the_grid_is_one_error_each_at_its_table() {
+    // A rect over the whole i16 range and a list with two areas off a 10 by 10 grid: one error
+    // each, at the [[rules.areas]] that holds it, in the rules' words, and at once.
+    let text = r#"name = "t"
+ruleset = "itchy-scratchy"
+[table]
+width = 10
+depth = 10
+[[rules.areas]]
+kind = "built_up"
+rect = [-32768, -32768, 32767, 32767]
+[[rules.areas]]
+kind = "woods"
+at = [[100, 100], [2, 2], [10, 3]]
+[[sides]]
+name = "Blue"
+rear_edge = "south"
+commander = { name = "G", at = [0, 0] }
+units = [{ name = "I", kind = "infantry", at = [4, 3] }]
+[[sides]]
+name = "Red"
+rear_edge = "north"
+commander = { name = "H", at = [9, 9] }
+units = [{ name = "R", kind = "infantry", at = [4, 5] }]
+"#;
+    let err = load(&Source::new("t.toml", text)).map(|_| ()).unwrap_err().to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "t.toml:6:1: [[rules.areas]] of a built-up area: rect [-32768, -32768, 32767, 32767] reaches off"
+        ),
+        "{err}"
+    );
+    assert!(
+        lines[1]
+            .starts_with("t.toml:9:1: [[rules.areas]] of woods: area [100, 100] (and 1 more) is off the 10 by 10 grid"),
+        "{err}"
+    );
+}
