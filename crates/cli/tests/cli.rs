@@ -600,13 +600,33 @@ fn serve_says_plainly_why_it_cannot_start() {
 #[test]
 fn a_battle_nothing_ends_is_stopped_and_shown_as_far_as_it_went() {
     let d = setup("no-end");
-    // Advance Guard without its turn limit: the heuristic players do not finish each other.
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/blown-away/advance-guard.toml"),
-    )
-    .unwrap();
-    assert!(text.contains("turn_limit = 40"));
-    d.write("no-end.toml", &text.replace("turn_limit = 40\n", ""));
+    // Two battalions with an unbridged river between them and no turn limit: only a rout could
+    // end the battle, and neither can reach the other.
+    let text = r#"name = "No end"
+ruleset = "blown-away"
+variant = "chance"
+[table]
+width = 48
+depth = 48
+[rules]
+setup = "custom"
+objectives_to_win = 0
+rout_below = 0.5
+[[terrain]]
+kind = "river"
+rect = [0, 20, 48, 28]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = { name = "Fritz", at = [24, 2] }
+units = [{ name = "IR 1", arm = "infantry", at = [24, 10] }]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = { name = "Daun", at = [24, 46] }
+units = [{ name = "IR 2", arm = "infantry", at = [24, 38] }]
+"#;
+    d.write("no-end.toml", text);
     let o = d.run(&["play", "no-end.toml", "--seed", "3", "--max-actions", "200", "--log", "no-end.log"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).contains("Result: none: the battle was stopped after"), "{}", stdout(&o));
