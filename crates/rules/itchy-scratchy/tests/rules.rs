@@ -574,3 +574,171 @@ units = [{ name = "R", kind = "infantry", at = [4, 5] }]
         "{err}"
     );
 }
+
+// ----- The second reading (docs/second-reading/itchy-scratchy.md), case by case -----
+
+/// Whether Blue's `a` may attack Red's `t` on this battle, and the dice and cover if so.
+fn may_attack(b: &Battle, a: &str, t: &str) -> Result<(u8, bool), String> {
+    b.attack_situation(0, ix(b, a), ix(b, t)).map(|s| (s.range, s.target_in_cover)).map_err(|e| e.to_string())
+}
+
+fn woods(at: &[[i16; 2]]) -> String {
+    let list: Vec<String> = at.iter().map(|a| format!("[{}, {}]", a[0], a[1])).collect();
+    format!("[[rules.areas]]\nkind = \"woods\"\nat = [{}]", list.join(", "))
+}
+
+#[test]
+fn is_01_02_range_counts_edges_and_a_diagonal_is_two_away() {
+    let mut b = battle(
+        r#"{ name = "F", kind = "infantry", at = [4, 4] }, { name = "H", kind = "infantry", at = [2, 2], weapon = "hand_held" }"#,
+        r#"{ name = "D", kind = "infantry", at = [5, 5] }, { name = "E", kind = "infantry", at = [3, 3] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    assert_eq!(may_attack(&b, "F", "D").map(|x| x.0), Ok(2), "the diagonal neighbour is range 2");
+    assert!(may_attack(&b, "H", "E").unwrap_err().contains("reach 1"), "hand-held weapons reach no diagonal");
+}
+
+#[test]
+fn is_03_04_the_arc_is_60_degrees_between_centres() {
+    // F faces north at [4, 2] with rifles: [6, 3] is 2 across and 1 forward (63.4°): out of
+    // the arc; [5, 3] (45°) is in. Artillery at [1, 1]: [4, 3] is 3 across, 2 forward (56.3°): in.
+    let mut b = battle(
+        r#"{ name = "F", kind = "infantry", at = [4, 2] }, { name = "K", kind = "artillery", at = [1, 1] }"#,
+        r#"{ name = "Wide", kind = "infantry", at = [6, 3] }, { name = "In", kind = "infantry", at = [5, 3] }, { name = "Far", kind = "infantry", at = [4, 3] }"#,
+        "",
+    );
+    blue_first(&mut b);
+    assert!(may_attack(&b, "F", "Wide").unwrap_err().contains("arc"));
+    assert!(may_attack(&b, "F", "In").is_ok());
+    assert_eq!(may_attack(&b, "K", "Far").map(|x| x.0), Ok(5));
+}
+
+#[test]
+fn is_08_11_the_first_area_of_woods_and_not_beyond_or_through() {
+    // IS-08: F at [1, 0] facing north; woods at [0, 2], [1, 2], [2, 2], [1, 3].
+    let w = woods(&[[0, 2], [1, 2], [2, 2], [1, 3]]);
+    let mut b = battle(
+        r#"{ name = "F", kind = "infantry", at = [1, 0] }"#,
+        r#"{ name = "T", kind = "infantry", at = [1, 2] }"#,
+        &w,
+    );
+    blue_first(&mut b);
+    assert_eq!(may_attack(&b, "F", "T"), Ok((2, true)), "(a) the first area of woods: 4 dice, in cover");
+    let mut b = battle(
+        r#"{ name = "F", kind = "infantry", at = [1, 0] }"#,
+        r#"{ name = "T", kind = "infantry", at = [1, 3] }"#,
+        &w,
+    );
+    blue_first(&mut b);
+    assert!(may_attack(&b, "F", "T").unwrap_err().contains("1 grid area into"), "(b) two areas in");
+    // IS-11: woods at [1, 1] and [1, 3]: a target in the open behind the wood, or in the
+    // second wood, may not be attacked.
+    let w = woods(&[[1, 1], [1, 3]]);
+    for t in [[1, 2], [1, 3]] {
+        let red = format!(r#"{{ name = "T", kind = "infantry", at = [{}, {}] }}"#, t[0], t[1]);
+        let mut b = battle(r#"{ name = "F", kind = "infantry", at = [1, 0] }"#, &red, &w);
+        blue_first(&mut b);
+        assert!(may_attack(&b, "F", "T").is_err(), "target at {t:?}");
+    }
+}
+
+#[test]
+fn is_10_guns_into_a_town_straight_and_oblique() {
+    // K, rifled field artillery at [2, 0] facing north; a town at [2, 4], [2, 5], [3, 4].
+    let town = "[[rules.areas]]\nkind = \"built_up\"\nat = [[2, 4], [2, 5], [3, 4]]";
+    let one = |t: [i16; 2]| {
+        let red = format!(r#"{{ name = "T", kind = "infantry", at = [{}, {}] }}"#, t[0], t[1]);
+        let mut b = battle(r#"{ name = "K", kind = "artillery", at = [2, 0] }"#, &red, town);
+        blue_first(&mut b);
+        may_attack(&b, "K", "T")
+    };
+    assert_eq!(one([2, 4]), Ok((4, true)), "T1: 4 areas into the town's first area");
+    assert!(one([2, 5]).unwrap_err().contains("1 grid area into"), "T2: the second area of the town");
+    assert_eq!(one([3, 4]), Ok((5, true)), "T3: oblique, the line crosses only open areas first");
+}
+
+#[test]
+fn is_12_13_corners_between_two_woods_block_and_one_does_not() {
+    let one = |w: &[[i16; 2]], t: [i16; 2], gun: [i16; 2]| {
+        let blue = format!(r#"{{ name = "K", kind = "artillery", at = [{}, {}] }}"#, gun[0], gun[1]);
+        let red = format!(r#"{{ name = "T", kind = "infantry", at = [{}, {}] }}"#, t[0], t[1]);
+        let mut b = battle(&blue, &red, &woods(w));
+        blue_first(&mut b);
+        may_attack(&b, "K", "T")
+    };
+    // IS-12: K at [0, 0]; T at [2, 2]; woods at [2, 1] and [1, 2] meet at the corner the line
+    // passes through: blocked. Only [2, 1]: allowed, T in the open. [1, 1]: blocked.
+    assert!(one(&[[2, 1], [1, 2]], [2, 2], [0, 0]).is_err());
+    assert_eq!(one(&[[2, 1]], [2, 2], [0, 0]), Ok((4, false)));
+    assert!(one(&[[1, 1]], [2, 2], [0, 0]).is_err());
+    assert_eq!(one(&[[2, 1], [2, 2]], [2, 2], [0, 0]), Ok((4, true)), "T itself in woods, one wood at the corner");
+    // IS-13: T in woods at [1, 1], woods at [1, 0]; the corner [0.5, 0.5] is between [1, 0]
+    // (woods) and [0, 1] (open): allowed. With [0, 1] woods too: blocked.
+    let blue_at = [0, 0];
+    assert_eq!(one(&[[1, 0], [1, 1]], [1, 1], blue_at), Ok((2, true)));
+    assert!(one(&[[1, 0], [1, 1], [0, 1]], [1, 1], blue_at).is_err());
+}
+
+#[test]
+fn is_14_15_17_attacking_out_of_cover() {
+    // IS-14: woods fill rows 0 and 1 of columns 0 to 2; U at [1, 1] on the edge may attack T at
+    // [1, 3]; V at [1, 0] behind it may not.
+    let w = woods(&[[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1]]);
+    let mut b = battle(
+        r#"{ name = "U", kind = "infantry", at = [1, 1] }, { name = "V", kind = "infantry", at = [1, 0] }"#,
+        r#"{ name = "T", kind = "infantry", at = [1, 3] }, { name = "S", kind = "infantry", at = [2, 3] }"#,
+        &w,
+    );
+    blue_first(&mut b);
+    assert_eq!(may_attack(&b, "U", "T"), Ok((2, false)));
+    assert_eq!(may_attack(&b, "U", "S"), Ok((3, false)));
+    assert!(may_attack(&b, "V", "T").is_err());
+    // IS-15: heavy guns in woods at [0, 0], woods at [1, 0], open at [0, 1]; T at [3, 2]
+    // (56.3°): the line leaves through the wood at [1, 0]: no attack.
+    let mut b = battle(
+        r#"{ name = "G", kind = "artillery", at = [0, 0], weapon = "rifled_heavy_artillery" }"#,
+        r#"{ name = "T", kind = "infantry", at = [3, 2] }"#,
+        &woods(&[[0, 0], [1, 0]]),
+    );
+    blue_first(&mut b);
+    assert!(may_attack(&b, "G", "T").unwrap_err().contains("woods at [1, 0]"));
+    // IS-17: out of a town's edge, across open ground, into a wood's first area.
+    let areas = format!(
+        "{}\n[[rules.areas]]\nkind = \"built_up\"\nat = [[0, 0], [1, 0], [2, 0]]",
+        woods(&[[0, 2], [1, 2], [2, 2]])
+    );
+    let mut b = battle(
+        r#"{ name = "F", kind = "infantry", at = [1, 0] }"#,
+        r#"{ name = "T", kind = "dismounted_cavalry", at = [1, 2] }"#,
+        &areas,
+    );
+    blue_first(&mut b);
+    assert_eq!(may_attack(&b, "F", "T"), Ok((2, true)));
+}
+
+#[test]
+fn is_35_36_only_a_faced_unit_is_kept_from_the_enemy_s_rear() {
+    // IS-36: a unit beside an enemy's flank (not faced) may go round to its rear; it stops on
+    // entering the area behind the enemy, which is adjacent to it.
+    let mut b = battle(
+        r#"{ name = "C", kind = "mounted_cavalry", at = [4, 5] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 5], facing = "south" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let c = ix(&b, "C");
+    apply!(b, mv(c, &[[4, 6], [5, 6]], Dir::South), "");
+}
+
+#[test]
+fn is_41_no_unit_passes_through_an_enemy() {
+    let mut b = battle(
+        r#"{ name = "C", kind = "mounted_cavalry", at = [5, 2] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 3], facing = "east" }"#,
+        "",
+    );
+    blue_first(&mut b);
+    let why = refused!(b, mv(ix(&b, "C"), &[[5, 3], [5, 4]], Dir::North));
+    assert!(why.contains("holds an enemy unit"), "{why}");
+}
