@@ -257,9 +257,13 @@ impl Battle {
         sum.into_iter().map(|(p, n)| (n > 0).then(|| p * (1.0 / f64::from(n)))).collect()
     }
 
-    /// Battalions, regiments and batteries a wing still has.
+    /// Battalions and cavalry regiments a wing still has: the units an order counts 2 minutes
+    /// for (the text names those; batteries are not counted).
     pub fn wing_units(&self, w: usize) -> u32 {
-        self.units.iter().filter(|u| u.present() && usize::from(u.wing) == w).count() as u32
+        self.units
+            .iter()
+            .filter(|u| u.present() && usize::from(u.wing) == w && u.kind.arm() != Arm::Artillery)
+            .count() as u32
     }
 
     /// The minutes and bounds an order to wing `w` takes now.

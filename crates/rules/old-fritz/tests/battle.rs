@@ -103,6 +103,22 @@ fn the_texts_example_an_order_to_12_battalions_and_2_regiments_takes_48_minutes_
 }
 
 #[test]
+fn an_order_counts_two_minutes_a_battalion_or_regiment_and_none_for_batteries() {
+    // The Mittelhof centre: 10 battalions and 2 batteries under an average general:
+    // 10 + 10 + 10 x 2 = 40 minutes, 4 bounds (44 and 5 if the batteries counted).
+    let mut a: Vec<String> = (0..10)
+        .map(|i| format!(r#"{{ name = "bn{i}", kind = "line_infantry", at = [{}, 10] }}"#, 10 + 6 * i))
+        .collect();
+    a.push(r#"{ name = "bty1", kind = "medium_guns", at = [20, 4] }"#.into());
+    a.push(r#"{ name = "bty2", kind = "heavy_guns", at = [60, 4] }"#.into());
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut b = battle("", &refs, &[FAR]);
+    assert_eq!(b.delay(0), (40, 4));
+    let ev = order(&mut b, 0, hold(40.0, 30.0));
+    assert!(matches!(ev.as_slice(), [Event::OrderSent { minutes: 40, arrives: 5, .. }]), "{ev:?}");
+}
+
+#[test]
 fn a_better_general_gets_his_orders_through_sooner() {
     let extra = "[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\nquality = \"exceptional\"\n\n\
 [[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\nquality = \"useless\"\n";
