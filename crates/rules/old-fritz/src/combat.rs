@@ -211,10 +211,11 @@ pub const TARGET_IN_COVER: i32 = -2;
 /// Casualty test scores: below 5 none, 5–14 one, 15–24 two, 25 and over three.
 pub const CASUALTY_THRESHOLDS: [i32; 3] = [5, 15, 25];
 
-/// The state of a firing unit, the casualty test's column.
+/// The state of the unit fired upon in a casualty test, the test's column ("Enemy
+/// withdrawing", "Enemy routing", "Enemy standing": the enemy of the firer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum FirerState {
+pub enum TargetState {
     /// Withdrawing.
     Withdrawing,
     /// Routing.
@@ -307,12 +308,12 @@ pub enum Reaction {
 }
 
 impl Reaction {
-    /// The state a unit so reacting fires in, for the casualty test.
-    pub fn firing_state(self) -> FirerState {
+    /// The state a unit so reacting is fired upon in, for the casualty test against it.
+    pub fn target_state(self) -> TargetState {
         match self {
-            Reaction::Withdraw => FirerState::Withdrawing,
-            Reaction::RunAway | Reaction::Disintegrate => FirerState::Routing,
-            _ => FirerState::Standing,
+            Reaction::Withdraw => TargetState::Withdrawing,
+            Reaction::RunAway | Reaction::Disintegrate => TargetState::Routing,
+            _ => TargetState::Standing,
         }
     }
 }
@@ -616,13 +617,14 @@ pub fn casualty_dice(figures: u16) -> u8 {
     ((u32::from(figures) + 3) / 6).clamp(1, 20) as u8
 }
 
-/// The casualty test's fixed addition: the firer's quality in its state's column, −2 per green
-/// on the firer, −2 if the target is in cover. Made once per battalion's throw.
-pub fn casualty_addition(firer: &Unit, state: FirerState, target_in_cover: bool) -> i32 {
-    let column = match state {
-        FirerState::Withdrawing => 0,
-        FirerState::Routing => 1,
-        FirerState::Standing => 2,
+/// The casualty test's fixed addition: the firer's quality (the row) against the state of the
+/// unit fired upon (the column), −2 per green on the firer (those it held before the combat),
+/// −2 if the target is in cover. Made once per battalion's throw.
+pub fn casualty_addition(firer: &Unit, target: TargetState, target_in_cover: bool) -> i32 {
+    let column = match target {
+        TargetState::Withdrawing => 0,
+        TargetState::Routing => 1,
+        TargetState::Standing => 2,
     };
     CASUALTY_ADDITIONS[firer.quality.casualty_row()][column]
         + FIRER_GREEN * i32::from(firer.greens)
@@ -804,7 +806,7 @@ impl Resolution {
             let test = (self.test_dice[i].len > 0).then(|| {
                 let dice = self.test_dice[i].dice();
                 let firer = units[1 - i];
-                let add = casualty_addition(firer, effects[1 - i].reaction.firing_state(), units[i].in_cover);
+                let add = casualty_addition(firer, effects[i].reaction.target_state(), units[i].in_cover);
                 let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
                 (dice, score)
             });
@@ -1002,7 +1004,7 @@ impl Situation {
             let takes = rows[i].casualty_test | (plus4(i) & (rows[1 - i].reaction == Reaction::Withdraw));
             takes.then(|| {
                 let firer = units[1 - i];
-                let add = casualty_addition(firer, rows[1 - i].reaction.firing_state(), units[i].in_cover);
+                let add = casualty_addition(firer, rows[i].reaction.target_state(), units[i].in_cover);
                 (casualty_dice(firer.figures), add)
             })
         };
@@ -1261,10 +1263,10 @@ mod tests {
     #[test]
     fn the_casualty_test_reads_the_firer_quality_and_state() {
         let a = unit(Arm::Infantry, Quality::A);
-        assert_eq!(casualty_addition(&a, FirerState::Standing, false), 4);
+        assert_eq!(casualty_addition(&a, TargetState::Standing, false), 4);
         let mut g = unit(Arm::Infantry, Quality::G);
         g.greens = 1;
-        assert_eq!(casualty_addition(&g, FirerState::Routing, true), -3 - 2 - 2);
+        assert_eq!(casualty_addition(&g, TargetState::Routing, true), -3 - 2 - 2);
         assert_eq!(
             [casualties_for(4), casualties_for(5), casualties_for(14), casualties_for(15), casualties_for(25)],
             [0, 1, 1, 2, 3]
@@ -1284,13 +1286,17 @@ mod tests {
         let odds = Combat.odds(&s).unwrap();
         assert!((odds.iter().map(|o| o.probability).sum::<f64>() - 1.0).abs() < 1e-12);
         // Brute force: every d6, both d10 and every casualty-test die, one by one.
-        let mut tally: Vec<(Outcome, f64)> = Vec::new();
+        // Counted in whole ways out of 6 x 100 x 10^4 (at most four test dice here), and divided
+        // once at the end: adding up a hundred thousand small fractions would itself err.
+        const MOST_TEST_DICE: u32 = 4;
+        let mut tally: Vec<(Outcome, u64)> = Vec::new();
         for d6 in 1..=6u8 {
             for da in 1..=10u8 {
                 for dd in 1..=10u8 {
                     let tests = s.verdict(Some(d6), &[da, dd]).tests;
                     let n = tests.iter().map(|t| t.map_or(0, |x| usize::from(x.0))).sum::<usize>();
-                    let total = 6.0 * 100.0 * 10f64.powi(n as i32);
+                    assert!(n as u32 <= MOST_TEST_DICE);
+                    let ways = 10u64.pow(MOST_TEST_DICE - n as u32);
                     let mut extra = vec![1u8; n];
                     loop {
                         let mut dice = vec![d6, da, dd];
@@ -1303,8 +1309,8 @@ mod tests {
                             defender_test_casualties: r.defender.test_casualties,
                         };
                         match tally.iter_mut().find(|t| t.0 == o) {
-                            Some(t) => t.1 += 1.0 / total,
-                            None => tally.push((o, 1.0 / total)),
+                            Some(t) => t.1 += ways,
+                            None => tally.push((o, ways)),
                         }
                         let mut i = 0;
                         while i < n && extra[i] == 10 {
@@ -1320,7 +1326,9 @@ mod tests {
             }
         }
         assert_eq!(tally.len(), odds.len());
-        for (o, p) in tally {
+        let total = 600 * 10u64.pow(MOST_TEST_DICE);
+        for (o, ways) in tally {
+            let p = ways as f64 / total as f64;
             let q = odds.iter().find(|x| x.outcome == o).unwrap().probability;
             assert!((p - q).abs() < 1e-12, "{o:?}: {p} vs {q}");
         }
@@ -1362,6 +1370,23 @@ mod tests {
             seen.insert(rec.draws.len());
         }
         assert!(seen.len() > 1, "tests taken and not: {seen:?}");
+    }
+
+    #[test]
+    fn the_casualty_test_column_is_the_state_of_the_unit_fired_upon() {
+        // Infantry A and B, both quality C, dice 9 and 4: A +5, B -5. B withdraws and takes a
+        // casualty test thrown by A: C's row, B's column (withdrawing): +1 (the firer's own
+        // state, standing, would give +2). A, unaffected, takes one thrown by the withdrawing B:
+        // C's row, A's column (standing): +2 (the firer's state would give +1). Test dice: 1 1
+        // against A, 1 1 against B.
+        let s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: unit(Arm::Infantry, Quality::C) };
+        let r = s.with_dice(&[9, 4, 1, 1, 1, 1]).unwrap();
+        let [a, b] = r.sides();
+        assert_eq!((a.band, b.band), (Band::Plus4, Band::Minus1To7));
+        assert_eq!(b.casualty_test.as_ref().map(|t| t.1), Some(1 + 1 + 1), "C's row, withdrawing column");
+        assert_eq!(a.casualty_test.as_ref().map(|t| t.1), Some(1 + 1 + 2), "C's row, standing column");
+        // A runner is read in the Routing column (a pursued runner's test in the battle).
+        assert_eq!(casualty_addition(&unit(Arm::Infantry, Quality::A), Reaction::RunAway.target_state(), false), 1);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use volley_table::buckets::Buckets;
 use volley_table::{Point, TerrainKind, dist_to_segment, heading_to, norm_heading, segment_crosses_polyline, turn};
 
 use crate::combat::{
-    self, Arm, FirerState, Reaction, Situation, Table, bombardment_base, casualties_for, casualty_addition,
+    self, Arm, Reaction, Situation, Table, TargetState, bombardment_base, casualties_for, casualty_addition,
     casualty_dice, close_range_effect, long_range_effect, pursuit_addition, pursuit_needs,
 };
 use crate::command::order_delay;
@@ -260,10 +260,8 @@ impl Battle {
     /// Battalions and cavalry regiments a wing still has: the units an order counts 2 minutes
     /// for (the text names those; batteries are not counted).
     pub fn wing_units(&self, w: usize) -> u32 {
-        self.units
-            .iter()
-            .filter(|u| u.present() && usize::from(u.wing) == w && u.kind.arm() != Arm::Artillery)
-            .count() as u32
+        self.units.iter().filter(|u| u.present() && usize::from(u.wing) == w && u.kind.arm() != Arm::Artillery).count()
+            as u32
     }
 
     /// The minutes and bounds an order to wing `w` takes now.
@@ -1271,9 +1269,11 @@ impl Battle {
         // What being pursued costs the beaten enemy, and following up costs the pursuer.
         match (table, loser) {
             (Table::InfantryVsInfantry, Reaction::RunAway) => {
-                let firer = self.units[units[0]].combatant();
+                // The pursuer fires as it stood before the combat (its greens then), at a
+                // routing enemy.
+                let firer = if attacking { s.attacker } else { s.defender };
                 let n = casualty_dice(firer.figures);
-                let add = casualty_addition(&firer, FirerState::Standing, s_target_cover(s, attacking));
+                let add = casualty_addition(&firer, TargetState::Routing, s_target_cover(s, attacking));
                 let mut score = add;
                 for d in 0..n {
                     let tn = self.name(target).to_string();

@@ -617,12 +617,13 @@ fn infantry_out_of_control_pursue_and_the_pursued_take_a_casualty_test() {
     b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
     b.wings[0].seq = 1;
     // +9: the defender runs. Pursuit test: d10 1, quality C -2: -1, under 0: out of control.
-    // Pursued, the runner takes a casualty test: 2 d10 (12 figures) 10 + 10, C standing +2 = 22:
-    // two casualties.
-    let ev = bound(&mut b, &[10, 1, 1, 10, 10]);
+    // Pursued, the runner takes a casualty test: 2 d10 (12 figures) 7 + 6, the firer's row (C)
+    // in the column of the unit fired upon, routing: -1: 12, one casualty (read in the
+    // standing column, +2, it would be 15 and two).
+    let ev = bound(&mut b, &[10, 1, 1, 7, 6]);
     assert!(ev.iter().any(|e| matches!(e, Event::PursuitTest { under_control: false, .. })), "{ev:?}");
     assert_eq!(b.units[0].state, State::Pursuing { target: 1 });
-    assert_eq!(b.units[1].figures, 10);
+    assert_eq!(b.units[1].figures, 11);
 }
 
 #[test]
