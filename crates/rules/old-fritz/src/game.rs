@@ -1221,6 +1221,9 @@ impl Battle {
             Table::CavalryVsInfantry => (me.arm == Arm::Cavalry, false),
         };
         let mut pursue = must;
+        // The units this test keeps under control: it holds for this test only, so a unit kept
+        // by an earlier one and failing this one pursues.
+        let mut kept = Vec::new();
         if test {
             for &k in units {
                 if !self.units[k].present() {
@@ -1238,6 +1241,7 @@ impl Battle {
                 events.push(Event::PursuitTest { unit: name, die, addition, needs, under_control });
                 if under_control {
                     self.units[k].hold_here = true;
+                    kept.push(k);
                 } else {
                     pursue = true;
                 }
@@ -1260,7 +1264,7 @@ impl Battle {
         };
         for &k in units {
             let u = &self.units[k];
-            if !u.present() || (test && u.hold_here) {
+            if !u.present() || kept.contains(&k) {
                 continue;
             }
             self.units[k].state = State::Pursuing { target: target as u16 };

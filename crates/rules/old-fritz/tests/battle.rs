@@ -627,6 +627,33 @@ fn infantry_out_of_control_pursue_and_the_pursued_take_a_casualty_test() {
 }
 
 #[test]
+fn a_pursuit_test_keeps_a_unit_under_control_for_that_test_only() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 18], facing = 180 }"#;
+    let e2 = r#"{ name = "b2", kind = "line_infantry", at = [27, 15], facing = 270, wing = "c" }"#;
+    let wings = "[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\n\n\
+[[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\n\n[[rules.wings]]\nside = \"B\"\nname = \"c\"\ngeneral = \"Gc\"\n";
+    let mut b = battle(wings, &[a], &[e, e2, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
+    b.wings[0].seq = 1;
+    // Bound 1: +9, b1 runs; a1's pursuit test: d10 10 - 2 (C) = 8: kept under control.
+    let ev = bound(&mut b, &[10, 1, 10]);
+    assert!(ev.iter().any(|e| matches!(e, Event::PursuitTest { under_control: true, .. })), "{ev:?}");
+    assert!(b.units[0].hold_here);
+    // Bound 2: b2 attacks a1 and is beaten by 9: it runs, and a1 tests again: d10 1 - 2 = -1,
+    // out of control: it pursues b2, though the first test had kept it.
+    b.wings[2].order = Order::Attack { at: b.units[0].at };
+    b.wings[2].seq += 1;
+    let ev = bound(&mut b, &[1, 10, 1, 5, 5]);
+    let tests: Vec<bool> = ev
+        .iter()
+        .filter_map(|e| if let Event::PursuitTest { under_control, .. } = e { Some(*under_control) } else { None })
+        .collect();
+    assert_eq!(tests, vec![false], "{ev:?}");
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 }, "{ev:?}");
+}
+
+#[test]
 fn infantry_beaten_by_cavalry_fare_worse_if_pursued_and_pursuers_of_a_dispersed_unit_disperse() {
     let cav = r#"{ name = "cuir", kind = "cuirassiers", quality = "A", at = [20, 10] }"#;
     let inf = r#"{ name = "inf", kind = "line_infantry", quality = "G", at = [20, 16], facing = 180 }"#;
