@@ -612,9 +612,16 @@ fn whole_tenths(part: u32, of: u32) -> i32 {
     (10 * part / of.max(1)) as i32
 }
 
-/// Dice a casualty test throws: 1d10 per 6 figures firing, rounded to the nearest (at least 1).
+/// The most figures that fire one casualty test: [`MAX_TEST_DICE`] d10s' worth (a situation with
+/// more is refused, and a battle's grouping takes no more than these into one combat).
+pub const MAX_FIRING_FIGURES: u16 = (MAX_TEST_DICE as u16) * 6 + 2;
+/// The most guns (gunners) a battery has: the text groups artillery in sixes or fewer.
+pub const MAX_BATTERY: u16 = 6;
+
+/// Dice a casualty test throws: 1d10 per 6 figures firing, rounded to the nearest (at least 1);
+/// at most [`MAX_TEST_DICE`], which [`MAX_FIRING_FIGURES`] figures reach.
 pub fn casualty_dice(figures: u16) -> u8 {
-    ((u32::from(figures) + 3) / 6).clamp(1, 20) as u8
+    ((u32::from(figures) + 3) / 6).clamp(1, MAX_TEST_DICE as u32) as u8
 }
 
 /// The casualty test's fixed addition: the firer's quality (the row) against the state of the
@@ -933,6 +940,10 @@ impl Situation {
                 | (u.guns.is_some() & (u.arm != Arm::Artillery))
                 | (u.figures == 0)
                 | (u.tactical_advantage > 3)
+                | (u.figures > MAX_FIRING_FIGURES)
+                | u.figures_at_start.is_some_and(|s| s < u.figures)
+                | ((u.arm == Arm::Artillery) & (u.figures_at_start.unwrap_or(u.figures) > MAX_BATTERY))
+                | u.guns.is_some_and(|g| u16::from(g.gunners_lost) + u.figures > MAX_BATTERY)
         };
         if bad(&self.attacker) | bad(&self.defender) { self.refused() } else { Ok(()) }
     }
@@ -954,6 +965,30 @@ impl Situation {
             }
             if u.tactical_advantage > 3 {
                 return Err(CalcError::Invalid(format!("the {who}'s tactical advantage is +1 to +3")));
+            }
+            if u.figures > MAX_FIRING_FIGURES {
+                return Err(CalcError::Invalid(format!(
+                    "the {who} has {} figures: at most {MAX_FIRING_FIGURES} fire one casualty test ({MAX_TEST_DICE} d10s)",
+                    u.figures
+                )));
+            }
+            if let Some(start) = u.figures_at_start.filter(|&s| s < u.figures) {
+                return Err(CalcError::Invalid(format!(
+                    "the {who} has {} figures, more than its {start} at the start (figures_at_start)",
+                    u.figures
+                )));
+            }
+            if u.arm == Arm::Artillery && u.figures_at_start.unwrap_or(u.figures) > MAX_BATTERY {
+                return Err(CalcError::Invalid(format!(
+                    "the {who}: a battery has {MAX_BATTERY} guns or fewer, found {}",
+                    u.figures_at_start.unwrap_or(u.figures)
+                )));
+            }
+            if let Some(g) = u.guns.filter(|g| u16::from(g.gunners_lost) + u.figures > MAX_BATTERY) {
+                return Err(CalcError::Invalid(format!(
+                    "the {who}: {} gunners lost and {} left make more than a battery's {MAX_BATTERY} guns",
+                    g.gunners_lost, u.figures
+                )));
             }
         }
         Ok(())
@@ -1217,7 +1252,8 @@ mod tests {
     use super::*;
 
     fn unit(arm: Arm, quality: Quality) -> Unit {
-        Unit::new(arm, (arm == Arm::Cavalry).then_some(Cavalry::Dragoons), quality, 12)
+        let figures = if arm == Arm::Artillery { MAX_BATTERY } else { 12 };
+        Unit::new(arm, (arm == Arm::Cavalry).then_some(Cavalry::Dragoons), quality, figures)
     }
 
     #[test]
@@ -1373,6 +1409,28 @@ mod tests {
     }
 
     #[test]
+    fn impossible_situations_are_refused_with_the_field_named() {
+        let why = |a: Unit, d: Unit| Combat.odds(&Situation { attacker: a, defender: d }).unwrap_err().to_string();
+        let mut a = unit(Arm::Infantry, Quality::C);
+        a.figures_at_start = Some(10);
+        assert!(why(a, unit(Arm::Infantry, Quality::C)).contains("12 figures, more than its 10 at the start"));
+        let mut guns = unit(Arm::Artillery, Quality::C);
+        guns.figures = 40;
+        assert!(why(unit(Arm::Infantry, Quality::C), guns).contains("a battery has 6 guns or fewer, found 40"));
+        let mut guns = unit(Arm::Artillery, Quality::C);
+        guns.figures = 4;
+        guns.guns = Some(Guns { heavy: false, gunners_lost: 5 });
+        assert!(why(unit(Arm::Infantry, Quality::C), guns).contains("5 gunners lost and 4 left"));
+        let mut horde = unit(Arm::Infantry, Quality::C);
+        horde.figures = 200;
+        assert!(
+            why(horde, unit(Arm::Infantry, Quality::C)).contains("200 figures: at most 122 fire one casualty test")
+        );
+        // At the limit, the test throws its 20 dice.
+        assert_eq!(casualty_dice(MAX_FIRING_FIGURES), 20);
+    }
+
+    #[test]
     fn the_casualty_test_column_is_the_state_of_the_unit_fired_upon() {
         // Infantry A and B, both quality C, dice 9 and 4: A +5, B -5. B withdraws and takes a
         // casualty test thrown by A: C's row, B's column (withdrawing): +1 (the firer's own
@@ -1394,15 +1452,18 @@ mod tests {
         let mut s = Situation { attacker: unit(Arm::Infantry, Quality::D), defender: unit(Arm::Artillery, Quality::D) };
         s.defender.guns = Some(Guns { heavy: true, gunners_lost: 0 });
         // Heavy: 2 - d6 1 = 1: two casualties and a green on the attacker before the d10s.
-        // Then the d10s; the withdrawing attacker takes a casualty test thrown by the battery,
-        // and the battery (+4, its enemy withdrawing) one thrown by the attacker: 2 dice each.
-        let r = s.with_dice(&[1, 5, 5, 1, 1, 1, 1]).unwrap();
+        // Then the d10s: the attacker 5 - 2 (2 of 12 lost) - 3 (the green) = 0, the battery of 6
+        // against 10 figures 5 - 1 (outnumbered) = 4: -4 and +4. The withdrawing attacker takes
+        // a casualty test thrown by the battery (6 gunners: 1 die), and the battery (+4, its
+        // enemy withdrawing) one thrown by the attacker (10 figures: 2 dice).
+        let r = s.with_dice(&[1, 5, 5, 1, 1, 1]).unwrap();
         let [attacker, defender] = r.sides();
-        assert_eq!(attacker.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
+        assert_eq!(attacker.casualty_test.as_ref().map(|t| t.0.len()), Some(1));
         assert_eq!(defender.casualty_test.as_ref().map(|t| t.0.len()), Some(2));
         assert_eq!(r.guns_first(), Some((1, 1, 2, 1)));
         assert!(attacker.additions.iter().any(|a| a.value == EACH_GREEN), "{:?}", attacker.additions);
-        // The attacker now scores -3 for the green against 0: -1 to -7, withdraw.
+        // The attacker scores -4: -1 to -7, withdraw.
+        assert_eq!(r.attacker.score, -4);
         assert_eq!(r.attacker.band, Band::Minus1To7);
         assert_eq!(attacker.band, Band::Minus1To7);
         // The guns' two casualties and green are on the attacker, beside its row's.

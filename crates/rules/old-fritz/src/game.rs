@@ -1133,6 +1133,20 @@ impl Battle {
         if !self.units[defender].present() || attackers.iter().any(|&a| !self.units[a].present()) {
             return Ok(());
         }
+        // A grouping fires one casualty test: no more units join it than that test's dice
+        // allow (the others do not come to grips with this defender this bound).
+        let mut firing = 0u32;
+        let attackers: Vec<usize> = attackers
+            .iter()
+            .copied()
+            .enumerate()
+            .take_while(|&(n, k)| {
+                firing += u32::from(self.units[k].figures);
+                n == 0 || firing <= u32::from(combat::MAX_FIRING_FIGURES)
+            })
+            .map(|(_, k)| k)
+            .collect();
+        let attackers = attackers.as_slice();
         let Some(s) = self.situation(defender, attackers) else { return Ok(()) };
         let names: Vec<String> = attackers.iter().map(|&a| self.name(a).to_string()).collect();
         let dname = self.name(defender).to_string();
