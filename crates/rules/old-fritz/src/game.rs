@@ -175,6 +175,8 @@ pub const ENGAGE_NEAR: f64 = 8.0;
 pub const TIRED: u8 = 2;
 /// Ball passes on to units this far behind the target, inches.
 pub const BALL_THROUGH: f64 = 5.0;
+/// Ball penetrates two ranks of figures behind the target: at most this many units.
+pub const BALL_RANKS: usize = 2;
 /// A general is in close combat when a unit that fought one stands this near his post, inches.
 pub const GENERAL_NEAR: f64 = 4.0;
 /// Wagons are guarded by a unit in good order this near the park, inches.
@@ -1035,18 +1037,28 @@ impl Battle {
                 let (tp, tw) = (self.units[t].at, self.units[t].frontage());
                 let dir = volley_table::unit(heading_to(from, tp));
                 let r = BALL_THROUGH + tw / 2.0 + self.reach() + 0.1;
-                for j in self.units_near(tp, r) {
-                    let v = &self.units[j];
-                    if j == t || j == i || !v.present() {
-                        continue;
-                    }
-                    let rel = v.at - tp;
-                    let behind = rel.dot(dir);
-                    let aside = rel.cross(dir).abs();
-                    if behind > 0.0 && behind <= BALL_THROUGH && aside <= (tw + v.frontage()) / 2.0 {
-                        through.push(self.name(j).to_string());
-                        self.hit(j, 0, greens, events);
-                    }
+                // The units behind the target in the line of fire, within 5", nearest first; the
+                // ball goes through two ranks of figures, so at most two of them, and never the
+                // firing battery's own side.
+                let side = self.units[i].side;
+                let mut behind_it: Vec<(f64, usize)> = self
+                    .units_near(tp, r)
+                    .filter_map(|j| {
+                        let v = &self.units[j];
+                        if j == t || j == i || !v.present() || v.side == side {
+                            return None;
+                        }
+                        let rel = v.at - tp;
+                        let behind = rel.dot(dir);
+                        let aside = rel.cross(dir).abs();
+                        (behind > 0.0 && behind <= BALL_THROUGH && aside <= (tw + v.frontage()) / 2.0)
+                            .then_some((behind, j))
+                    })
+                    .collect();
+                behind_it.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                for &(_, j) in behind_it.iter().take(BALL_RANKS) {
+                    through.push(self.name(j).to_string());
+                    self.hit(j, 0, greens, events);
                 }
             }
             events.push(Event::Bombardment {

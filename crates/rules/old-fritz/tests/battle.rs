@@ -412,6 +412,25 @@ fn ball_passes_through_to_units_close_behind_on_level_ground_only() {
 }
 
 #[test]
+fn ball_passes_on_through_two_units_at_most_and_never_the_batterys_own_side() {
+    // Behind the target within 5": a friend of the battery at 2" (spared), then enemies at 3",
+    // 4" and 5" (the first two hit: two ranks of figures).
+    let g = r#"{ name = "g", kind = "heavy_guns", at = [20, 10] }"#;
+    let friend = r#"{ name = "friend", kind = "line_infantry", at = [20, 26], facing = 0 }"#;
+    let front = r#"{ name = "front", kind = "line_infantry", at = [20, 24], facing = 180 }"#;
+    let e1 = r#"{ name = "e1", kind = "line_infantry", at = [20, 27], facing = 180 }"#;
+    let e2 = r#"{ name = "e2", kind = "line_infantry", at = [20, 28], facing = 180 }"#;
+    let e3 = r#"{ name = "e3", kind = "line_infantry", at = [20, 29], facing = 180 }"#;
+    let mut b = battle("", &[g, friend], &[front, e1, e2, e3]);
+    let ev = bound(&mut b, &[1]);
+    let through =
+        ev.iter().find_map(|e| if let Event::Bombardment { through, .. } = e { Some(through.clone()) } else { None });
+    assert_eq!(through, Some(vec!["e1".to_string(), "e2".to_string()]), "{ev:?}");
+    assert_eq!(b.units[1].greens, 0, "the battery's own side is never hit");
+    assert_eq!((b.units[3].greens, b.units[4].greens, b.units[5].greens), (1, 1, 0));
+}
+
+#[test]
 fn a_battery_fires_first_when_attacked() {
     let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
     let g = r#"{ name = "g", kind = "medium_guns", at = [20, 18], facing = 180 }"#;
