@@ -327,6 +327,44 @@ pub fn span_within(p0: Point, v: Point, q: Point, r: f64, s_max: f64) -> Option<
     (lo < hi).then_some((lo, hi))
 }
 
+/// Whether two convex polygons (their corners in order, either way round) overlap: share more
+/// than a boundary (separating axes; touching edges do not count).
+pub fn convex_overlap(a: &[Point], b: &[Point]) -> bool {
+    let separated_by_edges_of = |p: &[Point], q: &[Point]| {
+        (0..p.len()).any(|k| {
+            let e = p[(k + 1) % p.len()] - p[k];
+            let axis = Point::new(-e.y, e.x);
+            let span = |poly: &[Point]| {
+                poly.iter()
+                    .map(|v| v.dot(axis))
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+            };
+            let ((alo, ahi), (blo, bhi)) = (span(p), span(q));
+            let tol = 1e-9 * axis.len().max(1.0);
+            ahi <= blo + tol || bhi <= alo + tol
+        })
+    };
+    !a.is_empty() && !b.is_empty() && !separated_by_edges_of(a, b) && !separated_by_edges_of(b, a)
+}
+
+/// The least distance between two convex polygons (0 when they overlap).
+pub fn convex_distance(a: &[Point], b: &[Point]) -> f64 {
+    if convex_overlap(a, b) {
+        return 0.0;
+    }
+    let edges = |p: &[Point], q: &[Point]| {
+        let mut best = f64::INFINITY;
+        for k in 0..p.len() {
+            let (s, e) = (p[k], p[(k + 1) % p.len()]);
+            for &v in q {
+                best = best.min(dist_to_segment(v, s, e));
+            }
+        }
+        best
+    };
+    edges(a, b).min(edges(b, a))
+}
+
 /// Whether `p` lies in the [`FrontArc`] of the edge `left`–`right` facing `facing`, widening by
 /// `half_angle` degrees.
 pub fn in_front_arc(left: Point, right: Point, facing: f64, half_angle: f64, p: Point) -> bool {
@@ -842,6 +880,24 @@ mod tests {
         assert!((heading_to(o, Point::new(-5.0, 0.0)) - 270.0).abs() < 1e-9);
         assert_eq!(turn(350.0, 10.0), 20.0);
         assert_eq!(turn(10.0, 350.0), -20.0);
+    }
+
+    #[test]
+    fn convex_polygons_overlap_unless_an_axis_separates_them() {
+        let sq = |x: f64, y: f64, r: f64| {
+            vec![Point::new(x - r, y - r), Point::new(x + r, y - r), Point::new(x + r, y + r), Point::new(x - r, y + r)]
+        };
+        assert!(convex_overlap(&sq(0.0, 0.0, 1.0), &sq(1.5, 0.5, 1.0)));
+        assert!(!convex_overlap(&sq(0.0, 0.0, 1.0), &sq(2.0, 0.0, 1.0)), "touching edges only");
+        assert!(!convex_overlap(&sq(0.0, 0.0, 1.0), &sq(3.0, 3.0, 1.0)));
+        // A diamond beside a square's corner: the diamond's own edges separate them.
+        let diamond = vec![Point::new(2.2, 2.2), Point::new(3.0, 1.4), Point::new(3.8, 2.2), Point::new(3.0, 3.0)];
+        assert!(!convex_overlap(&sq(0.0, 0.0, 1.0), &diamond));
+        let diamond = vec![Point::new(0.5, 0.5), Point::new(1.5, -0.5), Point::new(2.5, 0.5), Point::new(1.5, 1.5)];
+        assert!(convex_overlap(&sq(0.0, 0.0, 1.0), &diamond));
+        assert_eq!(convex_distance(&sq(0.0, 0.0, 1.0), &diamond), 0.0);
+        assert!((convex_distance(&sq(0.0, 0.0, 1.0), &sq(4.0, 0.5, 1.0)) - 2.0).abs() < 1e-12);
+        assert!((convex_distance(&sq(0.0, 0.0, 1.0), &sq(4.0, 4.0, 1.0)) - 2.0 * 2f64.sqrt()).abs() < 1e-12);
     }
 
     #[test]

@@ -175,6 +175,8 @@ pub const ENGAGE_NEAR: f64 = 8.0;
 pub const TIRED: u8 = 2;
 /// Ball passes on to units this far behind the target, inches.
 pub const BALL_THROUGH: f64 = 5.0;
+/// Moves are traced this far at a time for enemy bodies in the way, inches.
+pub const PATH_STEP: f64 = 0.25;
 /// Ball penetrates two ranks of figures behind the target: at most this many units.
 pub const BALL_RANKS: usize = 2;
 /// A general is in close combat when a unit that fought one stands this near his post, inches.
@@ -562,7 +564,11 @@ impl Battle {
                 _ => RUN_RATE,
             };
             let heading = self.rear_heading(u.side);
-            let to = u.at.toward(heading, rate);
+            // Crossing a linear obstacle costs half a bound, running or not.
+            let mut to = u.at.toward(heading, rate);
+            if self.crosses_obstacle(u.at, to) {
+                to = u.at.toward(heading, rate / 2.0);
+            }
             let deserted: u8 = if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) { 2 } else { 1 };
             let name = self.name(i).to_string();
             let u = &mut self.units[i];
@@ -579,7 +585,8 @@ impl Battle {
                 // far as it can go (not into a river, not through the enemy).
                 let from = u.at;
                 let (edge, leaves) = clip_to_table(&self.stat, from, to);
-                let reach = self.clear_end(i, from, edge, None);
+                let shape = (u.facing, u.formation);
+                let reach = self.clear_end(i, from, edge, None, shape);
                 let u = &mut self.units[i];
                 if leaves && reach.dist(edge) < 1e-9 {
                     u.state = State::Gone(Fate::Fled);
@@ -605,6 +612,21 @@ impl Battle {
             if self.units[i].state != State::Withdrawing {
                 continue;
             }
+            // Guns limber before they move: an unlimbered battery spends the bound limbering up
+            // (a bound for medium guns, the first of two for heavy) and withdraws no farther.
+            if self.units[i].kind.is_guns() && !self.units[i].limbered {
+                let u = &mut self.units[i];
+                u.busy = u.kind.data().limber_bounds - 1.0;
+                if u.busy <= 0.0 {
+                    u.busy = 0.0;
+                    u.limbered = true;
+                }
+                u.state = State::Steady;
+                u.acted = true;
+                u.engage = None;
+                events.push(Event::Withdrew { unit: self.name(i).to_string() });
+                continue;
+            }
             let u = &self.units[i];
             // Half speed: half a trot for cavalry beaten by cavalry, half a walk for cavalry
             // beaten by infantry and for everyone else.
@@ -612,8 +634,13 @@ impl Battle {
                 Arm::Cavalry if !u.withdraw_walking => u.kind.data().trot / 2.0,
                 _ => u.kind.data().walk / 2.0,
             };
-            let to = self.stat.table.clamp(u.at.toward(self.rear_heading(u.side), rate));
-            let to = self.clear_end(i, u.at, to, None);
+            let back = self.rear_heading(u.side);
+            let mut to = self.stat.table.clamp(u.at.toward(back, rate));
+            if self.crosses_obstacle(u.at, to) {
+                // Half the bound goes on crossing the obstacle.
+                to = self.stat.table.clamp(u.at.toward(back, rate / 2.0));
+            }
+            let to = self.clear_end(i, u.at, to, None, (u.facing, u.formation));
             self.put(i, to);
             let u = &mut self.units[i];
             u.state = State::Steady;
@@ -632,7 +659,17 @@ impl Battle {
                 }
                 _ => u.at,
             };
-            let to = self.clear_end(i, u.at, to, Some(t));
+            // A pursuer moves at most its own rate (cavalry at the trot), half of it if it must
+            // cross a linear obstacle on the way.
+            let mut rate = match u.kind.arm() {
+                Arm::Cavalry => u.kind.data().trot,
+                _ => u.kind.data().walk,
+            };
+            if self.crosses_obstacle(u.at, to) {
+                rate /= 2.0;
+            }
+            let to = if u.at.dist(to) > rate { u.at.toward(heading_to(u.at, to), rate) } else { to };
+            let to = self.clear_end(i, u.at, to, Some(t), (u.facing, u.formation));
             self.put(i, to);
             let u = &mut self.units[i];
             u.state = State::Steady;
@@ -683,6 +720,22 @@ impl Battle {
                 if u.busy <= 0.0 {
                     u.busy = 0.0;
                     u.limbered = !u.limbered;
+                }
+                continue;
+            }
+            // A unit an enemy has come to grips with (to fight this bound or the next) stays to
+            // receive it: it may not turn and march off from contact. It may take on that enemy.
+            let contacting: Vec<usize> = (0..self.units.len())
+                .filter(|&a| {
+                    let e = &self.units[a];
+                    e.side != u.side
+                        && e.present()
+                        && (e.engage == Some(i as u16) || combats.iter().any(|(d, atk)| *d == i && atk.contains(&a)))
+                })
+                .collect();
+            if !contacting.is_empty() {
+                if let Some(t) = self.attack_target(i).filter(|t| contacting.contains(t)) {
+                    self.attack(i, t, &mut combats);
                 }
                 continue;
             }
@@ -753,8 +806,6 @@ impl Battle {
     /// engages next bound.
     fn attack(&mut self, i: usize, t: usize, combats: &mut Vec<(usize, Vec<usize>)>) {
         let (u, e) = (&self.units[i], &self.units[t]);
-        let gap = APPROACH + (u.depth() + e.depth()) / 2.0;
-        let dist = u.at.dist(e.at);
         let mut budget = 1.0;
         let mut facing = u.facing;
         let want = heading_to(u.at, e.at);
@@ -768,14 +819,41 @@ impl Battle {
         let trot = turn(facing, want).abs() < STRAIGHT && u.kind.data().trot > 0.0;
         budget -= wheel;
         facing = want;
+        // The approach is body to body: the attacker goes straight for the enemy until the gap
+        // between their footprints is 2½" (whatever the angle: a line's flank reaches out).
+        let mut moving = u.clone();
+        (moving.facing, moving.formation) = (facing, formation);
+        let target = e.corners();
+        let gap_at = |p: Point| volley_table::convex_distance(&moving.corners().map(|c| c - u.at + p), &target);
         let mut at = u.at;
-        if dist > gap + 0.05 && budget > 0.0 {
+        if gap_at(at) > APPROACH + 0.05 && budget > 0.0 {
             let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
-            let (to, used) = self.advance(i, facing, budget, rate, dist - gap, Some(t));
+            let far = u.at.dist(e.at);
+            // The first point of the way where the gap is down to 2½" (the gap only shrinks
+            // until then, going straight for the enemy's centre): strides, then halving.
+            let (mut lo, mut hi) = (0.0, far);
+            let mut s = 0.0;
+            while s < far {
+                s = (s + PATH_STEP).min(far);
+                if gap_at(u.at.toward(facing, s)) <= APPROACH {
+                    hi = s;
+                    break;
+                }
+                lo = s;
+            }
+            for _ in 0..20 {
+                let mid = (lo + hi) / 2.0;
+                if gap_at(u.at.toward(facing, mid)) <= APPROACH {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let (to, used) = self.advance(i, (facing, formation), budget, rate, lo, Some(t));
             at = to;
             budget -= used;
         }
-        let reached = at.dist(e.at) <= gap + 0.05;
+        let reached = gap_at(at) <= APPROACH + 0.05;
         let u = &mut self.units[i];
         u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
         u.facing = facing;
@@ -808,13 +886,14 @@ impl Battle {
     fn advance(
         &self,
         i: usize,
-        facing: f64,
+        shape: (f64, Formation),
         budget: f64,
         rate: f64,
         limit: f64,
         target: Option<usize>,
     ) -> (Point, f64) {
         let u = &self.units[i];
+        let facing = shape.0;
         let mut reach = (budget * rate).min(limit).max(0.0);
         let mut end = u.at.toward(facing, reach);
         if self.crosses_obstacle(u.at, end) {
@@ -825,22 +904,63 @@ impl Battle {
             reach /= 2.0;
             end = u.at.toward(facing, reach);
         }
-        let end = self.clear_end(i, u.at, end, target);
+        let end = self.clear_end(i, u.at, end, target, shape);
         let moved = end.dist(u.at);
         let used = if rate > 0.0 { (moved / rate).min(budget) } else { 0.0 };
         (end, if moved > 0.0 && self.crosses_obstacle(u.at, end) { (used + cost::OBSTACLE).min(budget) } else { used })
     }
 
-    /// The farthest point from `from` towards `to` (tried in tenths) where unit `i` may stand:
-    /// passable all the way, clear of friends, and no nearer than 2½" to an enemy.
-    fn clear_end(&self, i: usize, from: Point, to: Point, target: Option<usize>) -> Point {
-        for k in (1..=10).rev() {
-            let p = from.lerp(to, f64::from(k) / 10.0);
+    /// The farthest point on the way from `from` towards `to` where unit `i` may end its move:
+    /// the way there passable, crossing no enemy body, and room to stand at the end.
+    fn clear_end(&self, i: usize, from: Point, to: Point, target: Option<usize>, shape: (f64, Formation)) -> Point {
+        let limit = self.first_contact(i, from, to, target, shape);
+        let last = (limit < 1.0).then(|| from.lerp(to, limit));
+        let tenths = (1..=10).rev().map(|k| f64::from(k) / 10.0).filter(|&t| t <= limit).map(|t| from.lerp(to, t));
+        for p in last.into_iter().chain(tenths) {
             if self.stat.table.segment_passable(from, p) && self.room_at(i, p, target) {
                 return p;
             }
         }
         from
+    }
+
+    /// How far along the way from `from` to `to` (a fraction) unit `i`'s footprint, with the
+    /// facing and formation it moves in (`shape`), goes before it would overlap the footprint of
+    /// an enemy unit in good order (not its `target`, nor one it already overlaps): units are
+    /// bodies, and no move passes through one. 1 if nothing is in the way. Traced a quarter of an
+    /// inch at a time.
+    fn first_contact(&self, i: usize, from: Point, to: Point, target: Option<usize>, shape: (f64, Formation)) -> f64 {
+        let u = &self.units[i];
+        let len = from.dist(to);
+        if len < 1e-9 {
+            return 1.0;
+        }
+        let mut moving = u.clone();
+        (moving.facing, moving.formation) = shape;
+        let corners = moving.corners();
+        let shape_at = |p: Point| corners.map(|c| c - u.at + p);
+        let start = shape_at(from);
+        let r = len / 2.0 + u.radius() + self.reach() + 0.1;
+        let foes: Vec<[Point; 4]> = self
+            .units_near(from.lerp(to, 0.5), r)
+            .filter(|&j| j != i && Some(j) != target)
+            .map(|j| &self.units[j])
+            .filter(|v| v.side != u.side && v.present() && v.state != State::Running)
+            .map(Unit::corners)
+            .filter(|c| !volley_table::convex_overlap(&start, c))
+            .collect();
+        if foes.is_empty() {
+            return 1.0;
+        }
+        let steps = (len / PATH_STEP).ceil().max(1.0) as u32;
+        for k in 1..=steps {
+            let t = f64::from(k) / f64::from(steps);
+            let shape = shape_at(from.lerp(to, t));
+            if foes.iter().any(|c| volley_table::convex_overlap(&shape, c)) {
+                return f64::from(k - 1) / f64::from(steps);
+            }
+        }
+        1.0
     }
 
     fn room_at(&self, i: usize, p: Point, target: Option<usize>) -> bool {
@@ -849,7 +969,7 @@ impl Battle {
         // approach distance with the deepest.
         let r = (0.9 * (u.radius() + self.reach())).max(APPROACH + (u.depth() + self.reach()) / 2.0) + 0.1;
         self.units_near(p, r).map(|j| (j, &self.units[j])).all(|(j, v)| {
-            if j == i || !v.present() || v.state == State::Running {
+            if j == i || Some(j) == target || !v.present() || v.state == State::Running {
                 return true;
             }
             let d = v.at.dist(p);
@@ -922,7 +1042,7 @@ impl Battle {
             if budget > 0.0 {
                 let trot = straight && u.kind.data().trot > 0.0;
                 let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
-                let (to, used) = self.advance(i, facing, budget, rate, far, None);
+                let (to, used) = self.advance(i, (facing, formation), budget, rate, far, None);
                 at = to;
                 budget -= used;
             }
@@ -993,7 +1113,8 @@ impl Battle {
                 if d > long * 0.8 {
                     let want = heading_to(u.at, e);
                     let c = turn_cost(u.facing, want);
-                    let (to, _) = self.advance(i, want, 1.0 - c, u.kind.data().walk, d - long * 0.8, None);
+                    let (to, _) =
+                        self.advance(i, (want, u.formation), 1.0 - c, u.kind.data().walk, d - long * 0.8, None);
                     let u = &mut self.units[i];
                     u.acted = true;
                     u.facing = want;
@@ -1252,7 +1373,8 @@ impl Battle {
         let mut kept = Vec::new();
         if test {
             for &k in units {
-                if !self.units[k].present() {
+                // A battery does not pursue: its guns would have to limber first.
+                if !self.units[k].present() || self.units[k].kind.is_guns() {
                     continue;
                 }
                 let name = self.name(k).to_string();
@@ -1290,7 +1412,7 @@ impl Battle {
         };
         for &k in units {
             let u = &self.units[k];
-            if !u.present() || kept.contains(&k) {
+            if !u.present() || kept.contains(&k) || u.kind.is_guns() {
                 continue;
             }
             self.units[k].state = State::Pursuing { target: target as u16 };

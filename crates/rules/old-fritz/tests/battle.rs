@@ -439,8 +439,10 @@ fn a_battery_fires_first_when_attacked() {
     b.wings[0].seq = 1;
     // The guns bombard at close range first (d6 1: 1 - 1 = 0: two casualties and a green), then
     // in the close combat fire first again (d6 1: the same), then the two d10s: 5 and 5 less the
-    // attacker's losses (4 of 12: -6; 2 greens: -6): the attacker is beaten.
-    let ev = bound(&mut b, &[1, 1, 5, 5, 1, 1]);
+    // attacker's losses (4 of 12: -6; 2 greens: -6): the attacker is beaten and runs, and the
+    // battery does not pursue: no pursuit test, and the runner takes no pursued runner's test.
+    let ev = bound(&mut b, &[1, 1, 5, 5]);
+    assert!(!ev.iter().any(|e| matches!(e, Event::PursuitTest { .. } | Event::Pursues { .. })), "{ev:?}");
     let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
         panic!("{ev:?}")
     };
@@ -935,4 +937,105 @@ fn in_a_big_battle_a_wing_is_offered_the_nearest_enemy_wings_and_objectives_only
     enemies.sort_by(|a, b| here.dist(*a).total_cmp(&here.dist(*b)));
     assert!(offered.contains(&round(enemies[0])), "the nearest enemy wing is offered");
     assert!(!offered.contains(&round(*enemies.last().unwrap())), "the farthest is not");
+}
+
+// ----- Units are bodies; contact holds; rates (issue 15) -----
+
+#[test]
+fn no_move_passes_through_an_enemy_unit() {
+    // a1 marches north for (20, 22); b1 stands across its way at (20, 16), facing east. The
+    // march stops short of b1's body instead of coming out beyond it.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 16], facing = 90 }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(20.0, 22.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    let (u, v) = (&b.units[0], &b.units[1]);
+    assert!(u.at.y < v.at.y, "a1 stays south of b1: {:?}", u.at);
+    assert!(!volley_table::convex_overlap(&u.corners(), &v.corners()));
+}
+
+#[test]
+fn a_unit_an_enemy_has_come_to_grips_with_does_not_march_off() {
+    // a1 attacks b1 from 11" and reaches 2½" of it with too little of the bound left to engage:
+    // the combat is next bound. b1, ordered to march away, stays to receive it.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 21.5], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 21.5) };
+    b.wings[0].seq = 1;
+    b.wings[1].order = Order::MoveTo { at: Point::new(60.0, 60.0) };
+    b.wings[1].seq += 1;
+    let start = b.units[1].at;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].engage, Some(1), "a1 is at grips with b1: {:?}", b.units[0]);
+    assert_eq!(b.units[1].at, start, "b1 did not march off");
+    // Next bound it is fought where it stands, face to face (no enemy to its rear).
+    let ev = bound(&mut b, &[5, 5, 1, 1, 1, 1]);
+    let Some(Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })) else {
+        panic!("{ev:?}")
+    };
+    assert!(resolution.sides().iter().all(|s| s.additions.iter().all(|a| a.value != -6)), "{:?}", resolution.sides());
+}
+
+#[test]
+fn the_approach_is_two_and_a_half_inches_body_to_body_even_on_a_flank() {
+    // a1 comes at the end of b1's line from the side: it halts with 2½" between the bodies,
+    // not between the centres less half their depths (which would put it inside b1's line).
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [6, 21], facing = 90 }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 21], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 21.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    let gap = volley_table::convex_distance(&b.units[0].corners(), &b.units[1].corners());
+    assert!((2.4..=2.56).contains(&gap), "gap between the bodies {gap}: {:?}", b.units[0].at);
+}
+
+#[test]
+fn pursuers_move_at_most_their_own_rate() {
+    // Cuirassiers (trot 36") beat hussars, who run at their trot of 45": the pursuers follow at
+    // 36" and fall behind.
+    let a = r#"{ name = "cuir", kind = "cuirassiers", at = [20, 10] }"#;
+    let e = r#"{ name = "huss", kind = "hussars", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a, AFAR], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 14.0) };
+    b.wings[0].seq = 1;
+    // 10 against 1 - 2 (the hussars against heavier cavalry): +11 and -11: the hussars run.
+    let ev = bound(&mut b, &[10, 1]);
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 }, "{ev:?}");
+    let from = b.units[0].at;
+    bound(&mut b, &[]);
+    let moved = b.units[0].at.dist(from);
+    assert!(moved <= 36.0 + 1e-6 && moved > 30.0, "the cuirassiers pursued {moved}\"");
+}
+
+#[test]
+fn running_and_withdrawing_units_pay_half_a_bound_to_cross_a_linear_obstacle() {
+    // A hedge 4" behind a1, which withdraws (infantry: half of 12") and would cross it: it gets
+    // 3" rather than 6".
+    let extra = "[[terrain]]\nkind = \"hedge\"\nline = [[0, 8], [96, 8]]\n";
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 12] }"#;
+    let mut b = battle(extra, &[a, AFAR], &[FAR]);
+    b.units[0].state = State::Withdrawing;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.y, 9.0), "{:?}", b.units[0].at);
+    // Running at 20" across it: 10".
+    let mut b = battle(extra, &[a, AFAR], &[FAR]);
+    b.units[0].state = State::Running;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.y, 2.0), "{:?}", b.units[0].at);
+}
+
+#[test]
+fn an_unlimbered_battery_limbers_rather_than_withdraw() {
+    let g = r#"{ name = "g", kind = "medium_guns", at = [20, 12] }"#;
+    let mut b = battle("", &[g, AFAR], &[FAR]);
+    assert!(!b.units[0].limbered);
+    b.units[0].state = State::Withdrawing;
+    let start = b.units[0].at;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].at, start, "it does not withdraw 6\" unlimbered");
+    assert!(b.units[0].limbered, "medium guns limber in a bound");
 }

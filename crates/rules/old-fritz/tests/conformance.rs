@@ -4,9 +4,11 @@
 
 use volley_chance::Seeded;
 use volley_core::Agent;
-use volley_core::conformance::check;
-use volley_old_fritz::{Battle, load};
+use volley_core::conformance::{check, check_with};
+use volley_old_fritz::model::{Kind, RUN_RATE, State, Unit};
+use volley_old_fritz::{Action, Battle, Event, load};
 use volley_scenario::Source;
+use volley_table::{Point, convex_overlap};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/old-fritz/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -31,7 +33,7 @@ const SCENARIOS: &[&str] = &["attack-on-the-ridge.toml", "mittelhof.toml"];
 fn random_agents_conform() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check(|| b.clone(), agents(["random", "random"]), 31, games(40), 100_000);
+        let r = check_with(|| b.clone(), agents(["random", "random"]), 31, games(40), 100_000, invariants);
         assert_eq!(r.games, games(40), "{s}");
         eprintln!("{s} random: {r:?}");
     }
@@ -41,7 +43,7 @@ fn random_agents_conform() {
 fn heuristic_agents_conform_and_fight() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check(|| b.clone(), agents(["heuristic", "heuristic"]), 32, games(40), 100_000);
+        let r = check_with(|| b.clone(), agents(["heuristic", "heuristic"]), 32, games(40), 100_000, invariants);
         eprintln!("{s} heuristic: {r:?}");
         assert!(r.results[0] + r.results[1] > 0, "{s}: some heuristic battles should be won");
     }
@@ -156,4 +158,88 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
         let n = volley_ai::check_scores(&b, 300, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
         assert!(n > 50, "{n} decisions checked");
     }
+}
+
+// ----- The table's geometry, checked after every bound of every battle above -----
+
+/// A unit's footprint with its centre at `at`: frontage by depth, square to its facing.
+fn footprint(u: &Unit, at: Point) -> [Point; 4] {
+    let fwd = volley_table::unit(u.facing);
+    let right = volley_table::unit(u.facing + 90.0);
+    let (hw, hd) = (u.frontage() / 2.0, u.depth() / 2.0);
+    [at + fwd * hd - right * hw, at + fwd * hd + right * hw, at - fwd * hd + right * hw, at - fwd * hd - right * hw]
+}
+
+/// The most a unit may cover in a bound, by the text's rates: its walk (infantry, guns), its
+/// trot (cavalry), 20" running (infantry).
+fn most(u: &Unit) -> f64 {
+    let d = u.kind.data();
+    match u.kind {
+        Kind::LineInfantry | Kind::Grenz => d.walk.max(RUN_RATE),
+        Kind::MediumGuns | Kind::HeavyGuns => d.walk.max(RUN_RATE),
+        _ => d.trot.max(d.walk),
+    }
+}
+
+/// What the text allows of one bound: every move within its rate, and no unit's footprint
+/// passing through an enemy's that stood still.
+fn invariants(before: &Battle, _action: &Action, after: &Battle, events: &[Event]) -> Result<(), String> {
+    if !events.iter().any(|e| matches!(e, Event::BoundBegins { .. })) {
+        return Ok(());
+    }
+    for (i, (u0, u1)) in before.units.iter().zip(&after.units).enumerate() {
+        if !u1.present() || !u0.present() {
+            continue;
+        }
+        let moved = u0.at.dist(u1.at);
+        if moved > most(u0) + 1e-6 {
+            return Err(format!("{} moved {moved:.2}\" in a bound (at most {})", before.name(i), most(u0)));
+        }
+        if moved < 1e-9 {
+            continue;
+        }
+        // The footprint along the straight way, at the facing it ended with, against enemies
+        // that did not move this bound and that it did not already touch.
+        let shape = u1;
+        let start = footprint(shape, u0.at);
+        for (j, (e0, e1)) in before.units.iter().zip(&after.units).enumerate() {
+            // Only enemies that stood still all bound (place, facing, formation and figures), so
+            // that the footprint the mover met is the one seen here.
+            let still = e0.at.dist(e1.at) < 1e-9
+                && (e0.facing - e1.facing).abs() < 1e-9
+                && e0.formation == e1.formation
+                && e0.figures == e1.figures;
+            if e0.side == u0.side || !e0.present() || !e1.present() || !still {
+                continue;
+            }
+            if matches!(e0.state, State::Running) || matches!(e1.state, State::Running) {
+                continue;
+            }
+            let body = footprint(e1, e1.at);
+            if convex_overlap(&start, &body) || convex_overlap(&footprint(shape, u1.at), &body) {
+                continue;
+            }
+            let steps = (moved / 0.25).ceil() as u32;
+            for k in 1..steps {
+                let p = u0.at.lerp(u1.at, f64::from(k) / f64::from(steps));
+                if convex_overlap(&footprint(shape, p), &body) {
+                    return Err(format!(
+                        "{} ({:?}, then {:?}; facing {:.0} then {:.0}, {:?}) passed through {} at {:?} facing {:.0} on its way from {:?} to {:?}",
+                        before.name(i),
+                        u0.state,
+                        u1.state,
+                        u0.facing,
+                        u1.facing,
+                        u1.formation,
+                        before.name(j),
+                        e1.at,
+                        e1.facing,
+                        u0.at,
+                        u1.at
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
