@@ -1033,9 +1033,14 @@ impl Battle {
         let mut at = u.at;
         if far > 0.3 {
             let want = heading_to(u.at, dest);
-            // Withdrawing units about-turn rather than wheel.
-            let back = turn(facing, want).abs() > 135.0;
-            let c = if back { cost::ABOUT_TURN } else { turn_cost(facing, want) };
+            // Only 180° is an about turn (half a bound); any other turn over 45° is a wheel of a
+            // whole bound. A change of formation and such a wheel do not both fit in one bound:
+            // the unit wheels this bound and changes formation the next.
+            let c = turn_cost(facing, want);
+            if c + (u.formation != formation).then_some(cost::FORMATION).unwrap_or(0.0) > 1.0 {
+                formation = u.formation;
+                budget += cost::FORMATION;
+            }
             budget -= c;
             let straight = turn(facing, want).abs() < STRAIGHT;
             facing = want;
@@ -1760,14 +1765,17 @@ fn clip_to_table(stat: &Static, from: Point, to: Point) -> (Point, bool) {
     (stat.table.clamp(from + d * t.clamp(0.0, 1.0)), true)
 }
 
-/// The fraction of a bound a change of facing from `from` to `to` costs: none for an incline of
-/// [`cost::INCLINE`] or less, half a bound up to 45°, a whole bound beyond.
+/// What turning from `from` to `to` costs, as a fraction of a bound: nothing under
+/// [`cost::INCLINE`] (no turn at all on a table-top), half a bound up to 45°, half a bound for an
+/// about turn (180°, within [`cost::ABOUT_TURN_WITHIN`]), a whole bound for any other turn.
 pub fn turn_cost(from: f64, to: f64) -> f64 {
     let t = turn(from, to).abs();
-    if t <= cost::INCLINE {
+    if t < cost::INCLINE {
         0.0
     } else if t <= 45.0 {
         cost::WHEEL_UP_TO_45
+    } else if t >= 180.0 - cost::ABOUT_TURN_WITHIN {
+        cost::ABOUT_TURN
     } else {
         cost::WHEEL_OVER_45
     }

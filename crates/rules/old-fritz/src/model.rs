@@ -95,9 +95,12 @@ pub mod cost {
     pub const OBSTACLE: f64 = 0.5;
     /// Engaging in a close combat.
     pub const ENGAGE: f64 = 0.5;
-    /// Degrees of change of direction that are an incline, not a wheel, and cost nothing (not in
-    /// the text; see the rules document).
-    pub const INCLINE: f64 = 10.0;
+    /// A change of direction under this many degrees is no wheel (the measuring tolerance of
+    /// a table-top; the same as [`crate::game::STRAIGHT`]): any wheel at all costs half a bound.
+    pub const INCLINE: f64 = 1.0;
+    /// A turn within this many degrees of 180° is an about turn; any other turn over 45° is a
+    /// wheel over 45°.
+    pub const ABOUT_TURN_WITHIN: f64 = 1.0;
 }
 
 impl Kind {

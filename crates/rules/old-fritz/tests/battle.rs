@@ -215,7 +215,7 @@ fn each_type_moves_at_its_rate() {
 }
 
 #[test]
-fn wheels_cost_half_or_a_whole_bound_inclines_nothing_and_trotting_cavalry_goes_straight() {
+fn wheels_cost_half_or_a_whole_bound_and_trotting_cavalry_goes_straight() {
     // 30° off: half a bound wheeling, then a walk (not a trot: it changed direction).
     let off30 = Point::new(20.0, 10.0) + volley_table::unit(30.0) * 60.0;
     let (d, b) = one_bound_move("hussars", "", off30);
@@ -223,12 +223,17 @@ fn wheels_cost_half_or_a_whole_bound_inclines_nothing_and_trotting_cavalry_goes_
     assert!(close(b.units[0].facing, 30.0));
     let (d, _) = one_bound_move("line_infantry", "", off30);
     assert!(close(d, 6.0), "infantry wheeling 30°: {d}");
-    // 8° off: an incline, free for infantry; cavalry that incline walk rather than trot.
+    // 8° off: any wheel up to 45° costs half a bound (the text has no free incline).
     let off8 = Point::new(20.0, 10.0) + volley_table::unit(8.0) * 60.0;
     let (d, _) = one_bound_move("line_infantry", "", off8);
-    assert!(close(d, 12.0), "infantry inclining 8°: {d}");
+    assert!(close(d, 6.0), "infantry wheeling 8°: {d}");
     let (d, _) = one_bound_move("hussars", "", off8);
-    assert!(close(d, 18.0), "hussars inclining 8°: {d}");
+    assert!(close(d, 9.0), "hussars wheeling 8°: {d}");
+    // 150° off is a wheel over 45°, not an about turn: the whole bound.
+    let off150 = Point::new(20.0, 10.0) + volley_table::unit(150.0) * 8.0;
+    let (d, b) = one_bound_move("line_infantry", "", off150);
+    assert!(close(d, 0.0), "infantry wheeling 150°: {d}");
+    assert!(close(b.units[0].facing, 150.0));
     // 90° off: the whole bound.
     let (d, b) = one_bound_move("dragoons", "", Point::new(80.0, 10.0));
     assert!(close(d, 0.0), "{d}");
@@ -250,6 +255,17 @@ fn an_about_turn_and_a_change_of_formation_cost_half_a_bound() {
     assert_eq!(b.units[0].formation, Formation::Column);
     assert!(close(b.units[0].at.y, 16.0), "{:?}", b.units[0].at);
     assert!(b.units[0].frontage() < 1.0);
+    // A wheel over 45° and a change of formation do not both fit in a bound: a line told to
+    // march far to its right wheels this bound (the whole of it) and forms column the next.
+    let mut b = battle("", &[u], &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(80.0, 10.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert_eq!((b.units[0].formation, b.units[0].at), (Formation::Line, Point::new(20.0, 10.0)));
+    assert!(close(b.units[0].facing, 90.0));
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].formation, Formation::Column);
+    assert!(close(b.units[0].at.x, 26.0), "{:?}", b.units[0].at);
 }
 
 #[test]
