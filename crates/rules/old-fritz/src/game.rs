@@ -569,7 +569,13 @@ impl Battle {
             if self.crosses_obstacle(u.at, to) {
                 to = u.at.toward(heading, rate / 2.0);
             }
-            let deserted: u8 = if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) { 2 } else { 1 };
+            let deserted: u8 = if !u.deserts {
+                0
+            } else if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) {
+                2
+            } else {
+                1
+            };
             let name = self.name(i).to_string();
             let u = &mut self.units[i];
             u.figures = u.figures.saturating_sub(u16::from(deserted));
@@ -1314,7 +1320,10 @@ impl Battle {
                         self.units[k].state = State::Withdrawing;
                         self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
                     }
-                    Reaction::RunAway => self.units[k].state = State::Running,
+                    Reaction::RunAway => {
+                        self.units[k].state = State::Running;
+                        self.units[k].deserts = table != Table::CavalryVsInfantry;
+                    }
                     Reaction::Disintegrate => self.disintegrate(k, table, events),
                     _ => {}
                 }

@@ -321,6 +321,10 @@ pub struct Unit {
     pub under_fire: bool,
     /// Cavalry beaten by infantry withdraw half a walk move, not half a trot.
     pub withdraw_walking: bool,
+    /// Runs with a casualty a bound by desertion: the infantry and cavalry tables say so; the
+    /// cavalry-against-infantry table gives no desertion.
+    #[serde(default)]
+    pub deserts: bool,
     /// The part of this bound's move left after engaging in a close combat.
     pub move_left: f64,
     /// The umpire's tactical advantage, 0 to 3.

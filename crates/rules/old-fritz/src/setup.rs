@@ -313,6 +313,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 pursued: false,
                 under_fire: false,
                 withdraw_walking: false,
+                deserts: false,
                 move_left: 0.0,
                 advantage: 0,
             });

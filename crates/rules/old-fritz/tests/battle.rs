@@ -632,6 +632,7 @@ fn runners_desert_a_figure_a_bound_two_if_unreliable_or_pursued_cavalry_and_rall
     let mut b = battle("", &a, &[e]);
     for i in 0..3 {
         b.units[i].state = State::Running;
+        b.units[i].deserts = true;
         b.units[i].greens = 2;
     }
     b.units[2].pursued = true;
@@ -1054,4 +1055,21 @@ fn an_unlimbered_battery_limbers_rather_than_withdraw() {
     bound(&mut b, &[]);
     assert_eq!(b.units[0].at, start, "it does not withdraw 6\" unlimbered");
     assert!(b.units[0].limbered, "medium guns limber in a bound");
+}
+
+#[test]
+fn infantry_routed_by_cavalry_take_what_the_table_gives_and_no_desertion() {
+    // The cavalry-against-infantry table gives the running infantry two greens and a casualty,
+    // and names no desertion: running, they lose no more figures.
+    let cav = r#"{ name = "cuir", kind = "cuirassiers", quality = "A", at = [20, 10] }"#;
+    let inf = r#"{ name = "inf", kind = "line_infantry", quality = "G", at = [20, 16], facing = 180 }"#;
+    let mut b = battle("", &[cav, AFAR], &[inf, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 16.0) };
+    b.wings[0].seq = 1;
+    // +10: the infantry run; the cavalry's pursuit test d10 9: under control, no pursuit.
+    bound(&mut b, &[5, 5, 9]);
+    assert_eq!((b.units[2].state, b.units[2].figures), (State::Running, 11));
+    let ev = bound(&mut b, &[]);
+    assert!(ev.iter().any(|e| matches!(e, Event::Ran { deserted: 0, .. })), "{ev:?}");
+    assert_eq!(b.units[2].figures, 11);
 }
