@@ -1373,10 +1373,16 @@ impl Battle {
         }
         let me = if attacking { &s.attacker } else { &s.defender };
         let loser = eres.reaction;
+        // Cavalry beating cavalry choose: a unit under orders to attack follows up a withdrawing
+        // enemy and pursues a running one; any other declines — freely against a withdrawing
+        // enemy ("if the unit follows up"), and against a running or dispersed one only if it
+        // passes a pursuit test (pursuit is then "not required").
+        let attacking = units.first().is_some_and(|&k| matches!(self.units[k].order, Order::Attack { .. }));
         let (test, must) = match table {
             Table::InfantryVsInfantry => (loser == Reaction::RunAway, false),
             Table::CavalryVsCavalry => match loser {
-                Reaction::Withdraw | Reaction::RunAway => (false, true),
+                Reaction::Withdraw => (false, attacking),
+                Reaction::RunAway => (!attacking, attacking),
                 _ => (true, false),
             },
             Table::CavalryVsInfantry => (me.arm == Arm::Cavalry, false),
@@ -1395,7 +1401,7 @@ impl Battle {
                 let die = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{name}'s pursuit test: d10"))? as u8;
                 let against_routing = self.units[k].kind.arm() == Arm::Cavalry
                     && table == Table::CavalryVsCavalry
-                    && loser == Reaction::RunAway;
+                    && matches!(loser, Reaction::RunAway | Reaction::Disintegrate);
                 let u = self.units[k].combatant();
                 let addition = pursuit_addition(&u, against_routing);
                 let needs = pursuit_needs(u.arm);

@@ -1073,3 +1073,35 @@ fn infantry_routed_by_cavalry_take_what_the_table_gives_and_no_desertion() {
     assert!(ev.iter().any(|e| matches!(e, Event::Ran { deserted: 0, .. })), "{ev:?}");
     assert_eq!(b.units[2].figures, 11);
 }
+
+#[test]
+fn cavalry_not_ordered_to_attack_may_decline_a_pursuit_with_a_test_against_routing_cavalry() {
+    // Hussars attack cuirassiers holding a position and lose by 11: they run. The cuirassiers,
+    // not under orders to attack, decline the pursuit: a pursuit test, quality C -2 and routing
+    // cavalry -2, needing 2. A d10 of 6 holds them; a 5 does not, and they pursue.
+    for (die, pursue) in [(6u32, false), (5, true)] {
+        let a = r#"{ name = "cuir", kind = "cuirassiers", at = [20, 10] }"#;
+        let e = r#"{ name = "huss", kind = "hussars", at = [20, 14], facing = 180 }"#;
+        let mut b = battle("", &[a, AFAR], &[e, FAR, FAR2, FAR3]);
+        b.wings[0].order = hold(20.0, 10.0);
+        b.wings[0].seq = 1;
+        b.wings[1].order = Order::Attack { at: Point::new(20.0, 10.0) };
+        b.wings[1].seq += 1;
+        let ev = bound(&mut b, &[1, 10, die]);
+        let test = ev.iter().find_map(|e| match e {
+            Event::PursuitTest { addition, needs, under_control, .. } => Some((*addition, *needs, *under_control)),
+            _ => None,
+        });
+        assert_eq!(test, Some((-4, 2, !pursue)), "{ev:?}");
+        assert_eq!(b.units[0].state == State::Pursuing { target: 2 }, pursue, "{ev:?}");
+    }
+    // Ordered to attack, the winners pursue without a test.
+    let a = r#"{ name = "cuir", kind = "cuirassiers", at = [20, 10] }"#;
+    let e = r#"{ name = "huss", kind = "hussars", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a, AFAR], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 14.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[10, 1]);
+    assert!(!ev.iter().any(|e| matches!(e, Event::PursuitTest { .. })), "{ev:?}");
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 });
+}
