@@ -753,12 +753,49 @@ impl Battle {
                 self.work_guns(i);
                 continue;
             }
-            if u.hold_here || u.greens >= TIRED && matches!(u.order, Order::Attack { .. }) {
+            if u.greens >= TIRED && matches!(u.order, Order::Attack { .. }) {
+                // Spent, it no longer attacks: it rests — but not in an enemy battery's canister,
+                // where it would only be shot to pieces bound after bound: it falls back out of
+                // close range first.
+                if let Some(need) = self.canister_depth(i) {
+                    self.fall_back(i, need);
+                }
+                continue;
+            }
+            if u.hold_here {
                 continue;
             }
             self.march(i);
         }
         combats
+    }
+
+    /// How far unit `i` stands inside the close range of an enemy battery that can fire at it
+    /// (unlimbered, in good order, the unit within 45° of its facing), if it does.
+    fn canister_depth(&self, i: usize) -> Option<f64> {
+        let u = &self.units[i];
+        self.units
+            .iter()
+            .filter(|g| g.side != u.side && g.present() && g.state == State::Steady && !g.limbered)
+            .filter_map(|g| {
+                let (close, _) = g.kind.ranges()?;
+                let d = g.at.dist(u.at);
+                (d <= close && turn(g.facing, heading_to(g.at, u.at)).abs() <= 45.0).then(|| close - d)
+            })
+            .max_by(f64::total_cmp)
+    }
+
+    /// Unit `i` turns to its rear and walks back `need` inches (and a little more), as far as a
+    /// bound allows.
+    fn fall_back(&mut self, i: usize, need: f64) {
+        let u = &self.units[i];
+        let back = self.rear_heading(u.side);
+        let c = turn_cost(u.facing, back);
+        let (to, _) = self.advance(i, (back, u.formation), 1.0 - c, u.kind.data().walk, need + 0.5, None);
+        let u = &mut self.units[i];
+        u.acted = true;
+        u.facing = back;
+        self.put(i, to);
     }
 
     /// The enemy unit `i` goes for this bound, if any: the one it reached last bound, else, under
@@ -1159,7 +1196,8 @@ impl Battle {
             let mut through = Vec::new();
             let from = u.at;
             self.units[i].acted = true;
-            self.hit(t, cas, greens, events);
+            // The hits are taken after the shot is told, so that a unit it destroys is gone after it.
+            let mut hits = vec![(t, cas, greens)];
             // Ball on level ground passes on to units close behind the target.
             if !is_close
                 && greens > 0
@@ -1190,7 +1228,7 @@ impl Battle {
                 behind_it.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 for &(_, j) in behind_it.iter().take(BALL_RANKS) {
                     through.push(self.name(j).to_string());
-                    self.hit(j, 0, greens, events);
+                    hits.push((j, 0, greens));
                 }
             }
             events.push(Event::Bombardment {
@@ -1203,6 +1241,9 @@ impl Battle {
                 greens,
                 through,
             });
+            for (j, c, g) in hits {
+                self.hit(j, c, g, events);
+            }
         }
         Ok(())
     }

@@ -1105,3 +1105,26 @@ fn cavalry_not_ordered_to_attack_may_decline_a_pursuit_with_a_test_against_routi
     assert!(!ev.iter().any(|e| matches!(e, Event::PursuitTest { .. })), "{ev:?}");
     assert_eq!(b.units[0].state, State::Pursuing { target: 2 });
 }
+
+#[test]
+fn a_spent_unit_falls_back_out_of_canister_range_and_the_shot_comes_before_the_gone_line() {
+    // a1, with two greens, is under orders to attack but spent: it does not attack; standing 5"
+    // in front of an unlimbered battery, it falls back out of its 6" close range rather than sit
+    // in its canister.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 20] }"#;
+    let g = r#"{ name = "g", kind = "medium_guns", at = [20, 25.5], facing = 180 }"#;
+    let mut b = battle("", &[a, AFAR], &[g, FAR]);
+    b.units[0].greens = 2;
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 25.5) };
+    b.wings[0].seq = 1;
+    // The battery fires at long range as a1 leaves (d6 6: 1 - 6 = -5, no effect).
+    bound(&mut b, &[6]);
+    assert!(b.units[0].at.dist(b.units[2].at) > 6.0, "{:?}", b.units[0].at);
+    // A unit of one figure destroyed by a shot: the shot, then the line saying it is gone.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 20], figures = 1 }"#;
+    let mut b = battle("", &[a, AFAR], &[g, FAR]);
+    let ev = bound(&mut b, &[1]);
+    let shot = ev.iter().position(|e| matches!(e, Event::Bombardment { .. }));
+    let gone = ev.iter().position(|e| matches!(e, Event::Gone { .. }));
+    assert!(shot.is_some() && gone.is_some() && shot < gone, "{ev:?}");
+}
