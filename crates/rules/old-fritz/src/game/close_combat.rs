@@ -1,0 +1,565 @@
+//! Close action (sections 5 to 7): the approach, the combat, and its results carried out: withdrawals, routs, pursuits.
+
+use super::*;
+
+impl Battle {
+    pub(super) fn carry_out_results(&mut self, events: &mut Vec<Event>) {
+        // Runners first, then withdrawing units, then pursuers, who follow where their enemy went.
+        for i in 0..self.units.len() {
+            if self.units[i].state != State::Running {
+                continue;
+            }
+            let u = &self.units[i];
+            let rate = match u.kind.arm() {
+                Arm::Cavalry => u.kind.data().trot,
+                _ => RUN_RATE,
+            };
+            let heading = self.rear_heading(u.side);
+            // Crossing a linear obstacle costs half a bound, running or not.
+            let mut to = u.at.toward(heading, rate);
+            if self.crosses_obstacle(u.at, to) {
+                to = u.at.toward(heading, rate / 2.0);
+            }
+            let deserted: u8 = if !u.deserts {
+                0
+            } else if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) {
+                2
+            } else {
+                1
+            };
+            let name = self.name(i).to_string();
+            let u = &mut self.units[i];
+            u.figures = u.figures.saturating_sub(u16::from(deserted));
+            u.facing = heading;
+            u.acted = true;
+            u.engage = None;
+            events.push(Event::Ran { unit: name.clone(), deserted });
+            if u.figures == 0 {
+                u.state = State::Gone(Fate::Destroyed);
+                events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
+            } else {
+                // Straight for the rear: off the table if the way to the edge is clear, else as
+                // far as it can go (not into a river, not through the enemy).
+                let from = u.at;
+                let (edge, leaves) = clip_to_table(&self.stat, from, to);
+                let shape = (u.facing, u.formation);
+                let reach = self.clear_end(i, from, edge, None, shape);
+                let u = &mut self.units[i];
+                if leaves && reach.dist(edge) < 1e-9 {
+                    u.state = State::Gone(Fate::Fled);
+                    events.push(Event::Gone { unit: name, fate: Fate::Fled });
+                    continue;
+                }
+                let side = u.side;
+                let at = reach;
+                self.put(i, at);
+                let clear = self
+                    .units_near(at, RUN_RATE + 1e-6)
+                    .map(|j| &self.units[j])
+                    .all(|e| e.side == side || !e.in_order() || e.at.dist(at) > RUN_RATE);
+                if clear {
+                    let u = &mut self.units[i];
+                    u.state = State::Rallying;
+                    u.facing = norm_heading(heading + 180.0);
+                    events.push(Event::StoppedRunning { unit: name });
+                }
+            }
+        }
+        for i in 0..self.units.len() {
+            if self.units[i].state != State::Withdrawing {
+                continue;
+            }
+            // Guns limber before they move: an unlimbered battery spends the bound limbering up
+            // (a bound for medium guns, the first of two for heavy) and withdraws no farther.
+            if self.units[i].kind.is_guns() && !self.units[i].limbered {
+                let u = &mut self.units[i];
+                u.busy = u.kind.data().limber_bounds - 1.0;
+                if u.busy <= 0.0 {
+                    u.busy = 0.0;
+                    u.limbered = true;
+                }
+                u.state = State::Steady;
+                u.acted = true;
+                u.engage = None;
+                events.push(Event::Withdrew { unit: self.name(i).to_string() });
+                continue;
+            }
+            let u = &self.units[i];
+            // Half speed: half a trot for cavalry beaten by cavalry, half a walk for cavalry
+            // beaten by infantry and for everyone else.
+            let rate = match u.kind.arm() {
+                Arm::Cavalry if !u.withdraw_walking => u.kind.data().trot / 2.0,
+                _ => u.kind.data().walk / 2.0,
+            };
+            let back = self.rear_heading(u.side);
+            let mut to = self.stat.table.clamp(u.at.toward(back, rate));
+            if self.crosses_obstacle(u.at, to) {
+                // Half the bound goes on crossing the obstacle.
+                to = self.stat.table.clamp(u.at.toward(back, rate / 2.0));
+            }
+            let to = self.clear_end(i, u.at, to, None, (u.facing, u.formation));
+            self.put(i, to);
+            let u = &mut self.units[i];
+            u.state = State::Steady;
+            u.acted = true;
+            u.engage = None;
+            events.push(Event::Withdrew { unit: self.name(i).to_string() });
+        }
+        for i in 0..self.units.len() {
+            let State::Pursuing { target } = self.units[i].state else { continue };
+            let t = usize::from(target);
+            let u = &self.units[i];
+            let to = match self.units.get(t) {
+                Some(e) if e.present() => {
+                    let back = heading_to(e.at, u.at);
+                    self.stat.table.clamp(e.at.toward(back, APPROACH + (u.depth() + e.depth()) / 2.0))
+                }
+                _ => u.at,
+            };
+            // A pursuer moves at most its own rate (cavalry at the trot), half of it if it must
+            // cross a linear obstacle on the way.
+            let mut rate = match u.kind.arm() {
+                Arm::Cavalry => u.kind.data().trot,
+                _ => u.kind.data().walk,
+            };
+            if self.crosses_obstacle(u.at, to) {
+                rate /= 2.0;
+            }
+            let to = if u.at.dist(to) > rate { u.at.toward(heading_to(u.at, to), rate) } else { to };
+            let to = self.clear_end(i, u.at, to, Some(t), (u.facing, u.formation));
+            self.put(i, to);
+            let u = &mut self.units[i];
+            u.state = State::Steady;
+            u.acted = true;
+            u.engage = None;
+        }
+        for u in &mut self.units {
+            u.pursued = false;
+        }
+    }
+
+    /// Attackers that won and have a good part of their move left finish it where the enemy no
+    /// longer stands in the way (it disintegrated, surrendered or was destroyed).
+    pub(super) fn finish_moves(&mut self, combats: &[(usize, Vec<usize>)]) {
+        for (defender, attackers) in combats {
+            if self.units[*defender].present() {
+                continue;
+            }
+            for &a in attackers {
+                let u = &self.units[a];
+                if u.state == State::Steady && !u.hold_here && u.move_left >= MOVE_ON {
+                    let left = u.move_left;
+                    self.march_with(a, left);
+                }
+            }
+        }
+        for u in &mut self.units {
+            u.move_left = 0.0;
+        }
+    }
+
+    /// The enemy unit `i` goes for this bound, if any: the one it reached last bound, else, under
+    /// an order to attack, the nearest enemy (not running) near the order's place or near the
+    /// unit — unless it has [`TIRED`] greens, or is in its wing's second line while the first
+    /// line still has fresh units in good order.
+    pub fn attack_target(&self, i: usize) -> Option<usize> {
+        let u = &self.units[i];
+        if u.state != State::Steady || u.hold_here || u.kind.is_guns() {
+            return None;
+        }
+        if let Some(t) = u.engage {
+            let t = usize::from(t);
+            if self.units.get(t).is_some_and(|e| e.present() && e.state != State::Running) {
+                return Some(t);
+            }
+        }
+        let Order::Attack { at } = u.order else { return None };
+        if u.greens >= TIRED {
+            return None;
+        }
+        // Successive waves: the second line goes in once the first is spent.
+        if u.second_line
+            && self.units.iter().any(|f| f.wing == u.wing && !f.second_line && f.in_order() && f.greens < TIRED)
+        {
+            return None;
+        }
+        // Those near the order's place and those near the unit, in index order, once each.
+        let near = if self.index.is_some() {
+            let mut near: Vec<usize> =
+                self.units_near(at, ATTACK_RADIUS).chain(self.units_near(u.at, ENGAGE_NEAR)).collect();
+            near.sort_unstable();
+            near.dedup();
+            Near::Listed(near.into_iter())
+        } else {
+            Near::All(0..self.units.len())
+        };
+        near.map(|j| (j, &self.units[j]))
+            .filter(|(_, e)| {
+                e.side != u.side
+                    && e.present()
+                    && e.state != State::Running
+                    && (e.at.dist(at) <= ATTACK_RADIUS || e.at.dist(u.at) <= ENGAGE_NEAR)
+            })
+            .map(|(j, e)| (j, e.at.dist(u.at) + SWING * turn(u.facing, heading_to(u.at, e.at)).abs()))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(j, _)| j)
+    }
+
+    /// Unit `i` goes for enemy `t`: approaches to 2½" and engages if the bound allows, else
+    /// engages next bound.
+    pub(super) fn attack(&mut self, i: usize, t: usize, combats: &mut Vec<(usize, Vec<usize>)>) {
+        let (u, e) = (&self.units[i], &self.units[t]);
+        let mut budget = 1.0;
+        let mut facing = u.facing;
+        let want = heading_to(u.at, e.at);
+        let mut formation = u.formation;
+        if formation == Formation::Column {
+            formation = Formation::Line;
+            budget -= cost::FORMATION;
+        }
+        let wheel = turn_cost(facing, want);
+        // Trotting cavalry may not change direction at all, not even by an incline.
+        let trot = turn(facing, want).abs() < STRAIGHT && u.kind.data().trot > 0.0;
+        budget -= wheel;
+        facing = want;
+        // The approach is body to body: the attacker goes straight for the enemy until the gap
+        // between their footprints is 2½" (whatever the angle: a line's flank reaches out).
+        let mut moving = u.clone();
+        (moving.facing, moving.formation) = (facing, formation);
+        let target = e.corners();
+        let gap_at = |p: Point| volley_table::convex_distance(&moving.corners().map(|c| c - u.at + p), &target);
+        let mut at = u.at;
+        if gap_at(at) > APPROACH + 0.05 && budget > 0.0 {
+            let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
+            let far = u.at.dist(e.at);
+            // The first point of the way where the gap is down to 2½" (the gap only shrinks
+            // until then, going straight for the enemy's centre): strides, then halving.
+            let (mut lo, mut hi) = (0.0, far);
+            let mut s = 0.0;
+            while s < far {
+                s = (s + PATH_STEP).min(far);
+                if gap_at(u.at.toward(facing, s)) <= APPROACH {
+                    hi = s;
+                    break;
+                }
+                lo = s;
+            }
+            for _ in 0..20 {
+                let mid = (lo + hi) / 2.0;
+                if gap_at(u.at.toward(facing, mid)) <= APPROACH {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let (to, used) = self.advance(i, (facing, formation), budget, rate, lo, Some(t));
+            at = to;
+            budget -= used;
+        }
+        let reached = gap_at(at) <= APPROACH + 0.05;
+        let u = &mut self.units[i];
+        u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
+        u.facing = facing;
+        u.formation = formation;
+        self.put(i, at);
+        let u = &mut self.units[i];
+        if !reached {
+            u.engage = None;
+            return;
+        }
+        // Engaging takes half a bound; without it the combat is fought next bound.
+        let defender_busy = combats.iter().any(|(_, atk)| atk.contains(&t));
+        if budget + 1e-9 >= cost::ENGAGE && !defender_busy && !combats.iter().any(|(d, _)| *d == i) {
+            u.engage = None;
+            u.acted = true;
+            u.move_left = (budget - cost::ENGAGE).max(0.0);
+            match combats.iter_mut().find(|(d, _)| *d == t) {
+                Some((_, atk)) => atk.push(i),
+                None => combats.push((t, vec![i])),
+            }
+        } else {
+            u.engage = Some(t as u16);
+        }
+    }
+
+    /// The close combat situation of `attackers` (the first leading) against `defender`.
+    pub fn situation(&self, defender: usize, attackers: &[usize]) -> Option<Situation> {
+        let lead = *attackers.first()?;
+        let d = self.units.get(defender)?;
+        let l = self.units.get(lead)?;
+        let mut a = l.combatant();
+        let figures: u32 = attackers.iter().filter_map(|&k| self.units.get(k)).map(|x| u32::from(x.figures)).sum();
+        let start: u32 = attackers.iter().filter_map(|&k| self.units.get(k)).map(|x| u32::from(x.figures_start)).sum();
+        a.figures = figures.clamp(1, u32::from(u16::MAX)) as u16;
+        a.figures_at_start = Some(start.clamp(1, u32::from(u16::MAX)) as u16);
+        a.in_cover = self.stat.table.in_soft_cover(l.at);
+        let mut def = d.combatant();
+        let front: f64 = attackers.iter().filter_map(|&k| self.units.get(k)).map(Unit::frontage).sum();
+        def.overlapped = front > d.frontage() + 0.05;
+        a.overlapped = d.frontage() > front + 0.05;
+        let fwd = volley_table::unit(d.facing);
+        def.enemy_to_rear =
+            attackers.iter().filter_map(|&k| self.units.get(k)).any(|x| (x.at - d.at).dot(fwd) < -d.depth() / 2.0);
+        def.in_cover = self.stat.table.cover(d.at, l.at) != volley_table::Cover::Open;
+        Some(Situation { attacker: a, defender: def })
+    }
+
+    pub(super) fn close_combat(
+        &mut self,
+        defender: usize,
+        attackers: &[usize],
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        if !self.units[defender].present() || attackers.iter().any(|&a| !self.units[a].present()) {
+            return Ok(());
+        }
+        // A grouping fires one casualty test: no more units join it than that test's dice
+        // allow (the others do not come to grips with this defender this bound).
+        let mut firing = 0u32;
+        let attackers: Vec<usize> = attackers
+            .iter()
+            .copied()
+            .enumerate()
+            .take_while(|&(n, k)| {
+                firing += u32::from(self.units[k].figures);
+                n == 0 || firing <= u32::from(combat::MAX_FIRING_FIGURES)
+            })
+            .map(|(_, k)| k)
+            .collect();
+        let attackers = attackers.as_slice();
+        let Some(s) = self.situation(defender, attackers) else { return Ok(()) };
+        let names: Vec<String> = attackers.iter().map(|&a| self.name(a).to_string()).collect();
+        let dname = self.name(defender).to_string();
+        let res = s.resolve_named(chance, &names.join(" and "), &dname).map_err(calc_to_apply)?;
+        for &k in attackers.iter().chain([&defender]) {
+            let u = &mut self.units[k];
+            u.in_combat = true;
+            u.acted = true;
+            u.engage = None;
+        }
+        events.push(Event::CloseCombat { attackers: names, defender: dname, resolution: Box::new(res.clone()) });
+        let table = res.table;
+        // Take the results: greens and casualties on every unit of a grouping (casualties in turn).
+        self.take(attackers, res.attacker.greens, res.attacker.casualties + res.attacker.test_casualties, events);
+        self.take(&[defender], res.defender.greens, res.defender.casualties + res.defender.test_casualties, events);
+        let groups: [(&[usize], &combat::Effect); 2] = [(attackers, &res.attacker), (&[defender], &res.defender)];
+        let sides = [attackers.to_vec(), vec![defender]];
+        // Every unit's reaction first (so a pursuer knows whether its enemy disintegrated), then
+        // the pursuits.
+        for (units, result) in groups {
+            for &k in units {
+                if !self.units[k].present() {
+                    continue;
+                }
+                match result.reaction {
+                    Reaction::Withdraw => {
+                        self.units[k].state = State::Withdrawing;
+                        self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
+                    }
+                    Reaction::RunAway => {
+                        self.units[k].state = State::Running;
+                        self.units[k].deserts = table != Table::CavalryVsInfantry;
+                    }
+                    Reaction::Disintegrate => self.disintegrate(k, table, events),
+                    _ => {}
+                }
+            }
+        }
+        for g in 0..2 {
+            let (units, result) = groups[g];
+            let (enemy, eres) = (&sides[1 - g], if g == 0 { &res.defender } else { &res.attacker });
+            self.follow_result(table, units, result, enemy, eres, &s, g == 0, chance, events)?;
+        }
+        Ok(())
+    }
+
+    /// Green counters and casualties on a grouping: greens on each, casualties one at a time
+    /// from the first.
+    pub(super) fn take(&mut self, units: &[usize], greens: u8, casualties: u8, events: &mut Vec<Event>) {
+        let alive: Vec<usize> = units.iter().copied().filter(|&k| self.units[k].present()).collect();
+        for &k in &alive {
+            self.hit(k, 0, greens, events);
+        }
+        for c in 0..usize::from(casualties) {
+            if let Some(&k) = alive.get(c % alive.len().max(1)) {
+                self.hit(k, 1, 0, events);
+            }
+        }
+    }
+
+    /// The pursuit that follows a beaten enemy, for a winning grouping: the pursuit test where
+    /// the row calls for one, and what being pursued costs the enemy.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn follow_result(
+        &mut self,
+        table: Table,
+        units: &[usize],
+        result: &combat::Effect,
+        enemy: &[usize],
+        eres: &combat::Effect,
+        s: &Situation,
+        attacking: bool,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        // Pursuit, for the winner's grouping.
+        let pursuer_rows = matches!(result.reaction, Reaction::Pursue | Reaction::Unaffected);
+        if !pursuer_rows || result.score < 4 {
+            return Ok(());
+        }
+        let me = if attacking { &s.attacker } else { &s.defender };
+        let loser = eres.reaction;
+        // Cavalry beating cavalry choose: a unit under orders to attack follows up a withdrawing
+        // enemy and pursues a running one; any other declines — freely against a withdrawing
+        // enemy ("if the unit follows up"), and against a running or dispersed one only if it
+        // passes a pursuit test (pursuit is then "not required").
+        let attacking = units.first().is_some_and(|&k| matches!(self.units[k].order, Order::Attack { .. }));
+        let (test, must) = match table {
+            Table::InfantryVsInfantry => (loser == Reaction::RunAway, false),
+            Table::CavalryVsCavalry => match loser {
+                Reaction::Withdraw => (false, attacking),
+                Reaction::RunAway => (!attacking, attacking),
+                _ => (true, false),
+            },
+            Table::CavalryVsInfantry => (me.arm == Arm::Cavalry, false),
+        };
+        let mut pursue = must;
+        // The units this test keeps under control: it holds for this test only, so a unit kept
+        // by an earlier one and failing this one pursues.
+        let mut kept = Vec::new();
+        if test {
+            for &k in units {
+                // A battery does not pursue: its guns would have to limber first.
+                if !self.units[k].present() || self.units[k].kind.is_guns() {
+                    continue;
+                }
+                let name = self.name(k).to_string();
+                let die = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{name}'s pursuit test: d10"))? as u8;
+                let against_routing = self.units[k].kind.arm() == Arm::Cavalry
+                    && table == Table::CavalryVsCavalry
+                    && matches!(loser, Reaction::RunAway | Reaction::Disintegrate);
+                let u = self.units[k].combatant();
+                let addition = pursuit_addition(&u, against_routing);
+                let needs = pursuit_needs(u.arm);
+                let under_control = i32::from(die) + addition >= needs;
+                events.push(Event::PursuitTest { unit: name, die, addition, needs, under_control });
+                if under_control {
+                    self.units[k].hold_here = true;
+                    kept.push(k);
+                } else {
+                    pursue = true;
+                }
+            }
+        }
+        if !pursue {
+            return Ok(());
+        }
+        let Some(&target) = enemy.iter().find(|&&e| self.units[e].present()) else {
+            // The enemy disintegrated: pursuing cavalry scatter after it (cavalry tables).
+            if table != Table::InfantryVsInfantry {
+                for &k in units {
+                    if self.units[k].present() && self.units[k].kind.arm() == Arm::Cavalry {
+                        self.units[k].state = State::Gone(Fate::Dispersed);
+                        events.push(Event::Gone { unit: self.name(k).to_string(), fate: Fate::Dispersed });
+                    }
+                }
+            }
+            return Ok(());
+        };
+        for &k in units {
+            let u = &self.units[k];
+            if !u.present() || kept.contains(&k) || u.kind.is_guns() {
+                continue;
+            }
+            self.units[k].state = State::Pursuing { target: target as u16 };
+            events.push(Event::Pursues { unit: self.name(k).to_string(), target: self.name(target).to_string() });
+        }
+        // What being pursued costs the beaten enemy, and following up costs the pursuer.
+        match (table, loser) {
+            (Table::InfantryVsInfantry, Reaction::RunAway) => {
+                // The pursuer fires as it stood before the combat (its greens then), at a
+                // routing enemy.
+                let firer = if attacking { s.attacker } else { s.defender };
+                let n = casualty_dice(firer.figures);
+                let add = casualty_addition(&firer, TargetState::Routing, s_target_cover(s, attacking));
+                let mut score = add;
+                for d in 0..n {
+                    let tn = self.name(target).to_string();
+                    score += chance.draw(
+                        &DrawKind::Die { sides: 10 },
+                        &format_args!("casualty test against {tn}, pursued: d10 {} of {n}", d + 1),
+                    )? as i32;
+                }
+                self.take(&[target], 0, casualties_for(score), events);
+            }
+            (Table::CavalryVsCavalry, Reaction::Withdraw) => {
+                self.take(&[target], 1, 1, events);
+                self.take(units, 0, 1, events);
+            }
+            (Table::CavalryVsCavalry, Reaction::RunAway) => self.units[target].pursued = true,
+            (Table::CavalryVsInfantry, Reaction::Withdraw) => {
+                if self.units[target].present() {
+                    self.units[target].state = State::Running;
+                }
+                self.take(&[target], 2, 2, events);
+            }
+            (Table::CavalryVsInfantry, Reaction::RunAway) => self.take(&[target], 1, 1, events),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A unit disintegrates: it surrenders if surrounded; unreliable foreigners (infantry
+    /// table) change sides with a casualty and two greens; otherwise it is dispersed.
+    pub(super) fn disintegrate(&mut self, k: usize, table: Table, events: &mut Vec<Event>) {
+        let name = self.name(k).to_string();
+        if self.units[k].foreign && table == Table::InfantryVsInfantry {
+            let to = 1 - self.units[k].side;
+            let at = self.units[k].at;
+            let wing = self
+                .wing_centres()
+                .iter()
+                .enumerate()
+                .filter(|(w, c)| self.stat.wings[*w].side == to && c.is_some())
+                .min_by(|a, b| {
+                    let (da, db) = (a.1.map_or(f64::MAX, |p| p.dist(at)), b.1.map_or(f64::MAX, |p| p.dist(at)));
+                    da.total_cmp(&db)
+                })
+                .map(|(w, _)| w as u16);
+            if let Some(w) = wing {
+                let order = self.wings[usize::from(w)].order;
+                let seq = self.wings[usize::from(w)].seq;
+                let u = &mut self.units[k];
+                u.side = to;
+                u.wing = w;
+                u.state = State::Rallying;
+                u.order = order;
+                u.order_seq = seq.wrapping_sub(1);
+                u.facing = norm_heading(u.facing + 180.0);
+                events.push(Event::ChangedSides { unit: name, to: self.stat.sides[usize::from(to)].clone() });
+                self.take(&[k], 2, 1, events);
+                return;
+            }
+        }
+        let fate = if self.surrounded(k) { Fate::Surrendered } else { Fate::Dispersed };
+        self.units[k].state = State::Gone(fate);
+        events.push(Event::Gone { unit: name, fate });
+    }
+
+    /// Enemies in good order within [`SURROUND_RADIUS`] in at least three of the unit's four
+    /// quarters (front, right, rear, left).
+    pub fn surrounded(&self, k: usize) -> bool {
+        let u = &self.units[k];
+        let mut quarters = [false; 4];
+        for e in self
+            .units_near(u.at, SURROUND_RADIUS)
+            .map(|j| &self.units[j])
+            .filter(|e| e.side != u.side && e.in_order() && e.at.dist(u.at) <= SURROUND_RADIUS)
+        {
+            let rel = norm_heading(turn(u.facing, heading_to(u.at, e.at)) + 45.0);
+            quarters[((rel / 90.0) as usize).min(3)] = true;
+        }
+        quarters.iter().filter(|&&q| q).count() >= 3
+    }
+}
