@@ -12,8 +12,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use volley_chance::Seeded;
 use volley_core::log::{FORMAT, Header, Log, read_header};
-use volley_core::run::{Runner, replay};
-use volley_core::{Agent, GameState, Heuristic, Tally, hash_hex};
+use volley_core::run::{Runner, replay_steps};
+use volley_core::{Agent, GameState, Heuristic, SideId, Tally, Viewer, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
 use volley_server::catalog as bundled;
 
@@ -166,6 +166,11 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
         /// Print the battle's account as it replays.
         #[arg(long)]
         verbose: bool,
+        /// Write every unit's place, facing and state after each action to this file, as JSON
+        /// lines (`{"n", "turn", "phase", "pieces": [...]}`, the umpire's view of the table),
+        /// to check the table's geometry, plot a battle's movements or compare two battles.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
     /// Resolve one combat described in a JSON file, with the seeded generator or the dice or
     /// cards rolled on a real table, and explain the result.
@@ -327,7 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { log, verbose } => replay_log(&log, verbose),
+        Command::Replay { log, verbose, trace } => replay_log(&log, verbose, trace.as_deref()),
         Command::Sweep { scenario, set, runs, agents, seed, jobs, out } => {
             let src = read_scenario(&scenario)?;
             let (path, values) =
@@ -947,18 +952,44 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     Ok(())
 }
 
-fn replay_log(path: &PathBuf, verbose: bool) -> Result<ExitCode> {
+fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>) -> Result<ExitCode> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let header = read_header(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     match header.ruleset.as_str() {
-        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose),
-        volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose),
-        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose),
+        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose, trace),
+        volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose, trace),
+        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose, trace),
         other => bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
     }
 }
 
-fn replay_as<B: Playable>(path: &std::path::Path, text: &str, verbose: bool) -> Result<ExitCode>
+/// One line of a replay's trace: where every piece stands after action `n`.
+#[derive(serde::Serialize)]
+struct TraceLine<'a> {
+    n: u64,
+    turn: u32,
+    phase: &'a str,
+    pieces: Vec<TracePiece<'a>>,
+}
+
+/// A piece in a trace line: the view's piece without its reach.
+#[derive(serde::Serialize)]
+struct TracePiece<'a> {
+    unit: Option<&'a str>,
+    side: Option<SideId>,
+    label: &'a str,
+    status: &'a str,
+    facing: Option<f64>,
+    footprint: &'a volley_core::Footprint,
+    counters: &'a [volley_core::ViewCounter],
+}
+
+fn replay_as<B: Playable>(
+    path: &std::path::Path,
+    text: &str,
+    verbose: bool,
+    trace: Option<&std::path::Path>,
+) -> Result<ExitCode>
 where
     B::Event: std::fmt::Display,
     Loaded: Into<Option<B>>,
@@ -973,12 +1004,53 @@ where
         bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
     };
     let mut out = std::io::stdout().lock();
-    replay(&mut battle, &log.entries, |_, e| {
+    let mut traced = match trace {
+        Some(t) => Some(std::io::BufWriter::new(
+            std::fs::File::create(t).with_context(|| format!("cannot write {}", t.display()))?,
+        )),
+        None => None,
+    };
+    let mut trace_error = None;
+    replay_steps(&mut battle, &log.entries, |n, state, events| {
         if verbose {
-            let _ = writeln!(out, "{e}");
+            for e in events {
+                let _ = writeln!(out, "{e}");
+            }
+        }
+        if let Some(w) = traced.as_mut().filter(|_| trace_error.is_none()) {
+            let view = state.view(Viewer::Umpire);
+            let line = TraceLine {
+                n,
+                turn: view.turn,
+                phase: &view.phase,
+                pieces: view
+                    .pieces
+                    .iter()
+                    .map(|p| TracePiece {
+                        unit: p.unit.as_deref(),
+                        side: p.side,
+                        label: &p.label,
+                        status: &p.status,
+                        facing: p.facing,
+                        footprint: &p.footprint,
+                        counters: &p.counters,
+                    })
+                    .collect(),
+            };
+            if let Err(e) =
+                serde_json::to_writer(&mut *w, &line).map_err(std::io::Error::from).and_then(|_| writeln!(w))
+            {
+                trace_error = Some(e);
+            }
         }
     })
     .map_err(|e| anyhow!("{}: replay failed: {e}", path.display()))?;
+    if let Some(e) = trace_error {
+        bail!("cannot write the trace: {e}");
+    }
+    if let (Some(mut w), Some(t)) = (traced, trace) {
+        w.flush().with_context(|| format!("cannot write {}", t.display()))?;
+    }
     let hash = hash_hex(battle.state_hash());
     let rep = report(&battle, &log.header.ruleset, log.header.seed, &log.header.agents, log.entries.len() as u64);
     write_summary(&mut out, &rep)?;

@@ -135,6 +135,32 @@ fn a_logged_battle_replays_to_the_same_state() {
 }
 
 #[test]
+fn a_replay_traces_every_piece_after_each_action() {
+    let d = setup("trace");
+    for (scenario, seed) in [("advance-guard", "3"), ("hochdorf-mill", "2"), ("attack-on-the-ridge", "1")] {
+        let log = format!("{scenario}.jsonl");
+        let played = d.run(&["play", scenario, "--seed", seed, "--format", "json", "--log", &log]);
+        let actions = json(&played)["actions"].as_u64().unwrap();
+        let trace = format!("{scenario}.trace.jsonl");
+        let o = d.run(&["replay", &log, "--trace", &trace]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let lines: Vec<serde_json::Value> = d.read(&trace).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len() as u64, actions, "{scenario}: a line an action");
+        for (k, l) in lines.iter().enumerate() {
+            assert_eq!(l["n"].as_u64(), Some(k as u64 + 1), "{scenario}");
+            let pieces = l["pieces"].as_array().unwrap();
+            assert!(!pieces.is_empty() && pieces.iter().all(|p| p["footprint"].is_object() && p["status"].is_string()));
+        }
+        // Something moved: the first and last lines place the pieces differently.
+        assert_ne!(lines[0]["pieces"], lines[lines.len() - 1]["pieces"], "{scenario}");
+    }
+    // A trace that cannot be written is an error that says so.
+    let o = d.run(&["replay", "advance-guard.jsonl", "--trace", "no/such/dir/t.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot write no/such/dir/t.jsonl"), "{}", stderr(&o));
+}
+
+#[test]
 fn check_accepts_the_bundled_scenarios_and_points_at_mistakes() {
     let d = setup("check");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/blown-away");

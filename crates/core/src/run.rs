@@ -137,6 +137,19 @@ pub fn replay<S: GameState>(
     entries: &[Entry<S::Action>],
     mut on_event: impl FnMut(u64, &S::Event),
 ) -> Result<(), RunError> {
+    replay_steps(state, entries, |n, _, events| {
+        for ev in events {
+            on_event(n, ev);
+        }
+    })
+}
+
+/// [`replay`], calling `after(n, state, events)` once after each action with the state it left.
+pub fn replay_steps<S: GameState>(
+    state: &mut S,
+    entries: &[Entry<S::Action>],
+    mut after: impl FnMut(u64, &S, &[S::Event]),
+) -> Result<(), RunError> {
     let mut events = Vec::new();
     for e in entries {
         let actual = state.actor();
@@ -153,9 +166,7 @@ pub fn replay<S: GameState>(
         if script.remaining() > 0 {
             return Err(RunError::UnusedDraws { n: e.n, left: script.remaining() });
         }
-        for ev in &events {
-            on_event(e.n, ev);
-        }
+        after(e.n, state, &events);
     }
     Ok(())
 }
