@@ -210,12 +210,13 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     for t in &file.terrain {
         let kind = t.get_ref().kind;
         if matches!(kind, volley_table::TerrainKind::Hedge | volley_table::TerrainKind::SoftGround) {
-            errors.push(
-                src.error(
-                    t.span(),
-                    format!("terrain {kind:?}: Blown Away has no rule for it (it is Old Fritz terrain)"),
+            errors.push(src.error(
+                t.span(),
+                format!(
+                    "terrain kind = {:?}: Blown Away has no rule for it (it is Old Fritz terrain)",
+                    if kind == volley_table::TerrainKind::Hedge { "hedge" } else { "soft_ground" }
                 ),
-            );
+            ));
         }
     }
     let table = file.build_table(src);

@@ -1282,3 +1282,13 @@ fn units_pass_by_the_enemy_but_not_through_it() {
     assert!(b.unit_dist(0, 1) >= 1.0 - 1e-9, "ends an inch clear");
     assert!(ev.iter().any(|e| matches!(e, Event::Moved { stopped: Some(s), .. } if s.contains("blocked"))), "{ev:?}");
 }
+
+#[test]
+fn terrain_of_another_rule_set_is_named_in_the_files_words() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/blown-away/crossroads.toml"))
+            .unwrap();
+    let bad = format!("{text}\n[[terrain]]\nkind = \"hedge\"\nline = [[1, 1], [5, 1]]\n");
+    let err = load(&Source::new("x.toml", bad)).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("terrain kind = \"hedge\": Blown Away has no rule for it"), "{err}");
+}

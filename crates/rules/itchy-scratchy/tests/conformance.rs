@@ -2,9 +2,10 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_core::Agent;
-use volley_core::conformance::check;
-use volley_itchy_scratchy::{Battle, load};
+use volley_core::conformance::{check, check_with};
+use volley_itchy_scratchy::{Action, Battle, Event, load};
 use volley_scenario::Source;
+use volley_table::grid::{Area, areas_between, corners_between};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/itchy-scratchy/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -36,7 +37,7 @@ fn an_objective_of_several_areas_is_drawn_round_all_of_them() {
 fn random_agents_conform() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check(|| b.clone(), agents("random"), 21, games(200), 100_000);
+        let r = check_with(|| b.clone(), agents("random"), 21, games(200), 100_000, invariants);
         assert_eq!(r.games, games(200), "{s}");
         eprintln!("{s} random: {r:?}");
     }
@@ -64,4 +65,54 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
         let n = volley_ai::check_scores(&b, decisions, 5).unwrap_or_else(|e| panic!("{}: {e}", b.stat().name));
         assert!(n > 100, "{} decisions checked", n);
     }
+}
+
+// ----- The grid's geometry, checked after every action of the battles above -----
+
+/// What the text allows of one action, from the grid before it: a move of edge steps within the
+/// unit's rate (one less if it attacked), never into an enemy's area, halting on entering an
+/// area next to an enemy; an attack within the weapon's reach, its line of fire entering no
+/// cover but the target's own.
+fn invariants(before: &Battle, action: &Action, _after: &Battle, _events: &[Event]) -> Result<(), String> {
+    let enemy_at = |side: u8, a: Area| before.units.iter().any(|x| x.alive() && x.side != side && x.area == a);
+    match action {
+        Action::Move { unit, path, .. } => {
+            let u = &before.units[usize::from(*unit)];
+            let allow = u.allowance(u.attacked);
+            if path.len() > usize::from(allow) {
+                return Err(format!("{} moved {} areas (rate {allow})", before.name(usize::from(*unit)), path.len()));
+            }
+            let mut at = u.area;
+            for (k, &next) in path.iter().enumerate() {
+                if at.distance(next) != 1 {
+                    return Err(format!("a step from {at:?} to {next:?} is not through an edge"));
+                }
+                if enemy_at(u.side, next) {
+                    return Err(format!("{} entered an enemy's area {next:?}", before.name(usize::from(*unit))));
+                }
+                let next_to_enemy = next.neighbours().into_iter().any(|n| enemy_at(u.side, n));
+                if next_to_enemy && k + 1 < path.len() {
+                    return Err(format!("{} went on past {next:?}, next to an enemy", before.name(usize::from(*unit))));
+                }
+                at = next;
+            }
+        }
+        Action::Attack { unit, target } => {
+            let (u, t) = (&before.units[usize::from(*unit)], &before.units[usize::from(*target)]);
+            let weapon = u.weapon.ok_or("an attack by a unit with no weapon")?;
+            let range = u.area.distance(t.area);
+            if range > u16::from(weapon.max_range()) {
+                return Err(format!("an attack at range {range}, beyond {}", weapon.max_range()));
+            }
+            let cover = |a: Area| before.stat().terrain(a).cover();
+            if let Some(a) = areas_between(u.area, t.area).into_iter().find(|&a| cover(a)) {
+                return Err(format!("a line of fire through cover at {a:?} to a target beyond"));
+            }
+            if corners_between(u.area, t.area).into_iter().any(|[x, y]| cover(x) && cover(y)) {
+                return Err("a line of fire between two areas of cover meeting at a corner".into());
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
