@@ -347,6 +347,45 @@ pub fn convex_overlap(a: &[Point], b: &[Point]) -> bool {
     !a.is_empty() && !b.is_empty() && !separated_by_edges_of(a, b) && !separated_by_edges_of(b, a)
 }
 
+/// The values of `t` for which the convex polygon `a`, moved by `v * t`, overlaps the convex
+/// polygon `b` (shares more than a boundary): an open interval, since both are convex, or `None`
+/// if it never does. Exact: on each separating axis the overlap is an interval of `t`.
+pub fn convex_sweep(a: &[Point], v: Point, b: &[Point]) -> Option<(f64, f64)> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    let span = |poly: &[Point], axis: Point| {
+        poly.iter().map(|p| p.dot(axis)).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)))
+    };
+    for poly in [a, b] {
+        for k in 0..poly.len() {
+            let e = poly[(k + 1) % poly.len()] - poly[k];
+            let axis = Point::new(-e.y, e.x);
+            let tol = 1e-9 * axis.len().max(1.0);
+            let ((alo, ahi), (blo, bhi)) = (span(a, axis), span(b, axis));
+            let s = v.dot(axis);
+            // Overlap on this axis: alo + s t < bhi - tol and ahi + s t > blo + tol.
+            let (c1, c2) = (bhi - tol - alo, blo + tol - ahi);
+            if s.abs() < 1e-15 {
+                if !(c1 > 0.0 && c2 < 0.0) {
+                    return None;
+                }
+            } else if s > 0.0 {
+                lo = lo.max(c2 / s);
+                hi = hi.min(c1 / s);
+            } else {
+                lo = lo.max(c1 / s);
+                hi = hi.min(c2 / s);
+            }
+            if lo >= hi {
+                return None;
+            }
+        }
+    }
+    Some((lo, hi))
+}
+
 /// The least distance between two convex polygons (0 when they overlap).
 pub fn convex_distance(a: &[Point], b: &[Point]) -> f64 {
     if convex_overlap(a, b) {
@@ -898,6 +937,23 @@ mod tests {
         assert_eq!(convex_distance(&sq(0.0, 0.0, 1.0), &diamond), 0.0);
         assert!((convex_distance(&sq(0.0, 0.0, 1.0), &sq(4.0, 0.5, 1.0)) - 2.0).abs() < 1e-12);
         assert!((convex_distance(&sq(0.0, 0.0, 1.0), &sq(4.0, 4.0, 1.0)) - 2.0 * 2f64.sqrt()).abs() < 1e-12);
+        // Swept: a unit square moving east along y = 0 meets one centred at (5, 0.5) from t = 3
+        // to t = 7, and misses one at (5, 3).
+        let (lo, hi) = convex_sweep(&sq(0.0, 0.0, 1.0), Point::new(1.0, 0.0), &sq(5.0, 0.5, 1.0)).unwrap();
+        assert!((lo - 3.0).abs() < 1e-6 && (hi - 7.0).abs() < 1e-6, "{lo} {hi}");
+        assert!(convex_sweep(&sq(0.0, 0.0, 1.0), Point::new(1.0, 0.0), &sq(5.0, 3.0, 1.0)).is_none());
+        // It agrees with the overlap test along the way.
+        let (a, b, v) = (sq(0.0, 0.0, 1.0), diamond.clone(), Point::new(0.3, -0.2));
+        let iv = convex_sweep(&a, v, &b);
+        for k in -40..40 {
+            let t = f64::from(k) * 0.25;
+            let moved: Vec<Point> = a.iter().map(|&p| p + v * t).collect();
+            let inside = iv.is_some_and(|(lo, hi)| t > lo + 1e-6 && t < hi - 1e-6);
+            let near_edge = iv.is_some_and(|(lo, hi)| (t - lo).abs() < 1e-6 || (t - hi).abs() < 1e-6);
+            if !near_edge {
+                assert_eq!(convex_overlap(&moved, &b), inside, "t = {t}");
+            }
+        }
     }
 
     #[test]

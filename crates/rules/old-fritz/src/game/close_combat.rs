@@ -227,26 +227,34 @@ impl Battle {
         let mut moving = u.clone();
         (moving.facing, moving.formation) = (facing, formation);
         let target = e.corners();
-        let gap_at = |p: Point| volley_table::convex_distance(&moving.corners().map(|c| c - u.at + p), &target);
+        let shape = moving.corners().map(|c| c - u.at);
+        let ahead = volley_table::unit(facing);
+        let gap_at = |s: f64| {
+            let p = u.at + ahead * s;
+            volley_table::convex_distance(&shape.map(|c| c + p), &target)
+        };
         let mut at = u.at;
-        if gap_at(at) > APPROACH + 0.05 && budget > 0.0 {
+        let now = gap_at(0.0);
+        if now > APPROACH + 0.05 && budget > 0.0 {
             let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
             let far = u.at.dist(e.at);
             // The first point of the way where the gap is down to 2½" (the gap only shrinks
-            // until then, going straight for the enemy's centre): strides, then halving.
+            // until then, going straight for the enemy's centre, and by no more than the way
+            // gone): strides as long as the gap allows, then halving.
             let (mut lo, mut hi) = (0.0, far);
-            let mut s = 0.0;
+            let (mut s, mut gap) = (0.0, now);
             while s < far {
-                s = (s + PATH_STEP).min(far);
-                if gap_at(u.at.toward(facing, s)) <= APPROACH {
+                s = (s + (gap - APPROACH).max(PATH_STEP)).min(far);
+                gap = gap_at(s);
+                if gap <= APPROACH {
                     hi = s;
                     break;
                 }
                 lo = s;
             }
-            for _ in 0..20 {
+            for _ in 0..40 {
                 let mid = (lo + hi) / 2.0;
-                if gap_at(u.at.toward(facing, mid)) <= APPROACH {
+                if gap_at(mid) <= APPROACH {
                     hi = mid;
                 } else {
                     lo = mid;
@@ -256,7 +264,7 @@ impl Battle {
             at = to;
             budget -= used;
         }
-        let reached = gap_at(at) <= APPROACH + 0.05;
+        let reached = volley_table::convex_distance(&shape.map(|c| c + at), &target) <= APPROACH + 0.05;
         let u = &mut self.units[i];
         u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
         u.facing = facing;
