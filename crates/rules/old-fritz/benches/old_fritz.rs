@@ -24,7 +24,7 @@ fn infantry_against_a_battery() -> Situation {
     let mut d = unit(Arm::Artillery);
     d.figures = 6;
     d.guns = Some(Guns { heavy: false, gunners_lost: 0 });
-    Situation { attacker: unit(Arm::Infantry), defender: d }
+    Situation::new(unit(Arm::Infantry), d)
 }
 
 const COMBATS: usize = 10_000;
@@ -125,7 +125,7 @@ fn draws_match_the_resolutions(bencher: Bencher) {
 #[divan::bench(args = ["cavalry", "battery"])]
 fn exact_odds(bencher: Bencher, which: &str) {
     let s = match which {
-        "cavalry" => Situation { attacker: unit(Arm::Cavalry), defender: unit(Arm::Cavalry) },
+        "cavalry" => Situation::new(unit(Arm::Cavalry), unit(Arm::Cavalry)),
         _ => infantry_against_a_battery(),
     };
     bencher.bench_local(|| black_box(Combat.odds(black_box(&s))));

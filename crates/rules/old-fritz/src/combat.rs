@@ -706,14 +706,34 @@ pub fn pursuit_needs(arm: Arm) -> i32 {
     if arm == Arm::Cavalry { 2 } else { 0 }
 }
 
-/// A close combat as the umpire describes it: the attacker and the defender.
+/// A battalion (or regiment) of an attacking grouping besides its leader: it fires its own
+/// share of the casualty test the grouping throws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct Battalion {
+    /// Troop quality.
+    pub quality: Quality,
+    /// Figures now.
+    #[schemars(example = 12)]
+    pub figures: u16,
+    /// Green counters it held before the combat.
+    #[serde(default)]
+    pub greens: u8,
+}
+
+/// A close combat as the umpire describes it: the attacker and the defender.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Situation {
-    /// The attacking unit (or grouping).
+    /// The attacking unit (or grouping: its figures all the grouping's, the rest as its leader).
     pub attacker: Unit,
     /// The defending unit (or grouping).
     pub defender: Unit,
+    /// The attacking grouping's battalions besides its leader (whose figures are the
+    /// attacker's less theirs). A casualty test the grouping fires adds up every battalion's
+    /// score: its own dice (1d10 per 6 of its figures), its own quality and its own greens.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacker_group: Vec<Battalion>,
 }
 
 /// What one side came to, with the reasons: the additions, the totals, the row, the tests'
@@ -812,8 +832,7 @@ impl Resolution {
             // A test was taken if it threw dice (`casualty_dice` throws at least one).
             let test = (self.test_dice[i].len > 0).then(|| {
                 let dice = self.test_dice[i].dice();
-                let firer = units[1 - i];
-                let add = casualty_addition(firer, effects[i].reaction.target_state(), units[i].in_cover);
+                let (_, add) = s.test_throw(&attacker, i, effects[i].reaction.target_state());
                 let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
                 (dice, score)
             });
@@ -932,6 +951,11 @@ impl fmt::Display for Outcome {
 }
 
 impl Situation {
+    /// A combat of one attacking unit (or a grouping described as one) against a defender.
+    pub fn new(attacker: Unit, defender: Unit) -> Self {
+        Situation { attacker, defender, attacker_group: Vec::new() }
+    }
+
     #[inline]
     fn check(&self) -> Result<(), CalcError> {
         // Every condition tested at once; the reason is only worked out for a bad situation.
@@ -945,7 +969,14 @@ impl Situation {
                 | ((u.arm == Arm::Artillery) & (u.figures_at_start.unwrap_or(u.figures) > MAX_BATTERY))
                 | u.guns.is_some_and(|g| u16::from(g.gunners_lost) + u.figures > MAX_BATTERY)
         };
-        if bad(&self.attacker) | bad(&self.defender) { self.refused() } else { Ok(()) }
+        let group_bad = !self.attacker_group.is_empty() && {
+            let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
+            let dice: u32 = self.attacker_group.iter().map(|b| u32::from(casualty_dice(b.figures))).sum();
+            self.attacker_group.iter().any(|b| b.figures == 0)
+                || others >= u32::from(self.attacker.figures)
+                || dice + 1 > MAX_TEST_DICE as u32
+        };
+        if bad(&self.attacker) | bad(&self.defender) | group_bad { self.refused() } else { Ok(()) }
     }
 
     /// Why [`Situation::check`] refuses this situation.
@@ -991,7 +1022,48 @@ impl Situation {
                 )));
             }
         }
+        if !self.attacker_group.is_empty() {
+            let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
+            if self.attacker_group.iter().any(|b| b.figures == 0) {
+                return Err(CalcError::Invalid("a battalion of the attacker's group has no figures".into()));
+            }
+            if others >= u32::from(self.attacker.figures) {
+                return Err(CalcError::Invalid(format!(
+                    "the attacker's figures ({}) are the whole grouping's: more than its group's other battalions' {others}",
+                    self.attacker.figures
+                )));
+            }
+            let dice: u32 = self.attacker_group.iter().map(|b| u32::from(casualty_dice(b.figures))).sum();
+            if dice + 1 > MAX_TEST_DICE as u32 {
+                return Err(CalcError::Invalid(format!(
+                    "the attacking grouping would fire more than {MAX_TEST_DICE} dice in one casualty test"
+                )));
+            }
+        }
         Ok(())
+    }
+
+    /// The dice and the addition of the casualty test fired at side `i` (0: the attacker, 1: the
+    /// defender), the attacker as it fights being `attacker`, the side fired upon in `target`'s
+    /// state. A grouping's test adds up each battalion's dice and additions (the text: "add
+    /// together the scores from each battalion firing").
+    fn test_throw(&self, attacker: &Unit, i: usize, target: TargetState) -> (u8, i32) {
+        let units = [attacker, &self.defender];
+        let (firer, cover) = (units[1 - i], units[i].in_cover);
+        if i == 0 || self.attacker_group.is_empty() {
+            return (casualty_dice(firer.figures), casualty_addition(firer, target, cover));
+        }
+        let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
+        let mut lead = *attacker;
+        lead.figures = (u32::from(attacker.figures).saturating_sub(others)).max(1) as u16;
+        let mut dice = u32::from(casualty_dice(lead.figures));
+        let mut add = casualty_addition(&lead, target, cover);
+        for b in &self.attacker_group {
+            let u = Unit { quality: b.quality, greens: b.greens, figures: b.figures, ..*attacker };
+            dice += u32::from(casualty_dice(b.figures));
+            add += casualty_addition(&u, target, cover);
+        }
+        (dice.min(MAX_TEST_DICE as u32) as u8, add)
     }
 
     /// The attacker after the defending battery's close-range fire with `d6`: (the attacker as
@@ -1037,11 +1109,7 @@ impl Situation {
         };
         let test = |i: usize| {
             let takes = rows[i].casualty_test | (plus4(i) & (rows[1 - i].reaction == Reaction::Withdraw));
-            takes.then(|| {
-                let firer = units[1 - i];
-                let add = casualty_addition(firer, rows[i].reaction.target_state(), units[i].in_cover);
-                (casualty_dice(firer.figures), add)
-            })
+            takes.then(|| self.test_throw(&attacker, i, rows[i].reaction.target_state()))
         };
         Verdict { table, effects: [effect(0), effect(1)], tests: [test(0), test(1)] }
     }
@@ -1073,7 +1141,7 @@ impl Situation {
             }
         }
         let [attacker, defender] = effects;
-        Ok(Resolution { situation: *self, d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
+        Ok(Resolution { situation: self.clone(), d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
     }
 
     /// Resolve the combat, drawing the guns' d6 (if the defender is a battery), the attacker's
@@ -1316,7 +1384,7 @@ mod tests {
 
     #[test]
     fn odds_sum_to_one_and_match_brute_force() {
-        let mut s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: unit(Arm::Artillery, Quality::D) };
+        let mut s = Situation::new(unit(Arm::Infantry, Quality::C), unit(Arm::Artillery, Quality::D));
         s.defender.guns = Some(Guns { heavy: false, gunners_lost: 0 });
         s.defender.in_cover = true;
         let odds = Combat.odds(&s).unwrap();
@@ -1396,7 +1464,7 @@ mod tests {
         let mut battery = unit(Arm::Artillery, Quality::C);
         battery.figures = 6;
         battery.guns = Some(Guns { heavy: false, gunners_lost: 0 });
-        let s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: battery };
+        let s = Situation::new(unit(Arm::Infantry, Quality::C), battery);
         let mut rng = volley_chance::Seeded::new(3);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..500 {
@@ -1410,7 +1478,7 @@ mod tests {
 
     #[test]
     fn impossible_situations_are_refused_with_the_field_named() {
-        let why = |a: Unit, d: Unit| Combat.odds(&Situation { attacker: a, defender: d }).unwrap_err().to_string();
+        let why = |a: Unit, d: Unit| Combat.odds(&Situation::new(a, d)).unwrap_err().to_string();
         let mut a = unit(Arm::Infantry, Quality::C);
         a.figures_at_start = Some(10);
         assert!(why(a, unit(Arm::Infantry, Quality::C)).contains("12 figures, more than its 10 at the start"));
@@ -1431,13 +1499,37 @@ mod tests {
     }
 
     #[test]
+    fn a_grouping_adds_up_each_battalions_own_score() {
+        // Second reading OF-43: A1 (C, 12 figures) leads A2 (E, 12, a green before the combat)
+        // against B (D, 12). 5 + 2 (C over D) against 4 - 3 (B outnumbered 2 to 1): +6 / -6, B
+        // withdraws and takes the grouping's test: A1 2d10 + 1 (C, withdrawing), A2 2d10 + 0
+        // (E/F, withdrawing) - 2 (its green): dice 5 3 and 4 4, 8 + 1 + 8 - 2 = 15: two
+        // casualties (with A1's quality and greens for all four dice it would be 16 + 1 = 17;
+        // with A2's green charged to both, 13: one).
+        let mut s = Situation::new(unit(Arm::Infantry, Quality::C), unit(Arm::Infantry, Quality::D));
+        s.attacker.figures = 24;
+        s.attacker_group = vec![Battalion { quality: Quality::E, figures: 12, greens: 1 }];
+        let r = s.with_dice(&[5, 4, 1, 1, 5, 3, 4, 4]).unwrap();
+        let [_, b] = r.sides();
+        assert_eq!(b.band, Band::Minus1To7);
+        assert_eq!(b.casualty_test.as_ref().map(|t| (t.0.len(), t.1)), Some((4, 15)));
+        assert_eq!(r.defender.test_casualties, 2);
+        // The odds agree with the grouping's dice and additions.
+        let odds = Combat.odds(&s).unwrap();
+        assert!((odds.iter().map(|o| o.probability).sum::<f64>() - 1.0).abs() < 1e-12);
+        // A group whose other battalions hold all the figures is refused.
+        s.attacker.figures = 12;
+        assert!(Combat.odds(&s).unwrap_err().to_string().contains("the whole grouping's"));
+    }
+
+    #[test]
     fn the_casualty_test_column_is_the_state_of_the_unit_fired_upon() {
         // Infantry A and B, both quality C, dice 9 and 4: A +5, B -5. B withdraws and takes a
         // casualty test thrown by A: C's row, B's column (withdrawing): +1 (the firer's own
         // state, standing, would give +2). A, unaffected, takes one thrown by the withdrawing B:
         // C's row, A's column (standing): +2 (the firer's state would give +1). Test dice: 1 1
         // against A, 1 1 against B.
-        let s = Situation { attacker: unit(Arm::Infantry, Quality::C), defender: unit(Arm::Infantry, Quality::C) };
+        let s = Situation::new(unit(Arm::Infantry, Quality::C), unit(Arm::Infantry, Quality::C));
         let r = s.with_dice(&[9, 4, 1, 1, 1, 1]).unwrap();
         let [a, b] = r.sides();
         assert_eq!((a.band, b.band), (Band::Plus4, Band::Minus1To7));
@@ -1449,7 +1541,7 @@ mod tests {
 
     #[test]
     fn the_battery_fires_first_at_close_range() {
-        let mut s = Situation { attacker: unit(Arm::Infantry, Quality::D), defender: unit(Arm::Artillery, Quality::D) };
+        let mut s = Situation::new(unit(Arm::Infantry, Quality::D), unit(Arm::Artillery, Quality::D));
         s.defender.guns = Some(Guns { heavy: true, gunners_lost: 0 });
         // Heavy: 2 - d6 1 = 1: two casualties and a green on the attacker before the d10s.
         // Then the d10s: the attacker 5 - 2 (2 of 12 lost) - 3 (the green) = 0, the battery of 6

@@ -309,7 +309,13 @@ impl Battle {
         def.enemy_to_rear =
             attackers.iter().filter_map(|&k| self.units.get(k)).any(|x| (x.at - d.at).dot(fwd) < -d.depth() / 2.0);
         def.in_cover = self.stat.table.cover(d.at, l.at) != volley_table::Cover::Open;
-        Some(Situation { attacker: a, defender: def })
+        // The grouping's other battalions fire their own shares of its casualty test.
+        let attacker_group = attackers[1..]
+            .iter()
+            .filter_map(|&k| self.units.get(k))
+            .map(|x| combat::Battalion { quality: x.quality, figures: x.figures.max(1), greens: x.greens })
+            .collect();
+        Some(Situation { attacker: a, defender: def, attacker_group })
     }
 
     pub(super) fn close_combat(
@@ -324,14 +330,15 @@ impl Battle {
         }
         // A grouping fires one casualty test: no more units join it than that test's dice
         // allow (the others do not come to grips with this defender this bound).
-        let mut firing = 0u32;
+        let (mut firing, mut dice) = (0u32, 0u32);
         let attackers: Vec<usize> = attackers
             .iter()
             .copied()
             .enumerate()
             .take_while(|&(n, k)| {
                 firing += u32::from(self.units[k].figures);
-                n == 0 || firing <= u32::from(combat::MAX_FIRING_FIGURES)
+                dice += u32::from(combat::casualty_dice(self.units[k].figures.max(1)));
+                n == 0 || (firing <= u32::from(combat::MAX_FIRING_FIGURES) && dice <= combat::MAX_TEST_DICE as u32)
             })
             .map(|(_, k)| k)
             .collect();
