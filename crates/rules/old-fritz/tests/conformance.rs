@@ -187,6 +187,34 @@ fn invariants(before: &Battle, _action: &Action, after: &Battle, events: &[Event
     if !events.iter().any(|e| matches!(e, Event::BoundBegins { .. })) {
         return Ok(());
     }
+    // Close combat only between units in contact: after the bound (the beaten withdraw or run
+    // only next bound), every attacker that still stands where it fought is within 2½" of its
+    // defender, body to body.
+    for ev in events {
+        let Event::CloseCombat { attackers, defender, .. } = ev else { continue };
+        let pos = |name: &str| after.stat().unit_names.iter().position(|n| n == name);
+        let Some(d) = pos(defender) else { continue };
+        let dv = &after.units[d];
+        if !dv.present() {
+            continue;
+        }
+        for a in attackers {
+            let Some(k) = pos(a) else { continue };
+            let av = &after.units[k];
+            // A winner that finished its move, or one already pursuing, has left the spot.
+            if !av.present() || av.move_left > 0.0 || !matches!(av.state, State::Steady) {
+                continue;
+            }
+            // Measured after the combat's losses, which narrow both lines: each footprint lies
+            // within half the frontage it lost of the one that fought.
+            let lost = |b: &Unit, a: &Unit| (b.frontage() - a.frontage()).max(0.0) / 2.0;
+            let slack = lost(&before.units[k], av) + lost(&before.units[d], dv) + 0.1;
+            let gap = volley_table::convex_distance(&footprint(av, av.at), &footprint(dv, dv.at));
+            if gap > volley_old_fritz::model::APPROACH + slack {
+                return Err(format!("{a} fought {defender} with {gap:.2}\" between them"));
+            }
+        }
+    }
     for (i, (u0, u1)) in before.units.iter().zip(&after.units).enumerate() {
         if !u1.present() || !u0.present() {
             continue;

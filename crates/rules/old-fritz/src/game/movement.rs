@@ -30,7 +30,7 @@ impl Battle {
                 continue;
             }
             // A unit an enemy has come to grips with (to fight this bound or the next) stays to
-            // receive it: it may not turn and march off from contact. It may take on that enemy.
+            // receive it: it may not turn and march off from contact.
             let contacting: Vec<usize> = (0..self.units.len())
                 .filter(|&a| {
                     let e = &self.units[a];
@@ -40,9 +40,8 @@ impl Battle {
                 })
                 .collect();
             if !contacting.is_empty() {
-                if let Some(t) = self.attack_target(i).filter(|t| contacting.contains(t)) {
-                    self.attack(i, t, &mut combats);
-                }
+                // It receives the enemy where it stands and as it faces: turning would swing its
+                // line out of the contact the enemy came to.
                 continue;
             }
             if let Some(t) = self.attack_target(i) {
