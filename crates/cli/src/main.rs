@@ -13,7 +13,7 @@ use serde::Serialize;
 use volley_chance::Seeded;
 use volley_core::log::{FORMAT, Header, Log, read_header};
 use volley_core::run::{Runner, replay_steps};
-use volley_core::{Agent, GameState, Heuristic, SideId, Tally, Viewer, hash_hex};
+use volley_core::{Agent, GameState, Heuristic, Tally, Viewer, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
 use volley_server::catalog as bundled;
 
@@ -963,25 +963,14 @@ fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>) ->
     }
 }
 
-/// One line of a replay's trace: where every piece stands after action `n`.
+/// One line of a replay's trace: where every piece stands after action `n` (the umpire's view
+/// of the pieces, without the reach drawn for a selected unit).
 #[derive(serde::Serialize)]
 struct TraceLine<'a> {
     n: u64,
     turn: u32,
     phase: &'a str,
-    pieces: Vec<TracePiece<'a>>,
-}
-
-/// A piece in a trace line: the view's piece without its reach.
-#[derive(serde::Serialize)]
-struct TracePiece<'a> {
-    unit: Option<&'a str>,
-    side: Option<SideId>,
-    label: &'a str,
-    status: &'a str,
-    facing: Option<f64>,
-    footprint: &'a volley_core::Footprint,
-    counters: &'a [volley_core::ViewCounter],
+    pieces: &'a [volley_core::ViewPiece],
 }
 
 fn replay_as<B: Playable>(
@@ -1018,25 +1007,11 @@ where
             }
         }
         if let Some(w) = traced.as_mut().filter(|_| trace_error.is_none()) {
-            let view = state.view(Viewer::Umpire);
-            let line = TraceLine {
-                n,
-                turn: view.turn,
-                phase: &view.phase,
-                pieces: view
-                    .pieces
-                    .iter()
-                    .map(|p| TracePiece {
-                        unit: p.unit.as_deref(),
-                        side: p.side,
-                        label: &p.label,
-                        status: &p.status,
-                        facing: p.facing,
-                        footprint: &p.footprint,
-                        counters: &p.counters,
-                    })
-                    .collect(),
-            };
+            let mut view = state.view(Viewer::Umpire);
+            for p in &mut view.pieces {
+                p.ranges.clear();
+            }
+            let line = TraceLine { n, turn: view.turn, phase: &view.phase, pieces: &view.pieces };
             if let Err(e) =
                 serde_json::to_writer(&mut *w, &line).map_err(std::io::Error::from).and_then(|_| writeln!(w))
             {

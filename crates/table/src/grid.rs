@@ -308,19 +308,20 @@ pub fn in_arc(from: Area, facing: Dir, target: Area) -> bool {
 /// The areas whose inside the straight line between the centres of `a` and `b` passes
 /// through, `a` and `b` excluded, in order. Where the line passes exactly through a corner it
 /// goes from one area to the diagonal one, touching the other two only at the corner, which
-/// does not count here ([`corners_between`] lists those pairs).
+/// does not count here ([`line_between`] gives those pairs too).
 pub fn areas_between(a: Area, b: Area) -> Vec<Area> {
-    walk_between(a, b).0
+    line_between(a, b).0
 }
 
 /// The pairs of areas that the straight line between the centres of `a` and `b` touches only at
 /// a corner, passing exactly between them (on a diagonal line, the two areas either side of
 /// each grid corner it crosses).
 pub fn corners_between(a: Area, b: Area) -> Vec<[Area; 2]> {
-    walk_between(a, b).1
+    line_between(a, b).1
 }
 
-fn walk_between(a: Area, b: Area) -> (Vec<Area>, Vec<[Area; 2]>) {
+/// [`areas_between`] and [`corners_between`] from one walk along the line.
+pub fn line_between(a: Area, b: Area) -> (Vec<Area>, Vec<[Area; 2]>) {
     let (dc, dr) = (i32::from(b.col - a.col), i32::from(b.row - a.row));
     let (n, m) = (dc.abs(), dr.abs());
     let (sc, sr) = (dc.signum() as i16, dr.signum() as i16);

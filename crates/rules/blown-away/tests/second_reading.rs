@@ -42,6 +42,18 @@ fn to_main_of(b: &mut Battle, side: u8) {
     }
 }
 
+/// Through the combat phases to the next main phase: each of `fights` (unit, target) conducts
+/// its combat when the rules let it, and every phase is ended.
+fn fight_out(b: &mut Battle, fights: &[(u16, u16)]) {
+    while b.phase != Phase::Main && b.outcome.is_none() {
+        let due = fights.iter().find(|&&(unit, target)| b.validate(&Action::Combat { unit, target }).is_ok());
+        match due {
+            Some(&(unit, target)) => apply(b, Action::Combat { unit, target }),
+            None => apply(b, Action::EndPhase),
+        };
+    }
+}
+
 /// Pass the main phase (and the artillery phase, if any) to reach the combats.
 fn to_combat(b: &mut Battle) {
     while !matches!(b.phase, Phase::Combat { .. }) {
@@ -346,14 +358,8 @@ fn ba_21_without_chance_a_rear_attack_breaks_in_two_phases() {
     assert_eq!((killed(&b, 1), in_ranks(&b, 1)), (1, 7), "1 + (1 + 4)");
     to_combat(&mut b);
     // In the combat phase of A's turn P fights again; A may not (P is not in front of it).
-    while b.phase != Phase::Main {
-        if b.validate(&Action::Combat { unit: 0, target: 1 }).is_ok() {
-            apply(&mut b, Action::Combat { unit: 0, target: 1 });
-        } else {
-            assert!(b.validate(&Action::Combat { unit: 1, target: 0 }).is_err());
-            apply(&mut b, Action::EndPhase);
-        }
-    }
+    assert!(b.validate(&Action::Combat { unit: 1, target: 0 }).is_err());
+    fight_out(&mut b, &[(0, 1), (1, 0)]);
     assert_eq!(in_ranks(&b, 1), 0, "second kill: 1 + (2 + 4) of 7");
 }
 
@@ -390,13 +396,7 @@ fn ba_23_cavalry_barred_from_woods_but_fought_from_them() {
     // runs from A's steady men facing it.
     let mut b = start(battle("without-chance", &cav, &a, WOODS), 0);
     to_combat(&mut b);
-    while b.phase != Phase::Main {
-        if b.validate(&Action::Combat { unit: 1, target: 0 }).is_ok() {
-            apply(&mut b, Action::Combat { unit: 1, target: 0 });
-        } else {
-            apply(&mut b, Action::EndPhase);
-        }
-    }
+    fight_out(&mut b, &[(1, 0)]);
     assert_eq!((killed(&b, 0), in_ranks(&b, 0)), (1, 0), "1 killed, 1 ran, the other 8 ran from A");
 }
 
@@ -552,18 +552,7 @@ fn ba_53_without_chance_artillery_and_infantry_break_each_other() {
     );
     for turn in 0..2u8 {
         to_combat(&mut b);
-        while b.phase != Phase::Main && b.outcome.is_none() {
-            let side = match b.phase {
-                Phase::Combat { side } => side,
-                _ => unreachable!(),
-            };
-            let (u, t) = if side == 0 { (0, 1) } else { (1, 0) };
-            if b.validate(&Action::Combat { unit: u, target: t }).is_ok() {
-                apply(&mut b, Action::Combat { unit: u, target: t });
-            } else {
-                apply(&mut b, Action::EndPhase);
-            }
-        }
+        fight_out(&mut b, &[(0, 1), (1, 0)]);
         if turn == 0 {
             assert_eq!((in_ranks(&b, 1), in_ranks(&b, 0)), (6, 2), "phase 1");
             // The men nearest the gun were killed and ran: A's six left stand at the ends of its

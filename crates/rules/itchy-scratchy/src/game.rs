@@ -7,7 +7,7 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, hash_serialized, illegal,
 };
-use volley_table::grid::{Area, Dir, areas_between, corners_between, in_arc};
+use volley_table::grid::{Area, Dir, in_arc, line_between};
 
 use crate::combat::{self, MAX_DICE, Resolution};
 use crate::events::Event;
@@ -381,7 +381,8 @@ impl Battle {
         // (woods and buildings also block the sight) stops it, and so do two areas of it
         // meeting at a corner the line passes through.
         const INTO: &str = "an attack goes only 1 grid area into woods, built-up areas and fortifications";
-        for between in areas_between(u.area, target.area) {
+        let (between_areas, corners) = line_between(u.area, target.area);
+        for between in between_areas {
             let t = self.stat.terrain(between);
             if t.blocks_sight() {
                 return illegal!("no line of sight: {} at [{}, {}] ({INTO})", t.name(), between.col, between.row);
@@ -398,7 +399,7 @@ impl Battle {
                 return illegal!("no line of sight: a unit stands at [{}, {}]", between.col, between.row);
             }
         }
-        for [x, y] in corners_between(u.area, target.area) {
+        for [x, y] in corners {
             let (tx, ty) = (self.stat.terrain(x), self.stat.terrain(y));
             if tx.cover() && ty.cover() {
                 return illegal!(

@@ -5,7 +5,7 @@ use volley_core::Agent;
 use volley_core::conformance::{check, check_with};
 use volley_itchy_scratchy::{Action, Battle, Event, load};
 use volley_scenario::Source;
-use volley_table::grid::{Area, areas_between, corners_between};
+use volley_table::grid::{Area, line_between};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/itchy-scratchy/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -105,10 +105,11 @@ fn invariants(before: &Battle, action: &Action, _after: &Battle, _events: &[Even
                 return Err(format!("an attack at range {range}, beyond {}", weapon.max_range()));
             }
             let cover = |a: Area| before.stat().terrain(a).cover();
-            if let Some(a) = areas_between(u.area, t.area).into_iter().find(|&a| cover(a)) {
+            let (between, corners) = line_between(u.area, t.area);
+            if let Some(a) = between.into_iter().find(|&a| cover(a)) {
                 return Err(format!("a line of fire through cover at {a:?} to a target beyond"));
             }
-            if corners_between(u.area, t.area).into_iter().any(|[x, y]| cover(x) && cover(y)) {
+            if corners.into_iter().any(|[x, y]| cover(x) && cover(y)) {
                 return Err("a line of fire between two areas of cover meeting at a corner".into());
             }
         }

@@ -970,8 +970,7 @@ impl Situation {
                 | u.guns.is_some_and(|g| u16::from(g.gunners_lost) + u.figures > MAX_BATTERY)
         };
         let group_bad = !self.attacker_group.is_empty() && {
-            let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
-            let dice: u32 = self.attacker_group.iter().map(|b| u32::from(casualty_dice(b.figures))).sum();
+            let (others, dice) = self.group_totals();
             self.attacker_group.iter().any(|b| b.figures == 0)
                 || others >= u32::from(self.attacker.figures)
                 || dice + 1 > MAX_TEST_DICE as u32
@@ -1023,7 +1022,7 @@ impl Situation {
             }
         }
         if !self.attacker_group.is_empty() {
-            let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
+            let (others, dice) = self.group_totals();
             if self.attacker_group.iter().any(|b| b.figures == 0) {
                 return Err(CalcError::Invalid("a battalion of the attacker's group has no figures".into()));
             }
@@ -1033,7 +1032,6 @@ impl Situation {
                     self.attacker.figures
                 )));
             }
-            let dice: u32 = self.attacker_group.iter().map(|b| u32::from(casualty_dice(b.figures))).sum();
             if dice + 1 > MAX_TEST_DICE as u32 {
                 return Err(CalcError::Invalid(format!(
                     "the attacking grouping would fire more than {MAX_TEST_DICE} dice in one casualty test"
@@ -1041,6 +1039,14 @@ impl Situation {
             }
         }
         Ok(())
+    }
+
+    /// The figures of the attacking grouping's battalions besides its leader, and the dice
+    /// they fire in its casualty test.
+    fn group_totals(&self) -> (u32, u32) {
+        self.attacker_group
+            .iter()
+            .fold((0, 0), |(f, d), b| (f + u32::from(b.figures), d + u32::from(casualty_dice(b.figures))))
     }
 
     /// The dice and the addition of the casualty test fired at side `i` (0: the attacker, 1: the
@@ -1053,7 +1059,7 @@ impl Situation {
         if i == 0 || self.attacker_group.is_empty() {
             return (casualty_dice(firer.figures), casualty_addition(firer, target, cover));
         }
-        let others: u32 = self.attacker_group.iter().map(|b| u32::from(b.figures)).sum();
+        let (others, _) = self.group_totals();
         let mut lead = *attacker;
         lead.figures = (u32::from(attacker.figures).saturating_sub(others)).max(1) as u16;
         let mut dice = u32::from(casualty_dice(lead.figures));

@@ -182,7 +182,8 @@ pub const ENGAGE_NEAR: f64 = 8.0;
 pub const TIRED: u8 = 2;
 /// Ball passes on to units this far behind the target, inches.
 pub const BALL_THROUGH: f64 = 5.0;
-/// Moves are traced this far at a time for enemy bodies in the way, inches.
+/// The shortest stride of an attacker's approach, inches; a move stops a tenth of it short of
+/// the first enemy body in its way.
 pub const PATH_STEP: f64 = 0.25;
 /// Ball penetrates two ranks of figures behind the target: at most this many units.
 pub const BALL_RANKS: usize = 2;

@@ -345,6 +345,11 @@ impl Unit {
     /// Frontage in inches: men per metre from the text, guns by [`METRES_PER_GUN`]; a column has
     /// a quarter of its line's.
     pub fn frontage(&self) -> f64 {
+        self.frontage_in(self.formation)
+    }
+
+    /// [`Unit::frontage`] in `formation`.
+    fn frontage_in(&self, formation: Formation) -> f64 {
         let d = self.kind.data();
         let metres = if d.men_per_metre > 0.0 {
             f64::from(self.figures) * MEN_PER_FIGURE / d.men_per_metre
@@ -352,7 +357,7 @@ impl Unit {
             f64::from(self.figures) * METRES_PER_GUN
         };
         let line = (metres * MM_PER_METRE / MM_PER_INCH).max(0.5);
-        match self.formation {
+        match formation {
             Formation::Line => line,
             Formation::Column => line / 4.0,
         }
@@ -360,12 +365,17 @@ impl Unit {
 
     /// Depth in inches (bases: infantry ½", cavalry 1", guns 1½"; a column four times).
     pub fn depth(&self) -> f64 {
+        self.depth_in(self.formation)
+    }
+
+    /// [`Unit::depth`] in `formation`.
+    fn depth_in(&self, formation: Formation) -> f64 {
         let line = match self.kind.arm() {
             Arm::Infantry => 0.5,
             Arm::Cavalry => 1.0,
             Arm::Artillery => 1.5,
         };
-        match self.formation {
+        match formation {
             Formation::Line => line,
             Formation::Column => line * 4.0,
         }
@@ -378,11 +388,16 @@ impl Unit {
 
     /// The footprint's corners: front left, front right, rear right, rear left.
     pub fn corners(&self) -> [Point; 4] {
-        let fwd = volley_table::unit(self.facing);
-        let right = volley_table::unit(self.facing + 90.0);
-        let (hw, hd) = (self.frontage() / 2.0, self.depth() / 2.0);
-        let c = self.at;
-        [c + fwd * hd - right * hw, c + fwd * hd + right * hw, c - fwd * hd + right * hw, c - fwd * hd - right * hw]
+        self.outline(self.facing, self.formation).map(|c| c + self.at)
+    }
+
+    /// The corners of the footprint the unit would have facing `facing` in `formation`,
+    /// relative to its centre (as [`Unit::corners`]).
+    pub fn outline(&self, facing: f64, formation: Formation) -> [Point; 4] {
+        let fwd = volley_table::unit(facing);
+        let right = volley_table::unit(facing + 90.0);
+        let (hw, hd) = (self.frontage_in(formation) / 2.0, self.depth_in(formation) / 2.0);
+        [fwd * hd - right * hw, fwd * hd + right * hw, right * hw - fwd * hd, right * -hw - fwd * hd]
     }
 
     /// The unit as the close-combat function sees it.

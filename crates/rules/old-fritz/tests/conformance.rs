@@ -162,12 +162,9 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
 
 // ----- The table's geometry, checked after every bound of every battle above -----
 
-/// A unit's footprint with its centre at `at`: frontage by depth, square to its facing.
+/// A unit's footprint with its centre at `at`.
 fn footprint(u: &Unit, at: Point) -> [Point; 4] {
-    let fwd = volley_table::unit(u.facing);
-    let right = volley_table::unit(u.facing + 90.0);
-    let (hw, hd) = (u.frontage() / 2.0, u.depth() / 2.0);
-    [at + fwd * hd - right * hw, at + fwd * hd + right * hw, at - fwd * hd + right * hw, at - fwd * hd - right * hw]
+    u.outline(u.facing, u.formation).map(|c| c + at)
 }
 
 /// The most a unit may cover in a bound, by the text's rates: its walk (infantry, guns), its

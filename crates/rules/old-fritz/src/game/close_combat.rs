@@ -224,10 +224,8 @@ impl Battle {
         facing = want;
         // The approach is body to body: the attacker goes straight for the enemy until the gap
         // between their footprints is 2½" (whatever the angle: a line's flank reaches out).
-        let mut moving = u.clone();
-        (moving.facing, moving.formation) = (facing, formation);
         let target = e.corners();
-        let shape = moving.corners().map(|c| c - u.at);
+        let shape = u.outline(facing, formation);
         let ahead = volley_table::unit(facing);
         let gap_at = |s: f64| {
             let p = u.at + ahead * s;

@@ -167,9 +167,9 @@ impl Battle {
         if len < 1e-9 {
             return 1.0;
         }
-        let mut moving = u.clone();
-        (moving.facing, moving.formation) = shape;
-        let start = moving.corners().map(|c| c - u.at + from);
+        let start = u.outline(shape.0, shape.1).map(|c| c + from);
+        // The farthest its footprint reaches from its centre.
+        let reach = start.iter().map(|c| c.dist(from)).fold(0.0, f64::max);
         let dir = (to - from) * (1.0 / len);
         let r = len / 2.0 + u.radius() + self.reach() + 0.1;
         // The first distance along the way at which the footprint meets an enemy body, exactly
@@ -182,7 +182,7 @@ impl Battle {
                 continue;
             }
             // Far from the whole way (by the circles round both footprints): it cannot be met.
-            if dist_to_segment(v.at, from, to) > u.radius().max(moving.radius()) * 1.5 + v.radius() * 1.5 {
+            if dist_to_segment(v.at, from, to) > reach + v.radius() * 1.5 {
                 continue;
             }
             if let Some((lo, hi)) = volley_table::convex_sweep(&start, dir, &v.corners()) {
