@@ -43,10 +43,16 @@ impl GameState for Nim {
     fn candidate_actions(&self, out: &mut Vec<Take>) {
         out.extend((1..=self.stones.min(3)).map(Take));
     }
-    fn validate(&self, a: &Take) -> Result<(), Illegal> {
+    fn validate_by(&self, _: volley_core::Actor, a: &Take) -> Result<(), Illegal> {
         if (1..=self.stones.min(3)).contains(&a.0) { Ok(()) } else { Err(Illegal::new("no")) }
     }
-    fn apply(&mut self, a: &Take, _: &mut dyn Chance, ev: &mut Vec<Took>) -> Result<(), ApplyError> {
+    fn apply_by(
+        &mut self,
+        _: volley_core::Actor,
+        a: &Take,
+        _: &mut dyn Chance,
+        ev: &mut Vec<Took>,
+    ) -> Result<(), ApplyError> {
         self.validate(a)?;
         self.stones -= a.0;
         ev.push(Took(a.0));
@@ -181,10 +187,16 @@ impl GameState for Gamble {
     fn candidate_actions(&self, out: &mut Vec<Bet>) {
         out.extend([Bet::Gamble, Bet::Safe]);
     }
-    fn validate(&self, _: &Bet) -> Result<(), Illegal> {
+    fn validate_by(&self, _: volley_core::Actor, _: &Bet) -> Result<(), Illegal> {
         Ok(())
     }
-    fn apply(&mut self, a: &Bet, chance: &mut dyn Chance, ev: &mut Vec<Took>) -> Result<(), ApplyError> {
+    fn apply_by(
+        &mut self,
+        _: volley_core::Actor,
+        a: &Bet,
+        chance: &mut dyn Chance,
+        ev: &mut Vec<Took>,
+    ) -> Result<(), ApplyError> {
         let roll = chance.draw(&DrawKind::Die { sides: 10 }, &"the bet")?;
         let won = match a {
             Bet::Safe => roll <= 6,

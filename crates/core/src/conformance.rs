@@ -5,6 +5,8 @@
 //! * a battle that is not over has an actor that is a side and at least one candidate action;
 //! * every candidate validates;
 //! * every candidate survives a JSON round trip unchanged;
+//! * the chosen action is refused from the other side, the umpire and nobody (the rule set
+//!   itself knows who acts);
 //! * an action whose draws are missing is refused with the state untouched;
 //! * a clone given the same action and draws ends in the same state as the original;
 //! * the chosen action applies.
@@ -95,6 +97,13 @@ where
             report.candidates += cands.len() as u64;
             let i = players[usize::from(side)].choose(&state, &cands).min(cands.len() - 1);
             let action = cands[i].clone();
+            // The rule set itself refuses it from anyone but the side whose turn it is.
+            for other in [Actor::Side(1 - side), Actor::Umpire, Actor::Terminal] {
+                assert!(
+                    state.validate_by(other, &action).is_err(),
+                    "seed {seed} decision {n}: {action:?} accepted from {other:?} while {actor:?} must act"
+                );
+            }
 
             // A missing draw leaves the state untouched.
             let before = state.state_hash();

@@ -128,18 +128,39 @@ pub trait GameState: Clone + Send + 'static {
     /// caller clears). Never empty while the battle is not over.
     fn candidate_actions(&self, out: &mut Vec<Self::Action>);
 
-    /// Whether `action` is legal now. Accepts any legal action, not only the candidates.
-    fn validate(&self, action: &Self::Action) -> Result<(), Illegal>;
+    /// Whether `by` may take `action` now. Accepts any legal action, not only the candidates.
+    /// The rule set itself refuses an action from anyone but its owner: a side's action from
+    /// the other side, the umpire or nobody; an umpire's action (where the rules have any) from
+    /// a side. [`check_actor`] is the common part of that check.
+    fn validate_by(&self, by: Actor, action: &Self::Action) -> Result<(), Illegal>;
 
-    /// Apply a legal action, drawing what it needs from `chance` and appending what happened
-    /// to `events`. Every draw is made before anything changes: if a draw fails, or the action
-    /// is illegal, the state is left exactly as it was.
+    /// Apply a legal action taken by `by`, drawing what it needs from `chance` and appending what
+    /// happened to `events`. Every draw is made before anything changes: if a draw fails, or the
+    /// action is illegal (or not `by`'s to take), the state is left exactly as it was.
+    fn apply_by(
+        &mut self,
+        by: Actor,
+        action: &Self::Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), ApplyError>;
+
+    /// [`GameState::validate_by`] for whoever must decide now ([`GameState::actor`]): what a
+    /// computer player, or a test, taking its turn means.
+    fn validate(&self, action: &Self::Action) -> Result<(), Illegal> {
+        self.validate_by(self.actor(), action)
+    }
+
+    /// [`GameState::apply_by`] for whoever must decide now ([`GameState::actor`]). An umpire's
+    /// action is never the actor's: it needs `apply_by(Actor::Umpire, ..)`.
     fn apply(
         &mut self,
         action: &Self::Action,
         chance: &mut dyn Chance,
         events: &mut Vec<Self::Event>,
-    ) -> Result<(), ApplyError>;
+    ) -> Result<(), ApplyError> {
+        self.apply_by(self.actor(), action, chance, events)
+    }
 
     /// `Some` once the battle is over.
     fn outcome(&self) -> Option<Outcome>;
@@ -177,6 +198,26 @@ pub trait GameState: Clone + Send + 'static {
     /// The default is its JSON.
     fn describe(&self, action: &Self::Action) -> String {
         serde_json::to_string(action).unwrap_or_else(|_| format!("{action:?}"))
+    }
+}
+
+/// The check every rule set makes before anything else: may `by` take an action now, given who
+/// must decide (`now`) and whether the action is one only the umpire takes (`umpire_action`)?
+///
+/// * An umpire's action: only from [`Actor::Umpire`], at any decision while the battle lasts.
+/// * Any other action: only from the side that must decide now — never from the other side,
+///   the umpire (who does not play a side's turn) or [`Actor::Terminal`].
+pub fn check_actor(now: Actor, by: Actor, umpire_action: bool) -> Result<(), Illegal> {
+    if now == Actor::Terminal {
+        return illegal!("the battle is over");
+    }
+    match (by, umpire_action) {
+        (Actor::Umpire, true) => Ok(()),
+        (_, true) => illegal!("only the umpire may do that, not {by}"),
+        (Actor::Terminal, false) => illegal!("an action needs someone to take it, not {by}"),
+        (Actor::Umpire, false) => illegal!("the umpire does not play a side's turn: {now} must act"),
+        (Actor::Side(_), false) if by == now => Ok(()),
+        (Actor::Side(_), false) => illegal!("it is not {by}'s turn: {now} must act"),
     }
 }
 
@@ -245,6 +286,34 @@ impl Display for Actor {
             Actor::Side(s) => write!(f, "side {s}"),
             Actor::Umpire => write!(f, "the umpire"),
             Actor::Terminal => write!(f, "nobody (the battle is over)"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Actor, check_actor};
+
+    #[test]
+    fn only_the_owner_of_an_action_may_take_it() {
+        let (s0, s1, u, t) = (Actor::Side(0), Actor::Side(1), Actor::Umpire, Actor::Terminal);
+        // A side's action: only that side, when it must act.
+        assert!(check_actor(s0, s0, false).is_ok());
+        for by in [s1, u, t] {
+            assert!(check_actor(s0, by, false).is_err(), "{by:?}");
+        }
+        // The umpire's: only the umpire, at any decision.
+        for now in [s0, s1] {
+            assert!(check_actor(now, u, true).is_ok());
+            for by in [s0, s1, t] {
+                assert!(check_actor(now, by, true).is_err(), "{by:?}");
+            }
+        }
+        // Nobody acts once the battle is over.
+        for by in [s0, s1, u, t] {
+            for umpires in [false, true] {
+                assert_eq!(check_actor(t, by, umpires).unwrap_err().reason, "the battle is over");
+            }
         }
     }
 }

@@ -39,10 +39,16 @@ impl GameState for Duel {
     fn candidate_actions(&self, out: &mut Vec<Fight>) {
         out.push(Fight);
     }
-    fn validate(&self, _: &Fight) -> Result<(), Illegal> {
+    fn validate_by(&self, _: volley_core::Actor, _: &Fight) -> Result<(), Illegal> {
         Ok(())
     }
-    fn apply(&mut self, _: &Fight, chance: &mut dyn Chance, ev: &mut Vec<Rolled>) -> Result<(), ApplyError> {
+    fn apply_by(
+        &mut self,
+        _: volley_core::Actor,
+        _: &Fight,
+        chance: &mut dyn Chance,
+        ev: &mut Vec<Rolled>,
+    ) -> Result<(), ApplyError> {
         let r = chance.draw(&DrawKind::Die { sides: 6 }, &"the duel")?;
         ev.push(Rolled(r));
         self.roll = Some(r);

@@ -828,17 +828,25 @@ impl GameState for Battle {
         }
     }
 
-    fn validate(&self, action: &Action) -> Result<(), Illegal> {
+    /// The rules give the umpire no action of his own: every action is the acting side's.
+    fn validate_by(&self, by: Actor, action: &Action) -> Result<(), Illegal> {
+        volley_core::check_actor(self.actor(), by, false)?;
         match self.acting_side() {
             Some(side) => self.validate_for(side, action),
             None => illegal!("the battle is over"),
         }
     }
 
-    fn apply(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+    fn apply_by(
+        &mut self,
+        by: Actor,
+        action: &Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
         // Every draw an action needs is made before anything changes, so a failed draw leaves
         // the state as it was.
-        self.validate(action)?;
+        self.validate_by(by, action)?;
         self.apply_valid(action, chance, events)
     }
 

@@ -65,6 +65,9 @@ pub enum Event {
         greens: u8,
         /// Put back in good order.
         steady: bool,
+        /// Where it was put and its facing, if moved.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moved: Option<(volley_table::Point, f64)>,
         /// Why.
         reason: String,
     },
@@ -185,12 +188,16 @@ impl fmt::Display for Event {
                 write!(f, "{side}: the {wing}'s order waits: its general is in close combat")
             }
             Event::Advantage { unit, value, reason } => {
-                write!(f, "the umpire gives {unit} a tactical advantage of +{value}: {reason}")
+                write!(f, "the umpire gives {unit} a tactical advantage of +{value}, because {reason}")
             }
-            Event::Adjusted { unit, figures, greens, steady, reason } => write!(
+            Event::Adjusted { unit, figures, greens, steady, moved, reason } => write!(
                 f,
-                "the umpire adjusts {unit}: {figures} figures, {greens} greens{}: {reason}",
-                if *steady { ", back in good order" } else { "" }
+                "the umpire adjusts {unit}: {figures} figures, {greens} greens{}{}, because {reason}",
+                if *steady { ", back in good order" } else { "" },
+                moved.map_or(String::new(), |(p, facing)| format!(
+                    ", moved to ({:.1}, {:.1}) facing {facing:.0}°",
+                    p.x, p.y
+                )),
             ),
             Event::CloseCombat { attackers, defender, resolution } => {
                 let side = |s: &crate::combat::SideResult| {

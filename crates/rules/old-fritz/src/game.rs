@@ -92,11 +92,25 @@ pub enum Action {
         /// Put it back in good order.
         #[serde(default)]
         steady: bool,
+        /// Where its centre is put, if moved: the umpire places a unit the rules cannot reach
+        /// (out of any contact; on the table).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+        /// Its facing now, in degrees clockwise from north, if turned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<f64>,
         /// Why, for the log.
         reason: String,
     },
     /// This side has sent its orders for the bound.
     EndOrders,
+}
+
+impl Action {
+    /// Whether only the umpire takes it (a tactical advantage, an adjustment).
+    pub fn is_umpires(&self) -> bool {
+        matches!(self, Action::Advantage { .. } | Action::Adjust { .. })
+    }
 }
 
 /// An order on its way to a wing.
@@ -274,7 +288,20 @@ impl Battle {
                 }
                 Ok(())
             }
-            Action::Adjust { unit, figures, greens: _, steady: _, reason } => {
+            Action::Adjust { unit, figures, greens: _, steady: _, at, facing, reason } => {
+                if let Some(p) = at {
+                    let t = &self.stat.table;
+                    if !(p.x.is_finite()
+                        && p.y.is_finite()
+                        && (0.0..=t.width).contains(&p.x)
+                        && (0.0..=t.depth).contains(&p.y))
+                    {
+                        return illegal!("({}, {}) is off the table ({} by {})", p.x, p.y, t.width, t.depth);
+                    }
+                }
+                if facing.is_some_and(|f| !f.is_finite()) {
+                    return illegal!("a facing is a number of degrees");
+                }
                 let Some(u) = self.units.get(usize::from(*unit)) else { return illegal!("there is no unit {unit}") };
                 if !u.present() {
                     return illegal!("{} is no longer in the battle", self.name(usize::from(*unit)));
@@ -325,9 +352,16 @@ impl Battle {
                     reason: reason.clone(),
                 });
             }
-            Action::Adjust { unit, figures, greens, steady, reason } => {
+            Action::Adjust { unit, figures, greens, steady, at, facing, reason } => {
                 let i = usize::from(*unit);
                 let u = &mut self.units[i];
+                if let Some(p) = at {
+                    u.at = *p;
+                    u.engage = None;
+                }
+                if let Some(f) = facing {
+                    u.facing = f.rem_euclid(360.0);
+                }
                 if let Some(f) = figures {
                     u.figures = *f;
                 }
@@ -344,6 +378,7 @@ impl Battle {
                     figures: u.figures,
                     greens: u.greens,
                     steady: *steady,
+                    moved: at.map(|_| (u.at, u.facing)),
                     reason: reason.clone(),
                 });
             }
@@ -564,15 +599,24 @@ impl GameState for Battle {
         }
     }
 
-    fn validate(&self, action: &Action) -> Result<(), Illegal> {
+    /// A tactical advantage and an adjustment are the umpire's, at any decision while the battle
+    /// lasts; orders and the end of them are the acting side's.
+    fn validate_by(&self, by: Actor, action: &Action) -> Result<(), Illegal> {
+        volley_core::check_actor(self.actor(), by, action.is_umpires())?;
         match self.acting_side() {
             Some(side) => self.validate_for(side, action),
             None => illegal!("the battle is over"),
         }
     }
 
-    fn apply(&mut self, action: &Action, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
-        self.validate(action)?;
+    fn apply_by(
+        &mut self,
+        by: Actor,
+        action: &Action,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        self.validate_by(by, action)?;
         self.apply_valid(action, chance, events)
     }
 

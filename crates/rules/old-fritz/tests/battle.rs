@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_chance::Scripted;
-use volley_core::{ApplyError, GameState, Viewer};
+use volley_core::{Actor, ApplyError, GameState, Viewer};
 use volley_old_fritz::model::{Fate, Formation, Order, State};
 use volley_old_fritz::{Action, Battle, Event, load};
 use volley_scenario::Source;
@@ -343,11 +343,21 @@ fn the_umpires_tactical_advantage_counts_and_needs_a_reason() {
     let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 18], facing = 180 }"#;
     let mut b = battle("", &[a], &[e]);
     let bad = Action::Advantage { unit: 0, value: 4, reason: "x".into() };
-    assert!(b.validate(&bad).is_err());
+    assert!(b.validate_by(Actor::Umpire, &bad).is_err());
     let silent = Action::Advantage { unit: 0, value: 2, reason: " ".into() };
-    assert!(b.validate(&silent).unwrap_err().reason.contains("reason"));
+    assert!(b.validate_by(Actor::Umpire, &silent).unwrap_err().reason.contains("reason"));
     let ok = Action::Advantage { unit: 1, value: 3, reason: "the defenders lie behind a sunken road".into() };
-    b.apply(&ok, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    // The umpire's, never a side's: not the acting side's, not the other's.
+    for side in [Actor::Side(0), Actor::Side(1), Actor::Terminal] {
+        let why = b.validate_by(side, &ok).unwrap_err().reason;
+        assert!(why.contains("only the umpire"), "{side:?}: {why}");
+        assert!(b.clone().apply_by(side, &ok, &mut Scripted::new([]), &mut Vec::new()).is_err());
+    }
+    assert!(b.clone().apply(&ok, &mut Scripted::new([]), &mut Vec::new()).is_err(), "the actor is a side");
+    b.apply_by(Actor::Umpire, &ok, &mut Scripted::new([]), &mut Vec::new()).unwrap();
+    // And a side's action is the side's: the umpire does not send orders or end a side's turn.
+    assert!(b.validate_by(Actor::Umpire, &Action::EndOrders).unwrap_err().reason.contains("side's turn"));
+    assert!(b.validate_by(Actor::Side(1), &Action::EndOrders).unwrap_err().reason.contains("not side 1's turn"));
     b.wings[0].order = Order::Attack { at: Point::new(20.0, 18.0) };
     b.wings[0].seq = 1;
     // 6 against 6 would be zero; the defender's +3 makes it -3 for the attacker: withdraw.
@@ -779,24 +789,55 @@ fn the_umpire_may_adjust_a_unit_openly_with_a_reason() {
     let mut b = battle("", &a, &[FAR]);
     b.units[0].state = State::Running;
     b.units[0].greens = 3;
-    let too_many = Action::Adjust { unit: 0, figures: Some(13), greens: None, steady: false, reason: "x".into() };
-    assert!(b.validate(&too_many).unwrap_err().reason.contains("1 to 12"));
-    let silent = Action::Adjust { unit: 0, figures: None, greens: Some(0), steady: true, reason: "".into() };
-    assert!(b.validate(&silent).is_err());
-    let fix = Action::Adjust {
+    let adjust = |figures, greens, steady, reason: &str| Action::Adjust {
         unit: 0,
-        figures: Some(10),
-        greens: Some(1),
-        steady: true,
-        reason: "the Guard would not have run from militia".into(),
+        figures,
+        greens,
+        steady,
+        at: None,
+        facing: None,
+        reason: reason.into(),
     };
+    let too_many = adjust(Some(13), None, false, "x");
+    assert!(b.validate_by(Actor::Umpire, &too_many).unwrap_err().reason.contains("1 to 12"));
+    let silent = adjust(None, Some(0), true, "");
+    assert!(b.validate_by(Actor::Umpire, &silent).is_err());
+    let fix = adjust(Some(10), Some(1), true, "the Guard would not have run from militia");
+    assert!(b.validate_by(Actor::Side(0), &fix).unwrap_err().reason.contains("only the umpire"));
     let mut ev = Vec::new();
-    b.apply(&fix, &mut Scripted::new([]), &mut ev).unwrap();
+    b.apply_by(Actor::Umpire, &fix, &mut Scripted::new([]), &mut ev).unwrap();
     assert_eq!((b.units[0].state, b.units[0].figures, b.units[0].greens), (State::Steady, 10, 1));
-    assert!(ev[0].to_string().contains("would not have run"), "{}", ev[0]);
+    assert_eq!(
+        ev[0].to_string(),
+        "the umpire adjusts a1: 10 figures, 1 greens, back in good order, because the Guard would not have run from militia"
+    );
     // It is not broken any more: the bound passes with the battle going on.
     bound(&mut b, &[]);
     assert!(b.outcome().is_none());
+}
+
+#[test]
+fn the_umpire_may_move_and_turn_a_unit_on_the_table_only() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    let place = |x: f64, y: f64| Action::Adjust {
+        unit: 0,
+        figures: None,
+        greens: None,
+        steady: false,
+        at: Some(Point::new(x, y)),
+        facing: Some(450.0),
+        reason: "the bridge was passable after all".into(),
+    };
+    let off = b.validate_by(Actor::Umpire, &place(-1.0, 10.0)).unwrap_err().reason;
+    assert!(off.contains("off the table"), "{off}");
+    assert!(b.validate_by(Actor::Umpire, &place(f64::NAN, 10.0)).is_err());
+    let mut ev = Vec::new();
+    b.apply_by(Actor::Umpire, &place(25.0, 14.0), &mut Scripted::new([]), &mut ev).unwrap();
+    assert_eq!((b.units[0].at, b.units[0].facing), (Point::new(25.0, 14.0), 90.0));
+    assert!(ev[0].to_string().contains("moved to (25.0, 14.0) facing 90°"), "{}", ev[0]);
+    // An older log's adjustment, without the new fields, still reads.
+    let old: Action = serde_json::from_str(r#"{"adjust":{"unit":0,"greens":2,"reason":"r"}}"#).unwrap();
+    assert!(matches!(old, Action::Adjust { at: None, facing: None, greens: Some(2), .. }));
 }
 
 #[test]
