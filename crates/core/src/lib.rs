@@ -178,6 +178,15 @@ pub trait GameState: Clone + Send + 'static {
         true
     }
 
+    /// Whether `viewer` may know that `by` took `action` (called on the state before it): an
+    /// action the rules keep secret (an order sent) is for its side and the umpire only, and
+    /// must then change nothing else `viewer` sees — not the actor, the view or a visible event.
+    /// The default: everyone.
+    fn action_visible(&self, by: Actor, action: &Self::Action, viewer: Viewer) -> bool {
+        let _ = (by, action, viewer);
+        true
+    }
+
     /// The places `action` involves, in the view's coordinates and in order — where a unit is
     /// and where it would go, or who fires at whom — for drawing it over the map. The default:
     /// none (a page may look for places in the action's JSON instead).

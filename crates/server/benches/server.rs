@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use divan::Bencher;
 use serde_json::json;
-use volley_server::{NewGame, Server};
+use volley_server::{Creator, NewGame, Server};
 use volley_store::SqliteStore;
 
 fn main() {
@@ -20,10 +20,16 @@ fn game(name: &str) -> (Server, String, [String; 2], std::path::PathBuf) {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     let store = SqliteStore::open(&dir.join("games.db")).unwrap_or_else(|e| panic!("{e}"));
     let server = Server::new(Arc::new(store));
-    let req = NewGame { scenario: name.into(), players: vec!["human".into(), "human".into()], seed: Some(1) };
+    let req = NewGame {
+        scenario: name.into(),
+        players: vec!["human".into(), "human".into()],
+        seed: Some(1),
+        creator: Some(Creator::HotSeat),
+        private: false,
+    };
     let g = server.create(&req).unwrap_or_else(|e| panic!("{e:?}"));
     let id = g["id"].as_str().unwrap_or_default().to_string();
-    let token = |i: usize| g["seats"][i]["token"].as_str().unwrap_or_default().to_string();
+    let token = |i: usize| g["credentials"][i]["token"].as_str().unwrap_or_default().to_string();
     (server, id, [token(0), token(1)], dir)
 }
 
@@ -40,7 +46,7 @@ fn action_answered(bencher: Bencher) {
         if let Err(e) = server.act(&id, token, &json!("end_orders")) {
             panic!("{e:?}");
         }
-        divan::black_box(server.view(&id, Some(token)).map(|v| v.to_string().len()).unwrap_or(0))
+        divan::black_box(server.view(&id, Some(token), None).map(|v| v.to_string().len()).unwrap_or(0))
     });
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -49,7 +55,8 @@ fn action_answered(bencher: Bencher) {
 #[divan::bench(sample_count = 30, sample_size = 10)]
 fn view_built(bencher: Bencher) {
     let (server, id, tokens, dir) = game("mittelhof");
-    bencher
-        .bench_local(|| divan::black_box(server.view(&id, Some(&tokens[0])).map(|v| v.to_string().len()).unwrap_or(0)));
+    bencher.bench_local(|| {
+        divan::black_box(server.view(&id, Some(&tokens[0]), None).map(|v| v.to_string().len()).unwrap_or(0))
+    });
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -4,15 +4,20 @@
 //! |---|---|
 //! | `GET /` | the page (`web/`, embedded) |
 //! | `GET /api/scenarios` | the bundled scenarios |
-//! | `GET /api/games` | the stored games |
-//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?}` → its id and the human seats' tokens |
-//! | `GET /api/games/{id}?token=T` | the game as that seat sees it (a spectator without a token), with its choices when it must act |
-//! | `POST /api/games/{id}/actions` | `{"token", "action"}`: act for the seat; answered once the action is stored |
-//! | `GET /api/games/{id}/replay?step=K` | the game after K actions |
-//! | `GET /api/games/{id}/ws` | a WebSocket that says `{"actions": n}` whenever the game changes |
+//! | `GET /api/games` | the stored games, but the private ones |
+//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?, "creator"?, "private"?}` → its id, the creator's credentials and an invitation for every other role |
+//! | `POST /api/games/{id}/claim` | `{"invitation"}` → that role's credential, once |
+//! | `GET /api/games/{id}?view_as=S` | the game as the credential's holder sees it (a spectator without one; the umpire may look as side S), with its choices when it must act |
+//! | `POST /api/games/{id}/actions` | `{"action"}`: act as the credential's holder; answered once the action is stored |
+//! | `GET /api/games/{id}/replay?step=K` | the game after K actions (those a spectator may know of, while it lasts) |
+//! | `GET /api/games/{id}/ws` | a WebSocket: send `{"token"?}` first; it says `{"actions": n}` whenever the count of actions you may know of changes |
 //! | `GET /api/desk/{ruleset}/schema` | the JSON Schema of a rule set's combat situation |
 //! | `POST /api/desk/{ruleset}/odds` | `{"situation"}` → the exact probability of every outcome |
 //! | `POST /api/desk/{ruleset}/resolve` | `{"situation", "draws"?, "seed"?}` → the result, explained |
+//!
+//! A credential (a seat's token or the umpire's) travels in the `Authorization: Bearer` header,
+//! never in a URL (a POST may also carry it as `"token"` in its body; the WebSocket, which a
+//! browser cannot give headers, as its first message).
 //!
 //! Errors are JSON, `{"error": "..."}`, with a 4xx status for what the caller got wrong.
 
@@ -22,7 +27,7 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
@@ -71,6 +76,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(watch))
         .route("/api/desk", get(|| async { ok(json!(catalog::RULESETS)) }))
@@ -105,24 +111,53 @@ async fn create_game(State(s): State<Server>, body: Body) -> Response {
     blocking(move || s.create(&req)).await
 }
 
+/// The credential in the `Authorization: Bearer` header, if any.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    v.strip_prefix("Bearer ").map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
+}
+
 async fn game_view(
     State(s): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    blocking(move || s.view(&id, q.get("token").map(String::as_str))).await
+    if q.contains_key("token") {
+        return ApiError::bad("a credential goes in the Authorization header, not the address").into_response();
+    }
+    let view_as = match q.get("view_as").map(|v| v.parse::<u8>()) {
+        None => None,
+        Some(Ok(side)) => Some(side),
+        Some(Err(_)) => return ApiError::bad("view_as: a side's number, 0 or 1").into_response(),
+    };
+    let token = bearer(&headers);
+    blocking(move || s.view(&id, token.as_deref(), view_as)).await
 }
 
-async fn act(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {
+async fn act(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap, body: Body) -> Response {
     let v = match body_json(body).await {
         Ok(v) => v,
         Err(e) => return e.into_response(),
     };
-    let (Some(token), Some(action)) = (v.get("token").and_then(Value::as_str), v.get("action")) else {
-        return ApiError::bad("expected {\"token\": \"...\", \"action\": ...}").into_response();
+    let token = bearer(&headers).or_else(|| v.get("token").and_then(Value::as_str).map(str::to_string));
+    let (Some(token), Some(action)) = (token, v.get("action")) else {
+        return ApiError::bad("expected {\"action\": ...} and a credential (Authorization: Bearer ...)")
+            .into_response();
     };
-    let (token, action) = (token.to_string(), action.clone());
+    let action = action.clone();
     blocking(move || s.act(&id, &token, &action)).await
+}
+
+async fn claim(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let Some(code) = v.get("invitation").and_then(Value::as_str).map(str::to_string) else {
+        return ApiError::bad("expected {\"invitation\": \"...\"}").into_response();
+    };
+    blocking(move || s.claim(&id, &code)).await
 }
 
 fn desk_for(ruleset: &str) -> Result<Box<dyn crate::desk::Desk>, ApiError> {
@@ -168,28 +203,63 @@ async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query
 }
 
 async fn watch(State(s): State<Server>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
-    let sub = match tokio::task::spawn_blocking(move || s.watch(&id)).await {
-        Ok(Ok(sub)) => sub,
+    // The game must exist before the socket opens; the credential comes in the first message.
+    let probe = s.clone();
+    let known = id.clone();
+    match tokio::task::spawn_blocking(move || probe.is_over(&known)).await {
+        Ok(Ok(_)) => {}
         Ok(Err(e)) => return e.into_response(),
         Err(e) => return ApiError { status: 500, message: e.to_string() }.into_response(),
-    };
-    ws.on_upgrade(move |socket| forward(socket, sub))
+    }
+    ws.on_upgrade(move |socket| forward(socket, s, id))
 }
 
-async fn forward(mut socket: WebSocket, (n, mut rx): (u64, tokio::sync::broadcast::Receiver<u64>)) {
-    if socket.send(Message::Text(json!({"actions": n}).to_string().into())).await.is_err() {
+/// How long a watcher has to say who it is.
+const HELLO_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+async fn send(socket: &mut WebSocket, v: Value) -> bool {
+    socket.send(Message::Text(v.to_string().into())).await.is_ok()
+}
+
+async fn forward(mut socket: WebSocket, s: Server, id: String) {
+    // First, who watches: `{"token": "..."}`, or `{}` for a spectator.
+    let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).unwrap_or(Value::Null),
+        _ => {
+            let _ = send(&mut socket, json!({"error": "say who watches first: {\"token\": ...} or {}"})).await;
+            return;
+        }
+    };
+    let token = hello.get("token").and_then(Value::as_str).map(str::to_string);
+    let server = s.clone();
+    let sub = tokio::task::spawn_blocking(move || server.watch(&id, token.as_deref())).await;
+    let (role, counts, mut rx) = match sub {
+        Ok(Ok(sub)) => sub,
+        Ok(Err(e)) => {
+            let _ = send(&mut socket, json!({"error": e.message})).await;
+            return;
+        }
+        Err(_) => return,
+    };
+    let mine = |c: &crate::server::Counts| c[crate::server::slot(role)];
+    let mut last = mine(&counts);
+    if !send(&mut socket, json!({"actions": last})).await {
         return;
     }
     loop {
         tokio::select! {
             changed = rx.recv() => {
-                let n = match changed {
-                    Ok(n) => n,
+                let counts = match changed {
+                    Ok(c) => c,
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                     Err(_) => return,
                 };
-                if socket.send(Message::Text(json!({"actions": n}).to_string().into())).await.is_err() {
-                    return;
+                // Only what this watcher may know of: an enemy's secret order moves nothing.
+                if mine(&counts) != last {
+                    last = mine(&counts);
+                    if !send(&mut socket, json!({"actions": last})).await {
+                        return;
+                    }
                 }
             }
             msg = socket.recv() => {

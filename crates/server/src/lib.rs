@@ -23,7 +23,7 @@ pub mod live;
 mod server;
 
 pub use http::router;
-pub use server::{ApiError, GAMES_IN_MEMORY, NewGame, Server};
+pub use server::{ApiError, Counts, Creator, GAMES_IN_MEMORY, NewGame, Server, seed_commitment, slot};
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]

@@ -29,9 +29,9 @@ pub trait Live: Send + Sync {
     /// The actions the actor may take now, as JSON, each with its description and the places it
     /// involves.
     fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)>;
-    /// Apply an action given as JSON, drawing from `chance`; returns what happened, in words,
-    /// each with whether side 0 and side 1 may see it.
-    fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError>;
+    /// Apply an action given as JSON, taken by `by`, drawing from `chance`: the rule set
+    /// refuses it if it is not `by`'s to take.
+    fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError>;
     /// The action a computer player (`random` or `heuristic`) takes now, seeded by `seed`.
     fn choose(&self, player: &str, seed: u64) -> Option<Value>;
     /// A copy.
@@ -41,6 +41,15 @@ pub trait Live: Send + Sync {
     /// Where the game stands, in words: who won and why, or whose turn it is (for lists of
     /// games; kept with each action).
     fn status(&self) -> String;
+}
+
+/// What an action did, as the server keeps it.
+#[derive(Clone, Debug)]
+pub struct Applied {
+    /// What happened, in words, each with whether side 0 and side 1 may see it.
+    pub lines: Vec<(String, [bool; 2])>,
+    /// Whether side 0, side 1 and a spectator may know the action was taken.
+    pub seen: [bool; 3],
 }
 
 /// Any battle the server can hold.
@@ -79,17 +88,19 @@ where
             .collect()
     }
 
-    fn apply(&mut self, action: &Value, chance: &mut dyn Chance) -> Result<Vec<(String, [bool; 2])>, LiveError> {
+    fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError> {
         let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
+        let seen = [Viewer::Side(0), Viewer::Side(1), Viewer::Spectator].map(|v| self.0.action_visible(by, &a, v));
         let mut events = Vec::new();
-        self.0.apply(&a, chance, &mut events)?;
-        Ok(events
+        self.0.apply_by(by, &a, chance, &mut events)?;
+        let lines = events
             .iter()
             .map(|e| {
                 let vis = [self.0.event_visible(e, Viewer::Side(0)), self.0.event_visible(e, Viewer::Side(1))];
                 (e.to_string(), vis)
             })
-            .collect())
+            .collect();
+        Ok(Applied { lines, seen })
     }
 
     fn choose(&self, player: &str, seed: u64) -> Option<Value> {

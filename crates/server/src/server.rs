@@ -50,6 +50,20 @@ impl ApiError {
     }
 }
 
+/// Who the creator of a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Creator {
+    /// A person playing this side (a human seat).
+    Side(u8),
+    /// Both sides at one screen, taking turns (every human seat).
+    HotSeat,
+    /// The umpire, who runs the game and sees everything.
+    Umpire,
+    /// Nobody in the game: every person's seat, and the umpire's, go by invitation.
+    Spectator,
+}
+
 /// What a new game needs.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -58,9 +72,17 @@ pub struct NewGame {
     pub scenario: String,
     /// Who plays each side: `human`, `random`, `heuristic` or `mcts` (the search player, 200 ms a decision).
     pub players: Vec<String>,
-    /// The seed of the dice and cards; default: a fresh one.
+    /// The seed of the dice and cards, for a practice or analysis game (shown as such). Without
+    /// one, the server draws a seed and keeps it secret until the game ends, publishing only a
+    /// commitment to it (its SHA-256).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Who the creator is; default: the first side a person plays, else a spectator.
+    #[serde(default)]
+    pub creator: Option<Creator>,
+    /// Leave the game out of the list: only those given its link can watch it.
+    #[serde(default)]
+    pub private: bool,
 }
 
 /// The players a seat may have.
@@ -68,6 +90,12 @@ pub const PLAYERS: [&str; 4] = ["human", "random", "heuristic", "mcts"];
 
 /// One line of what happened: the action's number, the text, whether side 0 and side 1 may see it.
 type LogLine = (u64, String, [bool; 2]);
+
+/// Who may know each action was taken: side 0, side 1, a spectator (the umpire knows all).
+type Seen = [bool; 3];
+
+/// Per viewer (side 0, side 1, spectator, umpire): how many actions it may know were taken.
+pub type Counts = [u64; 4];
 
 /// One game in memory: its record, the state rebuilt from its actions, and what happened.
 struct Game {
@@ -77,12 +105,72 @@ struct Game {
     n: u64,
     /// What happened, in words.
     log: Vec<LogLine>,
-    /// Views after each action, for replays: the actions themselves, kept to rebuild any step.
+    /// The actions themselves, kept to rebuild any step for replays.
     actions: Vec<ActionRecord>,
-    /// Tells watchers that the game changed (the number of actions).
-    tx: broadcast::Sender<u64>,
+    /// Who may know of each action.
+    seen: Vec<Seen>,
+    /// Tells watchers that the game changed: each viewer's count of actions it may know of.
+    tx: broadcast::Sender<Counts>,
     /// A computer player is thinking.
     thinking: bool,
+}
+
+impl Game {
+    /// How many actions `viewer` may know were taken.
+    fn count(&self, viewer: Viewer) -> u64 {
+        self.counts()[slot(viewer)]
+    }
+
+    fn counts(&self) -> Counts {
+        let mut c = [0, 0, 0, self.n];
+        for s in &self.seen {
+            for (i, &yes) in s.iter().enumerate() {
+                c[i] += u64::from(yes);
+            }
+        }
+        c
+    }
+
+    fn over(&self) -> bool {
+        self.live.outcome().is_some()
+    }
+
+    /// Whom a credential makes its holder: a side, the umpire, or (without one) a spectator.
+    fn role(&self, token: Option<&str>) -> Result<Viewer, ApiError> {
+        let Some(t) = token else { return Ok(Viewer::Spectator) };
+        if let Some(i) = self.record.seats.iter().position(|s| s.player == "human" && s.token == t) {
+            return Ok(Viewer::Side(i as u8));
+        }
+        if self.record.umpire.as_deref() == Some(t) {
+            return Ok(Viewer::Umpire);
+        }
+        Err(ApiError::new(403, "this credential opens nothing in this game"))
+    }
+}
+
+/// Where a viewer's count is kept in [`Counts`].
+pub fn slot(viewer: Viewer) -> usize {
+    match viewer {
+        Viewer::Side(s) => usize::from(s) & 1,
+        Viewer::Spectator => 2,
+        Viewer::Umpire => 3,
+    }
+}
+
+/// Whether `viewer` may read a log line seen by sides `vis`.
+fn line_visible(vis: [bool; 2], viewer: Viewer) -> bool {
+    match viewer {
+        Viewer::Side(s) => vis[usize::from(s) & 1],
+        Viewer::Spectator => vis[0] && vis[1],
+        Viewer::Umpire => true,
+    }
+}
+
+/// The published commitment to a seed: SHA-256 of its decimal digits after `volley seed `, in hex.
+pub fn seed_commitment(seed: u64) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(format!("volley seed {seed}").as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How many games a server keeps in memory by default ([`Server::new`]); the others are in the
@@ -205,7 +293,10 @@ impl Server {
         }
     }
 
-    /// Create a game; returns its id and each seat's token for human seats.
+    /// Create a game. Returns its id, the creator's credentials (its own seat's token, every
+    /// seat's in a hot-seat game, or the umpire's) and an invitation for every other person's
+    /// seat and for the umpire, each claimed once ([`Server::claim`]). Nobody but the claimer
+    /// ever receives a seat's token.
     pub fn create(&self, req: &NewGame) -> Result<Value, ApiError> {
         let bundled = catalog::find(&req.scenario)
             .ok_or_else(|| ApiError::bad(format!("unknown scenario {:?}: see /api/scenarios", req.scenario)))?;
@@ -215,16 +306,39 @@ impl Server {
         if let Some(p) = req.players.iter().find(|p| !PLAYERS.contains(&p.as_str())) {
             return Err(ApiError::bad(format!("player {p:?}: expected one of {PLAYERS:?}")));
         }
+        let human = |s: usize| req.players.get(s).is_some_and(|p| p == "human");
+        let creator = match req.creator {
+            Some(c) => c,
+            None => (0..2).find(|&s| human(s)).map_or(Creator::Spectator, |s| Creator::Side(s as u8)),
+        };
+        match creator {
+            Creator::Side(s) if !human(usize::from(s)) => {
+                return Err(ApiError::bad(format!("creator: side {s} is played by the computer, not a person")));
+            }
+            Creator::HotSeat if !human(0) || !human(1) => {
+                return Err(ApiError::bad("creator: a hot-seat game needs a person on each side"));
+            }
+            _ => {}
+        }
         let src = Source::new(bundled.path, bundled.text);
         let (ruleset, _) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
         let seed = match req.seed {
             Some(s) => s,
             None => u64::from_str_radix(&secret(8)?, 16).unwrap_or(1),
         };
+        let mine = |s: usize| match creator {
+            Creator::Side(c) => usize::from(c) == s,
+            Creator::HotSeat => true,
+            Creator::Umpire | Creator::Spectator => false,
+        };
         let seats = req
             .players
             .iter()
-            .map(|p| Ok(Seat { player: p.clone(), token: secret(16)? }))
+            .enumerate()
+            .map(|(i, p)| {
+                let invitation = if p == "human" && !mine(i) { Some(secret(16)?) } else { None };
+                Ok(Seat { player: p.clone(), token: secret(16)?, invitation })
+            })
             .collect::<Result<Vec<_>, ApiError>>()?;
         let record = GameRecord {
             id: secret(8)?,
@@ -234,22 +348,60 @@ impl Server {
             seed,
             seats,
             created: now(),
+            umpire: Some(secret(16)?),
+            umpire_invitation: if creator == Creator::Umpire { None } else { Some(secret(16)?) },
+            hot_seat: creator == Creator::HotSeat,
+            private: req.private,
+            seed_chosen: req.seed.is_some(),
         };
         self.store.create_game(&record).map_err(ApiError::store)?;
         let game = self.game(&record.id)?;
         self.kick(&game);
-        let seats: Vec<Value> = record
-            .seats
-            .iter()
-            .map(|s| {
-                if s.player == "human" {
-                    json!({"player": s.player, "token": s.token})
-                } else {
-                    json!({"player": s.player})
-                }
-            })
-            .collect();
-        Ok(json!({"id": record.id, "seats": seats}))
+        let mut credentials = Vec::new();
+        let mut invitations = Vec::new();
+        for (i, s) in record.seats.iter().enumerate() {
+            let role = json!({"side": i});
+            if let Some(code) = &s.invitation {
+                invitations.push(json!({"role": role, "code": code}));
+            } else if s.player == "human" {
+                credentials.push(json!({"role": role, "token": s.token}));
+            }
+        }
+        match (&record.umpire_invitation, &record.umpire) {
+            (Some(code), _) => invitations.push(json!({"role": "umpire", "code": code})),
+            (None, Some(token)) => credentials.push(json!({"role": "umpire", "token": token})),
+            (None, None) => {}
+        }
+        let seats: Vec<Value> = record.seats.iter().map(|s| json!({"player": s.player})).collect();
+        Ok(json!({
+            "id": record.id,
+            "seats": seats,
+            "credentials": credentials,
+            "invitations": invitations,
+            "hot_seat": record.hot_seat,
+            "private": record.private,
+            "seed": seed_info(&record, false),
+        }))
+    }
+
+    /// Claim an invitation to game `id`: the first to present `code` gets the role's credential;
+    /// anyone after is refused (409). A code that is not one of the game's is refused (403).
+    pub fn claim(&self, id: &str, code: &str) -> Result<Value, ApiError> {
+        let game = self.game(id)?;
+        let (role, token) = {
+            let g = lock(&game)?;
+            let r = &g.record;
+            let seat = r.seats.iter().position(|s| s.invitation.as_deref() == Some(code));
+            match (seat, &r.umpire_invitation, &r.umpire) {
+                (Some(i), _, _) => (json!({"side": i}), r.seats[i].token.clone()),
+                (None, Some(u), Some(token)) if u == code => (json!("umpire"), token.clone()),
+                _ => return Err(ApiError::new(403, "this invitation is not one of this game's")),
+            }
+        };
+        if !self.store.claim(id, code).map_err(ApiError::store)? {
+            return Err(ApiError::new(409, "this invitation has been claimed already: ask for a new game"));
+        }
+        Ok(json!({"id": id, "role": role, "token": token}))
     }
 
     /// The game `id`, loaded from the store (and rebuilt) if it is not in memory.
@@ -262,31 +414,37 @@ impl Server {
             .game(id)
             .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::new(404, format!("there is no game {id:?}")))?;
-        let (live, log) = rebuild(&record, &actions, actions.len())?;
+        let (live, log, seen) = rebuild(&record, &actions, actions.len())?;
         let (tx, _) = broadcast::channel(64);
-        let game =
-            Arc::new(Mutex::new(Game { n: actions.len() as u64, record, live, log, actions, tx, thinking: false }));
+        let game = Arc::new(Mutex::new(Game {
+            n: actions.len() as u64,
+            record,
+            live,
+            log,
+            actions,
+            seen,
+            tx,
+            thinking: false,
+        }));
         // Another request may have loaded it meanwhile: the first is kept.
         Ok(lock(&self.games)?.insert(id, game))
     }
 
-    /// The seat a token opens, if any.
-    fn seat_of(record: &GameRecord, token: Option<&str>) -> Option<u8> {
-        let t = token?;
-        record.seats.iter().position(|s| s.player == "human" && s.token == t).map(|i| i as u8)
-    }
-
-    /// The game as the holder of `token` may see it (a spectator without one).
-    pub fn view(&self, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+    /// The game as the holder of `token` may see it (a spectator without one). The umpire may
+    /// look as a side sees it (`view_as`). Once the battle is over, everyone sees everything.
+    pub fn view(&self, id: &str, token: Option<&str>, view_as: Option<u8>) -> Result<Value, ApiError> {
         let game = self.game(id)?;
         let g = lock(&game)?;
-        let seat = Self::seat_of(&g.record, token);
-        if token.is_some() && seat.is_none() {
-            return Err(ApiError::new(403, "this token opens no seat of this game"));
-        }
-        let viewer = seat.map_or(Viewer::Spectator, Viewer::Side);
+        let role = g.role(token)?;
+        let looking = match (role, view_as) {
+            (_, None) => role,
+            (Viewer::Umpire, Some(s)) if s < 2 => Viewer::Side(s),
+            (Viewer::Umpire, Some(s)) => return Err(ApiError::bad(format!("view_as: side 0 or 1, not {s}"))),
+            (_, Some(_)) => return Err(ApiError::new(403, "only the umpire may look as another sees")),
+        };
+        let viewer = if g.over() { Viewer::Umpire } else { looking };
         let actor = g.live.actor();
-        let mine = matches!((actor, seat), (Actor::Side(a), Some(s)) if a == s);
+        let mine = matches!((actor, role), (Actor::Side(a), Viewer::Side(s)) if a == s);
         let candidates: Vec<Value> = if mine {
             g.live
                 .candidates()
@@ -296,25 +454,26 @@ impl Server {
         } else {
             Vec::new()
         };
-        let log: Vec<Value> = g
-            .log
-            .iter()
-            .filter(|(_, _, vis)| match seat {
-                Some(s) => vis[usize::from(s) & 1],
-                None => vis[0] && vis[1],
-            })
-            .map(|(n, text, _)| json!({"n": n, "text": text}))
-            .collect();
+        let log = log_for(&g.log, &g.seen, viewer);
+        let seat = match role {
+            Viewer::Side(s) => Some(s),
+            _ => None,
+        };
         Ok(json!({
             "id": g.record.id,
             "ruleset": g.record.ruleset,
             "scenario": g.record.scenario_name,
             "players": g.record.seats.iter().map(|s| s.player.clone()).collect::<Vec<_>>(),
             "seat": seat,
+            "role": role,
+            "viewing_as": looking,
+            "hot_seat": g.record.hot_seat,
+            "private": g.record.private,
+            "seed": seed_info(&g.record, g.over()),
             "actor": actor,
             "phase": g.live.phase(),
             "outcome": g.live.outcome(),
-            "actions": g.n,
+            "actions": g.count(viewer),
             "thinking": g.thinking,
             "view": g.live.view(viewer),
             "candidates": candidates,
@@ -322,50 +481,70 @@ impl Server {
         }))
     }
 
-    /// A step of a game's replay: the state after `step` actions, as a spectator sees it (the
-    /// umpire's view once the battle is over).
+    /// A step of a game's replay: the game after the `step`th action a spectator may know of,
+    /// as a spectator sees it; once the battle is over, after `step` actions of all of them, as
+    /// the umpire sees it.
     pub fn replay(&self, id: &str, step: u64) -> Result<Value, ApiError> {
         let game = self.game(id)?;
-        let (record, actions, over) = {
+        let (record, actions, seen, over) = {
             let g = lock(&game)?;
-            (g.record.clone(), g.actions.clone(), g.live.outcome().is_some())
+            (g.record.clone(), g.actions.clone(), g.seen.clone(), g.over())
         };
-        let step = step.min(actions.len() as u64);
-        let (live, log) = rebuild(&record, &actions, step as usize)?;
+        let steps: Vec<usize> = if over {
+            (1..=actions.len()).collect()
+        } else {
+            seen.iter().enumerate().filter(|(_, s)| s[2]).map(|(i, _)| i + 1).collect()
+        };
+        let step = step.min(steps.len() as u64);
+        let upto = if step == 0 { 0 } else { steps[step as usize - 1] };
+        let (live, log, seen) = rebuild(&record, &actions, upto)?;
         let viewer = if over { Viewer::Umpire } else { Viewer::Spectator };
-        let log: Vec<Value> = log
-            .iter()
-            .filter(|(_, _, vis)| over || (vis[0] && vis[1]))
-            .map(|(n, text, _)| json!({"n": n, "text": text}))
-            .collect();
-        Ok(json!({"step": step, "total": actions.len(), "view": live.view(viewer), "log": log}))
+        Ok(json!({"step": step, "total": steps.len(), "view": live.view(viewer), "log": log_for(&log, &seen, viewer)}))
     }
 
-    /// A watcher's channel: it hears the number of actions after each change.
-    pub fn watch(&self, id: &str) -> Result<(u64, broadcast::Receiver<u64>), ApiError> {
+    /// A watcher's channel: it hears, after each change, how many actions each viewer may know
+    /// of ([`slot`] picks the watcher's). Also the watcher's role, from its credential.
+    pub fn watch(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Viewer, Counts, broadcast::Receiver<Counts>), ApiError> {
         let game = self.game(id)?;
         let g = lock(&game)?;
-        Ok((g.n, g.tx.subscribe()))
+        let role = g.role(token)?;
+        Ok((role, g.counts(), g.tx.subscribe()))
     }
 
-    /// Take `action` for the seat `token` opens. The action is stored for good before this
+    /// Whether game `id` is over now (everyone may then see everything).
+    pub fn is_over(&self, id: &str) -> Result<bool, ApiError> {
+        let game = self.game(id)?;
+        let over = lock(&game)?.over();
+        Ok(over)
+    }
+
+    /// Take `action` as the holder of `token`: a side when it must act, or the umpire (whose
+    /// actions the rules allow at any decision). The action is stored for good before this
     /// returns; then the computer players, if it is their turn, think on another thread.
     pub fn act(&self, id: &str, token: &str, action: &Value) -> Result<Value, ApiError> {
         let game = self.game(id)?;
-        {
+        let role = {
             let mut g = lock(&game)?;
-            let seat = Self::seat_of(&g.record, Some(token))
-                .ok_or_else(|| ApiError::new(403, "this token opens no seat of this game"))?;
-            match g.live.actor() {
-                Actor::Side(s) if s == seat => {}
-                Actor::Terminal => return Err(ApiError::new(409, "the battle is over")),
-                other => return Err(ApiError::new(409, format!("it is not your turn: {other} must act"))),
-            }
-            self.commit(&mut g, Actor::Side(seat), action)?;
-        }
+            let role = g.role(Some(token))?;
+            let by = match (role, g.live.actor()) {
+                (_, Actor::Terminal) => return Err(ApiError::new(409, "the battle is over")),
+                (Viewer::Umpire, _) => Actor::Umpire,
+                (Viewer::Side(s), Actor::Side(a)) if s == a => Actor::Side(s),
+                (Viewer::Side(_), other) => {
+                    return Err(ApiError::new(409, format!("it is not your turn: {other} must act")));
+                }
+                (Viewer::Spectator, _) => return Err(ApiError::new(403, "a spectator does not act")),
+            };
+            self.commit(&mut g, by, action)?;
+            role
+        };
         self.kick(&game);
         let g = lock(&game)?;
-        Ok(json!({"ok": true, "actions": g.n, "actor": g.live.actor()}))
+        Ok(json!({"ok": true, "actions": g.count(role), "actor": g.live.actor()}))
     }
 
     /// Apply `action` by `by` to a copy, store it, then keep the copy.
@@ -374,24 +553,34 @@ impl Server {
         let mut next = g.live.clone_box();
         let mut rng = Seeded::new(Seeded::derive(g.record.seed, n));
         let mut rec = Recorder::new(&mut rng as &mut dyn Chance);
-        let events = match next.apply(action, &mut rec) {
-            Ok(ev) => ev,
+        let applied = match next.apply(by, action, &mut rec) {
+            Ok(a) => a,
             Err(LiveError::Malformed(e)) => return Err(ApiError::bad(format!("not an action of this game: {e}"))),
             Err(LiveError::Refused(e)) => return Err(ApiError::new(422, e.to_string())),
         };
         let draws = serde_json::to_value(&rec.draws).map_err(ApiError::internal)?;
-        let by = serde_json::to_value(by).map_err(ApiError::internal)?;
+        let by_json = serde_json::to_value(by).map_err(ApiError::internal)?;
         let to_act = match next.actor() {
             Actor::Side(s) => Some(s),
             _ => None,
         };
-        let record = ActionRecord { n, by, action: action.clone(), draws, status: Some(next.status()), to_act };
+        let public = g.count(Viewer::Spectator) + u64::from(applied.seen[2]);
+        let record = ActionRecord {
+            n,
+            by: by_json,
+            action: action.clone(),
+            draws,
+            status: Some(next.status()),
+            to_act,
+            public: Some(public),
+        };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         g.live = next;
         g.n = n;
         g.actions.push(record);
-        g.log.extend(events.into_iter().map(|(t, v)| (n, t, v)));
-        let _ = g.tx.send(n);
+        g.seen.push(applied.seen);
+        g.log.extend(applied.lines.into_iter().map(|(t, v)| (n, t, v)));
+        let _ = g.tx.send(g.counts());
         Ok(())
     }
 
@@ -420,8 +609,7 @@ impl Server {
             let Ok(mut g) = game.lock() else { return };
             if !computer_to_act(&g) {
                 g.thinking = false;
-                let n = g.n;
-                let _ = g.tx.send(n);
+                let _ = g.tx.send(g.counts());
                 return;
             }
             let Actor::Side(s) = g.live.actor() else { return };
@@ -441,13 +629,13 @@ impl Server {
         }
     }
 
-    /// Every stored game, newest first, with where it stands: as its last action left it (kept
+    /// Every stored game but the private ones, newest first, with where it stands: as its last action left it (kept
     /// with the action), or, for a game not yet begun or whose actions were kept without it,
     /// from the game itself.
     pub fn list(&self) -> Result<Value, ApiError> {
         let games = self.store.games().map_err(ApiError::store)?;
         let mut out = Vec::with_capacity(games.len());
-        for summary in games {
+        for summary in games.into_iter().filter(|g| !g.private) {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
             if summary.status.is_none() {
                 if let Ok(game) = self.game(&summary.id) {
@@ -467,23 +655,58 @@ fn computer_to_act(g: &Game) -> bool {
     }
 }
 
-/// The game after the first `upto` of its actions, and what happened, rebuilt from the record.
+/// Where the seed stands: chosen by the creator (and shown), or the server's, kept secret with
+/// its commitment published until the game is over, then shown.
+fn seed_info(record: &GameRecord, over: bool) -> Value {
+    let shown = record.seed_chosen || over;
+    json!({
+        "chosen": record.seed_chosen,
+        "commitment": seed_commitment(record.seed),
+        "value": if shown { Some(record.seed.to_string()) } else { None },
+    })
+}
+
+/// The lines of the log `viewer` may read, numbered by the actions it may know of.
+fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer) -> Vec<Value> {
+    // The viewer's own count of actions up to each action.
+    let mut numbers = Vec::with_capacity(seen.len());
+    let mut k = 0u64;
+    for s in seen {
+        if viewer == Viewer::Umpire || s[slot(viewer).min(2)] {
+            k += 1;
+        }
+        numbers.push(k);
+    }
+    log.iter()
+        .filter(|(_, _, vis)| line_visible(*vis, viewer))
+        .map(|(n, text, _)| {
+            let shown = usize::try_from(*n).ok().and_then(|n| numbers.get(n.wrapping_sub(1))).copied().unwrap_or(*n);
+            json!({"n": shown, "text": text})
+        })
+        .collect()
+}
+
+/// The game after the first `upto` of its actions, what happened, and who may know of each
+/// action, rebuilt from the record.
 fn rebuild(
     record: &GameRecord,
     actions: &[ActionRecord],
     upto: usize,
-) -> Result<(Box<dyn Live>, Vec<LogLine>), ApiError> {
+) -> Result<(Box<dyn Live>, Vec<LogLine>, Vec<Seen>), ApiError> {
     let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
     let (_, mut live) =
         catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
     let mut log = Vec::new();
+    let mut seen = Vec::new();
     for a in actions.iter().take(upto) {
         let draws: Vec<volley_chance::Draw> = serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
+        let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
         let mut script = Scripted::new(draws.iter().map(|d| d.value));
-        let events = live
-            .apply(&a.action, &mut script)
+        let applied = live
+            .apply(by, &a.action, &mut script)
             .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))?;
-        log.extend(events.into_iter().map(|(t, v)| (a.n, t, v)));
+        log.extend(applied.lines.into_iter().map(|(t, v)| (a.n, t, v)));
+        seen.push(applied.seen);
     }
-    Ok((live, log))
+    Ok((live, log, seen))
 }

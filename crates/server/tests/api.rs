@@ -38,10 +38,16 @@ fn temp_db(name: &str) -> PathBuf {
 
 /// One request, `Connection: close`: the status and the JSON body.
 async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    http_as(addr, None, method, path, body).await
+}
+
+/// One request with a credential in the `Authorization` header.
+async fn http_as(addr: SocketAddr, token: Option<&str>, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: test\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -53,17 +59,43 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) ->
     (status, serde_json::from_str(json).unwrap_or(Value::Null))
 }
 
+/// The game as the holder of `token` sees it.
+async fn look(addr: SocketAddr, id: &str, token: Option<&str>) -> Value {
+    let (status, g) = http_as(addr, token, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{g}");
+    g
+}
+
+/// A new game with the seed 5, created by side 0's player if a person plays it; every other
+/// person's seat claimed by its invitation. Its id and each person's seat's token.
 async fn new_game(addr: SocketAddr, scenario: &str, players: [&str; 2]) -> (String, Vec<Option<String>>) {
     let body = json!({"scenario": scenario, "players": players, "seed": 5}).to_string();
     let (status, g) = http(addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(status, 200, "{g}");
-    let tokens = g["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().map(str::to_string)).collect();
-    (g["id"].as_str().unwrap().to_string(), tokens)
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut tokens = vec![None, None];
+    for c in g["credentials"].as_array().unwrap() {
+        if let Some(side) = c["role"]["side"].as_u64() {
+            tokens[side as usize] = c["token"].as_str().map(str::to_string);
+        }
+    }
+    for inv in g["invitations"].as_array().unwrap() {
+        if let Some(side) = inv["role"]["side"].as_u64() {
+            let (status, c) = claim(addr, &id, inv["code"].as_str().unwrap()).await;
+            assert_eq!(status, 200, "{c}");
+            tokens[side as usize] = c["token"].as_str().map(str::to_string);
+        }
+    }
+    (id, tokens)
+}
+
+async fn claim(addr: SocketAddr, id: &str, code: &str) -> (u16, Value) {
+    http(addr, "POST", &format!("/api/games/{id}/claim"), Some(&json!({"invitation": code}).to_string())).await
 }
 
 async fn act(addr: SocketAddr, id: &str, token: &str, action: Value) -> (u16, Value) {
-    let body = json!({"token": token, "action": action}).to_string();
-    http(addr, "POST", &format!("/api/games/{id}/actions"), Some(&body)).await
+    let body = json!({"action": action}).to_string();
+    http_as(addr, Some(token), "POST", &format!("/api/games/{id}/actions"), Some(&body)).await
 }
 
 #[tokio::test]
@@ -75,7 +107,7 @@ async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_c
 
     let (status, e) = act(s.addr, &id, "not-a-token", json!("end_orders")).await;
     assert_eq!(status, 403, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("token"));
+    assert!(e["error"].as_str().unwrap().contains("credential"), "{e}");
     let (status, e) = act(s.addr, &id, &t1, json!("end_orders")).await;
     assert_eq!(status, 409, "side 1 acts out of turn: {e}");
     let (status, e) = act(s.addr, &id, &t0, json!({"order": {"wing": 2, "order": {"kind": "reserve"}}})).await;
@@ -86,7 +118,7 @@ async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_c
     let (status, e) = http(s.addr, "POST", &format!("/api/games/{id}/actions"), Some("{oops")).await;
     assert_eq!(status, 400, "{e}");
     assert!(e["error"].is_string());
-    let big = format!("{{\"token\": \"{}\"}}", "x".repeat(100_000));
+    let big = format!("{{\"action\": \"{}\"}}", "x".repeat(100_000));
     let (status, e) = http(s.addr, "POST", &format!("/api/games/{id}/actions"), Some(&big)).await;
     assert_eq!(status, 413, "{e}");
     let (status, e) = http(s.addr, "GET", "/api/games/nope", None).await;
@@ -99,7 +131,7 @@ async fn wrong_tokens_illegal_and_malformed_requests_are_refused_with_json_and_c
         http(s.addr, "POST", "/api/games", Some(r#"{"scenario": "nowhere", "players": ["human", "human"]}"#)).await;
     assert_eq!((status, e["error"].as_str().unwrap().contains("unknown scenario")), (400, true));
 
-    let (_, g) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+    let g = look(s.addr, &id, Some(&t0)).await;
     assert_eq!(g["actions"], 0, "nothing was taken");
     assert_eq!(SqliteStore::open(&db).unwrap().game(&id).unwrap().unwrap().1.len(), 0);
     s.task.abort();
@@ -115,9 +147,9 @@ async fn a_player_sees_only_what_his_side_may_see() {
     let (status, r) = act(s.addr, &id, &t0, order).await;
     assert_eq!(status, 200, "{r}");
     let text = |g: &Value| g.to_string();
-    let (_, mine) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
-    let (_, theirs) = http(s.addr, "GET", &format!("/api/games/{id}?token={t1}"), None).await;
-    let (_, watcher) = http(s.addr, "GET", &format!("/api/games/{id}"), None).await;
+    let mine = look(s.addr, &id, Some(&t0)).await;
+    let theirs = look(s.addr, &id, Some(&t1)).await;
+    let watcher = look(s.addr, &id, None).await;
     assert!(text(&mine).contains("attack the enemy at [36, 36]"), "the sender sees his order");
     assert!(!text(&theirs).contains("[36, 36]"), "the enemy does not: {}", theirs["log"]);
     assert!(!text(&watcher).contains("[36, 36]"), "nor does a spectator");
@@ -153,7 +185,7 @@ async fn acknowledged_actions_are_stored_and_a_restarted_server_carries_on() {
     // And it goes on: whoever must act now can.
     let side = after["actor"]["side"].as_u64().unwrap() as usize;
     let token = tokens[side].clone().unwrap();
-    let (_, g) = http(s.addr, "GET", &format!("/api/games/{id}?token={token}"), None).await;
+    let g = look(s.addr, &id, Some(&token)).await;
     let first = g["candidates"][0]["action"].clone();
     let (status, r) = act(s.addr, &id, &token, first).await;
     assert_eq!(status, 200, "{r}");
@@ -178,8 +210,7 @@ async fn the_computer_answers_a_move_on_its_own() {
         // turn again.
         let mut g = Value::Null;
         for _ in 0..300 {
-            let (_, v) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
-            g = v;
+            g = look(s.addr, &id, Some(&t0)).await;
             if g["actor"] == json!({"side": 0}) && g["view"]["turn"] == 2 {
                 break;
             }
@@ -238,5 +269,131 @@ async fn the_umpires_desk_gives_schemas_exact_odds_and_resolutions() {
     assert!(r["error"].as_str().unwrap().contains("situation"), "{r}");
     let (status, _) = http(s.addr, "GET", "/api/desk/chess/schema", None).await;
     assert_eq!(status, 404);
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn seats_go_by_invitation_once_and_only_the_umpire_acts_as_umpire() {
+    let db = temp_db("roles");
+    let s = start(&db).await;
+    let body = json!({"scenario": "attack-on-the-ridge", "players": ["human", "human"]}).to_string();
+    let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 200, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    // The creator holds his own seat and nothing else: the other seat and the umpire go by
+    // invitation, and no seat's token appears anywhere in the answer but his own.
+    let creds = g["credentials"].as_array().unwrap();
+    assert_eq!(creds.len(), 1, "{g}");
+    assert_eq!(creds[0]["role"], json!({"side": 0}));
+    let t0 = creds[0]["token"].as_str().unwrap().to_string();
+    let invitations = g["invitations"].as_array().unwrap();
+    let code = |role: Value| {
+        invitations.iter().find(|i| i["role"] == role).map(|i| i["code"].as_str().unwrap().to_string()).unwrap()
+    };
+    let (side1, umpire) = (code(json!({"side": 1})), code(json!("umpire")));
+    assert!(g["seats"].to_string().find("token").is_none(), "{g}");
+
+    // Claimed once.
+    let (status, c) = claim(s.addr, &id, &side1).await;
+    assert_eq!((status, c["role"].clone()), (200, json!({"side": 1})), "{c}");
+    let t1 = c["token"].as_str().unwrap().to_string();
+    let (status, e) = claim(s.addr, &id, &side1).await;
+    assert_eq!(status, 409, "a spent invitation: {e}");
+    let (status, e) = claim(s.addr, &id, "made-up").await;
+    assert_eq!(status, 403, "{e}");
+    let (status, c) = claim(s.addr, &id, &umpire).await;
+    assert_eq!((status, c["role"].clone()), (200, json!("umpire")), "{c}");
+    let tu = c["token"].as_str().unwrap().to_string();
+
+    // Another game's credentials and invitations open nothing here.
+    let (other, other_tokens) = new_game(s.addr, "attack-on-the-ridge", ["human", "human"]).await;
+    let (status, e) = act(s.addr, &id, other_tokens[0].as_deref().unwrap(), json!("end_orders")).await;
+    assert_eq!(status, 403, "a seat token of another game: {e}");
+    let (status, _) = claim(s.addr, &other, &umpire).await;
+    assert_eq!(status, 403, "an invitation of another game");
+
+    // A seat cannot act as the umpire, whichever side and whenever: the rules refuse it.
+    let adjust = json!({"adjust": {"unit": 15, "figures": 1, "greens": 6, "reason": "because I say so"}});
+    let advantage = json!({"advantage": {"unit": 0, "value": 3, "reason": "mine"}});
+    for (token, what) in [(&t0, &adjust), (&t0, &advantage), (&t1, &adjust)] {
+        let (status, e) = act(s.addr, &id, token, what.clone()).await;
+        assert!(status == 422 || status == 409, "{status} {e}");
+    }
+    let (status, e) = act(s.addr, &id, &t0, adjust.clone()).await;
+    assert_eq!(status, 422);
+    assert!(e["error"].as_str().unwrap().contains("only the umpire"), "{e}");
+    // Nor can a spectator act, nor the umpire play a side's turn.
+    let (status, e) =
+        http(s.addr, "POST", &format!("/api/games/{id}/actions"), Some(&json!({"action": "end_orders"}).to_string()))
+            .await;
+    assert_eq!(status, 400, "no credential: {e}");
+    let (status, e) = act(s.addr, &id, &tu, json!("end_orders")).await;
+    assert_eq!(status, 422, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("side's turn"), "{e}");
+    assert_eq!(look(s.addr, &id, None).await["actions"], 0, "nothing was taken");
+
+    // The umpire adjusts openly: every log says so, with the reason.
+    let fix = json!({"adjust": {"unit": 15, "greens": 1, "reason": "the regiment was fresh from garrison"}});
+    let (status, r) = act(s.addr, &id, &tu, fix).await;
+    assert_eq!(status, 200, "{r}");
+    for token in [Some(t0.as_str()), Some(t1.as_str()), Some(tu.as_str()), None] {
+        let g = look(s.addr, &id, token).await;
+        assert!(g["log"].to_string().contains("the umpire adjusts"), "{token:?}: {}", g["log"]);
+        assert!(g["log"].to_string().contains("because the regiment was fresh from garrison"));
+    }
+    // The umpire sees everything and may look as either side; nobody else may.
+    let u = look(s.addr, &id, Some(&tu)).await;
+    assert_eq!((u["role"].clone(), u["candidates"].clone()), (json!("umpire"), json!([])));
+    let (status, as1) = http_as(s.addr, Some(&tu), "GET", &format!("/api/games/{id}?view_as=1"), None).await;
+    assert_eq!((status, as1["viewing_as"].clone()), (200, json!({"side": 1})), "{as1}");
+    assert_eq!(as1["view"], look(s.addr, &id, Some(&t1)).await["view"]);
+    let (status, _) = http_as(s.addr, Some(&t0), "GET", &format!("/api/games/{id}?view_as=1"), None).await;
+    assert_eq!(status, 403, "a side may not look as the other");
+    // Credentials never travel in the address.
+    let (status, e) = http(s.addr, "GET", &format!("/api/games/{id}?token={t0}"), None).await;
+    assert_eq!(status, 400, "{e}");
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn a_hot_seat_game_gives_its_creator_both_seats_and_says_so() {
+    let db = temp_db("hot-seat");
+    let s = start(&db).await;
+    let body = json!({"scenario": "hochdorf-mill", "players": ["human", "human"], "creator": "hot_seat"}).to_string();
+    let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 200, "{g}");
+    let roles: Vec<Value> = g["credentials"].as_array().unwrap().iter().map(|c| c["role"].clone()).collect();
+    assert_eq!(roles, [json!({"side": 0}), json!({"side": 1})]);
+    assert_eq!(g["invitations"].as_array().unwrap().len(), 1, "only the umpire's: {g}");
+    assert_eq!(look(s.addr, g["id"].as_str().unwrap(), None).await["hot_seat"], true);
+    // A hot seat needs two people; a creator's side must be a person's.
+    let body = json!({"scenario": "hochdorf-mill", "players": ["human", "random"], "creator": "hot_seat"}).to_string();
+    assert_eq!(http(s.addr, "POST", "/api/games", Some(&body)).await.0, 400);
+    let body = json!({"scenario": "hochdorf-mill", "players": ["human", "random"], "creator": {"side": 1}}).to_string();
+    assert_eq!(http(s.addr, "POST", "/api/games", Some(&body)).await.0, 400);
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn the_seed_is_secret_with_its_commitment_published_unless_chosen() {
+    let db = temp_db("seed");
+    let s = start(&db).await;
+    let body = json!({"scenario": "hochdorf-mill", "players": ["human", "human"], "private": true}).to_string();
+    let (_, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    let id = g["id"].as_str().unwrap();
+    let t0 = g["credentials"][0]["token"].as_str().unwrap();
+    let seed = look(s.addr, id, Some(t0)).await["seed"].clone();
+    assert_eq!((seed["chosen"].clone(), seed["value"].clone()), (json!(false), Value::Null), "{seed}");
+    assert_eq!(seed["commitment"].as_str().unwrap().len(), 64);
+    // Stored, it is the seed the commitment names.
+    let record = SqliteStore::open(&db).unwrap().game(id).unwrap().unwrap().0;
+    assert_eq!(seed["commitment"], json!(volley_server::seed_commitment(record.seed)));
+    // A private game is left out of the list.
+    let (_, list) = http(s.addr, "GET", "/api/games", None).await;
+    assert!(!list.to_string().contains(id), "{list}");
+    // A chosen seed is shown as such.
+    let (id, _) = new_game(s.addr, "hochdorf-mill", ["human", "human"]).await;
+    let seed = look(s.addr, &id, None).await["seed"].clone();
+    assert_eq!((seed["chosen"].clone(), seed["value"].clone()), (json!(true), json!("5")), "{seed}");
     s.task.abort();
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
-use volley_server::{NewGame, Server};
+use volley_server::{Creator, NewGame, Server};
 use volley_store::{ActionRecord, GameRecord, GameSummary, SqliteStore, Store, StoreError};
 
 fn server(name: &str, games: usize) -> Server {
@@ -19,10 +19,15 @@ fn server(name: &str, games: usize) -> Server {
 
 /// A game of two people at Hochdorf mill: its id and side 0's token.
 fn new_game(s: &Server) -> (String, String) {
-    let req =
-        NewGame { scenario: "hochdorf-mill".into(), players: vec!["human".into(), "human".into()], seed: Some(5) };
+    let req = NewGame {
+        scenario: "hochdorf-mill".into(),
+        players: vec!["human".into(), "human".into()],
+        seed: Some(5),
+        creator: Some(Creator::HotSeat),
+        private: false,
+    };
     let g = s.create(&req).unwrap();
-    (g["id"].as_str().unwrap().to_string(), g["seats"][0]["token"].as_str().unwrap().to_string())
+    (g["id"].as_str().unwrap().to_string(), g["credentials"][0]["token"].as_str().unwrap().to_string())
 }
 
 #[test]
@@ -31,13 +36,13 @@ fn idle_games_are_let_go_and_come_back_unchanged() {
     let mut games = Vec::new();
     for _ in 0..5 {
         let (id, token) = new_game(&s);
-        let view = s.view(&id, Some(&token)).unwrap();
+        let view = s.view(&id, Some(&token), None).unwrap();
         games.push((id, token, view));
         assert!(s.games_in_memory() <= 2, "{} games in memory", s.games_in_memory());
     }
     // The first games were let go; each comes back as it was.
     for (id, token, view) in &games {
-        assert_eq!(&s.view(id, Some(token)).unwrap(), view);
+        assert_eq!(&s.view(id, Some(token), None).unwrap(), view);
         assert!(s.games_in_memory() <= 2);
     }
     // And play goes on in one that was let go: side 0 throws for the initiative.
@@ -48,14 +53,14 @@ fn idle_games_are_let_go_and_come_back_unchanged() {
     assert_eq!(r["actions"], 1, "{r}");
     let _ = new_game(&s);
     let _ = new_game(&s);
-    assert_eq!(s.view(id, Some(token)).unwrap()["actions"], 1, "the action was kept");
+    assert_eq!(s.view(id, Some(token), None).unwrap()["actions"], 1, "the action was kept");
 }
 
 #[test]
 fn a_watched_game_stays_in_memory() {
     let s = server("watched", 1);
     let (watched, _) = new_game(&s);
-    let (_, rx) = s.watch(&watched).unwrap();
+    let (_, _, rx) = s.watch(&watched, None).unwrap();
     let _ = new_game(&s);
     // Over the limit: the watched game is not idle, the newest is kept.
     assert_eq!(s.games_in_memory(), 2);
@@ -84,6 +89,9 @@ impl Store for Counting {
     fn games(&self) -> Result<Vec<GameSummary>, StoreError> {
         self.inner.games()
     }
+    fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError> {
+        self.inner.claim(game, code)
+    }
 }
 
 #[test]
@@ -95,7 +103,7 @@ fn the_list_shows_where_games_let_go_stand_without_bringing_them_back() {
         let (id, token) = new_game(&s);
         s.act(&id, &token, &json!("throw")).unwrap();
         // Where it stands, from the game itself: the winner of the initiative chooses.
-        let v = s.view(&id, None).unwrap();
+        let v = s.view(&id, None, None).unwrap();
         let side = v["actor"]["side"].as_u64().unwrap() as usize;
         let status = format!("turn {}, {} to act", v["view"]["turn"], v["view"]["sides"][side].as_str().unwrap());
         games.push((id, status));
@@ -123,7 +131,7 @@ fn starting_up_loads_only_the_games_a_computer_player_must_go_on_with() {
     let first = Server::with_memory_for(kept.clone(), 4);
     let (id, token) = new_game(&first);
     first.act(&id, &token, &json!("throw")).unwrap();
-    let winner = first.view(&id, None).unwrap()["actor"]["side"].as_u64().unwrap() as usize;
+    let winner = first.view(&id, None, None).unwrap()["actor"]["side"].as_u64().unwrap() as usize;
     assert_eq!(first.list().unwrap()[0]["to_act"], json!(winner));
     let (record, actions) = kept.game(&id).unwrap().unwrap();
     // The same game kept three ways: the throw's winner a computer player; a person; and not yet
@@ -144,7 +152,7 @@ fn starting_up_loads_only_the_games_a_computer_player_must_go_on_with() {
     s.resume_all();
     assert_eq!(store.reads.load(Ordering::SeqCst), 2, "the game a person must go on with stays in the store");
     // The computer player went on: it chose, and a person is to act again.
-    let v = s.view("computer-to-act", None).unwrap();
+    let v = s.view("computer-to-act", None, None).unwrap();
     assert!(v["actions"].as_u64().unwrap() > 1, "{}", v["actions"]);
     assert_eq!(v["actor"]["side"], json!(1 - winner));
 }

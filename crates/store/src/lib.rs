@@ -43,6 +43,11 @@ pub struct Seat {
     pub player: String,
     /// The seat's secret: whoever holds it acts for the seat.
     pub token: String,
+    /// The invitation that gives a person this seat: claimed once ([`Store::claim`]), by the
+    /// browser that opens it. None for a computer player's seat, the creator's own seat and
+    /// games kept before invitations were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
 }
 
 /// A game as it was created.
@@ -62,6 +67,23 @@ pub struct GameRecord {
     pub seats: Vec<Seat>,
     /// When it was created, seconds since 1970.
     pub created: u64,
+    /// The umpire's secret: whoever holds it sees everything and takes the umpire's actions.
+    /// None in games kept before the umpire was a role.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire: Option<String>,
+    /// The invitation that makes a person the umpire (claimed once), unless the creator is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire_invitation: Option<String>,
+    /// Both sides play at one screen, taking turns: the creator holds every person's seat.
+    #[serde(default)]
+    pub hot_seat: bool,
+    /// Left out of the list of games: watched only by those given its link.
+    #[serde(default)]
+    pub private: bool,
+    /// The seed was chosen by the creator (a practice or analysis game), not drawn by the
+    /// server and kept secret until the end.
+    #[serde(default)]
+    pub seed_chosen: bool,
 }
 
 /// One action taken, as stored: JSON the rule set reads back.
@@ -83,6 +105,11 @@ pub struct ActionRecord {
     /// before this was): a server starting up looks for games a computer player must go on with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_act: Option<u8>,
+    /// How many of the actions so far, this one included, a spectator may know were taken (a
+    /// side's secret orders are not counted), for lists of games. None in actions kept before
+    /// this was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public: Option<u64>,
 }
 
 /// A game in a list.
@@ -96,8 +123,15 @@ pub struct GameSummary {
     pub scenario_name: String,
     /// Who plays each side.
     pub players: Vec<String>,
-    /// Actions taken so far.
+    /// Actions taken so far that a spectator may know of (every action, in games kept before
+    /// this was counted).
     pub actions: u64,
+    /// Left out of public lists.
+    #[serde(default)]
+    pub private: bool,
+    /// Both sides play at one screen.
+    #[serde(default)]
+    pub hot_seat: bool,
     /// When it was created.
     pub created: u64,
     /// Where it stands, in words, as its last action left it (none before its first action, or
@@ -121,6 +155,10 @@ pub trait Store: Send + Sync {
     fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError>;
     /// Every game, newest first.
     fn games(&self) -> Result<Vec<GameSummary>, StoreError>;
+    /// Spend the invitation `code` of game `game`: true the first time, false ever after (two
+    /// browsers racing for it: exactly one gets true). The caller checks that the code is one
+    /// of the game's.
+    fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError>;
 }
 
 /// Games in an SQLite file.
@@ -147,6 +185,11 @@ impl SqliteStore {
                 id TEXT PRIMARY KEY,
                 created INTEGER NOT NULL,
                 record TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS claims (
+                game TEXT NOT NULL REFERENCES games(id),
+                code TEXT NOT NULL,
+                PRIMARY KEY (game, code)
             );
             CREATE TABLE IF NOT EXISTS actions (
                 game TEXT NOT NULL REFERENCES games(id),
@@ -216,25 +259,33 @@ impl Store for SqliteStore {
         for row in rows {
             let (record, n, last) = row?;
             let g: GameRecord = serde_json::from_str(&record)?;
-            let (status, to_act) = match last {
+            let (status, to_act, public) = match last {
                 Some(text) => {
                     let a: ActionRecord = serde_json::from_str(&text)?;
-                    (a.status, a.to_act)
+                    (a.status, a.to_act, a.public)
                 }
-                None => (None, None),
+                None => (None, None, None),
             };
             out.push(GameSummary {
                 id: g.id,
                 ruleset: g.ruleset,
                 scenario_name: g.scenario_name,
                 players: g.seats.into_iter().map(|s| s.player).collect(),
-                actions: n as u64,
+                actions: public.unwrap_or(n as u64),
+                private: g.private,
+                hot_seat: g.hot_seat,
                 created: g.created,
                 status,
                 to_act,
             });
         }
         Ok(out)
+    }
+
+    fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError> {
+        let n =
+            self.conn()?.execute("INSERT OR IGNORE INTO claims (game, code) VALUES (?1, ?2)", params![game, code])?;
+        Ok(n == 1)
     }
 }
 
@@ -251,10 +302,15 @@ mod tests {
             scenario: "name = \"x\"".into(),
             seed: 7,
             seats: vec![
-                Seat { player: "human".into(), token: "a".into() },
-                Seat { player: "heuristic".into(), token: "b".into() },
+                Seat { player: "human".into(), token: "a".into(), invitation: None },
+                Seat { player: "heuristic".into(), token: "b".into(), invitation: None },
             ],
             created: 1,
+            umpire: Some("u".into()),
+            umpire_invitation: None,
+            hot_seat: false,
+            private: false,
+            seed_chosen: true,
         }
     }
 
@@ -266,6 +322,7 @@ mod tests {
             draws: serde_json::json!([]),
             status: Some(format!("after action {n}")),
             to_act: Some((n % 2) as u8),
+            public: Some(n - 1),
         }
     }
 
@@ -289,19 +346,27 @@ mod tests {
         assert_eq!(actions.iter().map(|a| a.n).collect::<Vec<_>>(), vec![1, 2]);
         let list = s.games().unwrap();
         assert_eq!(list.len(), 1);
-        assert_eq!((list[0].actions, list[0].players.clone()), (2, vec!["human".to_string(), "heuristic".to_string()]));
+        assert_eq!(list[0].players, vec!["human".to_string(), "heuristic".to_string()]);
         assert_eq!(list[0].status.as_deref(), Some("after action 2"), "the last action's status");
         assert_eq!(list[0].to_act, Some(0), "and side to act");
+        assert_eq!(list[0].actions, 1, "the actions a spectator may know of");
         assert!(s.game("nope").unwrap().is_none());
         // A game without actions has no status; nor has one whose last action was kept without.
         s.create_game(&GameRecord { id: "g2".into(), created: 2, ..record("g2") }).unwrap();
         s.create_game(&GameRecord { id: "g3".into(), created: 3, ..record("g3") }).unwrap();
-        s.append_action("g3", &ActionRecord { status: None, to_act: None, ..action(1) }).unwrap();
+        s.append_action("g3", &ActionRecord { status: None, to_act: None, public: None, ..action(1) }).unwrap();
         let list = s.games().unwrap();
         assert_eq!(
             list.iter().map(|g| (g.id.as_str(), g.status.is_some())).collect::<Vec<_>>(),
             [("g3", false), ("g2", false), ("g1", true)]
         );
+        assert_eq!(list[0].actions, 1, "without a public count, every action");
+        // An invitation is spent once, even across reopening; another game's is its own.
+        assert!(s.claim("g1", "inv").unwrap());
+        assert!(!s.claim("g1", "inv").unwrap());
+        assert!(s.claim("g2", "inv").unwrap());
+        drop(s);
+        assert!(!SqliteStore::open(&path).unwrap().claim("g1", "inv").unwrap());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -14,8 +14,14 @@ use crate::model::Formation;
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// A side fixed its deployment.
+    /// A side fixed its deployment (known to all).
     Deployed {
+        /// Side.
+        side: String,
+    },
+    /// How a side's deployment departs from the scenario's plan: for that side and the umpire
+    /// only (the enemy learns where the units are when deployment is revealed, not how many moved).
+    Replanned {
         /// Side.
         side: String,
         /// Units placed other than as the scenario file has them.
@@ -173,12 +179,9 @@ fn loss_text(f: &mut fmt::Formatter<'_>, l: &Loss) -> fmt::Result {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Event::Deployed { side, changed } => {
-                write!(f, "{side} fix their deployment in secret")?;
-                if *changed > 0 {
-                    write!(f, " ({changed} units placed otherwise than the plan)")?;
-                }
-                Ok(())
+            Event::Deployed { side } => write!(f, "{side} fix their deployment in secret"),
+            Event::Replanned { side, changed } => {
+                write!(f, "{side}: {changed} units placed otherwise than the plan")
             }
             Event::FirstMove { coin, side } => {
                 write!(f, "The coin falls {}: {side} move first.", if *coin == 1 { "heads" } else { "tails" })

@@ -471,7 +471,10 @@ impl Battle {
                     place_unit(u, p);
                 }
                 self.deployed[usize::from(side)] = true;
-                events.push(Event::Deployed { side: self.side_name(side), changed: placements.len() });
+                events.push(Event::Deployed { side: self.side_name(side) });
+                if !placements.is_empty() {
+                    events.push(Event::Replanned { side: self.side_name(side), changed: placements.len() });
+                }
                 if let Some(c) = coin {
                     let first = if c == 1 { 0 } else { 1 };
                     events.push(Event::FirstMove { coin: c, side: self.side_name(first) });
@@ -860,6 +863,15 @@ impl GameState for Battle {
 
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
+    }
+
+    /// How many units a side placed otherwise than the plan is for that side and the umpire.
+    fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
+        match (event, viewer) {
+            (Event::Replanned { side, .. }, Viewer::Side(s)) => *side == self.side_name(s),
+            (Event::Replanned { .. }, Viewer::Spectator) => false,
+            _ => true,
+        }
     }
 
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {

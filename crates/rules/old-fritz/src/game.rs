@@ -653,6 +653,16 @@ impl GameState for Battle {
         }
     }
 
+    /// An order sent is known to its side and the umpire only (the enemy learns of it when it
+    /// takes effect); ending the orders, and the umpire's open acts, are known to all.
+    fn action_visible(&self, by: Actor, action: &Action, viewer: Viewer) -> bool {
+        match (action, viewer) {
+            (Action::Order { .. }, Viewer::Side(s)) => by == Actor::Side(s),
+            (Action::Order { .. }, Viewer::Spectator) => false,
+            _ => true,
+        }
+    }
+
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         match action {
             Action::Order { wing, order } => {
