@@ -666,6 +666,9 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
     })
 }
 
+/// A game rebuilt from its record: the state, what happened, and who may know of each action.
+type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
+
 /// The lines of the log `viewer` may read, numbered by the actions it may know of.
 fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer) -> Vec<Value> {
     // The viewer's own count of actions up to each action.
@@ -688,11 +691,7 @@ fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer) -> Vec<Value> {
 
 /// The game after the first `upto` of its actions, what happened, and who may know of each
 /// action, rebuilt from the record.
-fn rebuild(
-    record: &GameRecord,
-    actions: &[ActionRecord],
-    upto: usize,
-) -> Result<(Box<dyn Live>, Vec<LogLine>, Vec<Seen>), ApiError> {
+fn rebuild(record: &GameRecord, actions: &[ActionRecord], upto: usize) -> Result<Rebuilt, ApiError> {
     let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
     let (_, mut live) =
         catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
