@@ -29,23 +29,31 @@ function svg(tag, attrs = {}) {
 async function api(path, options = {}) {
   const r = await fetch(path, options);
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  if (!r.ok) throw Object.assign(new Error(body.error || `HTTP ${r.status}`), { status: r.status });
   return body;
 }
 
-function post(path, data) {
-  return api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(data) });
+// A credential travels in the Authorization header, never in an address.
+const auth = (token) => (token ? { authorization: `Bearer ${token}` } : {});
+
+function post(path, data, token) {
+  return api(path, { method: "POST", headers: { "content-type": "application/json", ...auth(token) }, body: JSON.stringify(data) });
 }
 
-// Tokens this browser holds, by game id: { seat: token }.
-function tokens(id) {
-  try { return JSON.parse(localStorage.getItem(`volley:${id}`) || "{}"); } catch { return {}; }
+// What this browser holds for a game: its credentials by role ("0", "1", "umpire") and, for
+// the game's creator, the invitations to hand on (codes, each claimed once by whoever opens it).
+function held(id) {
+  try {
+    const h = JSON.parse(localStorage.getItem(`volley:${id}`) || "{}");
+    return { roles: h.roles || {}, invitations: h.invitations || [] };
+  } catch { return { roles: {}, invitations: [] }; }
 }
-function keepToken(id, seat, token) {
-  const t = tokens(id);
-  t[seat] = token;
-  localStorage.setItem(`volley:${id}`, JSON.stringify(t));
+function keep(id, change) {
+  const h = held(id);
+  change(h);
+  localStorage.setItem(`volley:${id}`, JSON.stringify(h));
 }
+const roleKey = (role) => (role === "umpire" ? "umpire" : String(role.side));
 
 // ----- routes -----
 
@@ -55,12 +63,12 @@ function route() {
   stop();
   stop = () => {};
   const hash = location.hash || "#/";
-  const [path, query] = hash.slice(1).split("?");
-  const params = new URLSearchParams(query || "");
+  const [path] = hash.slice(1).split("?");
   const parts = path.split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) {
-    if (params.get("token") !== null && params.get("seat") !== null) keepToken(parts[1], params.get("seat"), params.get("token"));
     showGame(parts[1]);
+  } else if (parts[0] === "join" && parts[1] && parts[2]) {
+    join(parts[1], parts[2]);
   } else if (parts[0] === "replay" && parts[1]) {
     showReplay(parts[1]);
   } else if (parts[0] === "desk" && parts[1]) {
@@ -70,6 +78,22 @@ function route() {
   }
 }
 window.addEventListener("hashchange", route);
+
+// An invitation opened: claim it (once; the seat is this browser's from now on) and play.
+async function join(id, code) {
+  main.replaceChildren(el("p", { class: "quiet" }, "Taking your seat…"));
+  try {
+    const c = await post(`/api/games/${id}/claim`, { invitation: code });
+    keep(id, (h) => { h.roles[roleKey(c.role)] = c.token; });
+    location.replace(`#/game/${id}`);
+  } catch (e) {
+    const mine = Object.keys(held(id).roles).length > 0;
+    main.replaceChildren(el("p", { class: "error" }, e.status === 409
+      ? "This invitation has been used already: a seat is taken by whoever opened it first."
+      : `The invitation did not work: ${e.message}`),
+    el("p", {}, el("a", { href: `#/game/${id}` }, mine ? "Go to the game" : "Watch the game"), " · ", el("a", { href: "#/" }, "All battles")));
+  }
+}
 
 // ----- the home page -----
 
@@ -89,14 +113,26 @@ async function showHome() {
       el("option", { value: "random" }, "the computer (random)"),
       el("option", { value: "mcts" }, "the computer (searching: stronger, thinks 0.2 s a move)"));
     const a = pick(0), b = pick(1);
+    const me = el("select", { "data-me": s.name, "aria-label": "you are" },
+      el("option", { value: "auto" }, "the first side a person plays"),
+      el("option", { value: "hot_seat" }, "both sides, taking turns at this screen (hot seat)"),
+      el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
+      el("option", { value: "spectator" }, "nobody: send every invitation"));
+    const hidden = el("input", { type: "checkbox", "data-private": s.name });
     const err = el("div", { class: "error" });
     const start = el("button", {
       "data-scenario": s.name,
       onclick: async () => {
         start.disabled = true;
         try {
-          const g = await post("/api/games", { scenario: s.name, players: [a.value, b.value] });
-          g.seats.forEach((seat, i) => { if (seat.token) keepToken(g.id, i, seat.token); });
+          const players = [a.value, b.value];
+          const req = { scenario: s.name, players, private: hidden.checked };
+          if (me.value !== "auto") req.creator = me.value;
+          const g = await post("/api/games", req);
+          keep(g.id, (h) => {
+            for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
+            h.invitations = g.invitations;
+          });
           location.hash = `#/game/${g.id}`;
         } catch (e) {
           err.textContent = e.message;
@@ -109,12 +145,14 @@ async function showHome() {
       el("div", { class: "rs" }, `${s.ruleset}${s.variant ? ` (${s.variant})` : ""} · ${s.name}`),
       el("p", {}, s.description),
       el("div", {}, "First side: ", a), el("div", {}, "Second side: ", b),
+      el("div", {}, "You are: ", me),
+      el("label", {}, hidden, " private (not listed; watched only with its link)"),
       el("div", {}, start), err);
   });
   const rows = games.map((g) => el("tr", {},
     el("td", {}, g.scenario_name), el("td", {}, g.ruleset), el("td", {}, g.players.join(" against ")),
-    el("td", {}, g.status || `${g.actions} actions`),
-    el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(tokens(g.id)).length ? "play" : "watch"), " · ",
+    el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
+    el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(held(g.id).roles).length ? "play" : "watch"), " · ",
       el("a", { href: `#/replay/${g.id}` }, "replay"))));
   const desks = [...new Set(scenarios.map((s) => s.ruleset))].map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
   main.replaceChildren(
@@ -312,53 +350,78 @@ function showGame(id) {
   let closed = false;
   let socket = null;
   let busy = false;
+  let chosen = null; // a role picked by hand, when this browser holds several
+  let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
+  let handedTo = null; // hot seat: the side whose screen this is now
   const mapBox = el("div", {});
   const status = el("div", { class: "box" });
   const choices = el("div", { class: "box" });
+  const umpireBox = el("div", { class: "box umpire" });
   const log = el("div", { class: "box" });
   const links = el("div", { class: "box" });
   const notes = el("div", { class: "box notes" });
-  main.replaceChildren(el("div", { class: "game" }, mapBox, el("div", { class: "panel" }, status, choices, notes, log, links)));
+  main.replaceChildren(el("div", { class: "game" }, mapBox, el("div", { class: "panel" }, status, choices, umpireBox, notes, log, links)));
 
-  // The token to look with: the seat that must act if this browser holds it (hot seat), else any.
-  const pickToken = (actor) => {
-    const t = tokens(id);
-    if (actor && actor.side !== undefined && t[actor.side]) return t[actor.side];
-    const any = Object.values(t);
-    return any.length ? any[0] : null;
+  const roles = () => held(id).roles;
+  // The role to look as: one picked by hand; else the side that must act if this browser holds
+  // it (hot seat); else a side it holds; else the umpire; else nobody (a spectator).
+  const current = (actor) => {
+    const r = roles();
+    if (chosen && r[chosen]) return chosen;
+    if (actor && actor.side !== undefined && r[actor.side]) return String(actor.side);
+    const sides = Object.keys(r).filter((k) => k !== "umpire");
+    if (sides.length) return sides[0];
+    return r.umpire ? "umpire" : null;
   };
+  const look = (key) => api(`/api/games/${id}${key === "umpire" && viewAs !== "" ? `?view_as=${viewAs}` : ""}`,
+    { headers: auth(key ? roles()[key] : null) });
 
   let actor = null;
   let shown = -1; // the number of actions on screen
+  let names = [];
   async function refresh() {
-    let g;
     try {
-      let token = pickToken(actor);
-      g = await api(`/api/games/${id}${token ? `?token=${token}` : ""}`);
-      // Hot seat: if the other seat is ours and must act, look again through its eyes.
-      const better = pickToken(g.actor);
-      if (better && better !== token) {
-        token = better;
-        g = await api(`/api/games/${id}?token=${token}`);
+      let key = current(actor);
+      let g = await look(key);
+      const next = current(g.actor);
+      if (next !== key) {
+        key = next;
+        g = await look(key);
       }
       actor = g.actor;
       shown = g.actions;
-      render(g, token);
+      names = g.view.sides;
+      // Hot seat: before the other side's secrets come on screen, the screen is handed over.
+      if (g.hot_seat && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
+        if (handedTo === null) handedTo = key;
+        else return handOver(key);
+      }
+      render(g, key);
     } catch (e) {
       status.replaceChildren(el("div", { class: "error" }, e.message));
     }
   }
 
-  function render(g, token) {
+  function handOver(key) {
+    const side = names[Number(key)] || `side ${Number(key) + 1}`;
+    mapBox.replaceChildren(el("div", { class: "handover" },
+      el("h3", {}, `Hand the screen to the ${side}`),
+      el("p", {}, "Their orders and what only they may see come next: the other side should look away."),
+      el("button", { "data-handover": key, onclick: () => { handedTo = key; refresh(); } }, `I am the ${side}: show my side`)));
+    for (const box of [status, choices, umpireBox, notes, log, links]) box.replaceChildren();
+  }
+
+  function render(g, key) {
     const v = g.view;
+    const token = key ? roles()[key] : null;
     const err = el("div", { class: "error" });
-    const take = (c) => async () => {
+    const send = async (action) => {
       if (busy) return;
       busy = true;
       try {
-        const r = await post(`/api/games/${id}/actions`, { token, action: c.action });
+        const r = await post(`/api/games/${id}/actions`, { action }, token);
         selected = null;
-        actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
+        if (key !== "umpire") actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
         await refresh();
       } catch (e) {
         err.textContent = e.message;
@@ -366,47 +429,112 @@ function showGame(id) {
         busy = false;
       }
     };
+    const take = (c) => () => send(c.action);
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
     const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
-    const pick = (u) => { if (selected !== u) { selected = u; render(g, token); } };
+    const pick = (u) => { if (selected !== u) { selected = u; render(g, key); } };
     const { map, show } = drawMap(v, { onPick: pick, selected, targets });
     mapBox.replaceChildren(map);
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
       : el("div", {}, g.actor.side !== undefined ? `${v.sides[g.actor.side]} to act` : "", g.thinking ? " (the computer is thinking…)" : "");
-    status.replaceChildren(
+    const sideName = (k) => v.sides[Number(k)];
+    const me = g.role === "umpire"
+      ? `You are the umpire${g.viewing_as && g.viewing_as.side !== undefined ? `, looking as the ${v.sides[g.viewing_as.side]} see it` : ", seeing everything"}.`
+      : g.seat !== null && g.seat !== undefined
+        ? (g.hot_seat ? `Hot seat: the ${v.sides[g.seat]} have the screen.` : `You play the ${v.sides[g.seat]}.`)
+        : "You are watching.";
+    const held_ = Object.keys(roles());
+    const switcher = held_.length > 1 && !g.hot_seat ? el("select", { "aria-label": "look as", onchange: (e) => { chosen = e.target.value; refresh(); } },
+      held_.map((k) => el("option", { value: k, selected: k === key }, k === "umpire" ? "the umpire" : `the ${sideName(k)}`))) : null;
+    const seed = g.seed.chosen
+      ? `Practice game: its creator chose the seed (${g.seed.value}), so its dice could be foreseen.`
+      : g.seed.value !== null && g.seed.value !== undefined
+        ? `The server's seed, kept secret until now: ${g.seed.value} (its SHA-256 was published as ${g.seed.commitment.slice(0, 16)}…).`
+        : `The dice come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
+    status.replaceChildren(...[
       el("h4", {}, v.title),
       el("div", {}, `Turn ${v.turn}, ${v.phase}`),
       el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),
       who,
-      g.seat !== null && g.seat !== undefined ? el("div", { class: "quiet" }, `You play the ${v.sides[g.seat]}.`) : el("div", { class: "quiet" }, "You are watching."));
+      el("div", { class: "quiet role" }, me, switcher ? " Look as: " : "", switcher),
+      el("div", { class: "quiet seed" }, seed)].filter(Boolean));
     // Choices: all, or those naming the selected unit.
     const buttons = list.map((c) => el("button", {
       class: "choice",
       onmouseenter: () => show(c), onmouseleave: () => show(null),
       onclick: take(c),
     }, c.text));
+    const waiting = g.outcome ? "The battle is over." : g.role === "umpire" ? "The sides decide; the umpire may step in below." : "Waiting for the other side.";
     choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
-      selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, token); } }, "show every choice") : null,
-      g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet" }, g.outcome ? "The battle is over." : "Waiting for the other side."),
+      selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
+      g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet" }, waiting),
       err].filter(Boolean));
+    if (g.role === "umpire") umpireDesk(g, send);
+    else umpireBox.replaceChildren();
+    umpireBox.hidden = g.role !== "umpire";
     notes.replaceChildren(el("h4", {}, "Notes"), ...v.notes.map((n) => el("div", {}, n)));
     const lines = g.log.slice(-300).map((l) => el("div", { class: /^Turn \d/.test(l.text) ? "turn" : "" }, l.text));
     const box = el("div", { class: "log" }, lines);
     log.replaceChildren(el("h4", {}, "What happened"), box);
     box.scrollTop = box.scrollHeight;
-    const t = tokens(id);
     const base = `${location.origin}${location.pathname}`;
-    links.replaceChildren(el("h4", {}, "Links"),
-      ...Object.entries(t).map(([seat, tok]) => el("div", {}, `Invite for the ${v.sides[seat]} (keep it secret): `,
-        el("div", { class: "link" }, `${base}#/game/${id}?seat=${seat}&token=${tok}`))),
+    const invites = held(id).invitations.map((i) => el("div", {},
+      i.role === "umpire" ? "Invitation for the umpire" : `Invitation for the ${sideName(i.role.side)}`,
+      " (send it to one person: it works once): ",
+      el("div", { class: "link", "data-invite": roleKey(i.role) }, `${base}#/join/${id}/${i.code}`)));
+    links.replaceChildren(el("h4", {}, "Links"), ...invites,
+      el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
       el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: "#/" }, "All battles")));
+  }
+
+  // The umpire's desk in a live game: look as either side, and (where the rules give the
+  // umpire actions) grant a tactical advantage or adjust, move or turn a unit, with a reason.
+  function umpireDesk(g, send) {
+    const v = g.view;
+    const looking = el("select", { "aria-label": "view as", onchange: (e) => { viewAs = e.target.value; refresh(); } },
+      el("option", { value: "", selected: viewAs === "" }, "everything"),
+      ...v.sides.map((s, i) => el("option", { value: String(i), selected: viewAs === String(i) }, `as the ${s} see it`)));
+    const parts = [el("h4", {}, "The umpire"), el("div", {}, "Look at the battle: ", looking)];
+    if (g.umpire_units && !g.outcome) {
+      const unit = el("select", { "aria-label": "unit" }, g.umpire_units.map((n, i) => el("option", { value: String(i) }, n)));
+      const kind = el("select", { "aria-label": "umpire action" },
+        el("option", { value: "advantage" }, "grant a tactical advantage"),
+        el("option", { value: "adjust" }, "adjust, move or turn the unit"));
+      const num = (label, attrs = {}) => el("input", { type: "number", "aria-label": label, placeholder: label, ...attrs });
+      const value = num("advantage (0 to 3)", { min: 0, max: 3, value: 1 });
+      const figures = num("figures"), greens = num("green counters", { min: 0 });
+      const x = num("x"), y = num("y"), facing = num("facing (°)");
+      const steady = el("input", { type: "checkbox", "aria-label": "back in good order" });
+      const reason = el("input", { type: "text", "aria-label": "reason", placeholder: "why (every player reads it)", size: 30 });
+      const adv = el("div", {}, "Advantage: ", value);
+      const adj = el("div", { hidden: true }, figures, greens, el("label", {}, steady, " back in good order"), el("div", {}, "Put at ", x, y, " facing ", facing));
+      kind.addEventListener("change", () => { adv.hidden = kind.value !== "advantage"; adj.hidden = kind.value !== "adjust"; });
+      const opt = (input) => (input.value === "" ? undefined : Number(input.value));
+      const go = el("button", { "data-umpire-act": "1", onclick: () => {
+        const u = Number(unit.value);
+        if (kind.value === "advantage") return send({ advantage: { unit: u, value: Number(value.value), reason: reason.value } });
+        const a = { unit: u, figures: opt(figures), greens: opt(greens), steady: steady.checked, reason: reason.value };
+        if (x.value !== "" || y.value !== "") a.at = [opt(x), opt(y)];
+        if (facing.value !== "") a.facing = opt(facing);
+        return send({ adjust: a });
+      } }, "Act as the umpire");
+      parts.push(el("div", {}, unit, " ", kind), adv, adj, el("div", {}, reason, " ", go));
+    } else if (!g.outcome) {
+      parts.push(el("div", { class: "quiet" }, "These rules give the umpire no actions of his own: he watches, with every secret in view."));
+    }
+    umpireBox.replaceChildren(...parts);
   }
 
   function connect() {
     if (closed) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    // Say who watches: the count it tells is of the actions this role may know of.
+    socket.onopen = () => {
+      const key = current(actor);
+      socket.send(JSON.stringify(key ? { token: roles()[key] } : {}));
+    };
     socket.onmessage = (m) => {
       // Only news: our own action is already drawn when its answer comes back.
       let n = -1;

@@ -97,28 +97,114 @@ test("play against the computer: select a unit, see its reach, drag it to a plac
   await context.close();
 });
 
-test("a second player joins by the invite link and sees the first player's move at once", async () => {
-  const a = await (await browser.newContext()).newPage();
+// A new Attack on the Ridge between two people, made in page `a` with `you` as the creator's
+// role; returns the game's id.
+async function newRidge(a, you = "auto") {
   await a.goto(base);
   const card = a.locator(".card", { has: a.locator('button[data-scenario="attack-on-the-ridge"]') });
   await card.locator('select[data-side="1"]').selectOption("human");
+  await card.locator('select[data-me="attack-on-the-ridge"]').selectOption(you);
   await card.locator('button[data-scenario="attack-on-the-ridge"]').click();
   await a.waitForURL(/#\/game\/[0-9a-f]+$/);
-  await a.waitForSelector(".link");
-  // This browser holds both seats (hot seat); the second seat's link goes to a friend.
-  const links = await a.locator(".link").allInnerTexts();
-  const invite = links.find((l) => l.includes("seat=1"));
-  assert.ok(invite, links.join("\n"));
+  return /#\/game\/([0-9a-f]+)$/.exec(a.url())[1];
+}
+
+const ordersOf = (page) => page.locator(".choice", { hasText: /^order the / });
+
+test("two people in two browsers: the second takes his seat by a one-time invitation, and neither sees the other's orders", async () => {
+  const a = await (await browser.newContext()).newPage();
+  const errors = [];
+  a.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(a);
+  await a.waitForSelector('.link[data-invite="1"]');
+  assert.equal(await a.locator('.link[data-invite="0"]').count(), 0, "the creator holds his own seat");
+  const invite = await a.locator('.link[data-invite="1"]').innerText();
+  assert.doesNotMatch(invite, /token/, invite);
 
   const b = await (await browser.newContext()).newPage();
+  b.on("pageerror", (e) => errors.push(e.message));
   await b.goto(invite);
   await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
   assert.equal(await b.locator(".choice").count(), 0, "not the Austrians' turn yet");
+  // The invitation is spent: a third browser is turned away.
+  const c = await (await browser.newContext()).newPage();
+  await c.goto(invite);
+  await c.waitForFunction(() => document.body.innerText.includes("used already"));
 
-  // The Prussians end their orders; the Austrians' page shows their choices without a reload.
+  // The Prussians order a wing, in secret, and end their orders.
+  const order = await ordersOf(a).first().innerText();
+  const wing = /^order the (.+?): /.exec(order)[1];
+  await ordersOf(a).first().click();
+  await a.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), wing);
   await a.getByRole("button", { name: "end this side's orders for the bound" }).click();
+  // The Austrians' page shows their choices without a reload, and nothing of that order.
   await b.waitForFunction(() => document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
   assert.match(await b.locator(".choices").innerText(), /order the ridge/);
+  assert.ok(!(await b.locator(".log").innerText()).includes(wing), "the Prussians' order is theirs");
+  assert.match(await a.locator(".role").innerText(), /You play the Prussians/, "the creator stays a Prussian");
+  // And the Austrians' order is theirs: the Prussians' page never shows it.
+  const theirs = await ordersOf(b).first().innerText();
+  const theirWing = /^order the (.+?): /.exec(theirs)[1];
+  await ordersOf(b).first().click();
+  await b.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), theirWing);
+  await a.waitForTimeout(500);
+  assert.ok(!(await a.locator(".log").innerText()).includes(theirWing), "the Austrians' order is theirs");
+  assert.match(await a.locator(".role").innerText(), /You play the Prussians/);
+  assert.deepEqual(errors, []);
+});
+
+test("a hot-seat game hands the screen over before the other side's secrets show", async () => {
+  const a = await (await browser.newContext()).newPage();
+  const errors = [];
+  a.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(a, "hot_seat");
+  await a.waitForFunction(() => document.body.innerText.includes("Hot seat: the Prussians have the screen"));
+  const order = await ordersOf(a).first().innerText();
+  const wing = /^order the (.+?): /.exec(order)[1];
+  await ordersOf(a).first().click();
+  await a.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), wing);
+  await a.getByRole("button", { name: "end this side's orders for the bound" }).click();
+  // The hand-over screen: no map, no log, no choices until the Austrians say they have it.
+  await a.waitForSelector(".handover");
+  assert.equal(await a.locator("svg.map").count(), 0);
+  assert.equal(await a.locator(".log").count(), 0);
+  assert.equal(await a.locator(".choice").count(), 0);
+  await a.click('button[data-handover="1"]');
+  await a.waitForFunction(() => document.body.innerText.includes("Hot seat: the Austrians have the screen"));
+  assert.match(await a.locator(".choices").innerText(), /order the ridge/);
+  assert.ok(!(await a.locator(".log").innerText()).includes(wing), "the Prussians' order stays theirs");
+  assert.deepEqual(errors, []);
+});
+
+test("the umpire of a live game sees everything, looks as either side, and adjusts a unit for every log to read", async () => {
+  const u = await (await browser.newContext()).newPage();
+  const errors = [];
+  u.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(u, "umpire");
+  await u.waitForFunction(() => document.body.innerText.includes("You are the umpire, seeing everything"));
+  // Both seats go by invitation; the first player joins and sends a secret order.
+  const invite = await u.locator('.link[data-invite="0"]').innerText();
+  const p = await (await browser.newContext()).newPage();
+  await p.goto(invite);
+  await p.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
+  const order = await ordersOf(p).first().innerText();
+  const wing = /^order the (.+?): /.exec(order)[1];
+  await ordersOf(p).first().click();
+  await p.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), wing);
+  // The umpire sees it; looking as the Austrians, he does not.
+  await u.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), wing, { timeout: 10000 });
+  await u.selectOption('select[aria-label="view as"]', "1");
+  await u.waitForFunction(() => document.body.innerText.includes("looking as the Austrians see it"));
+  assert.ok(!(await u.locator(".log").innerText()).includes(wing));
+  // He adjusts a unit, with a reason; the player's log reads it as the umpire's.
+  await u.selectOption('select[aria-label="umpire action"]', "adjust");
+  await u.fill('input[aria-label="green counters"]', "2");
+  await u.fill('input[aria-label="reason"]', "they marched all night");
+  await u.click('button[data-umpire-act="1"]');
+  await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because they marched all night"), null, { timeout: 10000 });
+  assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 greens, because they marched all night/);
+  assert.equal(await p.locator('button[data-umpire-act="1"]').count(), 0, "a player has no umpire's desk");
+  assert.deepEqual(errors, []);
 });
 
 test("the umpire's desk: a form from the situation's schema, exact odds as bars, a resolution with table dice", async () => {

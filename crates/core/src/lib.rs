@@ -187,6 +187,12 @@ pub trait GameState: Clone + Send + 'static {
         true
     }
 
+    /// The units the umpire's actions name, by the index those actions use, if the rules give
+    /// the umpire actions of his own (for the umpire's desk to offer). The default: none.
+    fn umpire_units(&self) -> Option<Vec<String>> {
+        None
+    }
+
     /// The places `action` involves, in the view's coordinates and in order — where a unit is
     /// and where it would go, or who fires at whom — for drawing it over the map. The default:
     /// none (a page may look for places in the action's JSON instead).

@@ -34,6 +34,8 @@ pub trait Live: Send + Sync {
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError>;
     /// The action a computer player (`random` or `heuristic`) takes now, seeded by `seed`.
     fn choose(&self, player: &str, seed: u64) -> Option<Value>;
+    /// The units the umpire's actions name, by index, if the rules give the umpire actions.
+    fn umpire_units(&self) -> Option<Vec<String>>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn Live>;
     /// The state's hash.
@@ -112,6 +114,10 @@ where
         }
         let i = Agent::choose(agent.as_mut(), &self.0, &cands).min(cands.len() - 1);
         serde_json::to_value(&cands[i]).ok()
+    }
+
+    fn umpire_units(&self) -> Option<Vec<String>> {
+        self.0.umpire_units()
     }
 
     fn clone_box(&self) -> Box<dyn Live> {

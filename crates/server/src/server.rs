@@ -477,6 +477,7 @@ impl Server {
             "thinking": g.thinking,
             "view": g.live.view(viewer),
             "candidates": candidates,
+            "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
             "log": log,
         }))
     }

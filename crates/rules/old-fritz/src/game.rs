@@ -663,6 +663,11 @@ impl GameState for Battle {
         }
     }
 
+    /// A tactical advantage and an adjustment name a unit by its index.
+    fn umpire_units(&self) -> Option<Vec<String>> {
+        Some((0..self.units.len()).map(|i| self.name(i).to_string()).collect())
+    }
+
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         match action {
             Action::Order { wing, order } => {
