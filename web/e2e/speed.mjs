@@ -35,10 +35,17 @@ const page = await (await browser.newContext()).newPage();
 await page.goto(base);
 const card = page.locator(".card", { has: page.locator('button[data-scenario="mittelhof"]') });
 await card.locator('select[data-side="1"]').selectOption("human");
+await card.locator('select[data-me="mittelhof"]').selectOption("hot_seat");
 await card.locator('button[data-scenario="mittelhof"]').click();
 await page.waitForSelector(".choice");
 const clicks = [];
 for (let i = 0; i < 20; i++) {
+  // The hot seat's hand-over screen between the sides is passed first (not timed).
+  const handover = page.locator("button[data-handover]");
+  if (await handover.count()) {
+    await handover.click();
+    await page.waitForSelector(".choice");
+  }
   // Timed inside the page: the click, and the first change of the status box after it.
   const ms = await page.evaluate(() => new Promise((done) => {
     const box = document.querySelector(".panel .box");
