@@ -640,7 +640,12 @@ impl Server {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
             if summary.status.is_none() {
                 if let Ok(game) = self.game(&summary.id) {
-                    v["status"] = json!(lock(&game)?.live.status());
+                    let g = lock(&game)?;
+                    v["status"] = json!(g.live.status());
+                    // As a stored action would say it: a first secret order must not show.
+                    if let Actor::Side(s) = g.live.actor() {
+                        v["to_act"] = json!(s);
+                    }
                 }
             }
             out.push(v);

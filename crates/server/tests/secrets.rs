@@ -1,0 +1,220 @@
+//! Nothing secret leaks, through any door: for every rule set, seeded games played through the
+//! server, with every door a player or a spectator has looked through before and after each
+//! action — the game as he sees it (view, choices, log, count of actions), the list of games,
+//! the replay, the WebSocket's count and the refusal of an action out of turn.
+//!
+//! * An action the rules keep from a viewer (an order sent, in Old Fritz) changes nothing behind
+//!   any of his doors: not even the number of actions.
+//! * A line of the log kept from a viewer never appears behind any of his doors.
+//! * Only the side that must act is offered choices.
+//! * Blown Away's secret deployment: whatever side 0 fixes, side 1 and a spectator see the same
+//!   until both have deployed.
+//! * Once the battle is over, everyone sees everything.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use volley_chance::Seeded;
+use volley_core::{Actor, Viewer};
+use volley_scenario::Source;
+use volley_server::{Creator, NewGame, Server, catalog, slot};
+use volley_store::SqliteStore;
+
+const SEED: u64 = 11;
+
+/// A game between two people at one screen (so the test holds both seats), with the umpire's
+/// invitation claimed: (server, id, side tokens, umpire token).
+fn game(scenario: &str) -> (Server, String, [String; 2], String) {
+    let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    let req = NewGame {
+        scenario: scenario.into(),
+        players: vec!["human".into(), "human".into()],
+        seed: Some(SEED),
+        creator: Some(Creator::HotSeat),
+        private: false,
+    };
+    let g = s.create(&req).unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
+    let token = |i: usize| g["credentials"][i]["token"].as_str().unwrap().to_string();
+    let code = g["invitations"][0]["code"].as_str().unwrap();
+    let umpire = s.claim(&id, code).unwrap()["token"].as_str().unwrap().to_string();
+    (s, id, [token(0), token(1)], umpire)
+}
+
+/// Everything `viewer` (holding `token`) may look at, as one JSON value.
+fn doors(s: &Server, id: &str, viewer: Viewer, token: Option<&str>) -> Value {
+    let list = s.list().unwrap();
+    let listed = list.as_array().unwrap().iter().find(|g| g["id"] == json!(id)).cloned();
+    let (_, counts, _) = s.watch(id, token).unwrap();
+    // A side out of turn is refused; the refusal is a door too.
+    let game = s.view(id, token, None).unwrap();
+    let mine = matches!(viewer, Viewer::Side(v) if game["actor"] == json!({"side": v}));
+    let refused = token.filter(|_| !mine).map(|t| s.act(id, t, &json!("end_orders")).map(|_| "accepted!".to_string()));
+    json!({
+        "game": game,
+        "list": listed,
+        "replay": if viewer == Viewer::Spectator { s.replay(id, u64::MAX).unwrap() } else { Value::Null },
+        "ws": counts[slot(viewer)],
+        "refused": refused.map(|r| r.unwrap_err().message),
+    })
+}
+
+/// Where `a` and `b` differ, as JSON paths with both values (short).
+fn diff(a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for k in x.keys().chain(y.keys().filter(|k| !x.contains_key(*k))) {
+                diff(x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null), &format!("{path}.{k}"), out);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                diff(p, q, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ if a != b => {
+            let short = |v: &Value| v.to_string().chars().take(160).collect::<String>();
+            out.push(format!("{path}: {} / {}", short(a), short(b)));
+        }
+        _ => {}
+    }
+}
+
+/// `a` and `b` are the same; else the test fails naming where they differ.
+fn same(a: &Value, b: &Value, what: &str) {
+    let mut out = Vec::new();
+    diff(a, b, "", &mut out);
+    assert!(out.is_empty(), "{what}:\n{}", out.into_iter().take(12).collect::<Vec<_>>().join("\n"));
+}
+
+/// Play `scenario` through the server for up to `limit` actions, choosing among the candidates
+/// with a seeded generator, and check every door of every viewer who is not acting.
+fn no_leaks(scenario: &str, limit: usize) -> (usize, usize) {
+    let (s, id, tokens, umpire) = game(scenario);
+    // A mirror of the game, to know what the rules keep from whom.
+    let bundled = catalog::find(scenario).unwrap();
+    let (_, mut mirror) = catalog::load(&Source::new(bundled.path, bundled.text)).unwrap();
+    let mut pick = Seeded::derive(SEED, 99);
+    let (mut hidden, mut secret_lines) = (0, 0);
+    let mut kept: Vec<(Viewer, String)> = Vec::new();
+    for n in 1..=limit as u64 {
+        let over = s.view(&id, None, None).unwrap()["outcome"] != Value::Null;
+        if over {
+            break;
+        }
+        let Actor::Side(side) = mirror.actor() else { panic!("{scenario}: actor {:?}", mirror.actor()) };
+        let others =
+            [(Viewer::Side(1 - side), Some(tokens[usize::from(1 - side)].as_str())), (Viewer::Spectator, None)];
+        let before: Vec<Value> = others.iter().map(|&(v, t)| doors(&s, &id, v, t)).collect();
+        for (v, _) in &others {
+            let i = others.iter().position(|(w, _)| w == v).unwrap();
+            assert_eq!(before[i]["game"]["candidates"], json!([]), "{scenario} {n}: {v:?} is not to act");
+        }
+        // The acting side's choice.
+        let mine = s.view(&id, Some(&tokens[usize::from(side)]), None).unwrap();
+        let cands = mine["candidates"].as_array().unwrap();
+        assert!(!cands.is_empty(), "{scenario} {n}: no choices for the side to act");
+        pick = Seeded::derive(pick, n);
+        let action = cands[(pick % cands.len() as u64) as usize]["action"].clone();
+        let applied = mirror
+            .apply(Actor::Side(side), &action, &mut Seeded::new(Seeded::derive(SEED, n)))
+            .unwrap_or_else(|e| panic!("{scenario} {n}: the mirror refused {action}: {e}"));
+        s.act(&id, &tokens[usize::from(side)], &action).unwrap();
+        for (line, vis) in &applied.lines {
+            for &(v, _) in &others {
+                let may = match v {
+                    Viewer::Side(o) => vis[usize::from(o)],
+                    _ => vis[0] && vis[1],
+                };
+                if !may {
+                    kept.push((v, line.clone()));
+                    secret_lines += 1;
+                }
+            }
+        }
+        for (i, &(v, t)) in others.iter().enumerate() {
+            let after = doors(&s, &id, v, t);
+            let seen = applied.seen[if v == Viewer::Spectator { 2 } else { usize::from(1 - side) }];
+            if !seen {
+                hidden += 1;
+                same(&before[i], &after, &format!("{scenario} {n}: {v:?} learnt of a secret {action}"));
+            }
+            // Once the battle is over everyone may read everything.
+            let text = after.to_string();
+            let ended = after["game"]["outcome"] != Value::Null;
+            for (w, line) in kept.iter().filter(|_| !ended) {
+                if *w == v {
+                    let quoted = serde_json::to_string(line).unwrap();
+                    assert!(!text.contains(quoted.trim_matches('"')), "{scenario} {n}: {v:?} reads {line:?}");
+                }
+            }
+        }
+        // The umpire sees every line.
+        let u = s.view(&id, Some(&umpire), None).unwrap();
+        assert_eq!(u["actions"], json!(n), "{scenario}: the umpire knows of every action");
+    }
+    if s.view(&id, None, None).unwrap()["outcome"] != Value::Null {
+        let everyone = s.view(&id, None, None).unwrap();
+        let umpire = s.view(&id, Some(&umpire), None).unwrap();
+        assert_eq!(everyone["view"], umpire["view"], "{scenario}: after the battle, everyone sees everything");
+        assert_eq!(everyone["log"], umpire["log"]);
+    }
+    (hidden, secret_lines)
+}
+
+#[test]
+fn old_fritz_orders_stay_with_their_side() {
+    for scenario in ["attack-on-the-ridge", "mittelhof"] {
+        let (hidden, lines) = no_leaks(scenario, 160);
+        assert!(hidden > 20 && lines > 20, "{scenario}: the test met {hidden} hidden actions and {lines} secret lines");
+    }
+}
+
+#[test]
+fn itchy_and_scratchy_and_blown_away_hide_nothing_they_should_not() {
+    // Their rules keep little secret (Blown Away's deployment); these play to check that what is
+    // public stays so, and that nothing is hidden that the rules show.
+    for scenario in ["hochdorf-mill", "crossroads", "elands-ridge"] {
+        let (hidden, _) = no_leaks(scenario, 120);
+        assert_eq!(hidden, 0, "{scenario}: every action is public");
+    }
+}
+
+#[test]
+fn blown_away_secret_deployment_tells_the_enemy_nothing() {
+    use volley_blown_away::{Action, Placement};
+    // A placement of side 0's first unit a little to the side of where the plan has it.
+    let bundled = catalog::find("crossroads").unwrap();
+    let b = volley_blown_away::load(&Source::new(bundled.path, bundled.text)).unwrap();
+    let (i, u) = b.units.iter().enumerate().find(|(_, u)| u.side == 0).unwrap();
+    let moved = [-2.0, -1.0, 1.0, 2.0]
+        .into_iter()
+        .map(|dx| Placement {
+            unit: i as u16,
+            at: volley_table::Point::new(u.front.x + dx, u.front.y),
+            facing: u.facing,
+            formation: u.formation,
+        })
+        .find(|p| volley_core::GameState::validate(&b, &Action::Deploy { placements: vec![p.clone()] }).is_ok())
+        .expect("a placement 1-2\" aside is allowed");
+    let plans = [json!({"deploy": {"placements": []}}), json!({"deploy": {"placements": [moved]}})];
+    let mut seen = Vec::new();
+    for plan in &plans {
+        let (s, id, tokens, _) = game("crossroads");
+        s.act(&id, &tokens[0], plan).unwrap();
+        // The game's own id and time apart.
+        let anonymous = |mut v: Value| {
+            v["game"]["id"] = Value::Null;
+            v["list"] = Value::Null;
+            v
+        };
+        let enemy = anonymous(doors(&s, &id, Viewer::Side(1), Some(&tokens[1])));
+        let watcher = anonymous(doors(&s, &id, Viewer::Spectator, None));
+        let own = s.view(&id, Some(&tokens[0]), None).unwrap();
+        seen.push((enemy, watcher, own));
+    }
+    same(&seen[0].0, &seen[1].0, "side 1 sees the same whatever side 0 fixed");
+    same(&seen[0].1, &seen[1].1, "so does a spectator");
+    assert_ne!(seen[0].2["log"], seen[1].2["log"], "side 0 itself reads how many units it placed otherwise");
+}
