@@ -485,6 +485,8 @@ function showGame(id) {
       el("div", { class: "link", "data-invite": roleKey(i.role) }, `${base}#/join/${id}/${i.code}`)));
     links.replaceChildren(el("h4", {}, "Links"), ...invites,
       el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
+      g.outcome ? el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
+        " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)") : null,
       el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: "#/" }, "All battles")));
   }
 

@@ -106,6 +106,15 @@ pub enum DrawError {
         /// What the draw is for.
         purpose: String,
     },
+    /// A recorded draw that is not what the rules asked for, or not what the recorded seed gives:
+    /// the record has been changed.
+    #[error("the recorded draw for {purpose} {why}")]
+    Doctored {
+        /// What the draw is for.
+        purpose: String,
+        /// What does not match.
+        why: String,
+    },
 }
 
 /// A source of random draws.

@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use volley_chance::Seeded;
 use volley_core::log::{FORMAT, Header, Log, read_header};
-use volley_core::run::{Runner, replay_steps};
+use volley_core::run::{Runner, replay_verified};
 use volley_core::{Agent, GameState, Heuristic, Tally, Viewer, hash_hex};
 use volley_scenario::{Diagnostics, Source, probe};
 use volley_server::catalog as bundled;
@@ -159,9 +159,15 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Rebuild a battle from its log and check the final state hash.
+    /// Rebuild a battle from its log and check it: every draw against the log's seed (a draw
+    /// that was chosen, not drawn, is found out), the numbering of the actions, the end line's
+    /// counts and final state hash, and the server's signature if the log has one.
+    #[command(
+        after_help = "Exit status: 0 when everything holds; 1 when it does not, or the log cannot be read (the reason on stderr).
+A log exported by a server (GET /api/games/ID/log) is signed: give the server's key (GET /api/key) with --key to insist on it."
+    )]
     Replay {
-        /// A log written by `volley play --log`.
+        /// A log written by `volley play --log`, or exported by a server.
         log: PathBuf,
         /// Print the battle's account as it replays.
         #[arg(long)]
@@ -171,6 +177,10 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
         /// to check the table's geometry, plot a battle's movements or compare two battles.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// The key the log must be signed with (hex, as `GET /api/key` gives it): an unsigned
+        /// log, or one signed by another key, fails.
+        #[arg(long, value_name = "HEX")]
+        key: Option<String>,
     },
     /// Resolve one combat described in a JSON file, with the seeded generator or the dice or
     /// cards rolled on a real table, and explain the result.
@@ -332,7 +342,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { log, verbose, trace } => replay_log(&log, verbose, trace.as_deref()),
+        Command::Replay { log, verbose, trace, key } => replay_log(&log, verbose, trace.as_deref(), key.as_deref()),
         Command::Sweep { scenario, set, runs, agents, seed, jobs, out } => {
             let src = read_scenario(&scenario)?;
             let (path, values) =
@@ -729,6 +739,7 @@ fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> 
         scenario: src.text.clone(),
         seed,
         agents: names.to_vec(),
+        draws: volley_core::log::DrawScheme::Sequential,
     };
     let refs: Vec<&mut dyn Agent<B>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<B>).collect();
     let mut runner = Runner::new(battle, header, refs);
@@ -952,13 +963,15 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     Ok(())
 }
 
-fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>) -> Result<ExitCode> {
+fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let header = read_header(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     match header.ruleset.as_str() {
-        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose, trace),
-        volley_itchy_scratchy::RULESET_ID => replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose, trace),
-        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose, trace),
+        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose, trace, key),
+        volley_itchy_scratchy::RULESET_ID => {
+            replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose, trace, key)
+        }
+        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose, trace, key),
         other => bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
     }
 }
@@ -978,12 +991,41 @@ fn replay_as<B: Playable>(
     text: &str,
     verbose: bool,
     trace: Option<&std::path::Path>,
+    key: Option<&str>,
 ) -> Result<ExitCode>
 where
     B::Event: std::fmt::Display,
     Loaded: Into<Option<B>>,
 {
-    let log: Log<B::Action> = Log::parse(text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let log: Log<B::Action> = match Log::parse(text) {
+        Ok(log) => log,
+        // Out of order, or an end that miscounts: the log was changed.
+        Err(e @ volley_core::log::LogError::Structure { .. }) => {
+            eprintln!("{}: {e}", path.display());
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(anyhow!("{}: {e}", path.display())),
+    };
+    // The signature first: it covers every line, the seed and the draws included.
+    let mut out = std::io::stdout().lock();
+    match (&log.signature, key) {
+        (Some((sig, signed)), wanted) => {
+            if let Err(e) = volley_server::signing::verify(sig, signed) {
+                eprintln!("{}: {e}", path.display());
+                return Ok(ExitCode::from(1));
+            }
+            if wanted.is_some_and(|k| !k.trim().eq_ignore_ascii_case(&sig.key)) {
+                eprintln!("{}: signed by key {}, not the key given", path.display(), sig.key);
+                return Ok(ExitCode::from(1));
+            }
+            writeln!(out, "signed by key {}: the signature holds", sig.key)?;
+        }
+        (None, Some(_)) => {
+            eprintln!("{}: the log is not signed, and --key asks for a signature", path.display());
+            return Ok(ExitCode::from(1));
+        }
+        (None, None) => {}
+    }
     let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
     if src.hash() != log.header.scenario_hash {
         bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
@@ -992,7 +1034,6 @@ where
     let Some(mut battle): Option<B> = loaded.into() else {
         bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
     };
-    let mut out = std::io::stdout().lock();
     let mut traced = match trace {
         Some(t) => Some(std::io::BufWriter::new(
             std::fs::File::create(t).with_context(|| format!("cannot write {}", t.display()))?,
@@ -1000,7 +1041,8 @@ where
         None => None,
     };
     let mut trace_error = None;
-    replay_steps(&mut battle, &log.entries, |n, state, events| {
+    let seed = Some((log.header.seed, log.header.draws));
+    let replayed = replay_verified(&mut battle, &log.entries, seed, |n, state, events| {
         if verbose {
             for e in events {
                 let _ = writeln!(out, "{e}");
@@ -1018,8 +1060,11 @@ where
                 trace_error = Some(e);
             }
         }
-    })
-    .map_err(|e| anyhow!("{}: replay failed: {e}", path.display()))?;
+    });
+    if let Err(e) = replayed {
+        eprintln!("{}: the log does not replay: {e}", path.display());
+        return Ok(ExitCode::from(1));
+    }
     if let Some(e) = trace_error {
         bail!("cannot write the trace: {e}");
     }
@@ -1030,7 +1075,19 @@ where
     let rep = report(&battle, &log.header.ruleset, log.header.seed, &log.header.agents, log.entries.len() as u64);
     write_summary(&mut out, &rep)?;
     writeln!(out, "state_hash {hash}")?;
+    let draws: usize = log.entries.iter().map(|e| e.draws.len()).sum();
+    writeln!(out, "every one of the {draws} draws is what seed {} gives", log.header.seed)?;
     match &log.footer {
+        Some(f) if f.turns != battle.phase().turn || f.outcome != battle.outcome() => {
+            eprintln!(
+                "the log's end says turn {} and {:?}, but the replay ends in turn {} with {:?}",
+                f.turns,
+                f.outcome,
+                battle.phase().turn,
+                battle.outcome()
+            );
+            Ok(ExitCode::from(1))
+        }
         Some(f) if f.state_hash == hash => {
             writeln!(out, "replay matches the recorded state hash")?;
             Ok(ExitCode::SUCCESS)

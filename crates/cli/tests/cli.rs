@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use serde_json::json;
+
 /// A scratch directory of this test's own, and the binary to run in it.
 struct Dir {
     path: PathBuf,
@@ -120,6 +122,73 @@ fn a_logged_battle_replays_to_the_same_state() {
     let o = d.run(&["replay", "tampered.jsonl"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("0123456789abcdef"), "{}", stderr(&o));
+
+    // A log is checked, not only its end: every draw against the seed, the numbering of the
+    // actions and the end's counts. Each of these changes is found, every time.
+    let lines: Vec<&str> = log.lines().collect();
+    let header: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    let seed = header["seed"].as_u64().unwrap();
+    let mut found = 0;
+    for k in 1..=20u64 {
+        let other = lines[0].replace(&format!("\"seed\":{seed}"), &format!("\"seed\":{}", seed + k));
+        d.write("seed.jsonl", &log.replacen(lines[0], &other, 1));
+        let o = d.run(&["replay", "seed.jsonl"]);
+        assert_eq!(o.status.code(), Some(1), "seed {}", seed + k);
+        found += usize::from(stderr(&o).contains("the log's seed gives"));
+    }
+    assert_eq!(found, 20, "a changed seed is named as such");
+    // Each draw in turn given another value it could have had (a die's next face).
+    let mut doctored = 0;
+    for (i, line) in lines.iter().enumerate().filter(|(_, l)| l.contains("\"value\":")).take(20) {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let draw = &mut v["draws"][0];
+        let (value, sides) = (draw["value"].as_u64().unwrap(), draw["sides"].as_u64().unwrap_or(2));
+        draw["value"] = json!(value % sides + 1);
+        let mut changed = lines.clone();
+        let text = v.to_string();
+        changed[i] = &text;
+        d.write("draw.jsonl", &(changed.join("\n") + "\n"));
+        let o = d.run(&["replay", "draw.jsonl"]);
+        assert_eq!(o.status.code(), Some(1), "line {}: {}", i + 1, stdout(&o));
+        doctored += usize::from(stderr(&o).contains("the log's seed gives"));
+    }
+    assert!(doctored >= 10, "{doctored} changed draws named as such");
+    // An action taken out, and an end that miscounts.
+    let mut missing = lines.clone();
+    missing.remove(2);
+    d.write("missing.jsonl", &(missing.join("\n") + "\n"));
+    let o = d.run(&["replay", "missing.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("where action 2 should be"), "{}", stderr(&o));
+    let end = lines.last().unwrap();
+    let recount = end.replace("\"actions\":", "\"actions\":1");
+    d.write("recount.jsonl", &log.replace(end, &recount));
+    let o = d.run(&["replay", "recount.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("but the log has"), "{}", stderr(&o));
+    let turns = end.replace("\"turns\":", "\"turns\":9");
+    d.write("turns.jsonl", &log.replace(end, &turns));
+    let o = d.run(&["replay", "turns.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the log's end says turn 9"), "{}", stderr(&o));
+    assert!(stdout(&replayed).contains("draws is what seed 3 gives"), "{}", stdout(&replayed));
+
+    // A signed log: the signature must hold, and be the key asked for.
+    let key = volley_server::signing::Key::from_hex(&"2a".repeat(32)).unwrap();
+    let signed = log.clone() + &volley_core::log::Log::<serde_json::Value>::signature_line(&key.sign(&log));
+    d.write("signed.jsonl", &signed);
+    let o = d.run(&["replay", "signed.jsonl", "--key", &key.public_hex()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("the signature holds"), "{}", stdout(&o));
+    let o = d.run(&["replay", "signed.jsonl", "--key", &"00".repeat(32)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not the key given"), "{}", stderr(&o));
+    d.write("resigned.jsonl", &signed.replacen("\"agents\":[", "\"agents\":[\"mcts\",", 1));
+    let o = d.run(&["replay", "resigned.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the signature does not hold"), "{}", stderr(&o));
+    let o = d.run(&["replay", "battle.jsonl", "--key", &key.public_hex()]);
+    assert_eq!(o.status.code(), Some(1), "unsigned, but a key asked for");
 
     // So is a log cut short or garbled, with the line it failed on.
     d.write("garbled.jsonl", &log.replacen("\"type\":\"action\"", "\"type\":\"actoin\"", 1));
@@ -454,12 +523,14 @@ units = [{ name = "y", kind = "medium_guns", wing = "b", quality = "D", at = [1,
     assert!(e.contains("bad.toml:20:") && e.contains("six guns or fewer"), "{e}");
 }
 
-/// One blocking HTTP request with `Connection: close`: the status and the JSON body.
-fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+/// One blocking HTTP request with `Connection: close` (and a credential, if given): the status
+/// and the JSON body.
+fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, serde_json::Value) {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: test\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).unwrap();
@@ -470,8 +541,18 @@ fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::V
     (status, serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
 }
 
+/// A running `volley serve`, killed when dropped (even when a test fails half-way).
+struct Serving(std::process::Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Start `volley serve` on a free port with the database `db`; returns the process and address.
-fn serve(d: &Dir, db: &str) -> (std::process::Child, String) {
+fn serve(d: &Dir, db: &str) -> (Serving, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_volley"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
@@ -482,43 +563,37 @@ fn serve(d: &Dir, db: &str) -> (std::process::Child, String) {
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
-    (child, addr)
+    (Serving(child), addr)
 }
 
 #[test]
 fn a_killed_server_loses_no_acknowledged_action() {
     let d = setup("serve-kill");
-    let (mut server, addr) = serve(&d, "games.db");
-    let body = r#"{"scenario": "attack-on-the-ridge", "players": ["human", "human"], "seed": 9}"#;
-    let (status, g) = http(&addr, "POST", "/api/games", body);
+    let (server, addr) = serve(&d, "games.db");
+    let body =
+        r#"{"scenario": "attack-on-the-ridge", "players": ["human", "human"], "seed": 9, "creator": "hot_seat"}"#;
+    let (status, g) = http(&addr, "POST", "/api/games", None, body);
     assert_eq!(status, 200, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
     let tokens: Vec<String> =
-        g["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap().into()).collect();
+        g["credentials"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap().into()).collect();
     let order = r#"{"order": {"wing": 0, "order": {"kind": "attack", "at": [36, 36]}}}"#;
     for (token, action) in [(&tokens[0], order), (&tokens[0], r#""end_orders""#), (&tokens[1], r#""end_orders""#)] {
-        let (status, r) = http(
-            &addr,
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            &format!(r#"{{"token": "{token}", "action": {action}}}"#),
-        );
+        let path = format!("/api/games/{id}/actions");
+        let (status, r) = http(&addr, "POST", &path, Some(token), &format!(r#"{{"action": {action}}}"#));
         assert_eq!(status, 200, "{r}");
     }
-    let (_, before) = http(&addr, "GET", &format!("/api/games/{id}?token={}", tokens[0]), "");
+    let (_, before) = http(&addr, "GET", &format!("/api/games/{id}"), Some(&tokens[0]), "");
     // Killed outright: no shutdown, nothing flushed on the way out.
-    server.kill().unwrap();
-    server.wait().unwrap();
+    drop(server);
 
-    let (mut server, addr) = serve(&d, "games.db");
-    let (status, after) = http(&addr, "GET", &format!("/api/games/{id}?token={}", tokens[0]), "");
+    let (_server, addr) = serve(&d, "games.db");
+    let (status, after) = http(&addr, "GET", &format!("/api/games/{id}"), Some(&tokens[0]), "");
     assert_eq!(status, 200, "{after}");
     assert_eq!(after["actions"], 3);
     assert_eq!(after["view"], before["view"]);
     assert_eq!(after["log"], before["log"]);
     assert!(after["log"].to_string().contains("attack the enemy at [36, 36]"), "{}", after["log"]);
-    server.kill().unwrap();
-    server.wait().unwrap();
 }
 
 #[test]

@@ -5,9 +5,12 @@
 //!    seed and the agents;
 //! 2. one [`Entry`] per accepted action: who took it, the action, and every draw it made with
 //!    what the draw was for;
-//! 3. a [`Footer`]: the number of actions, the outcome and the final state hash.
+//! 3. a [`Footer`]: the number of actions, the outcome and the final state hash;
+//! 4. (in logs a server exports) a [`Signature`] of every line before it, by the server's key.
 //!
-//! A replay needs no random numbers: it feeds each entry's draws back in order.
+//! A replay needs no random numbers: it feeds each entry's draws back in order. It can also
+//! check them: every draw is what the rules asked for, and what the header's seed gives by the
+//! header's [`DrawScheme`] — so a log whose draws were chosen, not drawn, is found out.
 
 use serde::{Deserialize, Serialize};
 use volley_chance::Draw;
@@ -36,6 +39,38 @@ pub struct Header {
     pub seed: u64,
     /// The agents' names by side, if computer-played.
     pub agents: Vec<String>,
+    /// How the draws come from the seed.
+    #[serde(default, skip_serializing_if = "DrawScheme::is_sequential")]
+    pub draws: DrawScheme,
+}
+
+/// How a log's draws come from its seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawScheme {
+    /// One generator seeded with the seed, drawn from in order through the whole battle
+    /// (`volley play`).
+    #[default]
+    Sequential,
+    /// A generator for each action `n`, seeded with `Seeded::derive(seed, n)` (the server, whose
+    /// games are played one request at a time).
+    PerAction,
+}
+
+impl DrawScheme {
+    /// Whether this is the default, [`DrawScheme::Sequential`].
+    pub fn is_sequential(&self) -> bool {
+        *self == DrawScheme::Sequential
+    }
+}
+
+/// A signature of a log: of every byte of its text before the signature's line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    /// The signer's Ed25519 public key, hex.
+    pub key: String,
+    /// The Ed25519 signature, hex.
+    pub ed25519: String,
 }
 
 /// One accepted action.
@@ -77,6 +112,8 @@ pub enum Line<A> {
     Action(Entry<A>),
     /// The footer.
     End(Footer),
+    /// A signature of every line before it.
+    Signature(Signature),
 }
 
 /// A parsed log.
@@ -88,6 +125,8 @@ pub struct Log<A> {
     pub entries: Vec<Entry<A>>,
     /// The footer, if the battle was finished when the log was written.
     pub footer: Option<Footer>,
+    /// The signature, if the log was signed, and the text it signs.
+    pub signature: Option<(Signature, String)>,
 }
 
 /// A log line that cannot be read.
@@ -126,12 +165,20 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
     /// Parse a log's text.
     pub fn parse(text: &str) -> Result<Self, LogError> {
         let mut header = None;
-        let mut entries = Vec::new();
-        let mut footer = None;
-        for (i, raw) in text.lines().enumerate() {
+        let mut entries: Vec<Entry<A>> = Vec::new();
+        let mut footer: Option<Footer> = None;
+        let mut signature = None;
+        let mut offset = 0;
+        for (i, raw) in text.split_inclusive('\n').enumerate() {
             let line = i + 1;
+            let start = offset;
+            offset += raw.len();
+            let raw = raw.trim_end_matches(['\n', '\r']);
             if raw.trim().is_empty() {
                 continue;
+            }
+            if signature.is_some() {
+                return Err(LogError::Structure { line, message: "nothing may follow the signature".into() });
             }
             let parsed: Line<A> =
                 serde_json::from_str(raw).map_err(|e| LogError::Syntax { line, message: e.to_string() })?;
@@ -155,6 +202,16 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
                     if header.is_none() || footer.is_some() {
                         return Err(LogError::Structure { line, message: "an action outside header and end".into() });
                     }
+                    let expected = entries.len() as u64 + 1;
+                    if e.n != expected {
+                        return Err(LogError::Structure {
+                            line,
+                            message: format!(
+                                "action {} where action {expected} should be: an entry is missing or moved",
+                                e.n
+                            ),
+                        });
+                    }
                     entries.push(e);
                 }
                 Line::End(f) => {
@@ -164,12 +221,24 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
                             message: "a second end, or an end before the header".into(),
                         });
                     }
+                    if f.actions != entries.len() as u64 {
+                        return Err(LogError::Structure {
+                            line,
+                            message: format!("the end counts {} actions, but the log has {}", f.actions, entries.len()),
+                        });
+                    }
                     footer = Some(f);
+                }
+                Line::Signature(sig) => {
+                    if header.is_none() {
+                        return Err(LogError::Structure { line, message: "a signature of nothing".into() });
+                    }
+                    signature = Some((sig, text[..start].to_string()));
                 }
             }
         }
         let header = header.ok_or(LogError::Structure { line: 1, message: "no header line".into() })?;
-        Ok(Log { header, entries, footer })
+        Ok(Log { header, entries, footer, signature })
     }
 
     /// The log as JSON lines, each ending in a newline.
@@ -189,7 +258,17 @@ impl<A: Serialize + serde::de::DeserializeOwned> Log<A> {
         if let Some(f) = &self.footer {
             push(&Line::End(f.clone()));
         }
+        if let Some((sig, _)) = &self.signature {
+            push(&Line::Signature(sig.clone()));
+        }
         out
+    }
+
+    /// The line a signature of `text` (a log's lines, each ending in a newline) appends.
+    pub fn signature_line(sig: &Signature) -> String {
+        let mut s = serde_json::to_string(&Line::<A>::Signature(sig.clone())).unwrap_or_default();
+        s.push('\n');
+        s
     }
 }
 
@@ -207,6 +286,7 @@ mod tests {
             scenario: "name = \"s\"".into(),
             seed: 7,
             agents: vec!["random".into(), "heuristic".into()],
+            draws: DrawScheme::Sequential,
         }
     }
 
@@ -216,6 +296,7 @@ mod tests {
             header: header(),
             entries: vec![Entry { n: 1, by: Actor::Side(0), action: 3u8, draws: vec![] }],
             footer: None,
+            signature: None,
         };
         let text = log.to_jsonl();
         assert_eq!(read_header(&text).unwrap(), header());
@@ -224,5 +305,26 @@ mod tests {
         assert!(matches!(read_header(&actions_only), Err(LogError::Structure { line: 1, .. })));
         assert!(matches!(read_header("not json"), Err(LogError::Syntax { line: 1, .. })));
         assert!(matches!(read_header(""), Err(LogError::Syntax { line: 1, .. })));
+    }
+
+    #[test]
+    fn entries_must_be_numbered_in_order_and_the_end_must_count_them() {
+        let entry = |n| Entry { n, by: Actor::Side(0), action: 3u8, draws: vec![] };
+        let footer = |actions| Footer { actions, turns: 1, outcome: None, state_hash: "0".into() };
+        let log = |entries, footer| Log { header: header(), entries, footer, signature: None };
+        assert!(Log::<u8>::parse(&log(vec![entry(1), entry(2)], Some(footer(2))).to_jsonl()).is_ok());
+        let gap = Log::<u8>::parse(&log(vec![entry(1), entry(3)], None).to_jsonl()).unwrap_err();
+        assert!(gap.to_string().contains("action 3 where action 2 should be"), "{gap}");
+        let short = Log::<u8>::parse(&log(vec![entry(1), entry(2)], Some(footer(3))).to_jsonl()).unwrap_err();
+        assert!(short.to_string().contains("counts 3 actions, but the log has 2"), "{short}");
+        // A signature signs exactly the text before it; nothing may follow it.
+        let mut text = log(vec![entry(1)], Some(footer(1))).to_jsonl();
+        let signed = text.clone();
+        text.push_str(&Log::<u8>::signature_line(&Signature { key: "k".into(), ed25519: "s".into() }));
+        let parsed = Log::<u8>::parse(&text).unwrap();
+        assert_eq!(parsed.signature.as_ref().map(|(_, t)| t.as_str()), Some(signed.as_str()));
+        assert_eq!(parsed.to_jsonl(), text);
+        text.push_str(signed.lines().nth(1).unwrap());
+        assert!(Log::<u8>::parse(&text).is_err());
     }
 }

@@ -1,8 +1,8 @@
 //! Playing a battle with agents, and replaying a log.
 
-use volley_chance::{Chance, Recorder, Scripted};
+use volley_chance::{Chance, Draw, DrawError, DrawKind, Recorder, Seeded};
 
-use crate::log::{Entry, Footer, Header, Log};
+use crate::log::{DrawScheme, Entry, Footer, Header, Log};
 use crate::{Actor, Agent, ApplyError, GameState, hash_hex};
 
 /// Why a battle could not be played or replayed.
@@ -67,7 +67,7 @@ impl<'a, S: GameState> Runner<'a, S> {
     pub fn new(state: S, header: Header, agents: Vec<&'a mut dyn Agent<S>>) -> Self {
         Runner {
             state,
-            log: Log { header, entries: Vec::new(), footer: None },
+            log: Log { header, entries: Vec::new(), footer: None, signature: None },
             events: Vec::new(),
             keep_events: true,
             agents,
@@ -148,26 +148,78 @@ pub fn replay<S: GameState>(
 pub fn replay_steps<S: GameState>(
     state: &mut S,
     entries: &[Entry<S::Action>],
+    after: impl FnMut(u64, &S, &[S::Event]),
+) -> Result<(), RunError> {
+    replay_verified(state, entries, None, after)
+}
+
+/// [`replay_steps`], checking every draw as it goes: that it is of the kind the rules draw (a
+/// die of as many sides, a card from a deck holding as many of each value), and, given the
+/// log's seed and how its draws come from it, that it is the value the seed gives. A draw
+/// that fails is reported as [`DrawError::Doctored`] inside [`RunError::Refused`].
+pub fn replay_verified<S: GameState>(
+    state: &mut S,
+    entries: &[Entry<S::Action>],
+    seed: Option<(u64, DrawScheme)>,
     mut after: impl FnMut(u64, &S, &[S::Event]),
 ) -> Result<(), RunError> {
     let mut events = Vec::new();
+    let mut sequential = match seed {
+        Some((s, DrawScheme::Sequential)) => Some(Seeded::new(s)),
+        _ => None,
+    };
     for e in entries {
         // The umpire acts at any decision; a side only when it must.
         let actual = state.actor();
         if actual != e.by && e.by != Actor::Umpire {
             return Err(RunError::WrongActor { n: e.n, logged: e.by, actual });
         }
-        let mut script = Scripted::new(e.draws.iter().map(|d| d.value));
+        let mut per_action = match seed {
+            Some((s, DrawScheme::PerAction)) => Some(Seeded::new(Seeded::derive(s, e.n))),
+            _ => None,
+        };
+        let mut check = Verified { logged: e.draws.iter(), seeded: per_action.as_mut().or(sequential.as_mut()) };
         events.clear();
-        state.apply_by(e.by, &e.action, &mut script, &mut events).map_err(|error| RunError::Refused {
+        state.apply_by(e.by, &e.action, &mut check, &mut events).map_err(|error| RunError::Refused {
             n: e.n,
             action: format!("{:?}", e.action),
             error,
         })?;
-        if script.remaining() > 0 {
-            return Err(RunError::UnusedDraws { n: e.n, left: script.remaining() });
+        let left = check.logged.len();
+        if left > 0 {
+            return Err(RunError::UnusedDraws { n: e.n, left });
         }
         after(e.n, state, &events);
     }
     Ok(())
+}
+
+/// The logged draws of one action, checked against what the rules ask for and (if given) the
+/// seeded generator.
+struct Verified<'a> {
+    logged: std::slice::Iter<'a, Draw>,
+    seeded: Option<&'a mut Seeded>,
+}
+
+impl Chance for Verified<'_> {
+    fn draw(&mut self, kind: &DrawKind, purpose: &dyn std::fmt::Display) -> Result<u32, DrawError> {
+        let Some(d) = self.logged.next() else {
+            return Err(DrawError::Missing { kind: kind.clone(), purpose: purpose.to_string() });
+        };
+        if d.kind != *kind {
+            let why = format!("is {}, where the rules draw {kind}", d.kind);
+            return Err(DrawError::Doctored { purpose: purpose.to_string(), why });
+        }
+        if !kind.admits(d.value) {
+            return Err(DrawError::Invalid { value: d.value, kind: kind.clone(), purpose: purpose.to_string() });
+        }
+        if let Some(g) = self.seeded.as_deref_mut() {
+            let v = g.draw(kind, purpose)?;
+            if v != d.value {
+                let why = format!("is {}, but the log's seed gives {v}", d.value);
+                return Err(DrawError::Doctored { purpose: purpose.to_string(), why });
+            }
+        }
+        Ok(d.value)
+    }
 }

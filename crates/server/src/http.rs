@@ -10,6 +10,8 @@
 //! | `GET /api/games/{id}?view_as=S` | the game as the credential's holder sees it (a spectator without one; the umpire may look as side S), with its choices when it must act |
 //! | `POST /api/games/{id}/actions` | `{"action"}`: act as the credential's holder; answered once the action is stored |
 //! | `GET /api/games/{id}/replay?step=K` | the game after K actions (those a spectator may know of, while it lasts) |
+//! | `GET /api/games/{id}/log` | the game's log once it is over, signed with the server's key (`volley replay` checks it) |
+//! | `GET /api/key` | the server's public key, which signs the logs it exports |
 //! | `GET /api/games/{id}/ws` | a WebSocket: send `{"token"?}` first; it says `{"actions": n}` whenever the count of actions you may know of changes |
 //! | `GET /api/desk/{ruleset}/schema` | the JSON Schema of a rule set's combat situation |
 //! | `POST /api/desk/{ruleset}/odds` | `{"situation"}` → the exact probability of every outcome |
@@ -77,6 +79,8 @@ pub fn router(server: Server) -> Router {
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/log", get(export))
+        .route("/api/key", get(public_key))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(watch))
         .route("/api/desk", get(|| async { ok(json!(catalog::RULESETS)) }))
@@ -147,6 +151,18 @@ async fn act(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap
     };
     let action = action.clone();
     blocking(move || s.act(&id, &token, &action)).await
+}
+
+async fn export(State(s): State<Server>, Path(id): Path<String>) -> Response {
+    match tokio::task::spawn_blocking(move || s.export(&id)).await {
+        Ok(Ok(text)) => ([(header::CONTENT_TYPE, "application/x-ndjson; charset=utf-8")], text).into_response(),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+    }
+}
+
+async fn public_key(State(s): State<Server>) -> Response {
+    blocking(move || Ok(json!({"ed25519": s.key()?.public_hex()}))).await
 }
 
 async fn claim(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {

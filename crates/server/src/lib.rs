@@ -6,6 +6,7 @@
 //! * [`Server`] — the games: creating them, acting for a seat, computer players, rebuilding a
 //!   game from its stored actions after a restart.
 //! * [`desk`] — the umpire's desk: each rule set's calculator for JSON.
+//! * [`signing`] — the server's key, which signs the logs it exports.
 //! * [`router`] — the HTTP API and the page.
 //!
 //! The server is the authority: every action is validated by the rule set, each seat acts only
@@ -21,6 +22,7 @@ pub mod desk;
 mod http;
 pub mod live;
 mod server;
+pub mod signing;
 
 pub use http::router;
 pub use server::{ApiError, Counts, Creator, GAMES_IN_MEMORY, NewGame, Server, seed_commitment, slot};

@@ -36,6 +36,8 @@ pub trait Live: Send + Sync {
     fn choose(&self, player: &str, seed: u64) -> Option<Value>;
     /// The units the umpire's actions name, by index, if the rules give the umpire actions.
     fn umpire_units(&self) -> Option<Vec<String>>;
+    /// The rule set's variant, if it has variants.
+    fn variant(&self) -> Option<&'static str>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn Live>;
     /// The state's hash.
@@ -118,6 +120,10 @@ where
 
     fn umpire_units(&self) -> Option<Vec<String>> {
         self.0.umpire_units()
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        volley_core::Tally::variant(&self.0)
     }
 
     fn clone_box(&self) -> Box<dyn Live> {

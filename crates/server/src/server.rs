@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use volley_chance::{Chance, Recorder, Scripted, Seeded};
+use volley_core::log::{DrawScheme, Entry, FORMAT, Footer, Header, Log};
 use volley_core::{Actor, Viewer};
 use volley_scenario::Source;
 use volley_store::{ActionRecord, GameRecord, Seat, Store};
@@ -514,6 +515,61 @@ impl Server {
         let g = lock(&game)?;
         let role = g.role(token)?;
         Ok((role, g.counts(), g.tx.subscribe()))
+    }
+
+    /// The server's signing key, made (and kept in the store) on first use.
+    pub fn key(&self) -> Result<crate::signing::Key, ApiError> {
+        let secret = self.store.setting("ed25519", &secret(32)?).map_err(ApiError::store)?;
+        crate::signing::Key::from_hex(&secret).map_err(ApiError::internal)
+    }
+
+    /// Game `id`'s log, as `volley replay` reads it, signed with the server's key: only once
+    /// the battle is over, for it holds every side's orders and the seed. Its draws come from
+    /// the seed action by action ([`DrawScheme::PerAction`]), so a replay checks every one.
+    pub fn export(&self, id: &str) -> Result<String, ApiError> {
+        let game = self.game(id)?;
+        let g = lock(&game)?;
+        if !g.over() {
+            return Err(ApiError::new(
+                409,
+                "the log is published when the battle is over: it holds every side's orders and the seed",
+            ));
+        }
+        let path =
+            catalog::find(&g.record.scenario_name).map_or(g.record.scenario_name.clone(), |b| b.path.to_string());
+        let src = Source::new(path, g.record.scenario.clone());
+        let header = Header {
+            format: FORMAT.to_string(),
+            ruleset: g.record.ruleset.clone(),
+            variant: g.live.variant().map(str::to_string),
+            scenario_path: src.path.clone(),
+            scenario_hash: src.hash(),
+            scenario: src.text.clone(),
+            seed: g.record.seed,
+            agents: g.record.seats.iter().map(|s| s.player.clone()).collect(),
+            draws: DrawScheme::PerAction,
+        };
+        let entries = g
+            .actions
+            .iter()
+            .map(|a| {
+                Ok(Entry {
+                    n: a.n,
+                    by: serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?,
+                    action: a.action.clone(),
+                    draws: serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        let footer = Footer {
+            actions: g.n,
+            turns: g.live.phase().turn,
+            outcome: g.live.outcome(),
+            state_hash: volley_core::hash_hex(g.live.state_hash()),
+        };
+        let text = Log { header, entries, footer: Some(footer), signature: None }.to_jsonl();
+        let sig = self.key()?.sign(&text);
+        Ok(text + &Log::<Value>::signature_line(&sig))
     }
 
     /// Whether game `id` is over now (everyone may then see everything).

@@ -92,6 +92,9 @@ impl Store for Counting {
     fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError> {
         self.inner.claim(game, code)
     }
+    fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
+        self.inner.setting(name, fresh)
+    }
 }
 
 #[test]

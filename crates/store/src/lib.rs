@@ -159,6 +159,9 @@ pub trait Store: Send + Sync {
     /// browsers racing for it: exactly one gets true). The caller checks that the code is one
     /// of the game's.
     fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError>;
+    /// The setting `name`: the one kept, or `fresh`, kept from now on if there was none (the
+    /// server's signing key is made this way, once).
+    fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
 }
 
 /// Games in an SQLite file.
@@ -185,6 +188,10 @@ impl SqliteStore {
                 id TEXT PRIMARY KEY,
                 created INTEGER NOT NULL,
                 record TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS settings (
+                name TEXT PRIMARY KEY,
+                value TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS claims (
                 game TEXT NOT NULL REFERENCES games(id),
@@ -287,6 +294,12 @@ impl Store for SqliteStore {
             self.conn()?.execute("INSERT OR IGNORE INTO claims (game, code) VALUES (?1, ?2)", params![game, code])?;
         Ok(n == 1)
     }
+
+    fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
+        let conn = self.conn()?;
+        conn.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?1, ?2)", params![name, fresh])?;
+        Ok(conn.query_row("SELECT value FROM settings WHERE name = ?1", params![name], |r| r.get(0))?)
+    }
 }
 
 #[cfg(test)]
@@ -367,6 +380,12 @@ mod tests {
         assert!(s.claim("g2", "inv").unwrap());
         drop(s);
         assert!(!SqliteStore::open(&path).unwrap().claim("g1", "inv").unwrap());
+        // A setting is made once and kept.
+        let s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.setting("key", "first").unwrap(), "first");
+        assert_eq!(s.setting("key", "second").unwrap(), "first");
+        drop(s);
+        assert_eq!(SqliteStore::open(&path).unwrap().setting("key", "third").unwrap(), "first");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -137,6 +137,7 @@ fn full_battle(bencher: Bencher, name: &str) {
             scenario: String::new(),
             seed,
             agents: Vec::new(),
+            draws: Default::default(),
         };
         let mut runner = Runner::new(start.clone(), header, agents);
         runner.keep_events = false;
