@@ -119,6 +119,7 @@ async function showHome() {
       el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
       el("option", { value: "spectator" }, "nobody: send every invitation"));
     const hidden = el("input", { type: "checkbox", "data-private": s.name });
+    const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
     const err = el("div", { class: "error" });
     const start = el("button", {
       "data-scenario": s.name,
@@ -126,7 +127,7 @@ async function showHome() {
         start.disabled = true;
         try {
           const players = [a.value, b.value];
-          const req = { scenario: s.name, players, private: hidden.checked };
+          const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked };
           if (me.value !== "auto") req.creator = me.value;
           const g = await post("/api/games", req);
           keep(g.id, (h) => {
@@ -147,6 +148,7 @@ async function showHome() {
       el("div", {}, "First side: ", a), el("div", {}, "Second side: ", b),
       el("div", {}, "You are: ", me),
       el("label", {}, hidden, " private (not listed; watched only with its link)"),
+      el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)"),
       el("div", {}, start), err);
   });
   const rows = games.map((g) => el("tr", {},
@@ -378,6 +380,7 @@ function showGame(id) {
 
   let actor = null;
   let shown = -1; // the number of actions on screen
+  let shownHeld = null; // whether results were held for the umpire when it was drawn
   let names = [];
   async function refresh() {
     try {
@@ -390,6 +393,7 @@ function showGame(id) {
       }
       actor = g.actor;
       shown = g.actions;
+      shownHeld = g.held;
       names = g.view.sides;
       // Hot seat: before the other side's secrets come on screen, the screen is handed over.
       if (g.hot_seat && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
@@ -464,7 +468,9 @@ function showGame(id) {
       onmouseenter: () => show(c), onmouseleave: () => show(null),
       onclick: take(c),
     }, c.text));
-    const waiting = g.outcome ? "The battle is over." : g.role === "umpire" ? "The sides decide; the umpire may step in below." : "Waiting for the other side.";
+    const waiting = g.outcome ? "The battle is over."
+      : g.held ? (g.role === "umpire" ? "The turn's results are held: the players see the battle as it was before them." : "The umpire is looking at the turn's results.")
+        : g.role === "umpire" ? "The sides decide; the umpire may step in below." : "Waiting for the other side.";
     choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
       selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
@@ -497,7 +503,14 @@ function showGame(id) {
     const looking = el("select", { "aria-label": "view as", onchange: (e) => { viewAs = e.target.value; refresh(); } },
       el("option", { value: "", selected: viewAs === "" }, "everything"),
       ...v.sides.map((s, i) => el("option", { value: String(i), selected: viewAs === String(i) }, `as the ${s} see it`)));
-    const parts = [el("h4", {}, "The umpire"), el("div", {}, "Look at the battle: ", looking)];
+    const problem = el("div", { class: "error" });
+    const parts = [el("h4", {}, "The umpire"), el("div", {}, "Look at the battle: ", looking), problem];
+    if (g.held) {
+      parts.push(el("div", { class: "held" }, "The players wait for this turn's results. Amend them below if need be, then ",
+        el("button", { "data-release": "1", onclick: async () => {
+          try { await post(`/api/games/${id}/release`, {}, roles().umpire); await refresh(); } catch (e) { problem.textContent = e.message; }
+        } }, "release the results")));
+    }
     if (g.umpire_units && !g.outcome) {
       const unit = el("select", { "aria-label": "unit" }, g.umpire_units.map((n, i) => el("option", { value: String(i) }, n)));
       const kind = el("select", { "aria-label": "umpire action" },
@@ -539,9 +552,9 @@ function showGame(id) {
     };
     socket.onmessage = (m) => {
       // Only news: our own action is already drawn when its answer comes back.
-      let n = -1;
-      try { n = JSON.parse(m.data).actions; } catch { /* refresh anyway */ }
-      if (n !== shown) refresh();
+      let n = -1, held = null;
+      try { ({ actions: n, held } = JSON.parse(m.data)); } catch { /* refresh anyway */ }
+      if (n !== shown || held !== shownHeld) refresh();
     };
     socket.onclose = () => { if (!closed) setTimeout(connect, 1000); };
   }

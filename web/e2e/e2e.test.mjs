@@ -99,11 +99,12 @@ test("play against the computer: select a unit, see its reach, drag it to a plac
 
 // A new Attack on the Ridge between two people, made in page `a` with `you` as the creator's
 // role; returns the game's id.
-async function newRidge(a, you = "auto") {
+async function newRidge(a, you = "auto", hold = false) {
   await a.goto(base);
   const card = a.locator(".card", { has: a.locator('button[data-scenario="attack-on-the-ridge"]') });
   await card.locator('select[data-side="1"]').selectOption("human");
   await card.locator('select[data-me="attack-on-the-ridge"]').selectOption(you);
+  if (hold) await card.locator('input[data-hold="attack-on-the-ridge"]').check();
   await card.locator('button[data-scenario="attack-on-the-ridge"]').click();
   await a.waitForURL(/#\/game\/[0-9a-f]+$/);
   return /#\/game\/([0-9a-f]+)$/.exec(a.url())[1];
@@ -204,6 +205,38 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
   await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because they marched all night"), null, { timeout: 10000 });
   assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 greens, because they marched all night/);
   assert.equal(await p.locator('button[data-umpire-act="1"]').count(), 0, "a player has no umpire's desk");
+  assert.deepEqual(errors, []);
+});
+
+test("with results held, the players wait for the umpire, who sees the bound first and releases it", async () => {
+  const u = await (await browser.newContext()).newPage();
+  const errors = [];
+  u.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(u, "umpire", true);
+  await u.waitForSelector('.link[data-invite="1"]');
+  const players = [];
+  for (const side of ["0", "1"]) {
+    const p = await (await browser.newContext()).newPage();
+    p.on("pageerror", (e) => errors.push(e.message));
+    await p.goto(await u.locator(`.link[data-invite="${side}"]`).innerText());
+    await p.waitForFunction(() => /You play the/.test(document.body.innerText));
+    players.push(p);
+  }
+  const [prussians, austrians] = players;
+  const end = (p) => p.getByRole("button", { name: "end this side's orders for the bound" }).click();
+  await end(prussians);
+  await austrians.waitForFunction(() => document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
+  await end(austrians);
+  // The bound is fought, and held: the players wait, still in turn 1; the umpire sees turn 2.
+  for (const p of players) {
+    await p.waitForFunction(() => document.body.innerText.includes("The umpire is looking at the turn's results"), null, { timeout: 10000 });
+    assert.match(await p.locator(".panel").innerText(), /Turn 1,/);
+  }
+  await u.waitForSelector('button[data-release="1"]', { timeout: 10000 });
+  assert.match(await u.locator(".panel").innerText(), /Turn 2,/);
+  await u.click('button[data-release="1"]');
+  await prussians.waitForFunction(() => /Turn 2,/.test(document.body.innerText) && document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
+  assert.equal(await u.locator('button[data-release="1"]').count(), 0);
   assert.deepEqual(errors, []);
 });
 

@@ -5,14 +5,15 @@
 //! | `GET /` | the page (`web/`, embedded) |
 //! | `GET /api/scenarios` | the bundled scenarios |
 //! | `GET /api/games` | the stored games, but the private ones |
-//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?, "creator"?, "private"?}` → its id, the creator's credentials and an invitation for every other role |
+//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?, "creator"?, "private"?, "hold_results"?}` → its id, the creator's credentials and an invitation for every other role |
+//! | `POST /api/games/{id}/release` | the umpire releases the turn's results he holds |
 //! | `POST /api/games/{id}/claim` | `{"invitation"}` → that role's credential, once |
 //! | `GET /api/games/{id}?view_as=S` | the game as the credential's holder sees it (a spectator without one; the umpire may look as side S), with its choices when it must act |
 //! | `POST /api/games/{id}/actions` | `{"action"}`: act as the credential's holder; answered once the action is stored |
 //! | `GET /api/games/{id}/replay?step=K` | the game after K actions (those a spectator may know of, while it lasts) |
 //! | `GET /api/games/{id}/log` | the game's log once it is over, signed with the server's key (`volley replay` checks it) |
 //! | `GET /api/key` | the server's public key, which signs the logs it exports |
-//! | `GET /api/games/{id}/ws` | a WebSocket: send `{"token"?}` first; it says `{"actions": n}` whenever the count of actions you may know of changes |
+//! | `GET /api/games/{id}/ws` | a WebSocket: send `{"token"?}` first; it says `{"actions": n, "held": b}` whenever the count of actions you may know of changes, or results are held or released |
 //! | `GET /api/desk/{ruleset}/schema` | the JSON Schema of a rule set's combat situation |
 //! | `POST /api/desk/{ruleset}/odds` | `{"situation"}` → the exact probability of every outcome |
 //! | `POST /api/desk/{ruleset}/resolve` | `{"situation", "draws"?, "seed"?}` → the result, explained |
@@ -79,6 +80,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/release", post(release))
         .route("/api/games/{id}/log", get(export))
         .route("/api/key", get(public_key))
         .route("/api/games/{id}/replay", get(replay))
@@ -163,6 +165,14 @@ async fn export(State(s): State<Server>, Path(id): Path<String>) -> Response {
 
 async fn public_key(State(s): State<Server>) -> Response {
     blocking(move || Ok(json!({"ed25519": s.key()?.public_hex()}))).await
+}
+
+async fn release(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return ApiError { status: 401, message: "only the umpire releases results: his credential, please".into() }
+            .into_response();
+    };
+    blocking(move || s.release(&id, &token)).await
 }
 
 async fn claim(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {
@@ -257,9 +267,9 @@ async fn forward(mut socket: WebSocket, s: Server, id: String) {
         }
         Err(_) => return,
     };
-    let mine = |c: &crate::server::Counts| c[crate::server::slot(role)];
+    let mine = |c: &crate::server::Counts| (c.actions[crate::server::slot(role)], c.held);
     let mut last = mine(&counts);
-    if !send(&mut socket, json!({"actions": last})).await {
+    if !send(&mut socket, json!({"actions": last.0, "held": last.1})).await {
         return;
     }
     loop {
@@ -273,7 +283,7 @@ async fn forward(mut socket: WebSocket, s: Server, id: String) {
                 // Only what this watcher may know of: an enemy's secret order moves nothing.
                 if mine(&counts) != last {
                     last = mine(&counts);
-                    if !send(&mut socket, json!({"actions": last})).await {
+                    if !send(&mut socket, json!({"actions": last.0, "held": last.1})).await {
                         return;
                     }
                 }

@@ -84,6 +84,10 @@ pub struct NewGame {
     /// Leave the game out of the list: only those given its link can watch it.
     #[serde(default)]
     pub private: bool,
+    /// The umpire releases results: each turn's outcome is shown to the umpire first, who may
+    /// amend it (with his own actions, where the rules give him any) before releasing it.
+    #[serde(default)]
+    pub hold_results: bool,
 }
 
 /// The players a seat may have.
@@ -95,8 +99,16 @@ type LogLine = (u64, String, [bool; 2]);
 /// Who may know each action was taken: side 0, side 1, a spectator (the umpire knows all).
 type Seen = [bool; 3];
 
-/// Per viewer (side 0, side 1, spectator, umpire): how many actions it may know were taken.
-pub type Counts = [u64; 4];
+/// What a game's watchers hear after each change: per viewer (side 0, side 1, spectator,
+/// umpire; see [`slot`]) how many actions it may know were taken, and whether a turn's results
+/// are held for the umpire (which everyone may know: they wait for him).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Actions each viewer may know of.
+    pub actions: [u64; 4],
+    /// Results are held.
+    pub held: bool,
+}
 
 /// One game in memory: its record, the state rebuilt from its actions, and what happened.
 struct Game {
@@ -114,26 +126,52 @@ struct Game {
     tx: broadcast::Sender<Counts>,
     /// A computer player is thinking.
     thinking: bool,
+    /// Results held for the umpire, if any.
+    hold: Option<Hold>,
+}
+
+/// A turn's results the umpire has not yet released: the players see the game as it was before
+/// action `from`.
+struct Hold {
+    /// The action whose results are held (the one that ended a turn).
+    from: u64,
+    /// The game as it was before it: what the players see meanwhile.
+    shown: Box<dyn Live>,
 }
 
 impl Game {
     /// How many actions `viewer` may know were taken.
     fn count(&self, viewer: Viewer) -> u64 {
-        self.counts()[slot(viewer)]
+        self.counts().actions[slot(viewer)]
     }
 
     fn counts(&self) -> Counts {
+        let upto = self.upto(Viewer::Spectator) as usize;
         let mut c = [0, 0, 0, self.n];
-        for s in &self.seen {
+        for s in self.seen.iter().take(upto) {
             for (i, &yes) in s.iter().enumerate() {
                 c[i] += u64::from(yes);
             }
         }
-        c
+        Counts { actions: c, held: self.hold.is_some() }
     }
 
+    /// How many actions' results `viewer` may see: all but those held for the umpire.
+    fn upto(&self, viewer: Viewer) -> u64 {
+        match (&self.hold, viewer) {
+            (Some(h), Viewer::Side(_) | Viewer::Spectator) => h.from - 1,
+            _ => self.n,
+        }
+    }
+
+    /// The game as the players see it: as it was before held results.
+    fn public(&self) -> &dyn Live {
+        self.hold.as_ref().map_or(self.live.as_ref(), |h| h.shown.as_ref())
+    }
+
+    /// Whether the battle is over as the players know it.
     fn over(&self) -> bool {
-        self.live.outcome().is_some()
+        self.public().outcome().is_some()
     }
 
     /// Whom a credential makes its holder: a side, the umpire, or (without one) a spectator.
@@ -353,6 +391,7 @@ impl Server {
             umpire_invitation: if creator == Creator::Umpire { None } else { Some(secret(16)?) },
             hot_seat: creator == Creator::HotSeat,
             private: req.private,
+            hold_results: req.hold_results,
             seed_chosen: req.seed.is_some(),
         };
         self.store.create_game(&record).map_err(ApiError::store)?;
@@ -381,6 +420,7 @@ impl Server {
             "invitations": invitations,
             "hot_seat": record.hot_seat,
             "private": record.private,
+            "hold_results": record.hold_results,
             "seed": seed_info(&record, false),
         }))
     }
@@ -416,6 +456,15 @@ impl Server {
             .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::new(404, format!("there is no game {id:?}")))?;
         let (live, log, seen) = rebuild(&record, &actions, actions.len())?;
+        // Results held and not yet released: the players see the game from before them.
+        let released = self.store.released(id).map_err(ApiError::store)?;
+        let hold = match actions.iter().rev().find(|a| a.held) {
+            Some(a) if !released.contains(&a.n) => {
+                let (shown, _, _) = rebuild(&record, &actions, a.n as usize - 1)?;
+                Some(Hold { from: a.n, shown })
+            }
+            _ => None,
+        };
         let (tx, _) = broadcast::channel(64);
         let game = Arc::new(Mutex::new(Game {
             n: actions.len() as u64,
@@ -426,6 +475,7 @@ impl Server {
             seen,
             tx,
             thinking: false,
+            hold,
         }));
         // Another request may have loaded it meanwhile: the first is kept.
         Ok(lock(&self.games)?.insert(id, game))
@@ -444,18 +494,20 @@ impl Server {
             (_, Some(_)) => return Err(ApiError::new(403, "only the umpire may look as another sees")),
         };
         let viewer = if g.over() { Viewer::Umpire } else { looking };
-        let actor = g.live.actor();
-        let mine = matches!((actor, role), (Actor::Side(a), Viewer::Side(s)) if a == s);
+        // The umpire sees the game as it is; the players, without results held for him.
+        let live = if role == Viewer::Umpire { g.live.as_ref() } else { g.public() };
+        let held = g.hold.is_some();
+        let actor = live.actor();
+        let mine = !held && matches!((actor, role), (Actor::Side(a), Viewer::Side(s)) if a == s);
         let candidates: Vec<Value> = if mine {
-            g.live
-                .candidates()
+            live.candidates()
                 .into_iter()
                 .map(|(action, text, points)| json!({"action": action, "text": text, "points": points}))
                 .collect()
         } else {
             Vec::new()
         };
-        let log = log_for(&g.log, &g.seen, viewer);
+        let log = log_for(&g.log, &g.seen, viewer, g.upto(role));
         let seat = match role {
             Viewer::Side(s) => Some(s),
             _ => None,
@@ -471,12 +523,14 @@ impl Server {
             "hot_seat": g.record.hot_seat,
             "private": g.record.private,
             "seed": seed_info(&g.record, g.over()),
+            "hold_results": g.record.hold_results,
+            "held": held,
             "actor": actor,
-            "phase": g.live.phase(),
-            "outcome": g.live.outcome(),
-            "actions": g.count(viewer),
+            "phase": live.phase(),
+            "outcome": live.outcome(),
+            "actions": g.count(if role == Viewer::Umpire { Viewer::Umpire } else { viewer }),
             "thinking": g.thinking,
-            "view": g.live.view(viewer),
+            "view": live.view(viewer),
             "candidates": candidates,
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
             "log": log,
@@ -488,20 +542,21 @@ impl Server {
     /// the umpire sees it.
     pub fn replay(&self, id: &str, step: u64) -> Result<Value, ApiError> {
         let game = self.game(id)?;
-        let (record, actions, seen, over) = {
+        let (record, actions, seen, over, upto) = {
             let g = lock(&game)?;
-            (g.record.clone(), g.actions.clone(), g.seen.clone(), g.over())
+            (g.record.clone(), g.actions.clone(), g.seen.clone(), g.over(), g.upto(Viewer::Spectator) as usize)
         };
         let steps: Vec<usize> = if over {
             (1..=actions.len()).collect()
         } else {
-            seen.iter().enumerate().filter(|(_, s)| s[2]).map(|(i, _)| i + 1).collect()
+            seen.iter().take(upto).enumerate().filter(|(_, s)| s[2]).map(|(i, _)| i + 1).collect()
         };
         let step = step.min(steps.len() as u64);
         let upto = if step == 0 { 0 } else { steps[step as usize - 1] };
         let (live, log, seen) = rebuild(&record, &actions, upto)?;
         let viewer = if over { Viewer::Umpire } else { Viewer::Spectator };
-        Ok(json!({"step": step, "total": steps.len(), "view": live.view(viewer), "log": log_for(&log, &seen, viewer)}))
+        let log = log_for(&log, &seen, viewer, upto as u64);
+        Ok(json!({"step": step, "total": steps.len(), "view": live.view(viewer), "log": log}))
     }
 
     /// A watcher's channel: it hears, after each change, how many actions each viewer may know
@@ -590,6 +645,12 @@ impl Server {
             let by = match (role, g.live.actor()) {
                 (_, Actor::Terminal) => return Err(ApiError::new(409, "the battle is over")),
                 (Viewer::Umpire, _) => Actor::Umpire,
+                (Viewer::Side(_), _) if g.hold.is_some() => {
+                    return Err(ApiError::new(
+                        409,
+                        "the umpire is looking at the turn's results: wait until he releases them",
+                    ));
+                }
                 (Viewer::Side(s), Actor::Side(a)) if s == a => Actor::Side(s),
                 (Viewer::Side(_), other) => {
                     return Err(ApiError::new(409, format!("it is not your turn: {other} must act")));
@@ -602,6 +663,27 @@ impl Server {
         self.kick(&game);
         let g = lock(&game)?;
         Ok(json!({"ok": true, "actions": g.count(role), "actor": g.live.actor()}))
+    }
+
+    /// Release the results held for the umpire (the holder of `token`): the players see them,
+    /// with whatever he amended meanwhile, and play goes on.
+    pub fn release(&self, id: &str, token: &str) -> Result<Value, ApiError> {
+        let game = self.game(id)?;
+        {
+            let mut g = lock(&game)?;
+            if g.role(Some(token))? != Viewer::Umpire {
+                return Err(ApiError::new(403, "only the umpire releases results"));
+            }
+            let Some(from) = g.hold.as_ref().map(|h| h.from) else {
+                return Err(ApiError::new(409, "no results are held"));
+            };
+            self.store.release(&g.record.id, from).map_err(ApiError::store)?;
+            g.hold = None;
+            let _ = g.tx.send(g.counts());
+        }
+        self.kick(&game);
+        let g = lock(&game)?;
+        Ok(json!({"ok": true, "actions": g.n, "actor": g.live.actor()}))
     }
 
     /// Apply `action` by `by` to a copy, store it, then keep the copy.
@@ -621,18 +703,36 @@ impl Server {
             Actor::Side(s) => Some(s),
             _ => None,
         };
-        let public = g.count(Viewer::Spectator) + u64::from(applied.seen[2]);
+        // A side's action that ends a turn (or the battle), in a game whose umpire releases
+        // results: its results are held for him.
+        let holds = g.record.hold_results
+            && g.hold.is_none()
+            && matches!(by, Actor::Side(_))
+            && (next.phase().turn != g.live.phase().turn || next.outcome().is_some());
+        let holding = holds || g.hold.is_some();
+        // What the list shows is what the players see: nothing held.
+        let public = g.count(Viewer::Spectator) + u64::from(applied.seen[2] && !holding);
+        let (status, to_act) = if holding {
+            let shown = g.hold.as_ref().map_or(g.live.as_ref(), |h| h.shown.as_ref());
+            (shown.status(), None)
+        } else {
+            (next.status(), to_act)
+        };
         let record = ActionRecord {
             n,
             by: by_json,
             action: action.clone(),
             draws,
-            status: Some(next.status()),
+            status: Some(status),
             to_act,
             public: Some(public),
+            held: holds,
         };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
-        g.live = next;
+        let before = std::mem::replace(&mut g.live, next);
+        if holds {
+            g.hold = Some(Hold { from: n, shown: before });
+        }
         g.n = n;
         g.actions.push(record);
         g.seen.push(applied.seen);
@@ -694,15 +794,25 @@ impl Server {
         let mut out = Vec::with_capacity(games.len());
         for summary in games.into_iter().filter(|g| !g.private) {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
-            if summary.status.is_none() {
-                if let Ok(game) = self.game(&summary.id) {
-                    let g = lock(&game)?;
-                    v["status"] = json!(g.live.status());
-                    // As a stored action would say it: a first secret order must not show.
-                    if let Actor::Side(s) = g.live.actor() {
-                        v["to_act"] = json!(s);
-                    }
-                }
+            // A game in memory says where it stands now (a release changes that without an
+            // action); one not yet begun is loaded to say it.
+            let kept = lock(&self.games)?.map.get(&summary.id).map(|(g, _)| g.clone());
+            let game = match kept {
+                Some(g) => Some(g),
+                None if summary.status.is_none() => self.game(&summary.id).ok(),
+                None => None,
+            };
+            if let Some(game) = game {
+                let g = lock(&game)?;
+                let shown = g.public();
+                v["status"] = json!(shown.status());
+                v["actions"] = json!(g.count(Viewer::Spectator));
+                // As a stored action would say it: a first secret order must not show.
+                v["to_act"] = match shown.actor() {
+                    Actor::Side(s) => json!(s),
+                    _ => Value::Null,
+                };
+                v["held"] = json!(g.hold.is_some());
             }
             out.push(v);
         }
@@ -711,6 +821,9 @@ impl Server {
 }
 
 fn computer_to_act(g: &Game) -> bool {
+    if g.hold.is_some() {
+        return false;
+    }
     match g.live.actor() {
         Actor::Side(s) => g.record.seats.get(usize::from(s)).is_some_and(|p| p.player != "human"),
         _ => false,
@@ -731,8 +844,9 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
 /// A game rebuilt from its record: the state, what happened, and who may know of each action.
 type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
 
-/// The lines of the log `viewer` may read, numbered by the actions it may know of.
-fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer) -> Vec<Value> {
+/// The lines of the log `viewer` may read, of the first `upto` actions, numbered by the actions
+/// it may know of.
+fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer, upto: u64) -> Vec<Value> {
     // The viewer's own count of actions up to each action.
     let mut numbers = Vec::with_capacity(seen.len());
     let mut k = 0u64;
@@ -743,7 +857,7 @@ fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer) -> Vec<Value> {
         numbers.push(k);
     }
     log.iter()
-        .filter(|(_, _, vis)| line_visible(*vis, viewer))
+        .filter(|(n, _, vis)| *n <= upto && line_visible(*vis, viewer))
         .map(|(n, text, _)| {
             let shown = usize::try_from(*n).ok().and_then(|n| numbers.get(n.wrapping_sub(1))).copied().unwrap_or(*n);
             json!({"n": shown, "text": text})

@@ -23,6 +23,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
         seed: None,
         creator: Some(Creator::HotSeat),
         private: false,
+        hold_results: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();

@@ -25,6 +25,7 @@ fn new_game(s: &Server) -> (String, String) {
         seed: Some(5),
         creator: Some(Creator::HotSeat),
         private: false,
+        hold_results: false,
     };
     let g = s.create(&req).unwrap();
     (g["id"].as_str().unwrap().to_string(), g["credentials"][0]["token"].as_str().unwrap().to_string())
@@ -94,6 +95,12 @@ impl Store for Counting {
     }
     fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
         self.inner.setting(name, fresh)
+    }
+    fn release(&self, game: &str, from: u64) -> Result<(), StoreError> {
+        self.inner.release(game, from)
+    }
+    fn released(&self, game: &str) -> Result<Vec<u64>, StoreError> {
+        self.inner.released(game)
     }
 }
 

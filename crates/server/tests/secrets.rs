@@ -33,6 +33,7 @@ fn game(scenario: &str) -> (Server, String, [String; 2], String) {
         seed: Some(SEED),
         creator: Some(Creator::HotSeat),
         private: false,
+        hold_results: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -55,7 +56,7 @@ fn doors(s: &Server, id: &str, viewer: Viewer, token: Option<&str>) -> Value {
         "game": game,
         "list": listed,
         "replay": if viewer == Viewer::Spectator { s.replay(id, u64::MAX).unwrap() } else { Value::Null },
-        "ws": counts[slot(viewer)],
+        "ws": [counts.actions[slot(viewer)], u64::from(counts.held)],
         "refused": refused.map(|r| r.unwrap_err().message),
     })
 }
@@ -217,4 +218,66 @@ fn blown_away_secret_deployment_tells_the_enemy_nothing() {
     same(&seen[0].0, &seen[1].0, "side 1 sees the same whatever side 0 fixed");
     same(&seen[0].1, &seen[1].1, "so does a spectator");
     assert_ne!(seen[0].2["log"], seen[1].2["log"], "side 0 itself reads how many units it placed otherwise");
+}
+
+#[test]
+fn held_results_are_the_umpires_until_he_releases_them() {
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    let s = Server::new(store.clone());
+    let req = NewGame {
+        scenario: "attack-on-the-ridge".into(),
+        players: vec!["human".into(), "human".into()],
+        seed: Some(SEED),
+        creator: Some(Creator::HotSeat),
+        private: false,
+        hold_results: true,
+    };
+    let g = s.create(&req).unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
+    let t: Vec<String> = (0..2).map(|i| g["credentials"][i]["token"].as_str().unwrap().to_string()).collect();
+    let u = s.claim(&id, g["invitations"][0]["code"].as_str().unwrap()).unwrap()["token"].as_str().unwrap().to_string();
+    let order = json!({"order": {"wing": 0, "order": {"kind": "attack", "at": [36, 36]}}});
+    s.act(&id, &t[0], &order).unwrap();
+    s.act(&id, &t[0], &json!("end_orders")).unwrap();
+    // Everything the players and a spectator see, but whether results are held (which everyone
+    // may know: they wait for the umpire).
+    let look = |token: Option<&str>, viewer| {
+        let mut d = doors(&s, &id, viewer, token);
+        d["game"]["held"] = Value::Null;
+        d["list"]["held"] = Value::Null;
+        d["ws"][1] = Value::Null;
+        d["refused"] = Value::Null;
+        d
+    };
+    let before = [look(Some(&t[0]), Viewer::Side(0)), look(None, Viewer::Spectator)];
+    // The Austrians end their orders: the bound is fought, and held for the umpire.
+    s.act(&id, &t[1], &json!("end_orders")).unwrap();
+    let umpire = s.view(&id, Some(&u), None).unwrap();
+    assert_eq!((umpire["held"].clone(), umpire["view"]["turn"].clone()), (json!(true), json!(2)), "he sees the bound");
+    same(&before[0], &look(Some(&t[0]), Viewer::Side(0)), "the Prussians see nothing of the bound yet");
+    same(&before[1], &look(None, Viewer::Spectator), "nor does a spectator");
+    let austrians = s.view(&id, Some(&t[1]), None).unwrap();
+    assert_eq!((austrians["held"].clone(), austrians["candidates"].clone()), (json!(true), json!([])));
+    assert_eq!(austrians["view"]["turn"], 1);
+    let wait = s.act(&id, &t[0], &json!("end_orders")).unwrap_err();
+    assert_eq!(wait.status, 409, "{wait:?}");
+    assert!(wait.message.contains("umpire"), "{wait:?}");
+    // He amends the results; still nobody sees them.
+    let fix = json!({"adjust": {"unit": 0, "greens": 0, "reason": "the fog hid them"}});
+    s.act(&id, &u, &fix).unwrap();
+    same(&before[0], &look(Some(&t[0]), Viewer::Side(0)), "an amendment is held too");
+    assert_eq!(s.export(&id).unwrap_err().status, 409);
+    // Only the umpire releases; and then everyone sees the bound and the amendment.
+    assert_eq!(s.release(&id, &t[0]).unwrap_err().status, 403);
+    // A server started afresh on the same store keeps them held.
+    drop(s);
+    let s = Server::new(store);
+    let held = s.view(&id, Some(&t[0]), None).unwrap();
+    assert_eq!((held["held"].clone(), held["view"]["turn"].clone()), (json!(true), json!(1)));
+    s.release(&id, &u).unwrap();
+    assert_eq!(s.release(&id, &u).unwrap_err().status, 409, "nothing is held now");
+    let after = s.view(&id, Some(&t[0]), None).unwrap();
+    assert_eq!((after["held"].clone(), after["view"]["turn"].clone()), (json!(false), json!(2)));
+    assert!(after["log"].to_string().contains("because the fog hid them"), "{}", after["log"]);
+    assert!(!after["candidates"].as_array().unwrap().is_empty(), "the Prussians order again");
 }

@@ -80,6 +80,10 @@ pub struct GameRecord {
     /// Left out of the list of games: watched only by those given its link.
     #[serde(default)]
     pub private: bool,
+    /// The umpire releases results: the outcome of each turn is shown to the umpire first, who
+    /// may amend it before the players see it.
+    #[serde(default)]
+    pub hold_results: bool,
     /// The seed was chosen by the creator (a practice or analysis game), not drawn by the
     /// server and kept secret until the end.
     #[serde(default)]
@@ -110,6 +114,10 @@ pub struct ActionRecord {
     /// this was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub public: Option<u64>,
+    /// Its results are held for the umpire: the players see the game as it was before it until
+    /// the umpire releases them ([`Store::release`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
 }
 
 /// A game in a list.
@@ -162,6 +170,10 @@ pub trait Store: Send + Sync {
     /// The setting `name`: the one kept, or `fresh`, kept from now on if there was none (the
     /// server's signing key is made this way, once).
     fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
+    /// Release the results held from action `from` of game `game` (see [`ActionRecord::held`]).
+    fn release(&self, game: &str, from: u64) -> Result<(), StoreError>;
+    /// The held actions of game `game` whose results have been released.
+    fn released(&self, game: &str) -> Result<Vec<u64>, StoreError>;
 }
 
 /// Games in an SQLite file.
@@ -188,6 +200,11 @@ impl SqliteStore {
                 id TEXT PRIMARY KEY,
                 created INTEGER NOT NULL,
                 record TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS releases (
+                game TEXT NOT NULL REFERENCES games(id),
+                action INTEGER NOT NULL,
+                PRIMARY KEY (game, action)
             );
             CREATE TABLE IF NOT EXISTS settings (
                 name TEXT PRIMARY KEY,
@@ -295,6 +312,19 @@ impl Store for SqliteStore {
         Ok(n == 1)
     }
 
+    fn release(&self, game: &str, from: u64) -> Result<(), StoreError> {
+        self.conn()?
+            .execute("INSERT OR IGNORE INTO releases (game, action) VALUES (?1, ?2)", params![game, from as i64])?;
+        Ok(())
+    }
+
+    fn released(&self, game: &str) -> Result<Vec<u64>, StoreError> {
+        let conn = self.conn()?;
+        let mut stmt = conn.prepare("SELECT action FROM releases WHERE game = ?1 ORDER BY action")?;
+        let rows = stmt.query_map(params![game], |r| r.get::<_, i64>(0))?;
+        rows.map(|r| r.map(|n| n as u64).map_err(StoreError::from)).collect()
+    }
+
     fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
         let conn = self.conn()?;
         conn.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?1, ?2)", params![name, fresh])?;
@@ -323,6 +353,7 @@ mod tests {
             umpire_invitation: None,
             hot_seat: false,
             private: false,
+            hold_results: false,
             seed_chosen: true,
         }
     }
@@ -336,6 +367,7 @@ mod tests {
             status: Some(format!("after action {n}")),
             to_act: Some((n % 2) as u8),
             public: Some(n - 1),
+            held: false,
         }
     }
 
@@ -386,6 +418,14 @@ mod tests {
         assert_eq!(s.setting("key", "second").unwrap(), "first");
         drop(s);
         assert_eq!(SqliteStore::open(&path).unwrap().setting("key", "third").unwrap(), "first");
+        // Releases are kept, once each, per game.
+        let s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.released("g1").unwrap(), Vec::<u64>::new());
+        s.release("g1", 7).unwrap();
+        s.release("g1", 3).unwrap();
+        s.release("g1", 7).unwrap();
+        s.release("g2", 5).unwrap();
+        assert_eq!(s.released("g1").unwrap(), vec![3, 7]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
