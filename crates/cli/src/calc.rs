@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 use volley_chance::{Chance, Scripted, Seeded};
 use volley_core::calc::Calculator;
@@ -13,13 +13,15 @@ use crate::Format;
 
 /// Read a situation file; a mistake in it is reported as file:line:col and `None` returned.
 fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
+    let text = crate::utf8(&path.display().to_string(), bytes)?;
     match serde_json::from_str(&text) {
         Ok(s) => Ok(Some(s)),
         Err(e) => {
             let message = e.to_string();
             let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
             let message = volley_scenario::in_plain_words(message);
+            let message = volley_scenario::shorten(&message);
             // serde_json counts a column 0 before the first character of a line (an end of file
             // on an empty line): a person's editor counts it 1.
             eprintln!("{}:{}:{}: {message}", path.display(), e.line(), e.column().max(1));

@@ -1,5 +1,27 @@
 //! `volley`: play, check, replay and list horse-and-musket battles from the command line.
 
+/// A mistake in what the user gave (a file, an option): reported with where it is, exit code 2.
+#[derive(Debug)]
+pub(crate) struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// An [`InputError`] from a format string, its quoted values kept short.
+macro_rules! input {
+    ($($arg:tt)*) => { anyhow::Error::new($crate::InputError(volley_scenario::shorten(&format!($($arg)*)).into_owned())) };
+}
+
+/// Return an [`InputError`] from a format string.
+macro_rules! input_bail {
+    ($($arg:tt)*) => { return Err(input!($($arg)*)) };
+}
+
 mod calc;
 mod sweep;
 
@@ -163,7 +185,7 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
     /// that was chosen, not drawn, is found out), the numbering of the actions, the end line's
     /// counts and final state hash, and the server's signature if the log has one.
     #[command(
-        after_help = "Exit status: 0 when everything holds; 1 when it does not, or the log cannot be read (the reason on stderr).
+        after_help = "Exit status: 0 when everything holds; 1 when it does not (a draw the seed does not give, an action missing, an end that miscounts, another final state, a broken signature); 2 when the log cannot be read or is of a rule set this build does not play.
 A log exported by a server (GET /api/games/ID/log) is signed: give the server's key (GET /api/key) with --key to insist on it."
     )]
     Replay {
@@ -271,8 +293,13 @@ fn main() -> ExitCode {
         {
             ExitCode::SUCCESS
         }
-        Err(e) => {
+        // A mistake in the user's input: exit 2, as `check` does for a scenario's.
+        Err(e) if e.downcast_ref::<InputError>().is_some() => {
             eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {}", volley_scenario::shorten(&format!("{e:#}")));
             ExitCode::from(1)
         }
     }
@@ -332,7 +359,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
             if names.len() != 2 {
-                bail!("--agents takes two names separated by a comma, such as heuristic,random");
+                input_bail!("--agents takes two names separated by a comma, such as heuristic,random");
             }
             let run = PlayRun { src: &src, seed, names: &names, log, format, max_actions };
             match battle {
@@ -346,10 +373,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Sweep { scenario, set, runs, agents, seed, jobs, out } => {
             let src = read_scenario(&scenario)?;
             let (path, values) =
-                set.split_once('=').ok_or_else(|| anyhow!("--set takes PATH=V1,V2,..., such as turn_limit=20,30"))?;
+                set.split_once('=').ok_or_else(|| input!("--set takes PATH=V1,V2,..., such as turn_limit=20,30"))?;
             let values: Vec<&str> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
             if values.is_empty() {
-                bail!("--set {path}=: give the values to try, separated by commas");
+                input_bail!("--set {path}=: give the values to try, separated by commas");
             }
             let cfg = volley_sim::Config {
                 runs,
@@ -366,7 +393,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     Ok(Loaded::BlownAway(b)) => sweep_point(&b, &cfg)?,
                     Ok(Loaded::ItchyScratchy(b)) => sweep_point(&b, &cfg)?,
                     Ok(Loaded::OldFritz(b)) => sweep_point(&b, &cfg)?,
-                    Err(e) => bail!("with {path} = {v} the scenario does not load:\n{e}"),
+                    Err(e) => input_bail!("with {path} = {v} the scenario does not load:\n{e}"),
                 };
                 rows.push((v.to_string(), summary));
             }
@@ -448,7 +475,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let names: Vec<String> =
                 agents.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
             if names.len() < 2 {
-                bail!("--agents takes two or more names separated by commas, such as random,heuristic");
+                input_bail!("--agents takes two or more names separated by commas, such as random,heuristic");
             }
             use std::io::IsTerminal;
             let tty = std::io::stderr().is_terminal();
@@ -562,7 +589,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         },
         Command::Generate { scenario, times, out } => {
             let src = read_scenario(&scenario)?;
-            let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| anyhow!("{}: {e}", src.path))?;
+            let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| input!("{}: {e}", src.path))?;
             // What is made must load: the same checks as `volley check`.
             if let Err(e) = load(&Source::new("(generated)", text.clone())) {
                 // One problem is often repeated for every copy: the first few say what it is.
@@ -571,7 +598,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let shown = lines[..lines.len().min(GENERATE_PROBLEMS_SHOWN)].join("\n");
                 let more = lines.len().saturating_sub(GENERATE_PROBLEMS_SHOWN);
                 let more = if more > 0 { format!("\n... and {more} more") } else { String::new() };
-                bail!("the generated scenario ({times} copies of {}) does not load:\n{shown}{more}", src.path);
+                input_bail!("the generated scenario ({times} copies of {}) does not load:\n{shown}{more}", src.path);
             }
             match out {
                 Some(path) => {
@@ -603,7 +630,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     schemars::schema_for!(volley_old_fritz::ScenarioFile)
                 }
                 (SchemaKind::Situation, None) => {
-                    bail!("which rule set's situation? volley schema situation blown-away | itchy-scratchy | old-fritz")
+                    input_bail!(
+                        "which rule set's situation? volley schema situation blown-away | itchy-scratchy | old-fritz"
+                    )
                 }
             };
             println!("{}", serde_json::to_string_pretty(&schema)?);
@@ -619,10 +648,22 @@ fn read_scenario(name: &str) -> Result<Source> {
             return Ok(Source::new(b.path, b.text));
         }
     }
-    let text = std::fs::read_to_string(name).with_context(|| {
-        format!("cannot read scenario {name:?} (not a file, and not a bundled scenario: see `volley scenarios`)")
+    let bytes = std::fs::read(name).map_err(|e| {
+        input!("cannot read scenario {name:?} (not a file, and not a bundled scenario: see `volley scenarios`): {e}")
     })?;
-    Ok(Source::new(name, text))
+    Ok(Source::new(name, utf8(name, bytes)?))
+}
+
+/// A file's bytes as text, or an input error at the first byte that is not UTF-8.
+pub(crate) fn utf8(name: &str, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let before = String::from_utf8_lossy(&bytes[..at]);
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        input!("{name}:{line}:{col}: not UTF-8 text (byte 0x{:02x}): save the file as UTF-8", bytes[at])
+    })
 }
 
 /// A battle of any rule set this build plays.
@@ -729,7 +770,7 @@ struct PlayRun<'a> {
 fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> {
     let PlayRun { src, seed, names, format, max_actions, .. } = *run;
     let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed)
-        .map_err(|n| anyhow!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
+        .map_err(|n| input!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
     let header = Header {
         format: FORMAT.to_string(),
         ruleset: ruleset.to_string(),
@@ -800,7 +841,7 @@ fn two_agents(agents: &str) -> Result<[String; 2]> {
     let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
     match names.as_slice() {
         [a, b] => Ok([a.clone(), b.clone()]),
-        _ => bail!("--agents takes two names separated by a comma, such as heuristic,random"),
+        _ => input_bail!("--agents takes two names separated by a comma, such as heuristic,random"),
     }
 }
 
@@ -964,15 +1005,16 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
 }
 
 fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let header = read_header(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
+    let text = utf8(&path.display().to_string(), bytes)?;
+    let header = read_header(&text).map_err(|e| input!("{}: {e}", path.display()))?;
     match header.ruleset.as_str() {
         volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose, trace, key),
         volley_itchy_scratchy::RULESET_ID => {
             replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose, trace, key)
         }
         volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose, trace, key),
-        other => bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
+        other => input_bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
     }
 }
 
@@ -1004,7 +1046,7 @@ where
             eprintln!("{}: {e}", path.display());
             return Ok(ExitCode::from(1));
         }
-        Err(e) => return Err(anyhow!("{}: {e}", path.display())),
+        Err(e) => return Err(input!("{}: {e}", path.display())),
     };
     // The signature first: it covers every line, the seed and the draws included.
     let mut out = std::io::stdout().lock();
@@ -1028,11 +1070,11 @@ where
     }
     let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
     if src.hash() != log.header.scenario_hash {
-        bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
+        input_bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
     }
-    let loaded = load(&src).map_err(|e| anyhow!("the logged scenario no longer loads: {e}"))?;
+    let loaded = load(&src).map_err(|e| input!("the logged scenario no longer loads: {e}"))?;
     let Some(mut battle): Option<B> = loaded.into() else {
-        bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
+        input_bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
     };
     let mut traced = match trace {
         Some(t) => Some(std::io::BufWriter::new(

@@ -1,6 +1,6 @@
 //! `volley sweep`: one value of a scenario file changed across a list, many battles at each.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::Result;
 use toml::Value;
 
 /// Set the value at `path` (keys and list indices separated by dots, such as
@@ -9,15 +9,17 @@ use toml::Value;
 /// text. The last key may be new (a value the file leaves to its default); everything before it
 /// must exist.
 pub fn set(text: &str, path: &str, value: &str) -> Result<String> {
-    let doc: toml::Table = text.parse().map_err(|e| anyhow!("the scenario is not TOML: {e}"))?;
+    let doc: toml::Table = text.parse().map_err(|e| input!("the scenario is not TOML: {e}"))?;
     let parts: Vec<&str> = path.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        bail!("--set {path}: a path is keys and indices separated by single dots, such as sides.0.units.2.figures");
+        input_bail!(
+            "--set {path}: a path is keys and indices separated by single dots, such as sides.0.units.2.figures"
+        );
     }
     let mut root = Value::Table(doc);
     set_in(&mut root, &parts, "", path, parse_value(value))?;
-    let Value::Table(t) = root else { bail!("internal: the scenario stopped being a table") };
-    toml::to_string(&t).map_err(|e| anyhow!("cannot write the changed scenario: {e}"))
+    let Value::Table(t) = root else { anyhow::bail!("internal: the scenario stopped being a table") };
+    toml::to_string(&t).map_err(|e| anyhow::anyhow!("cannot write the changed scenario: {e}"))
 }
 
 fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value) -> Result<()> {
@@ -32,19 +34,19 @@ fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value
             }
             let keys: Vec<String> = t.keys().cloned().collect();
             let child =
-                t.get_mut(*part).ok_or_else(|| anyhow!("--set {path}: {at} has no {part:?} (it has {keys:?})"))?;
+                t.get_mut(*part).ok_or_else(|| input!("--set {path}: {at} has no {part:?} (it has {keys:?})"))?;
             set_in(child, rest, &next_walked, path, new)
         }
         Value::Array(a) => {
             let len = a.len();
             let k: usize = part.parse().map_err(|_| {
-                anyhow!(
+                input!(
                     "--set {path}: {at} is a list: expected an index from 0 to {}, found {part:?}",
                     len.saturating_sub(1)
                 )
             })?;
             if k >= len {
-                bail!("--set {path}: {at} has {len} entries (0 to {}), not {k}", len.saturating_sub(1));
+                input_bail!("--set {path}: {at} has {len} entries (0 to {}), not {k}", len.saturating_sub(1));
             }
             if rest.is_empty() {
                 a[k] = new;
@@ -52,7 +54,7 @@ fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value
             }
             set_in(&mut a[k], rest, &next_walked, path, new)
         }
-        _ => bail!("--set {path}: {at} is a single value, not a table or a list"),
+        _ => input_bail!("--set {path}: {at} is a single value, not a table or a list"),
     }
 }
 

@@ -190,16 +190,16 @@ fn a_logged_battle_replays_to_the_same_state() {
     let o = d.run(&["replay", "battle.jsonl", "--key", &key.public_hex()]);
     assert_eq!(o.status.code(), Some(1), "unsigned, but a key asked for");
 
-    // So is a log cut short or garbled, with the line it failed on.
+    // A log that cannot be read is an input error (exit 2), with the line it failed on.
     d.write("garbled.jsonl", &log.replacen("\"type\":\"action\"", "\"type\":\"actoin\"", 1));
     let o = d.run(&["replay", "garbled.jsonl"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("garbled.jsonl: line 2"), "{}", stderr(&o));
 
     // A log of a rule set this build does not play is refused by name, before its actions.
     d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"en-avant\"", 1));
     let o = d.run(&["replay", "other.jsonl"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("the log is of rule set \"en-avant\""), "{}", stderr(&o));
 }
 
@@ -739,4 +739,38 @@ units = [{ name = "IR 2", arm = "infantry", at = [24, 38] }]
     let o = d.run(&["play", "no-end.toml", "--seed", "3", "--max-actions", "200", "--format", "json"]);
     let rep: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!((rep["over"].clone(), rep["actions"].clone()), (serde_json::json!(false), serde_json::json!(200)));
+}
+
+#[test]
+fn every_input_error_exits_2_and_says_where() {
+    let d = setup("input-errors");
+    // A scenario that is not UTF-8: the line and column of the first bad byte, for every command.
+    let mut bytes = b"name = \"x\"\nruleset = \"old-fritz\"\ndescription = \"caf".to_vec();
+    bytes.extend([0xe9, b'"', b'\n']);
+    std::fs::write(d.path.join("latin1.toml"), &bytes).unwrap();
+    for args in
+        [vec!["check", "latin1.toml"], vec!["play", "latin1.toml"], vec!["simulate", "latin1.toml", "--runs", "2"]]
+    {
+        let o = d.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("latin1.toml:3:19: not UTF-8 text (byte 0xe9)"), "{args:?}: {}", stderr(&o));
+    }
+    // A situation that is not UTF-8, and one that is missing.
+    std::fs::write(d.path.join("s.json"), [b'{', 0xff, b'}']).unwrap();
+    let o = d.run(&["odds", "old-fritz", "s.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("s.json:1:2: not UTF-8"), "{}", stderr(&o));
+    let o = d.run(&["play", "no-such-file.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = d.run(&["play", "crossroads", "--agents", "heuristic"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A huge value makes a short error.
+    let huge = format!(
+        "name = \"x\"\nruleset = \"old-fritz\"\n[table]\nwidth = 72\ndepth = 48\nunits = \"{}\"\n",
+        "y".repeat(1_000_000)
+    );
+    d.write("huge.toml", &huge);
+    let o = d.run(&["check", "huge.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).len() < 2_000, "{} bytes of error", stderr(&o).len());
 }

@@ -131,7 +131,68 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.path, self.line, self.col, self.message)
+        write!(f, "{}:{}:{}: {}", self.path, self.line, self.col, shorten(&self.message))
+    }
+}
+
+/// The most characters of a quoted value an error message shows.
+pub const QUOTE_SHOWN: usize = 40;
+
+/// The most characters an error message has.
+pub const MESSAGE_SHOWN: usize = 1000;
+
+/// `message` with every quoted value (between `"` or `` ` ``) longer than [`QUOTE_SHOWN`]
+/// characters cut short, saying how long it was, and the whole no longer than [`MESSAGE_SHOWN`]
+/// characters: a 4 MB value in a file makes a one-line error, not a 4 MB one.
+pub fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
+    let long_quote =
+        |q: char| message.split(q).skip(1).step_by(2).any(|inside| inside.chars().nth(QUOTE_SHOWN + 20).is_some());
+    if message.chars().nth(MESSAGE_SHOWN).is_none() && !long_quote('"') && !long_quote('`') {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let q = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(q) else {
+            rest = after;
+            break;
+        };
+        let inside = &after[..close];
+        let n = inside.chars().count();
+        if n > QUOTE_SHOWN + 20 {
+            out.extend(inside.chars().take(QUOTE_SHOWN));
+            out.push_str(&format!("…{q} ({n} characters)"));
+        } else {
+            out.push_str(inside);
+            out.push(q);
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    if out.chars().nth(MESSAGE_SHOWN).is_some() {
+        let total = out.chars().count();
+        out = out.chars().take(MESSAGE_SHOWN).collect();
+        out.push_str(&format!("… (the message goes on for {} more characters)", total - MESSAGE_SHOWN));
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod shorten_tests {
+    use super::*;
+
+    #[test]
+    fn long_quoted_values_and_messages_are_cut_short() {
+        assert_eq!(shorten("unknown field `x`, expected `y`"), "unknown field `x`, expected `y`");
+        let long = "a".repeat(4_000_000);
+        let s = shorten(&format!("unknown variant `{long}`, expected \"line\"")).into_owned();
+        assert_eq!(s, format!("unknown variant `{}…` (4000000 characters), expected \"line\"", "a".repeat(40)));
+        let s = shorten(&format!("no quotes {long}")).into_owned();
+        assert!(s.len() < 1100 && s.ends_with("(the message goes on for 3999010 more characters)"), "{}", &s[..60]);
+        assert_eq!(shorten("an \"unclosed quote"), "an \"unclosed quote");
     }
 }
 

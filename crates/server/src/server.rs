@@ -28,7 +28,10 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: u16, message: impl Into<String>) -> Self {
-        ApiError { status, message: message.into() }
+        let message = message.into();
+        // A huge value in a request makes a short error, not a huge one.
+        let message = volley_scenario::shorten(&message).into_owned();
+        ApiError { status, message }
     }
 
     pub(crate) fn bad(message: impl Into<String>) -> Self {
