@@ -22,6 +22,9 @@
 //! never in a URL (a POST may also carry it as `"token"` in its body; the WebSocket, which a
 //! browser cannot give headers, as its first message).
 //!
+//! A client (an address) may create 20 games a minute and hold 16 WebSockets open (2048 on
+//! the whole server): more is refused with 429 ([`crate::limits`]).
+//!
 //! Errors are JSON, `{"error": "..."}`, with a 4xx status for what the caller got wrong.
 
 use std::collections::HashMap;
@@ -29,13 +32,16 @@ use std::collections::HashMap;
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
 use crate::catalog;
+use crate::limits::Gate;
 use crate::server::{ApiError, NewGame, Server};
 
 /// The largest request body accepted.
@@ -69,8 +75,29 @@ async fn body_json(body: Body) -> Result<Value, ApiError> {
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("the request body is not JSON: {e}")))
 }
 
-/// The router: the API and the page, over `server`.
-pub fn router(server: Server) -> Router {
+/// What every request may use: the games, and the count of what each client is doing.
+#[derive(Clone)]
+pub struct App {
+    server: Server,
+    gate: Gate,
+}
+
+impl axum::extract::FromRef<App> for Gate {
+    fn from_ref(app: &App) -> Gate {
+        app.gate.clone()
+    }
+}
+
+impl axum::extract::FromRef<App> for Server {
+    fn from_ref(app: &App) -> Server {
+        app.server.clone()
+    }
+}
+
+/// The router: the API and the page, over `server`, keeping each client within `gate`'s
+/// limits. Serve it with `into_make_service_with_connect_info::<SocketAddr>()`: a client is
+/// known by its address.
+pub fn router(server: Server, gate: Gate) -> Router {
     Router::new()
         .route("/", get(|| async { page("text/html; charset=utf-8", INDEX) }))
         .route("/app.js", get(|| async { page("text/javascript; charset=utf-8", APP) }))
@@ -90,7 +117,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/desk/{ruleset}/{what}", post(desk_work))
         .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
         .method_not_allowed_fallback(|| async { ApiError { status: 405, message: "not with that method".into() } })
-        .with_state(server)
+        .with_state(App { server, gate })
 }
 
 const INDEX: &str = include_str!("../../../web/index.html");
@@ -105,7 +132,15 @@ async fn list_games(State(s): State<Server>) -> Response {
     blocking(move || s.list()).await
 }
 
-async fn create_game(State(s): State<Server>, body: Body) -> Response {
+async fn create_game(
+    State(s): State<Server>,
+    State(gate): State<Gate>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Body,
+) -> Response {
+    if let Err(why) = gate.create(client.ip()) {
+        return ApiError { status: 429, message: why }.into_response();
+    }
     let v = match body_json(body).await {
         Ok(v) => v,
         Err(e) => return e.into_response(),
@@ -228,7 +263,17 @@ async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query
     blocking(move || s.replay(&id, step)).await
 }
 
-async fn watch(State(s): State<Server>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
+async fn watch(
+    State(s): State<Server>,
+    State(gate): State<Gate>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let counted = match gate.watch(client.ip()) {
+        Ok(c) => c,
+        Err(why) => return ApiError { status: 429, message: why }.into_response(),
+    };
     // The game must exist before the socket opens; the credential comes in the first message.
     let probe = s.clone();
     let known = id.clone();
@@ -237,7 +282,10 @@ async fn watch(State(s): State<Server>, Path(id): Path<String>, ws: WebSocketUpg
         Ok(Err(e)) => return e.into_response(),
         Err(e) => return ApiError { status: 500, message: e.to_string() }.into_response(),
     }
-    ws.on_upgrade(move |socket| forward(socket, s, id))
+    ws.on_upgrade(move |socket| async move {
+        forward(socket, s, id).await;
+        drop(counted);
+    })
 }
 
 /// How long a watcher has to say who it is.

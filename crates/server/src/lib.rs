@@ -6,6 +6,7 @@
 //! * [`Server`] — the games: creating them, acting for a seat, computer players, rebuilding a
 //!   game from its stored actions after a restart.
 //! * [`desk`] — the umpire's desk: each rule set's calculator for JSON.
+//! * [`limits`] — what one client may ask: games created a minute, WebSockets open.
 //! * [`signing`] — the server's key, which signs the logs it exports.
 //! * [`router`] — the HTTP API and the page.
 //!
@@ -20,6 +21,7 @@
 pub mod catalog;
 pub mod desk;
 mod http;
+pub mod limits;
 pub mod live;
 mod server;
 pub mod signing;
@@ -53,6 +55,16 @@ pub async fn serve(
     store: std::sync::Arc<dyn volley_store::Store>,
     ready: impl FnOnce(std::net::SocketAddr),
 ) -> Result<(), ServeError> {
+    serve_with(addr, store, limits::Limits::default(), ready).await
+}
+
+/// [`serve`], keeping to `limits`.
+pub async fn serve_with(
+    addr: &str,
+    store: std::sync::Arc<dyn volley_store::Store>,
+    limits: limits::Limits,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|error| ServeError::Bind { addr: addr.to_string(), error })?;
@@ -60,7 +72,8 @@ pub async fn serve(
     let server = Server::new(store);
     server.resume_all();
     ready(local);
-    axum::serve(listener, router(server))
+    let app = router(server, limits::Gate::new(limits));
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

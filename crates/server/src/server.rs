@@ -240,32 +240,45 @@ impl Games {
     }
 
     /// Keep `game` as `id` (unless another request loaded it first: then that one), and let the
-    /// least recently asked-for idle games go until at most `limit` are kept. A game is idle
-    /// when nothing else holds it (no request, no computer player thinking) and nobody watches
-    /// it; everything it holds is in the store, so letting it go loses nothing.
+    /// least recently asked-for idle games go until at most `limit` are kept.
     fn insert(&mut self, id: &str, game: Arc<Mutex<Game>>) -> Arc<Mutex<Game>> {
         self.clock += 1;
         let clock = self.clock;
         let kept = self.map.entry(id.to_string()).or_insert((game, clock)).0.clone();
-        if self.map.len() > self.limit {
-            let mut idle: Vec<(u64, String)> = self
-                .map
-                .iter()
-                .filter(|(other, (g, _))| {
-                    other.as_str() != id
-                        // Held by nothing but this map.
-                        && Arc::strong_count(g) == 1
-                        && g.try_lock().is_ok_and(|g| !g.thinking && g.tx.receiver_count() == 0)
-                })
-                .map(|(other, (_, used))| (*used, other.clone()))
-                .collect();
-            idle.sort_unstable();
-            let excess = self.map.len() - self.limit;
-            for (_, other) in idle.into_iter().take(excess) {
-                self.map.remove(&other);
-            }
-        }
+        self.let_go(Some(id));
         kept
+    }
+
+    /// Let the least recently asked-for idle games go (but `keep`) until at most `limit` are
+    /// kept. A game is idle when nothing else holds it (no request, no computer player thinking)
+    /// and nobody watches it; everything it holds is in the store, so letting it go loses nothing.
+    fn let_go(&mut self, keep: Option<&str>) {
+        if self.map.len() <= self.limit {
+            return;
+        }
+        let mut idle: Vec<(u64, String)> = self
+            .map
+            .iter()
+            .filter(|(other, (g, _))| {
+                Some(other.as_str()) != keep
+                    // Held by nothing but this map.
+                    && Arc::strong_count(g) == 1
+                    && g.try_lock().is_ok_and(|g| !g.thinking && g.tx.receiver_count() == 0)
+            })
+            .map(|(other, (_, used))| (*used, other.clone()))
+            .collect();
+        idle.sort_unstable();
+        let excess = self.map.len() - self.limit;
+        for (_, other) in idle.into_iter().take(excess) {
+            self.map.remove(&other);
+        }
+    }
+
+    /// Whether another game may come into memory: fewer than twice the limit once the idle
+    /// ones are let go. A thousand watchers must not keep a thousand games in memory.
+    fn has_room(&mut self) -> bool {
+        self.let_go(None);
+        self.map.len() < 2 * self.limit
     }
 }
 
@@ -288,6 +301,11 @@ fn secret(bytes: usize) -> Result<String, ApiError> {
         .and_then(|mut f| f.read_exact(&mut buf))
         .map_err(|e| ApiError::internal(format!("no randomness for a token: {e}")))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The answer when memory is full of games in play.
+fn busy() -> ApiError {
+    ApiError::new(503, "the server has as many games in play as it can hold: try again soon")
 }
 
 fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
@@ -361,6 +379,9 @@ impl Server {
                 return Err(ApiError::bad("creator: a hot-seat game needs a person on each side"));
             }
             _ => {}
+        }
+        if !lock(&self.games)?.has_room() {
+            return Err(busy());
         }
         let src = Source::new(bundled.path, bundled.text);
         let (ruleset, _) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
@@ -450,8 +471,14 @@ impl Server {
 
     /// The game `id`, loaded from the store (and rebuilt) if it is not in memory.
     fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
-        if let Some(g) = lock(&self.games)?.get(id) {
-            return Ok(g);
+        {
+            let mut games = lock(&self.games)?;
+            if let Some(g) = games.get(id) {
+                return Ok(g);
+            }
+            if !games.has_room() {
+                return Err(busy());
+            }
         }
         let (record, actions) = self
             .store

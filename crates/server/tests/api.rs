@@ -397,3 +397,18 @@ async fn the_seed_is_secret_with_its_commitment_published_unless_chosen() {
     assert_eq!((seed["chosen"].clone(), seed["value"].clone()), (json!(true), json!("5")), "{seed}");
     s.task.abort();
 }
+
+#[tokio::test]
+async fn a_client_may_create_twenty_games_a_minute() {
+    let db = temp_db("limits");
+    let s = start(&db).await;
+    let body = json!({"scenario": "hochdorf-mill", "players": ["human", "random"]}).to_string();
+    for i in 0..20 {
+        let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+        assert_eq!(status, 200, "game {i}: {g}");
+    }
+    let (status, e) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 429, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("20 a minute"), "{e}");
+    s.task.abort();
+}

@@ -70,6 +70,20 @@ fn a_watched_game_stays_in_memory() {
     assert_eq!(s.games_in_memory(), 1, "both idle games let go once nobody watches");
 }
 
+#[test]
+fn watchers_cannot_keep_more_games_in_memory_than_twice_the_limit() {
+    let s = server("watched-many", 2);
+    let ids: Vec<String> = (0..5).map(|_| new_game(&s).0).collect();
+    // Four games watched: twice the limit, none of them idle.
+    let watched: Vec<_> = ids[..4].iter().map(|id| s.watch(id, None).unwrap()).collect();
+    assert_eq!(s.games_in_memory(), 4);
+    let e = s.watch(&ids[4], None).unwrap_err();
+    assert_eq!(e.status, 503, "{e:?}");
+    assert_eq!(s.games_in_memory(), 4, "the fifth was not brought back");
+    drop(watched);
+    assert!(s.watch(&ids[4], None).is_ok(), "once nobody watches, idle games go and the fifth comes");
+}
+
 /// A store that counts the games read back whole (each one rebuilt by the server).
 struct Counting {
     inner: SqliteStore,

@@ -1,0 +1,149 @@
+//! What one client may ask of the server: games created a minute, and WebSockets open at once
+//! (per client and in all). A client is its IP address.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The limits a server keeps to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Games one client may create a minute: a burst of this many, refilled evenly.
+    pub creations_per_minute: f64,
+    /// WebSockets one client may hold open at once.
+    pub watchers_per_client: usize,
+    /// WebSockets open at once on the whole server.
+    pub watchers: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { creations_per_minute: 20.0, watchers_per_client: 16, watchers: 2048 }
+    }
+}
+
+impl Limits {
+    /// No limits, for load tests and trusted setups.
+    pub fn none() -> Self {
+        Limits { creations_per_minute: f64::INFINITY, watchers_per_client: usize::MAX, watchers: usize::MAX }
+    }
+}
+
+/// How many clients' creation buckets are kept before full ones are forgotten.
+const BUCKETS_KEPT: usize = 10_000;
+
+#[derive(Default)]
+struct State {
+    /// Per client: tokens left and when they were counted.
+    buckets: HashMap<IpAddr, (f64, Instant)>,
+    /// Per client: WebSockets open.
+    open: HashMap<IpAddr, usize>,
+    /// WebSockets open in all.
+    total: usize,
+}
+
+/// The server's count of what each client is doing, shared by all requests.
+#[derive(Clone, Default)]
+pub struct Gate {
+    limits: Limits,
+    state: Arc<Mutex<State>>,
+}
+
+/// A WebSocket counted against its client until this is dropped.
+pub struct Watching {
+    gate: Gate,
+    client: IpAddr,
+}
+
+impl std::fmt::Debug for Watching {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Watching({})", self.client)
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.gate.state.lock() {
+            s.total = s.total.saturating_sub(1);
+            if let Some(n) = s.open.get_mut(&self.client) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    s.open.remove(&self.client);
+                }
+            }
+        }
+    }
+}
+
+impl Gate {
+    /// A gate keeping to `limits`.
+    pub fn new(limits: Limits) -> Self {
+        Gate { limits, state: Arc::default() }
+    }
+
+    /// May `client` create a game now? Takes one of its tokens if so; else says when to try again.
+    pub fn create(&self, client: IpAddr) -> Result<(), String> {
+        let per_minute = self.limits.creations_per_minute;
+        if per_minute.is_infinite() {
+            return Ok(());
+        }
+        let Ok(mut s) = self.state.lock() else { return Err("the server's count of clients failed".into()) };
+        let now = Instant::now();
+        if s.buckets.len() > BUCKETS_KEPT {
+            // Forget clients whose bucket has filled up again: they would start full anyway.
+            s.buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0 < per_minute
+            });
+        }
+        let (tokens, at) = s.buckets.entry(client).or_insert((per_minute, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0).min(per_minute);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = ((1.0 - *tokens) * 60.0 / per_minute).ceil();
+            Err(format!("too many new games from this address: {per_minute} a minute; try again in {wait} s"))
+        }
+    }
+
+    /// May `client` open another WebSocket? Counted until the returned guard is dropped.
+    pub fn watch(&self, client: IpAddr) -> Result<Watching, String> {
+        let Ok(mut s) = self.state.lock() else { return Err("the server's count of clients failed".into()) };
+        if s.total >= self.limits.watchers {
+            return Err(format!("the server is watched by {} already: try again later", s.total));
+        }
+        let mine = s.open.get(&client).copied().unwrap_or(0);
+        if mine >= self.limits.watchers_per_client {
+            return Err(format!("this address watches {mine} games already, the most one may"));
+        }
+        s.total += 1;
+        *s.open.entry(client).or_insert(0) += 1;
+        Ok(Watching { gate: self.clone(), client })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_client_creates_so_many_a_minute_and_watches_so_many_at_once() {
+        let gate = Gate::new(Limits { creations_per_minute: 3.0, watchers_per_client: 2, watchers: 3 });
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for _ in 0..3 {
+            gate.create(a).unwrap();
+        }
+        assert!(gate.create(a).unwrap_err().contains("3 a minute"));
+        gate.create(b).unwrap();
+        let w1 = gate.watch(a).unwrap();
+        let _w2 = gate.watch(a).unwrap();
+        assert!(gate.watch(a).unwrap_err().contains("the most one may"));
+        let _w3 = gate.watch(b).unwrap();
+        assert!(gate.watch(b).unwrap_err().contains("watched by 3"), "the whole server's limit");
+        drop(w1);
+        assert!(gate.watch(b).is_ok(), "a socket closed frees its place");
+    }
+}
