@@ -561,7 +561,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { addr, db } => {
-            let store = volley_store::SqliteStore::open(&db)
+            let store = volley_store::SqliteStore::open_exclusive(&db)
                 .with_context(|| format!("cannot open the game store {}", db.display()))?;
             let rt = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
             rt.block_on(volley_server::serve(&addr, std::sync::Arc::new(store), |a| {

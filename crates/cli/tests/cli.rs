@@ -588,6 +588,10 @@ fn a_killed_server_loses_no_acknowledged_action() {
     drop(server);
 
     let (_server, addr) = serve(&d, "games.db");
+    // A second server on the same games is refused: the two would go different ways.
+    let second = d.run(&["serve", "--addr", "127.0.0.1:0", "--db", "games.db"]);
+    assert_eq!(second.status.code(), Some(1));
+    assert!(stderr(&second).contains("another server is using games.db"), "{}", stderr(&second));
     let (status, after) = http(&addr, "GET", &format!("/api/games/{id}"), Some(&tokens[0]), "");
     assert_eq!(status, 200, "{after}");
     assert_eq!(after["actions"], 3);

@@ -31,6 +31,9 @@ pub enum StoreError {
         /// The action's number.
         n: u64,
     },
+    /// Another server has the file.
+    #[error("{0}")]
+    Locked(String),
     /// The store's lock was poisoned by a panic elsewhere.
     #[error("the game store is unusable after an earlier failure")]
     Poisoned,
@@ -179,12 +182,46 @@ pub trait Store: Send + Sync {
 /// Games in an SQLite file.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// The lock on `<file>.lock` that makes this the file's only server, if taken.
+    _lock: Option<std::fs::File>,
 }
 
 impl SqliteStore {
     /// Open (or create) the store at `path`.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         Self::with(Connection::open(path)?)
+    }
+
+    /// Open the store at `path` as its only server: a second server on the same file is refused
+    /// (two servers would each keep games in memory and write actions the other never sees).
+    /// The lock is on `<path>.lock`, held by the operating system until the store is dropped or
+    /// the process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
+    pub fn open_exclusive(path: &Path) -> Result<Self, StoreError> {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".lock");
+        let lock_path = std::path::PathBuf::from(name);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| StoreError::Locked(format!("cannot open {}: {e}", lock_path.display())))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked(format!(
+                    "another server is using {} (it holds {}): stop it first",
+                    path.display(),
+                    lock_path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(StoreError::Locked(format!("cannot lock {}: {e}", lock_path.display())));
+            }
+        }
+        let mut store = Self::open(path)?;
+        store._lock = Some(file);
+        Ok(store)
     }
 
     /// A store in memory, for tests.
@@ -222,7 +259,7 @@ impl SqliteStore {
                 PRIMARY KEY (game, n)
             );",
         )?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
+        Ok(SqliteStore { conn: Mutex::new(conn), _lock: None })
     }
 
     fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, StoreError> {
@@ -418,6 +455,13 @@ mod tests {
         assert_eq!(s.setting("key", "second").unwrap(), "first");
         drop(s);
         assert_eq!(SqliteStore::open(&path).unwrap().setting("key", "third").unwrap(), "first");
+        // One server at a time: a second is refused while the first holds the file.
+        let first = SqliteStore::open_exclusive(&path).unwrap();
+        let second = SqliteStore::open_exclusive(&path).err().unwrap().to_string();
+        assert!(second.contains("another server is using"), "{second}");
+        assert!(SqliteStore::open(&path).is_ok(), "a reader is not stopped");
+        drop(first);
+        assert!(SqliteStore::open_exclusive(&path).is_ok(), "free again once the first is gone");
         // Releases are kept, once each, per game.
         let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.released("g1").unwrap(), Vec::<u64>::new());
