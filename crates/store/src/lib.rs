@@ -183,7 +183,7 @@ pub trait Store: Send + Sync {
 pub struct SqliteStore {
     conn: Mutex<Connection>,
     /// The lock on `<file>.lock` that makes this the file's only server, if taken.
-    _lock: Option<std::fs::File>,
+    _lock: Option<Mutex<Connection>>,
 }
 
 impl SqliteStore {
@@ -194,33 +194,30 @@ impl SqliteStore {
 
     /// Open the store at `path` as its only server: a second server on the same file is refused
     /// (two servers would each keep games in memory and write actions the other never sees).
-    /// The lock is on `<path>.lock`, held by the operating system until the store is dropped or
-    /// the process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
+    /// The lock is SQLite's, on a file of its own, `<path>.lock`: held until the store is dropped
+    /// or the process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
     pub fn open_exclusive(path: &Path) -> Result<Self, StoreError> {
         let mut name = path.as_os_str().to_owned();
         name.push(".lock");
         let lock_path = std::path::PathBuf::from(name);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| StoreError::Locked(format!("cannot open {}: {e}", lock_path.display())))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(StoreError::Locked(format!(
-                    "another server is using {} (it holds {}): stop it first",
-                    path.display(),
-                    lock_path.display()
-                )));
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(StoreError::Locked(format!("cannot lock {}: {e}", lock_path.display())));
-            }
-        }
+        let taken = || {
+            StoreError::Locked(format!(
+                "another server is using {} (it holds {}): stop it first",
+                path.display(),
+                lock_path.display()
+            ))
+        };
+        // SQLite's own lock on a little file of its own: an exclusive transaction held open.
+        let lock = Connection::open(&lock_path)?;
+        // Refused at once, not after waiting for the other server.
+        lock.busy_timeout(std::time::Duration::ZERO)?;
+        lock.pragma_update(None, "locking_mode", "EXCLUSIVE").map_err(|_| taken())?;
+        lock.execute_batch(
+            "CREATE TABLE IF NOT EXISTS held (server INTEGER); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1);",
+        )
+        .map_err(|_| taken())?;
         let mut store = Self::open(path)?;
-        store._lock = Some(file);
+        store._lock = Some(Mutex::new(lock));
         Ok(store)
     }
 
