@@ -287,6 +287,24 @@ impl Games {
 pub struct Server {
     store: Arc<dyn Store>,
     games: Arc<Mutex<Games>>,
+    thinking: Arc<Thinking>,
+}
+
+/// The computer players' work: games waiting for a computer's decision, taken one decision at a
+/// time, in turn, by at most `max` threads — so that however many computers must think, people's
+/// requests keep the other cores (and the async runtime's blocking threads) to themselves.
+struct Thinking {
+    queue: Mutex<std::collections::VecDeque<Arc<Mutex<Game>>>>,
+    active: std::sync::atomic::AtomicUsize,
+    max: usize,
+}
+
+impl Thinking {
+    fn new() -> Self {
+        // One core for people on a machine of two; all but one elsewhere.
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        Thinking { queue: Mutex::default(), active: Default::default(), max: cores.saturating_sub(1).max(1) }
+    }
 }
 
 fn now() -> u64 {
@@ -323,7 +341,7 @@ impl Server {
     /// memory while they are idle: games being played, thought about or watched stay.
     pub fn with_memory_for(store: Arc<dyn Store>, games: usize) -> Self {
         let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1) };
-        Server { store, games: Arc::new(Mutex::new(games)) }
+        Server { store, games: Arc::new(Mutex::new(games)), thinking: Arc::new(Thinking::new()) }
     }
 
     /// How many games are in memory now.
@@ -771,7 +789,8 @@ impl Server {
         Ok(())
     }
 
-    /// If a computer player must act, let it play (off the async workers) until a person must.
+    /// If a computer player must act, let it play until a person must: on one of the computer
+    /// players' threads ([`Thinking`]), or on this thread outside an async runtime (tools, tests).
     fn kick(&self, game: &Arc<Mutex<Game>>) {
         {
             let Ok(mut g) = game.lock() else { return };
@@ -780,9 +799,46 @@ impl Server {
             }
             g.thinking = true;
         }
+        if tokio::runtime::Handle::try_current().is_err() {
+            while self.decide(game) {}
+            return;
+        }
+        if let Ok(mut q) = self.thinking.queue.lock() {
+            q.push_back(game.clone());
+        }
+        self.more_thinkers();
+    }
+
+    /// Start a computer players' thread if there is work and fewer than the most are running.
+    fn more_thinkers(&self) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let t = &self.thinking;
+        loop {
+            let waiting = t.queue.lock().map_or(false, |q| !q.is_empty());
+            let active = t.active.load(SeqCst);
+            if !waiting || active >= t.max {
+                return;
+            }
+            if t.active.compare_exchange(active, active + 1, SeqCst, SeqCst).is_ok() {
+                break;
+            }
+        }
         let server = self.clone();
-        let game = game.clone();
-        let work = move || server.computer_plays(&game);
+        let work = move || {
+            loop {
+                let next = server.thinking.queue.lock().ok().and_then(|mut q| q.pop_front());
+                let Some(game) = next else { break };
+                // One decision, then the next game's turn: no game keeps a thread to itself.
+                if server.decide(&game) {
+                    if let Ok(mut q) = server.thinking.queue.lock() {
+                        q.push_back(game);
+                    }
+                }
+            }
+            server.thinking.active.fetch_sub(1, SeqCst);
+            // Work queued as this thread was finishing.
+            server.more_thinkers();
+        };
         match tokio::runtime::Handle::try_current() {
             Ok(h) => {
                 h.spawn_blocking(work);
@@ -791,29 +847,26 @@ impl Server {
         }
     }
 
-    fn computer_plays(&self, game: &Arc<Mutex<Game>>) {
-        loop {
-            let Ok(mut g) = game.lock() else { return };
-            if !computer_to_act(&g) {
-                g.thinking = false;
-                let _ = g.tx.send(g.counts());
-                return;
-            }
-            let Actor::Side(s) = g.live.actor() else { return };
-            let player = g.record.seats[usize::from(s)].player.clone();
-            let seed = Seeded::derive(g.record.seed ^ 0x5eed, g.n + 1);
-            let Some(action) = g.live.choose(&player, seed) else {
-                g.thinking = false;
-                return;
-            };
-            if self.commit(&mut g, Actor::Side(s), &action).is_err() {
-                g.thinking = false;
-                return;
-            }
-            drop(g);
-            // Let people's requests in between the computer's moves.
-            std::thread::yield_now();
+    /// One computer player's decision in `game`; whether a computer must decide again.
+    fn decide(&self, game: &Arc<Mutex<Game>>) -> bool {
+        let Ok(mut g) = game.lock() else { return false };
+        if !computer_to_act(&g) {
+            g.thinking = false;
+            let _ = g.tx.send(g.counts());
+            return false;
         }
+        let Actor::Side(s) = g.live.actor() else { return false };
+        let player = g.record.seats[usize::from(s)].player.clone();
+        let seed = Seeded::derive(g.record.seed ^ 0x5eed, g.n + 1);
+        let done = match g.live.choose(&player, seed) {
+            Some(action) => self.commit(&mut g, Actor::Side(s), &action).is_err(),
+            None => true,
+        };
+        if done {
+            g.thinking = false;
+            return false;
+        }
+        true
     }
 
     /// Every stored game but the private ones, newest first, with where it stands: as its last action left it (kept
