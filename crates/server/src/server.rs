@@ -814,7 +814,7 @@ impl Server {
         use std::sync::atomic::Ordering::SeqCst;
         let t = &self.thinking;
         loop {
-            let waiting = t.queue.lock().map_or(false, |q| !q.is_empty());
+            let waiting = t.queue.lock().is_ok_and(|q| !q.is_empty());
             let active = t.active.load(SeqCst);
             if !waiting || active >= t.max {
                 return;
