@@ -780,6 +780,7 @@ fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> 
         scenario: src.text.clone(),
         seed,
         agents: names.to_vec(),
+        seed_chosen: true,
         draws: volley_core::log::DrawScheme::Sequential,
     };
     let refs: Vec<&mut dyn Agent<B>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<B>).collect();
@@ -1119,6 +1120,9 @@ where
     writeln!(out, "state_hash {hash}")?;
     let draws: usize = log.entries.iter().map(|e| e.draws.len()).sum();
     writeln!(out, "every one of the {draws} draws is what seed {} gives", log.header.seed)?;
+    if log.header.seed_chosen {
+        writeln!(out, "(a seed chosen by a person, not drawn in secret: whoever chose it could foresee the dice)")?;
+    }
     match &log.footer {
         Some(f) if f.turns != battle.phase().turn || f.outcome != battle.outcome() => {
             eprintln!(

@@ -39,6 +39,10 @@ pub struct Header {
     pub seed: u64,
     /// The agents' names by side, if computer-played.
     pub agents: Vec<String>,
+    /// The seed was chosen by a person (a practice or analysis game), so its dice could be
+    /// foreseen; not drawn in secret by the server.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seed_chosen: bool,
     /// How the draws come from the seed.
     #[serde(default, skip_serializing_if = "DrawScheme::is_sequential")]
     pub draws: DrawScheme,
@@ -52,9 +56,31 @@ pub enum DrawScheme {
     /// (`volley play`).
     #[default]
     Sequential,
-    /// A generator for each action `n`, seeded with `Seeded::derive(seed, n)` (the server, whose
-    /// games are played one request at a time).
+    /// A generator for each action `n`, seeded with `Seeded::derive(seed, n)` (the server's
+    /// games created before [`DrawScheme::PerPublicAction`]).
     PerAction,
+    /// A generator for each action, seeded by [`draw_seed`]: from the number of actions everyone
+    /// may know of, so that a side's secret acts (orders sent) never change the dice of what
+    /// follows — even to someone who knows the seed (the server's games).
+    PerPublicAction,
+}
+
+/// The seed of the draws of an action under [`DrawScheme::PerPublicAction`]: for an action
+/// everyone may know of, the `k`th such (from 1); for one kept secret, the `k`th kept secret by
+/// the same actor — each side's secrets numbered apart, so that neither side's dice depend on
+/// what the other keeps from it.
+pub fn draw_seed(seed: u64, public: bool, by: crate::Actor, k: u64) -> u64 {
+    use volley_chance::Seeded;
+    if public {
+        return Seeded::derive(seed, k);
+    }
+    let who = match by {
+        crate::Actor::Side(s) => u64::from(s) + 1,
+        crate::Actor::Umpire => 3,
+        crate::Actor::Terminal => 4,
+    };
+    // "secret" in ASCII, to set the secret acts' streams apart from the public ones.
+    Seeded::derive(Seeded::derive(seed ^ 0x7365_6372_6574, who), k)
 }
 
 impl DrawScheme {
@@ -286,6 +312,7 @@ mod tests {
             scenario: "name = \"s\"".into(),
             seed: 7,
             agents: vec!["random".into(), "heuristic".into()],
+            seed_chosen: false,
             draws: DrawScheme::Sequential,
         }
     }

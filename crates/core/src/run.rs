@@ -168,6 +168,9 @@ pub fn replay_verified<S: GameState>(
         Some((s, DrawScheme::Sequential)) => Some(Seeded::new(s)),
         _ => None,
     };
+    // Under PerPublicAction: the actions everyone may know of, and each actor's secret ones.
+    let mut public = 0u64;
+    let mut secret: std::collections::HashMap<Actor, u64> = std::collections::HashMap::new();
     for e in entries {
         // The umpire acts at any decision; a side only when it must.
         let actual = state.actor();
@@ -176,6 +179,18 @@ pub fn replay_verified<S: GameState>(
         }
         let mut per_action = match seed {
             Some((s, DrawScheme::PerAction)) => Some(Seeded::new(Seeded::derive(s, e.n))),
+            Some((s, DrawScheme::PerPublicAction)) => {
+                let open = state.action_visible(e.by, &e.action, crate::Viewer::Spectator);
+                let k = if open {
+                    public += 1;
+                    public
+                } else {
+                    let k = secret.entry(e.by).or_insert(0);
+                    *k += 1;
+                    *k
+                };
+                Some(Seeded::new(crate::log::draw_seed(s, open, e.by, k)))
+            }
             _ => None,
         };
         let mut check = Verified { logged: e.draws.iter(), seeded: per_action.as_mut().or(sequential.as_mut()) };

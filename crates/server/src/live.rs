@@ -29,6 +29,8 @@ pub trait Live: Send + Sync {
     /// The actions the actor may take now, as JSON, each with its description and the places it
     /// involves.
     fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)>;
+    /// Whether side 0, side 1 and a spectator may know that `by` took `action` (JSON) now.
+    fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError>;
     /// Apply an action given as JSON, taken by `by`, drawing from `chance`: the rule set
     /// refuses it if it is not `by`'s to take.
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError>;
@@ -90,6 +92,11 @@ where
         out.iter()
             .filter_map(|a| serde_json::to_value(a).ok().map(|v| (v, self.0.describe(a), self.0.action_points(a))))
             .collect()
+    }
+
+    fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError> {
+        let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
+        Ok([Viewer::Side(0), Viewer::Side(1), Viewer::Spectator].map(|v| self.0.action_visible(by, &a, v)))
     }
 
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError> {

@@ -435,6 +435,7 @@ impl Server {
             private: req.private,
             hold_results: req.hold_results,
             seed_chosen: req.seed.is_some(),
+            public_draws: true,
         };
         self.store.create_game(&record).map_err(ApiError::store)?;
         let game = self.game(&record.id)?;
@@ -650,7 +651,8 @@ impl Server {
             scenario: src.text.clone(),
             seed: g.record.seed,
             agents: g.record.seats.iter().map(|s| s.player.clone()).collect(),
-            draws: DrawScheme::PerAction,
+            seed_chosen: g.record.seed_chosen,
+            draws: if g.record.public_draws { DrawScheme::PerPublicAction } else { DrawScheme::PerAction },
         };
         let entries = g
             .actions
@@ -710,7 +712,9 @@ impl Server {
         };
         self.kick(&game);
         let g = lock(&game)?;
-        Ok(json!({"ok": true, "actions": g.count(role), "actor": g.live.actor()}))
+        // A side learns no more than its view would show: not what held results hold.
+        let actor = if role == Viewer::Umpire { g.live.actor() } else { g.public().actor() };
+        Ok(json!({"ok": true, "actions": g.count(role), "actor": actor, "held": g.hold.is_some()}))
     }
 
     /// Release the results held for the umpire (the holder of `token`): the players see them,
@@ -738,7 +742,30 @@ impl Server {
     fn commit(&self, g: &mut Game, by: Actor, action: &Value) -> Result<(), ApiError> {
         let n = g.n + 1;
         let mut next = g.live.clone_box();
-        let mut rng = Seeded::new(Seeded::derive(g.record.seed, n));
+        // The dice: from the count of actions everyone may know of (or this actor's secret
+        // ones), so that secret orders never shift what anyone's dice come to.
+        let draw_seed = if g.record.public_draws {
+            let open = match g.live.visible(by, action) {
+                Ok(seen) => seen[2],
+                Err(LiveError::Malformed(e)) => {
+                    return Err(ApiError::bad(format!("not an action of this game: {e}")));
+                }
+                Err(e) => return Err(ApiError::new(422, e.to_string())),
+            };
+            let k = g
+                .seen
+                .iter()
+                .zip(&g.actions)
+                .filter(|(s, a)| {
+                    if open { s[2] } else { !s[2] && serde_json::from_value::<Actor>(a.by.clone()).ok() == Some(by) }
+                })
+                .count() as u64
+                + 1;
+            volley_core::log::draw_seed(g.record.seed, open, by, k)
+        } else {
+            Seeded::derive(g.record.seed, n)
+        };
+        let mut rng = Seeded::new(draw_seed);
         let mut rec = Recorder::new(&mut rng as &mut dyn Chance);
         let applied = match next.apply(by, action, &mut rec) {
             Ok(a) => a,

@@ -55,7 +55,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
 
     let text = s.export(&id).unwrap();
     let log: Log<volley_old_fritz::Action> = Log::parse(&text).unwrap();
-    assert_eq!((log.header.seed, log.header.draws), (seed, DrawScheme::PerAction));
+    assert_eq!((log.header.seed, log.header.draws, log.header.seed_chosen), (seed, DrawScheme::PerPublicAction, false));
     let (sig, signed) = log.signature.clone().unwrap();
     assert_eq!(sig.key, s.key().unwrap().public_hex(), "signed with the server's key");
     volley_server::signing::verify(&sig, &signed).unwrap();
@@ -64,17 +64,18 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
     let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
     let fresh = || volley_old_fritz::load(&src).unwrap();
     let mut b = fresh();
-    replay_verified(&mut b, &log.entries, Some((seed, DrawScheme::PerAction)), |_, _, _| {}).unwrap();
+    replay_verified(&mut b, &log.entries, Some((seed, DrawScheme::PerPublicAction)), |_, _, _| {}).unwrap();
     let footer = log.footer.as_ref().unwrap();
     assert_eq!(volley_core::hash_hex(b.state_hash()), footer.state_hash);
     assert!(log.entries.iter().any(|e| !e.draws.is_empty()), "dice were thrown");
     // Another seed, or one draw changed, and the replay says so.
-    let err =
-        replay_verified(&mut fresh(), &log.entries, Some((seed ^ 1, DrawScheme::PerAction)), |_, _, _| {}).unwrap_err();
+    let err = replay_verified(&mut fresh(), &log.entries, Some((seed ^ 1, DrawScheme::PerPublicAction)), |_, _, _| {})
+        .unwrap_err();
     assert!(err.to_string().contains("the log's seed gives"), "{err}");
     let mut changed = log.entries.clone();
     let e = changed.iter_mut().find(|e| !e.draws.is_empty()).unwrap();
     e.draws[0].value = e.draws[0].value % 6 + 1;
-    let err = replay_verified(&mut fresh(), &changed, Some((seed, DrawScheme::PerAction)), |_, _, _| {}).unwrap_err();
+    let err =
+        replay_verified(&mut fresh(), &changed, Some((seed, DrawScheme::PerPublicAction)), |_, _, _| {}).unwrap_err();
     assert!(err.to_string().contains("recorded draw"), "{err}");
 }

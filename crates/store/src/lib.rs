@@ -91,6 +91,11 @@ pub struct GameRecord {
     /// server and kept secret until the end.
     #[serde(default)]
     pub seed_chosen: bool,
+    /// Each action's draws come from the seed by the count of actions everyone may know of
+    /// (`volley_core::log::DrawScheme::PerPublicAction`); games kept before this was draw by the
+    /// action's number.
+    #[serde(default)]
+    pub public_draws: bool,
 }
 
 /// One action taken, as stored: JSON the rule set reads back.
@@ -389,6 +394,7 @@ mod tests {
             private: false,
             hold_results: false,
             seed_chosen: true,
+            public_draws: true,
         }
     }
 

@@ -36,6 +36,7 @@ fn header() -> Header {
         scenario: String::new(),
         seed: 0,
         agents: Vec::new(),
+        seed_chosen: false,
         draws: Default::default(),
     }
 }

@@ -137,6 +137,7 @@ fn full_battle(bencher: Bencher, name: &str) {
             scenario: String::new(),
             seed,
             agents: Vec::new(),
+            seed_chosen: false,
             draws: Default::default(),
         };
         let mut runner = Runner::new(start.clone(), header, agents);
