@@ -11,12 +11,13 @@ use volley_core::calc::Calculator;
 
 use crate::Format;
 
-/// Read a situation file; a mistake in it is reported as file:line:col and `None` returned.
-fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
+/// Read a situation file (with its text); a mistake in it is reported as file:line:col and `None`
+/// returned.
+fn read_situation<C: Calculator>(path: &Path) -> Result<Option<(C::Situation, String)>> {
     let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = crate::utf8(&path.display().to_string(), bytes)?;
     match serde_json::from_str(&text) {
-        Ok(s) => Ok(Some(s)),
+        Ok(s) => Ok(Some((s, text))),
         Err(e) => {
             let message = e.to_string();
             let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
@@ -30,6 +31,16 @@ fn read_situation<C: Calculator>(path: &Path) -> Result<Option<C::Situation>> {
     }
 }
 
+/// Say why the rules refuse the situation in `path`: at the line and column of the field it is
+/// about, if the error names one that the file has; else at the file's start.
+fn refused(path: &Path, text: &str, e: &volley_core::calc::CalcError) {
+    let at = e.path().and_then(|p| volley_core::calc::locate(text, p)).unwrap_or(0);
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    eprintln!("{}:{line}:{col}: {}", path.display(), volley_scenario::shorten(&e.to_string()));
+}
+
 /// Where the dice or cards come from.
 pub enum Source<'a> {
     /// The seeded generator.
@@ -40,7 +51,7 @@ pub enum Source<'a> {
 
 /// Resolve one combat and print it.
 pub fn resolve<C: Calculator>(calc: &C, path: &Path, source: Source<'_>, format: Format) -> Result<ExitCode> {
-    let Some(situation) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
+    let Some((situation, text)) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
     let mut seeded = Seeded::new(match source {
         Source::Seed(s) => s,
         Source::Entered(_) => 0,
@@ -62,7 +73,7 @@ pub fn resolve<C: Calculator>(calc: &C, path: &Path, source: Source<'_>, format:
     let resolution = match calc.resolve(&situation, chance) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            refused(path, &text, &e);
             return Ok(ExitCode::from(2));
         }
     };
@@ -85,11 +96,11 @@ struct OddsReport<O: Serialize> {
 
 /// Print the exact odds of every outcome.
 pub fn odds<C: Calculator>(calc: &C, path: &Path, format: Format) -> Result<ExitCode> {
-    let Some(situation) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
+    let Some((situation, text)) = read_situation::<C>(path)? else { return Ok(ExitCode::from(2)) };
     let outcomes = match calc.odds(&situation) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            refused(path, &text, &e);
             return Ok(ExitCode::from(2));
         }
     };

@@ -778,3 +778,26 @@ fn every_input_error_exits_2_and_says_where() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).len() < 2_000, "{} bytes of error", stderr(&o).len());
 }
+
+#[test]
+fn a_situation_the_rules_refuse_is_pointed_at_the_field() {
+    let d = setup("situation-field");
+    d.write(
+        "zero.json",
+        "{ \"attacker\": { \"arm\": \"infantry\", \"quality\": \"C\", \"figures\": 12 },\n  \"defender\": { \"arm\": \"infantry\", \"quality\": \"C\", \"figures\": 0 } }",
+    );
+    for cmd in ["odds", "resolve"] {
+        let o = d.run(&[cmd, "old-fritz", "zero.json"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("zero.json:2:52: defender.figures: the defender has no figures"), "{}", stderr(&o));
+    }
+    d.write("far.json", "{ \"weapon\": \"muskets\",\n  \"range\": 3, \"target\": \"infantry\" }");
+    let o = d.run(&["odds", "itchy-scratchy", "far.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("far.json:2:3: range: "), "{}", stderr(&o));
+    // A refusal about no one field is put at the file's start.
+    d.write("walls.json", r#"{ "variant": "chance", "attacker": { "arm": "cavalry" }, "defender": { "arm": "infantry", "cover": "soft" } }"#);
+    let o = d.run(&["odds", "blown-away", "walls.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("walls.json:1:1: cavalry may not fight"), "{}", stderr(&o));
+}

@@ -165,7 +165,7 @@ impl CombatUnit {
         match self.deck {
             None => Ok(Deck::new()),
             Some(counts) => Deck::with_counts(counts).ok_or_else(|| {
-                CalcError::Invalid("a deck holds 0 to 4 cards of each value and at least one card".into())
+                CalcError::field("deck", "a deck holds 0 to 4 cards of each value and at least one card")
             }),
         }
     }
@@ -187,28 +187,43 @@ impl Situation {
         let invalid = |m: String| Err(CalcError::Invalid(m));
         for (who, u) in [("attacker", &self.attacker), ("defender", &self.defender)] {
             if u.men_in_ranks == Some(0) {
-                return invalid(format!("the {who} has no men in ranks: it cannot fight"));
+                return Err(CalcError::field(
+                    format!("{who}.men_in_ranks"),
+                    format!("the {who} has no men in ranks: it cannot fight"),
+                ));
             }
             if let Some(n) = u.men_in_ranks.filter(|&n| n > MAX_MEN) {
-                return invalid(format!("{who}.men_in_ranks is {n}: expected at most {MAX_MEN}"));
+                return Err(CalcError::field(
+                    format!("{who}.men_in_ranks"),
+                    format!("{n} men in ranks: at most {MAX_MEN}"),
+                ));
             }
             if u.killed_so_far > MAX_MEN {
-                return invalid(format!("{who}.killed_so_far is {}: expected at most {MAX_MEN}", u.killed_so_far));
+                return Err(CalcError::field(
+                    format!("{who}.killed_so_far"),
+                    format!("{} men killed so far: at most {MAX_MEN}", u.killed_so_far),
+                ));
             }
             if let Some(n) = u.men_in_ranks.filter(|&n| u.pikes_or_guards > n) {
-                return invalid(format!(
-                    "{who}.pikes_or_guards is {}, more than its {n} men in ranks",
-                    u.pikes_or_guards
+                return Err(CalcError::field(
+                    format!("{who}.pikes_or_guards"),
+                    format!("{} pikemen or guardsmen, more than its {n} men in ranks", u.pikes_or_guards),
                 ));
             }
             if u.pikes_or_guards > MAX_MEN {
-                return invalid(format!("{who}.pikes_or_guards is {}: expected at most {MAX_MEN}", u.pikes_or_guards));
+                return Err(CalcError::field(
+                    format!("{who}.pikes_or_guards"),
+                    format!("{} pikemen or guardsmen: at most {MAX_MEN}", u.pikes_or_guards),
+                ));
             }
             if u.pikes_or_guards > 0 && u.arm != Arm::Infantry {
-                return invalid(format!("{who}: only infantry have pikemen or guardsmen"));
+                return Err(CalcError::field(
+                    format!("{who}.pikes_or_guards"),
+                    "only infantry have pikemen or guardsmen",
+                ));
             }
             if u.militia && u.arm != Arm::Infantry {
-                return invalid(format!("{who}: only infantry units are militia"));
+                return Err(CalcError::field(format!("{who}.militia"), "only infantry units are militia"));
             }
         }
         if self.variant == Variant::WithoutChance
@@ -499,13 +514,13 @@ mod tests {
         let mut d = unit(Arm::Infantry);
         d.killed_so_far = u16::MAX;
         let why = refused(Variant::Chance, unit(Arm::Infantry), d);
-        assert!(why.contains("defender.killed_so_far is 65535"), "{why}");
+        assert!(why.contains("defender.killed_so_far: 65535 men killed so far"), "{why}");
         // Pikemen above the men in ranks.
         let mut d = unit(Arm::Infantry);
         d.men_in_ranks = Some(3);
         d.pikes_or_guards = 5;
         let why = refused(Variant::Chance, unit(Arm::Infantry), d);
-        assert!(why.contains("pikes_or_guards is 5, more than its 3 men in ranks"), "{why}");
+        assert!(why.contains("pikes_or_guards: 5 pikemen or guardsmen, more than its 3 men in ranks"), "{why}");
         // Pikemen in a cavalry unit.
         let mut c = unit(Arm::Cavalry);
         c.pikes_or_guards = 1;

@@ -397,16 +397,20 @@ impl Situation {
     /// The dice this attack throws and where they come from, or why it cannot be made.
     pub fn dice(&self) -> Result<Vec<DiceFrom>, CalcError> {
         let Some(base) = self.weapon.dice_at(self.range) else {
-            return Err(CalcError::Invalid(format!(
-                "{} reach 1 to {} grid areas; range {} is out of range",
-                self.weapon.name(),
-                self.weapon.max_range(),
-                self.range
-            )));
+            return Err(CalcError::field(
+                "range",
+                format!(
+                    "{} reach 1 to {} grid areas; range {} is out of range",
+                    self.weapon.name(),
+                    self.weapon.max_range(),
+                    self.range
+                ),
+            ));
         };
         if self.target == Target::General && self.general_with_target {
-            return Err(CalcError::Invalid(
-                "the target is a General on his own: general_with_target does not apply".into(),
+            return Err(CalcError::field(
+                "general_with_target",
+                "the target is a General on his own: general_with_target does not apply",
             ));
         }
         let mut from = vec![DiceFrom { rule: format!("{} at range {}", self.weapon.name(), self.range), dice: base }];

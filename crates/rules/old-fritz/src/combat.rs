@@ -983,48 +983,64 @@ impl Situation {
     fn refused(&self) -> Result<(), CalcError> {
         for (who, u) in [("attacker", &self.attacker), ("defender", &self.defender)] {
             if (u.arm == Arm::Cavalry) != u.cavalry.is_some() {
-                return Err(CalcError::Invalid(format!(
-                    "the {who}: give `cavalry` (its kind) for cavalry, and only for cavalry"
-                )));
+                return Err(CalcError::field(
+                    format!("{who}.cavalry"),
+                    format!("the {who}: give `cavalry` (its kind) for cavalry, and only for cavalry"),
+                ));
             }
             if u.guns.is_some() && u.arm != Arm::Artillery {
-                return Err(CalcError::Invalid(format!("the {who}: only artillery has `guns`")));
+                return Err(CalcError::field(format!("{who}.guns"), format!("the {who}: only artillery has `guns`")));
             }
             if u.figures == 0 {
-                return Err(CalcError::Invalid(format!("the {who} has no figures")));
+                return Err(CalcError::field(format!("{who}.figures"), format!("the {who} has no figures")));
             }
             if u.tactical_advantage > 3 {
-                return Err(CalcError::Invalid(format!("the {who}'s tactical advantage is +1 to +3")));
+                return Err(CalcError::field(
+                    format!("{who}.tactical_advantage"),
+                    format!("the {who}'s tactical advantage is +1 to +3"),
+                ));
             }
             if u.figures > MAX_FIRING_FIGURES {
-                return Err(CalcError::Invalid(format!(
-                    "the {who} has {} figures: at most {MAX_FIRING_FIGURES} fire one casualty test ({MAX_TEST_DICE} d10s)",
-                    u.figures
-                )));
+                return Err(CalcError::field(
+                    format!("{who}.figures"),
+                    format!(
+                        "the {who} has {} figures: at most {MAX_FIRING_FIGURES} fire one casualty test ({MAX_TEST_DICE} d10s)",
+                        u.figures
+                    ),
+                ));
             }
             if let Some(start) = u.figures_at_start.filter(|&s| s < u.figures) {
-                return Err(CalcError::Invalid(format!(
-                    "the {who} has {} figures, more than its {start} at the start (figures_at_start)",
-                    u.figures
-                )));
+                return Err(CalcError::field(
+                    format!("{who}.figures_at_start"),
+                    format!(
+                        "the {who} has {} figures, more than its {start} at the start (figures_at_start)",
+                        u.figures
+                    ),
+                ));
             }
             if u.arm == Arm::Artillery && u.figures_at_start.unwrap_or(u.figures) > MAX_BATTERY {
-                return Err(CalcError::Invalid(format!(
-                    "the {who}: a battery has {MAX_BATTERY} guns or fewer, found {}",
-                    u.figures_at_start.unwrap_or(u.figures)
-                )));
+                return Err(CalcError::field(
+                    format!("{who}.figures"),
+                    format!(
+                        "the {who}: a battery has {MAX_BATTERY} guns or fewer, found {}",
+                        u.figures_at_start.unwrap_or(u.figures)
+                    ),
+                ));
             }
             if let Some(g) = u.guns.filter(|g| u16::from(g.gunners_lost) + u.figures > MAX_BATTERY) {
-                return Err(CalcError::Invalid(format!(
-                    "the {who}: {} gunners lost and {} left make more than a battery's {MAX_BATTERY} guns",
-                    g.gunners_lost, u.figures
-                )));
+                return Err(CalcError::field(
+                    format!("{who}.guns.gunners_lost"),
+                    format!(
+                        "the {who}: {} gunners lost and {} left make more than a battery's {MAX_BATTERY} guns",
+                        g.gunners_lost, u.figures
+                    ),
+                ));
             }
         }
         if !self.attacker_group.is_empty() {
             let (others, dice) = self.group_totals();
             if self.attacker_group.iter().any(|b| b.figures == 0) {
-                return Err(CalcError::Invalid("a battalion of the attacker's group has no figures".into()));
+                return Err(CalcError::field("attacker_group", "a battalion of the attacker's group has no figures"));
             }
             if others >= u32::from(self.attacker.figures) {
                 return Err(CalcError::Invalid(format!(

@@ -548,6 +548,7 @@ fn calc_to_apply(e: CalcError) -> ApplyError {
     match e {
         CalcError::Draw(d) => ApplyError::Draw(d),
         CalcError::Invalid(s) => ApplyError::Illegal(Illegal::new(s)),
+        e @ CalcError::Field { .. } => ApplyError::Illegal(Illegal::new(e.to_string())),
     }
 }
 
