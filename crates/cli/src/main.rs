@@ -36,8 +36,9 @@ use volley_chance::Seeded;
 use volley_core::log::{FORMAT, Header, Log, read_header};
 use volley_core::run::{Runner, replay_verified};
 use volley_core::{Agent, GameState, Heuristic, Tally, Viewer, hash_hex};
-use volley_scenario::{Diagnostics, Source, probe};
+use volley_scenario::Source;
 use volley_server::catalog as bundled;
+use volley_server::catalog::{RULESETS, load_battle as load};
 
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
@@ -48,17 +49,6 @@ Start with: volley play crossroads")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// A rule set, by its id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum RuleSetId {
-    /// John Michael Fischer's Blown Away (chance and without-chance versions).
-    BlownAway,
-    /// Bob Cordery's Itchy and Scratchy.
-    ItchyScratchy,
-    /// Jim Wallman's One Brain Cell rules for the Seven Years War (Old Fritz).
-    OldFritz,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -211,8 +201,8 @@ Examples:\n  volley resolve itchy-scratchy attack.json --draws \"1 1 4 4 5 6\"\n
 volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
     Resolve {
         /// The rule set.
-        #[arg(value_enum)]
-        ruleset: RuleSetId,
+        #[arg(value_parser = ruleset_id())]
+        ruleset: String,
         /// The situation: a JSON file.
         situation: PathBuf,
         /// Seed for the dice or cards.
@@ -229,8 +219,8 @@ volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
     /// The exact probability of every outcome of one combat described in a JSON file.
     Odds {
         /// The rule set.
-        #[arg(value_enum)]
-        ruleset: RuleSetId,
+        #[arg(value_parser = ruleset_id())]
+        ruleset: String,
         /// The situation: a JSON file.
         situation: PathBuf,
         /// Output format.
@@ -267,9 +257,9 @@ volley simulate mittelhof-x10.toml --runs 10")]
         /// What to describe.
         #[arg(value_enum)]
         what: SchemaKind,
-        /// The rule set (needed for `situation`; for `scenario`, the default is Blown Away).
-        #[arg(value_enum)]
-        ruleset: Option<RuleSetId>,
+        /// The rule set (needed for `situation`; for `scenario`, the default is the first listed).
+        #[arg(value_parser = ruleset_id())]
+        ruleset: Option<String>,
     },
 }
 
@@ -309,22 +299,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Scenarios => {
             let mut out = std::io::stdout().lock();
-            for s in bundled::SCENARIOS {
-                let src = Source::new(s.path, s.text);
-                let (rs, variant) = probe(&src).map_err(|d| anyhow!("{d}"))?;
-                let desc = match rs.as_str() {
-                    volley_itchy_scratchy::RULESET_ID => {
-                        volley_itchy_scratchy::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default()
-                    }
-                    volley_old_fritz::RULESET_ID => {
-                        volley_old_fritz::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default()
-                    }
-                    _ => volley_blown_away::ScenarioFile::parse(&src).map(|f| f.description).unwrap_or_default(),
-                };
-                let variant = variant.map(|v| format!(" ({v})")).unwrap_or_default();
-                writeln!(out, "{:<32} {rs}{variant}", s.name)?;
-                if !desc.is_empty() {
-                    writeln!(out, "    {desc}")?;
+            for s in bundled::list() {
+                let variant = s.variant.map(|v| format!(" ({v})")).unwrap_or_default();
+                writeln!(out, "{:<32} {}{variant}", s.name, s.ruleset)?;
+                if !s.description.is_empty() {
+                    writeln!(out, "    {}", s.description)?;
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -362,11 +341,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 input_bail!("--agents takes two names separated by a comma, such as heuristic,random");
             }
             let run = PlayRun { src: &src, seed, names: &names, log, format, max_actions };
-            match battle {
-                Loaded::BlownAway(b) => play(b, volley_blown_away::RULESET_ID, &run)?,
-                Loaded::ItchyScratchy(b) => play(b, volley_itchy_scratchy::RULESET_ID, &run)?,
-                Loaded::OldFritz(b) => play(b, volley_old_fritz::RULESET_ID, &run)?,
-            }
+            let id = battle.id();
+            volley_server::with_battle!(battle, b => play(b, id, &run)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose, trace, key } => replay_log(&log, verbose, trace.as_deref(), key.as_deref()),
@@ -390,9 +366,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let text = sweep::set(&src.text, path, v)?;
                 let changed = Source::new(format!("{} ({path} = {v})", src.path), text);
                 let summary = match load(&changed) {
-                    Ok(Loaded::BlownAway(b)) => sweep_point(&b, &cfg)?,
-                    Ok(Loaded::ItchyScratchy(b)) => sweep_point(&b, &cfg)?,
-                    Ok(Loaded::OldFritz(b)) => sweep_point(&b, &cfg)?,
+                    Ok(battle) => volley_server::with_battle!(battle, b => sweep_point(&b, &cfg)?),
                     Err(e) => input_bail!("with {path} = {v} the scenario does not load:\n{e}"),
                 };
                 rows.push((v.to_string(), summary));
@@ -488,11 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             };
             let mirrors = !no_mirrors;
-            let table = match &battle {
-                Loaded::BlownAway(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
-                Loaded::ItchyScratchy(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
-                Loaded::OldFritz(b) => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress),
-            }
+            let table = volley_server::with_battle!(&battle, b => volley_sim::tournament(b, &names, runs, seed, jobs, mirrors, &progress))
             .map_err(|e| anyhow!("{e}"))?;
             let mut w = std::io::stdout().lock();
             match format {
@@ -553,11 +523,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 jobs,
                 max_actions: 1_000_000,
             };
-            match battle {
-                Loaded::BlownAway(b) => simulate(&b, &cfg, out.as_deref(), format)?,
-                Loaded::ItchyScratchy(b) => simulate(&b, &cfg, out.as_deref(), format)?,
-                Loaded::OldFritz(b) => simulate(&b, &cfg, out.as_deref(), format)?,
-            }
+            volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { addr, db } => {
@@ -574,19 +540,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(d) => calc::Source::Entered(d),
                 None => calc::Source::Seed(seed),
             };
-            match ruleset {
-                RuleSetId::BlownAway => calc::resolve(&volley_blown_away::calc::Combat, &situation, source, format),
-                RuleSetId::ItchyScratchy => {
-                    calc::resolve(&volley_itchy_scratchy::combat::Combat, &situation, source, format)
-                }
-                RuleSetId::OldFritz => calc::resolve(&volley_old_fritz::combat::Combat, &situation, source, format),
-            }
+            volley_server::with_ruleset!(&ruleset, _B, C, _S, _F => calc::resolve(&C::default(), &situation, source, format),
+                else Err(input!("no rule set {ruleset:?}: {:?}", bundled::RULESETS)))
         }
-        Command::Odds { ruleset, situation, format } => match ruleset {
-            RuleSetId::BlownAway => calc::odds(&volley_blown_away::calc::Combat, &situation, format),
-            RuleSetId::ItchyScratchy => calc::odds(&volley_itchy_scratchy::combat::Combat, &situation, format),
-            RuleSetId::OldFritz => calc::odds(&volley_old_fritz::combat::Combat, &situation, format),
-        },
+        Command::Odds { ruleset, situation, format } => volley_server::with_ruleset!(&ruleset, _B, C, _S, _F =>
+            calc::odds(&C::default(), &situation, format),
+            else Err(input!("no rule set {ruleset:?}: {:?}", bundled::RULESETS))),
         Command::Generate { scenario, times, out } => {
             let src = read_scenario(&scenario)?;
             let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| input!("{}: {e}", src.path))?;
@@ -611,28 +570,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Schema { what, ruleset } => {
             let schema = match (what, ruleset) {
-                (SchemaKind::Scenario, None | Some(RuleSetId::BlownAway)) => {
-                    schemars::schema_for!(volley_blown_away::ScenarioFile)
-                }
-                (SchemaKind::Scenario, Some(RuleSetId::ItchyScratchy)) => {
-                    schemars::schema_for!(volley_itchy_scratchy::ScenarioFile)
-                }
-                (SchemaKind::Situation, Some(RuleSetId::BlownAway)) => {
-                    schemars::schema_for!(volley_blown_away::calc::Situation)
-                }
-                (SchemaKind::Situation, Some(RuleSetId::ItchyScratchy)) => {
-                    schemars::schema_for!(volley_itchy_scratchy::combat::Situation)
-                }
-                (SchemaKind::Situation, Some(RuleSetId::OldFritz)) => {
-                    schemars::schema_for!(volley_old_fritz::combat::Situation)
-                }
-                (SchemaKind::Scenario, Some(RuleSetId::OldFritz)) => {
-                    schemars::schema_for!(volley_old_fritz::ScenarioFile)
-                }
                 (SchemaKind::Situation, None) => {
-                    input_bail!(
-                        "which rule set's situation? volley schema situation blown-away | itchy-scratchy | old-fritz"
-                    )
+                    input_bail!("which rule set's situation? volley schema situation {}", bundled::RULESETS.join(" | "))
+                }
+                (what, ruleset) => {
+                    let id = ruleset.as_deref().unwrap_or(bundled::RULESETS[0]);
+                    volley_server::with_ruleset!(id, _B, _C, S, F => match what {
+                        SchemaKind::Scenario => schemars::schema_for!(F),
+                        SchemaKind::Situation => schemars::schema_for!(S),
+                    }, else input_bail!("no rule set {id:?}: {:?}", bundled::RULESETS))
                 }
             };
             println!("{}", serde_json::to_string_pretty(&schema)?);
@@ -672,13 +618,6 @@ pub(crate) fn utf8(name: &str, bytes: Vec<u8>) -> Result<String> {
     })
 }
 
-/// A battle of any rule set this build plays.
-enum Loaded {
-    BlownAway(volley_blown_away::Battle),
-    ItchyScratchy(volley_itchy_scratchy::Battle),
-    OldFritz(volley_old_fritz::Battle),
-}
-
 /// The most actions `volley play` lets a battle run before stopping it as one nothing ends
 /// (about two minutes of a battle's work on this machine; the biggest battles made by
 /// `volley generate` end in far fewer).
@@ -687,18 +626,9 @@ const PLAY_MAX_ACTIONS: u64 = 1_000_000;
 /// The most of a generated scenario's problems `volley generate` shows.
 const GENERATE_PROBLEMS_SHOWN: usize = 5;
 
-/// The rule sets' ids, for messages.
-const RULESETS: [&str; 3] =
-    [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID, volley_old_fritz::RULESET_ID];
-
-fn load(src: &Source) -> Result<Loaded, Diagnostics> {
-    let (rs, _) = probe(src)?;
-    match rs.as_str() {
-        volley_blown_away::RULESET_ID => volley_blown_away::load(src).map(Loaded::BlownAway),
-        volley_itchy_scratchy::RULESET_ID => volley_itchy_scratchy::load(src).map(Loaded::ItchyScratchy),
-        volley_old_fritz::RULESET_ID => volley_old_fritz::load(src).map(Loaded::OldFritz),
-        _ => Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays {RULESETS:?}")).into()),
-    }
+/// `value_parser` for a rule set's id: one of those this build plays.
+fn ruleset_id() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(RULESETS.iter().copied())
 }
 
 /// A battle the cli can play, report and replay.
@@ -1015,14 +945,8 @@ fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, ke
     let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = utf8(&path.display().to_string(), bytes)?;
     let header = read_header(&text).map_err(|e| input!("{}: {e}", path.display()))?;
-    match header.ruleset.as_str() {
-        volley_blown_away::RULESET_ID => replay_as::<volley_blown_away::Battle>(path, &text, verbose, trace, key),
-        volley_itchy_scratchy::RULESET_ID => {
-            replay_as::<volley_itchy_scratchy::Battle>(path, &text, verbose, trace, key)
-        }
-        volley_old_fritz::RULESET_ID => replay_as::<volley_old_fritz::Battle>(path, &text, verbose, trace, key),
-        other => input_bail!("{}: the log is of rule set {other:?}; this build replays {RULESETS:?}", path.display()),
-    }
+    volley_server::with_ruleset!(header.ruleset.as_str(), B, _C, _S, _F => replay_as::<B>(path, &text, verbose, trace, key),
+        else input_bail!("{}: the log is of rule set {:?}; this build replays {RULESETS:?}", path.display(), header.ruleset))
 }
 
 /// One line of a replay's trace: where every piece stands after action `n` (the umpire's view
@@ -1044,7 +968,6 @@ fn replay_as<B: Playable>(
 ) -> Result<ExitCode>
 where
     B::Event: std::fmt::Display,
-    Loaded: Into<Option<B>>,
 {
     let log: Log<B::Action> = match Log::parse(text) {
         Ok(log) => log,
@@ -1080,7 +1003,8 @@ where
         input_bail!("{}: the scenario text in the log does not match its recorded hash", path.display());
     }
     let loaded = load(&src).map_err(|e| input!("the logged scenario no longer loads: {e}"))?;
-    let Some(mut battle): Option<B> = loaded.into() else {
+    let loaded = volley_server::with_battle!(loaded, b => Box::new(b) as Box<dyn std::any::Any>);
+    let Ok(mut battle) = loaded.downcast::<B>().map(|b| *b) else {
         input_bail!("{}: the log's rule set {:?} does not match its scenario", path.display(), log.header.ruleset);
     };
     let mut traced = match trace {
@@ -1154,20 +1078,3 @@ where
         }
     }
 }
-
-macro_rules! loaded_as {
-    ($variant:ident, $battle:ty) => {
-        impl From<Loaded> for Option<$battle> {
-            fn from(l: Loaded) -> Self {
-                match l {
-                    Loaded::$variant(b) => Some(b),
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-loaded_as!(BlownAway, volley_blown_away::Battle);
-loaded_as!(ItchyScratchy, volley_itchy_scratchy::Battle);
-loaded_as!(OldFritz, volley_old_fritz::Battle);

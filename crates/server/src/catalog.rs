@@ -41,24 +41,120 @@ pub fn find(name: &str) -> Option<&'static Bundled> {
     SCENARIOS.iter().find(|b| b.name == name || b.path == name)
 }
 
-/// The rule sets this build plays.
-pub const RULESETS: [&str; 3] =
-    [volley_blown_away::RULESET_ID, volley_itchy_scratchy::RULESET_ID, volley_old_fritz::RULESET_ID];
+/// Makes every list of rule sets from the one in [`rulesets!`]: the ids, the battle of any rule
+/// set ([`Loaded`]), loading one, and the macros that run code for any rule set's types
+/// ([`with_battle!`](crate::with_battle), [`with_ruleset!`](crate::with_ruleset)). `$d` is a `$`,
+/// for the macros it defines.
+macro_rules! define_rulesets {
+    ($d:tt $( $variant:ident : $krate:ident {
+        battle: $($battle:ident)::+,
+        combat: $($combat:ident)::+,
+        situation: $($situation:ident)::+,
+        file: $($file:ident)::+ $(,)?
+    } ),* $(,)?) => {
+        $(
+            #[doc = concat!("The rule set `", stringify!($krate), "`, for the macros' use in other crates.")]
+            pub use $krate;
+        )*
+
+        /// The rule sets this build plays, by id.
+        pub const RULESETS: &[&str] = &[$( $krate::RULESET_ID ),*];
+
+        /// A battle of any rule set this build plays.
+        pub enum Loaded {
+            $(
+                #[doc = concat!("A battle of `", stringify!($krate), "`.")]
+                $variant($krate::$($battle)::+),
+            )*
+        }
+
+        impl Loaded {
+            /// Its rule set's id.
+            pub fn id(&self) -> &'static str {
+                match self {
+                    $( Loaded::$variant(_) => $krate::RULESET_ID, )*
+                }
+            }
+        }
+
+        /// A scenario made into a battle of its rule set (named in the file).
+        pub fn load_battle(src: &volley_scenario::Source) -> Result<Loaded, volley_scenario::Diagnostics> {
+            let (rs, _) = volley_scenario::probe(src)?;
+            $(
+                if rs == $krate::RULESET_ID {
+                    return $krate::load(src).map(Loaded::$variant);
+                }
+            )*
+            Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays {RULESETS:?}")).into())
+        }
+
+        /// `$body` with `$b` bound to the battle in `$loaded` (a [`Loaded`]), whatever its rule set:
+        /// the body is generic code, compiled once for each.
+        #[macro_export]
+        macro_rules! with_battle {
+            ($d loaded:expr, $d b:ident => $d body:expr) => {
+                match $d loaded {
+                    $( $crate::catalog::Loaded::$variant($d b) => $d body, )*
+                }
+            };
+        }
+
+        /// `$body` with type aliases for the rule set whose id is `$id`: its battle, its
+        /// calculator, the calculator's situation and its scenario file; `$other` if this build
+        /// plays no such rule set.
+        #[macro_export]
+        macro_rules! with_ruleset {
+            ($d id:expr, $d battle:ident, $d combat:ident, $d situation:ident, $d file:ident => $d body:expr, else $d other:expr) => {
+                'found: {
+                let id: &str = $d id;
+                $(
+                    if id == $crate::catalog::$krate::RULESET_ID {
+                        #[allow(dead_code)]
+                        type $d battle = $crate::catalog::$krate::$($battle)::+;
+                        #[allow(dead_code)]
+                        type $d combat = $crate::catalog::$krate::$($combat)::+;
+                        #[allow(dead_code)]
+                        type $d situation = $crate::catalog::$krate::$($situation)::+;
+                        #[allow(dead_code)]
+                        type $d file = $crate::catalog::$krate::$($file)::+;
+                        break 'found $d body;
+                    }
+                )*
+                $d other
+                }
+            };
+        }
+    };
+}
+
+// The one list of rule sets: the command line, the server, the umpire's desk and the laboratory
+// read it. Adding a rule set is one entry here (and its scenarios).
+define_rulesets! { $
+    BlownAway: volley_blown_away {
+        battle: Battle,
+        combat: calc::Combat,
+        situation: calc::Situation,
+        file: ScenarioFile,
+    },
+    ItchyScratchy: volley_itchy_scratchy {
+        battle: Battle,
+        combat: combat::Combat,
+        situation: combat::Situation,
+        file: ScenarioFile,
+    },
+    OldFritz: volley_old_fritz {
+        battle: Battle,
+        combat: combat::Combat,
+        situation: combat::Situation,
+        file: ScenarioFile,
+    },
+}
 
 /// A scenario's text, checked and made into a new game of its rule set: (rule set id, game).
 pub fn load(src: &volley_scenario::Source) -> Result<(&'static str, Box<dyn Live>), volley_scenario::Diagnostics> {
-    let (rs, _) = volley_scenario::probe(src)?;
-    match rs.as_str() {
-        volley_blown_away::RULESET_ID => {
-            volley_blown_away::load(src).map(|b| (volley_blown_away::RULESET_ID, Box::new(Erased(b)) as Box<dyn Live>))
-        }
-        volley_itchy_scratchy::RULESET_ID => volley_itchy_scratchy::load(src)
-            .map(|b| (volley_itchy_scratchy::RULESET_ID, Box::new(Erased(b)) as Box<dyn Live>)),
-        volley_old_fritz::RULESET_ID => {
-            volley_old_fritz::load(src).map(|b| (volley_old_fritz::RULESET_ID, Box::new(Erased(b)) as Box<dyn Live>))
-        }
-        _ => Err(src.error_whole(format!("unknown rule set {rs:?}: this build plays {RULESETS:?}")).into()),
-    }
+    let battle = load_battle(src)?;
+    let id = battle.id();
+    Ok((id, with_battle!(battle, b => Box::new(Erased(b)) as Box<dyn Live>)))
 }
 
 /// A bundled scenario for a list: name, rule set, variant, description.

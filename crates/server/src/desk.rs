@@ -63,10 +63,5 @@ where
 
 /// The desk of a rule set, by id.
 pub fn desk(ruleset: &str) -> Option<Box<dyn Desk>> {
-    match ruleset {
-        volley_blown_away::RULESET_ID => Some(Box::new(Of(volley_blown_away::calc::Combat))),
-        volley_itchy_scratchy::RULESET_ID => Some(Box::new(Of(volley_itchy_scratchy::combat::Combat))),
-        volley_old_fritz::RULESET_ID => Some(Box::new(Of(volley_old_fritz::combat::Combat))),
-        _ => None,
-    }
+    with_ruleset!(ruleset, _B, C, _S, _F => Some(Box::new(Of(C::default())) as Box<dyn Desk>), else None)
 }

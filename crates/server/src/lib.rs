@@ -18,6 +18,7 @@
 //! (volley-cli, whose `volley serve` starts this).
 #![deny(missing_docs)]
 
+#[macro_use]
 pub mod catalog;
 pub mod desk;
 mod http;
