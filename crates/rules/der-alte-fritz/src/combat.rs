@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use volley_chance::{Chance, DrawKind};
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 
+use crate::melee::{Melee, MeleeOutcome, MeleeResolution};
 use crate::units::{Arm, Chart, FireNumber, UnitType};
 
 /// The most dice one volley throws (a battery of 20 guns at short range; 160 figures of foot).
@@ -161,6 +162,8 @@ pub enum Situation {
     Volley(Volley),
     /// A rally.
     Rally(Rally),
+    /// A charge and its melee.
+    Melee(Melee),
 }
 
 /// A morale test's result.
@@ -209,7 +212,7 @@ impl OfficerFate {
 
 /// What a volley (or a rally) comes to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
-pub struct Outcome {
+pub struct VolleyOutcome {
     /// Hits scored (none for a rally).
     pub hits: u32,
     /// The target's morale test, if it took one (a volley without hits needs none); a rally's.
@@ -225,7 +228,7 @@ pub struct Outcome {
 
 /// A volley or rally resolved, with the dice and the numbers they met.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Resolution {
+pub struct VolleyResolution {
     /// The situation.
     pub situation: Situation,
     /// The chart fired on, and the number a die must not exceed to hit.
@@ -237,7 +240,27 @@ pub struct Resolution {
     /// The officer's die.
     pub officer_die: Option<u8>,
     /// What it came to.
-    pub outcome: Outcome,
+    pub outcome: VolleyOutcome,
+}
+
+/// What anything the calculator works out comes to.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// A volley's or a rally's.
+    Volley(VolleyOutcome),
+    /// A charge's.
+    Melee(MeleeOutcome),
+}
+
+/// Anything the calculator works out, resolved with every die.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    /// A volley or a rally.
+    Volley(VolleyResolution),
+    /// A charge.
+    Melee(MeleeResolution),
 }
 
 /// The Der Alte Fritz calculator.
@@ -418,21 +441,21 @@ impl Calculator for Combat {
                         officer_die = Some(roll(chance, 1, &|_| "the officer's fate".into())?[0]);
                     }
                 }
-                let outcome = Outcome {
+                let outcome = VolleyOutcome {
                     hits,
                     morale,
                     removed: v.removed(hits, morale),
                     rallied: false,
                     officer: officer_die.map(OfficerFate::of),
                 };
-                Ok(Resolution {
+                Ok(Resolution::Volley(VolleyResolution {
                     situation: situation.clone(),
                     fire: Some((chart, number)),
                     fire_dice: fire,
                     test,
                     officer_die,
                     outcome,
-                })
+                }))
             }
             Situation::Rally(r) => {
                 let number = r.kind.profile().morale[Chart::C.index()];
@@ -440,17 +463,23 @@ impl Calculator for Combat {
                 let dice = roll(chance, k, &|i| format!("rally die {} of {k} (passes on {number} or under)", i + 1))?;
                 let morale = morale_of(&dice, number);
                 let rallied = morale == Morale::Passed;
-                let outcome =
-                    Outcome { hits: 0, morale: Some(morale), removed: r.routing && !rallied, rallied, officer: None };
-                Ok(Resolution {
+                let outcome = VolleyOutcome {
+                    hits: 0,
+                    morale: Some(morale),
+                    removed: r.routing && !rallied,
+                    rallied,
+                    officer: None,
+                };
+                Ok(Resolution::Volley(VolleyResolution {
                     situation: situation.clone(),
                     fire: None,
                     fire_dice: Vec::new(),
                     test: Some((Chart::C, number, dice)),
                     officer_die: None,
                     outcome,
-                })
+                }))
             }
+            Situation::Melee(m) => crate::melee::resolve(m, chance).map(Resolution::Melee),
         }
     }
 
@@ -466,9 +495,14 @@ impl Calculator for Combat {
                         continue;
                     }
                     if hits == 0 {
-                        let o =
-                            Outcome { hits, morale: None, removed: v.removed(0, None), rallied: false, officer: None };
-                        add_outcome(&mut out, o, p_hits);
+                        let o = VolleyOutcome {
+                            hits,
+                            morale: None,
+                            removed: v.removed(0, None),
+                            rallied: false,
+                            officer: None,
+                        };
+                        add_outcome(&mut out, Outcome::Volley(o), p_hits);
                         continue;
                     }
                     let (_, mnum, k) = v.test(hits);
@@ -484,8 +518,8 @@ impl Calculator for Combat {
                             vec![(None, 1.0)]
                         };
                         for (officer, p_o) in fates {
-                            let o = Outcome { hits, morale: Some(morale), removed, rallied: false, officer };
-                            add_outcome(&mut out, o, p_hits * p_m * p_o);
+                            let o = VolleyOutcome { hits, morale: Some(morale), removed, rallied: false, officer };
+                            add_outcome(&mut out, Outcome::Volley(o), p_hits * p_m * p_o);
                         }
                     }
                 }
@@ -495,14 +529,19 @@ impl Calculator for Combat {
                 let m = morale_odds(2 + u32::from(r.leader_attached), number);
                 for (morale, p) in [Morale::Passed, Morale::Shaken, Morale::Rout].into_iter().zip(m) {
                     let rallied = morale == Morale::Passed;
-                    let o = Outcome {
+                    let o = VolleyOutcome {
                         hits: 0,
                         morale: Some(morale),
                         removed: r.routing && !rallied,
                         rallied,
                         officer: None,
                     };
-                    add_outcome(&mut out, o, p);
+                    add_outcome(&mut out, Outcome::Volley(o), p);
+                }
+            }
+            Situation::Melee(m) => {
+                for o in crate::melee::odds(m)? {
+                    add_outcome(&mut out, Outcome::Melee(o.outcome), o.probability);
                 }
             }
         }
@@ -537,6 +576,24 @@ impl fmt::Display for OfficerFate {
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Volley(o) => o.fmt(f),
+            Outcome::Melee(o) => o.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for Resolution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Resolution::Volley(r) => r.fmt(f),
+            Resolution::Melee(r) => r.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for VolleyOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.rallied {
             write!(f, "rallies")?;
         } else {
@@ -555,7 +612,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-impl fmt::Display for Resolution {
+impl fmt::Display for VolleyResolution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dice = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
         if let (Situation::Volley(v), Some((chart, number))) = (&self.situation, self.fire) {
@@ -620,8 +677,23 @@ mod tests {
         }
     }
 
-    fn resolve(s: Situation, draws: &str) -> Resolution {
-        Combat.resolve(&s, &mut Scripted::parse(draws).unwrap()).unwrap()
+    fn resolve(s: Situation, draws: &str) -> VolleyResolution {
+        match Combat.resolve(&s, &mut Scripted::parse(draws).unwrap()).unwrap() {
+            Resolution::Volley(r) => r,
+            Resolution::Melee(r) => panic!("{r}"),
+        }
+    }
+
+    fn volley_odds(s: &Situation) -> Vec<(VolleyOutcome, f64)> {
+        Combat
+            .odds(s)
+            .unwrap()
+            .into_iter()
+            .map(|o| match o.outcome {
+                Outcome::Volley(v) => (v, o.probability),
+                Outcome::Melee(m) => panic!("{m}"),
+            })
+            .collect()
     }
 
     #[test]
@@ -726,13 +798,11 @@ mod tests {
     #[test]
     fn exact_odds_sum_to_one_and_match_a_hand_count() {
         // One die at 5 against a line; the target in the open, no officer.
-        let o = Combat.odds(&Situation::Volley(volley(4, Formation::Line))).unwrap();
-        let total: f64 = o.iter().map(|x| x.probability).sum();
+        let o = volley_odds(&Situation::Volley(volley(4, Formation::Line)));
+        let total: f64 = o.iter().map(|x| x.1).sum();
         assert!((total - 1.0).abs() < 1e-12, "{total}");
         // No hit: 1/2. One hit, chart A (8), two dice: pass 0.64, shaken 0.32, rout 0.04.
-        let p = |hits, morale| {
-            o.iter().find(|x| x.outcome.hits == hits && x.outcome.morale == morale).map_or(0.0, |x| x.probability)
-        };
+        let p = |hits, morale| o.iter().find(|x| x.0.hits == hits && x.0.morale == morale).map_or(0.0, |x| x.1);
         assert!((p(0, None) - 0.5).abs() < 1e-12);
         assert!((p(1, Some(Morale::Passed)) - 0.32).abs() < 1e-12);
         assert!((p(1, Some(Morale::Shaken)) - 0.16).abs() < 1e-12);
@@ -741,8 +811,7 @@ mod tests {
         let mut v = volley(40, Formation::Square);
         v.target.unit.officer_attached = true;
         v.target.unit.figures = 40;
-        let o = Combat.odds(&Situation::Volley(v)).unwrap();
-        let total: f64 = o.iter().map(|x| x.probability).sum();
+        let total: f64 = volley_odds(&Situation::Volley(v)).iter().map(|x| x.1).sum();
         assert!((total - 1.0).abs() < 1e-9, "{total}");
     }
 
@@ -754,6 +823,21 @@ mod tests {
         assert_eq!((res.outcome.rallied, res.outcome.removed), (false, true));
         let res = resolve(Situation::Rally(r), "3 5");
         assert_eq!((res.outcome.rallied, res.outcome.removed), (true, false));
+    }
+
+    #[test]
+    fn a_charge_goes_through_the_calculator_too() {
+        let s: Situation = serde_json::from_str(
+            r#"{"melee": {"charger": {"type": "cuirassiers", "figures": 12},
+                          "defender": {"type": "musketeers", "figures": 24, "chart": "D"}}}"#,
+        )
+        .unwrap();
+        let odds = Combat.odds(&s).unwrap();
+        let total: f64 = odds.iter().map(|o| o.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(odds.iter().all(|o| matches!(o.outcome, Outcome::Melee(_))));
+        let r = Combat.resolve(&s, &mut volley_chance::Seeded::new(3)).unwrap();
+        assert!(r.to_string().contains("test to charge on chart A"), "{r}");
     }
 
     #[test]

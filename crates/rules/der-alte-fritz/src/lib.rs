@@ -3,9 +3,10 @@
 //! officers' fates.
 //!
 //! Built so far (issue 17 goes on): the unit table as data ([`units`]) and the umpire's
-//! calculator for a volley with the target's morale test, losses, removal and officer's fate,
-//! and for a rally, with exact odds ([`combat`]). Not yet: the melee chain, the battle on the
-//! table (turn sequence, movement, formations), scenarios and players — see
+//! calculator with the exact odds of the whole chain: a volley with the target's morale test,
+//! losses, removal and officer's fate, and a rally ([`combat`]); a charge from the test to charge
+//! through the melee, the post-melee tests and the cavalry pursuit ([`melee`]). Not yet: the
+//! battle on the table (turn sequence, movement, formations), scenarios and players — see
 //! `docs/rules/der-alte-fritz.md`.
 //!
 //! ```
@@ -18,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod combat;
+pub mod melee;
 pub mod units;
 
 /// The rule set's id in scenario files and on the command line.
