@@ -99,9 +99,9 @@ async function join(id, code) {
 
 async function showHome() {
   main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
-  let scenarios, games;
+  let scenarios, games, calculators;
   try {
-    [scenarios, games] = await Promise.all([api("/api/scenarios"), api("/api/games")]);
+    [scenarios, games, calculators] = await Promise.all([api("/api/scenarios"), api("/api/games"), api("/api/desk")]);
   } catch (e) {
     main.replaceChildren(el("p", { class: "error" }, `The server did not answer: ${e.message}`));
     return;
@@ -156,7 +156,7 @@ async function showHome() {
     el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
     el("td", {}, el("a", { href: `#/game/${g.id}` }, Object.keys(held(g.id).roles).length ? "play" : "watch"), " · ",
       el("a", { href: `#/replay/${g.id}` }, "replay"))));
-  const desks = [...new Set(scenarios.map((s) => s.ruleset))].map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
+  const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
   main.replaceChildren(
     el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
     el("h2", {}, "The umpire's desk"),
@@ -619,6 +619,27 @@ function formFor(schema, root, name = "") {
     sub.node.style.display = "none";
     on.addEventListener("change", () => { sub.node.style.display = on.checked ? "" : "none"; });
     return { node: box, get: () => (on.checked ? sub.get() : null) };
+  }
+  // One of several kinds, each an object of one key (a volley, a rally, a charge): a choice of
+  // kind, and the chosen kind's own form.
+  const kinds = schema.oneOf && schema.oneOf.every((o) => {
+    const d = deref(o);
+    return d && d.type === "object" && d.properties && Object.keys(d.properties).length === 1;
+  }) ? schema.oneOf.map((o) => {
+      const d = deref(o);
+      const k = Object.keys(d.properties)[0];
+      return { k, form: formFor(d.properties[k], root, k), what: d.description };
+    }) : null;
+  if (kinds) {
+    const sel = el("select", { name: name || "kind", "aria-label": "what to work out" },
+      kinds.map(({ k, what }) => el("option", { value: k }, what ? `${k} — ${what}` : k)));
+    const show = () => kinds.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
+    sel.addEventListener("change", show);
+    show();
+    return {
+      node: el("div", {}, sel, kinds.map(({ form }) => form.node)),
+      get: () => { const c = kinds.find(({ k }) => k === sel.value); return { [c.k]: c.form.get() }; },
+    };
   }
   const choices = schema.oneOf && schema.oneOf.every((o) => "const" in o) ? schema.oneOf.map((o) => [o.const, o.description || o.const])
     : schema.enum ? schema.enum.map((v) => [v, v]) : null;

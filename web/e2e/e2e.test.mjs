@@ -261,3 +261,21 @@ test("the umpire's desk: a form from the situation's schema, exact odds as bars,
   assert.match(text, /Withdraw/);
   assert.deepEqual(errors, []);
 });
+
+test("Der Alte Fritz's calculator at the umpire's desk: choose a volley, fill it in, get the exact odds", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('a[href="#/desk/der-alte-fritz"]');
+  await page.waitForSelector('select[aria-label="what to work out"]');
+  await page.selectOption('select[aria-label="what to work out"]', "volley");
+  await page.fill('input[name="firing"]', "24");
+  for (const f of await page.locator('input[name="figures"]:visible').all()) await f.fill("24");
+  await page.fill('input[name="figures_per_stand"]', "4");
+  await page.getByRole("button", { name: "Exact odds" }).click();
+  await page.waitForSelector(".bar");
+  const shares = (await page.locator(".bartext").allInnerTexts()).join("\n");
+  assert.match(shares, /3 hits, passes/);
+  assert.deepEqual(errors, []);
+});

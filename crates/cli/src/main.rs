@@ -540,12 +540,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(d) => calc::Source::Entered(d),
                 None => calc::Source::Seed(seed),
             };
-            volley_server::with_ruleset!(&ruleset, _B, C, _S, _F => calc::resolve(&C::default(), &situation, source, format),
-                else Err(input!("no rule set {ruleset:?}: {:?}", bundled::RULESETS)))
+            volley_server::with_calculator!(&ruleset, C, _S => calc::resolve(&C::default(), &situation, source, format),
+                else Err(input!("no rule set {ruleset:?}: {:?}", bundled::CALCULATORS)))
         }
-        Command::Odds { ruleset, situation, format } => volley_server::with_ruleset!(&ruleset, _B, C, _S, _F =>
+        Command::Odds { ruleset, situation, format } => volley_server::with_calculator!(&ruleset, C, _S =>
             calc::odds(&C::default(), &situation, format),
-            else Err(input!("no rule set {ruleset:?}: {:?}", bundled::RULESETS))),
+            else Err(input!("no rule set {ruleset:?}: {:?}", bundled::CALCULATORS))),
         Command::Generate { scenario, times, out } => {
             let src = read_scenario(&scenario)?;
             let text = volley_scenario::generate::tile(&src.text, times).map_err(|e| input!("{}: {e}", src.path))?;
@@ -571,14 +571,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Schema { what, ruleset } => {
             let schema = match (what, ruleset) {
                 (SchemaKind::Situation, None) => {
-                    input_bail!("which rule set's situation? volley schema situation {}", bundled::RULESETS.join(" | "))
+                    input_bail!(
+                        "which rule set's situation? volley schema situation {}",
+                        bundled::CALCULATORS.join(" | ")
+                    )
                 }
-                (what, ruleset) => {
+                (SchemaKind::Situation, Some(id)) => {
+                    volley_server::with_calculator!(&id, _C, S => schemars::schema_for!(S),
+                    else input_bail!("no rule set {id:?}: {:?}", bundled::CALCULATORS))
+                }
+                (SchemaKind::Scenario, ruleset) => {
                     let id = ruleset.as_deref().unwrap_or(bundled::RULESETS[0]);
-                    volley_server::with_ruleset!(id, _B, _C, S, F => match what {
-                        SchemaKind::Scenario => schemars::schema_for!(F),
-                        SchemaKind::Situation => schemars::schema_for!(S),
-                    }, else input_bail!("no rule set {id:?}: {:?}", bundled::RULESETS))
+                    volley_server::with_ruleset!(id, _B, _C, _S, F => schemars::schema_for!(F),
+                        else input_bail!("{id} has no scenarios yet: its battle is not built (only its calculator)"))
                 }
             };
             println!("{}", serde_json::to_string_pretty(&schema)?);
@@ -626,9 +631,9 @@ const PLAY_MAX_ACTIONS: u64 = 1_000_000;
 /// The most of a generated scenario's problems `volley generate` shows.
 const GENERATE_PROBLEMS_SHOWN: usize = 5;
 
-/// `value_parser` for a rule set's id: one of those this build plays.
+/// `value_parser` for a rule set's id: one of those whose calculator this build has.
 fn ruleset_id() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(RULESETS.iter().copied())
+    clap::builder::PossibleValuesParser::new(volley_server::catalog::CALCULATORS.iter().copied())
 }
 
 /// A battle the cli can play, report and replay.

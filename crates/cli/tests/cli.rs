@@ -801,3 +801,24 @@ fn a_situation_the_rules_refuse_is_pointed_at_the_field() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("walls.json:1:1: cavalry may not fight"), "{}", stderr(&o));
 }
+
+#[test]
+fn der_alte_fritz_has_its_calculator_before_its_battle() {
+    let d = setup("daf-calculator");
+    d.write(
+        "volley.json",
+        r#"{"volley": {"firer": {"type": "musketeers", "firing": 24},
+            "target": {"type": "musketeers", "figures": 24, "figures_per_stand": 4, "formation": "line"}}}"#,
+    );
+    let o = d.run(&["resolve", "der-alte-fritz", "volley.json", "--draws", "1 5 6 9 3 10 4 9"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("chart C (hit on 5 or under): d10 1 5 6 9 3 10 -> 3 hits"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 hits, shaken"), "{}", stdout(&o));
+    let odds = json(&d.run(&["odds", "der-alte-fritz", "volley.json", "--format", "json"]));
+    let total: f64 = odds["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    assert!(json(&d.run(&["schema", "situation", "der-alte-fritz"]))["oneOf"].is_array());
+    let o = d.run(&["schema", "scenario", "der-alte-fritz"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no scenarios yet"), "{}", stderr(&o));
+}

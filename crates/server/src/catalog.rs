@@ -41,21 +41,64 @@ pub fn find(name: &str) -> Option<&'static Bundled> {
     SCENARIOS.iter().find(|b| b.name == name || b.path == name)
 }
 
-/// Makes every list of rule sets from the one in [`rulesets!`]: the ids, the battle of any rule
-/// set ([`Loaded`]), loading one, and the macros that run code for any rule set's types
-/// ([`with_battle!`](crate::with_battle), [`with_ruleset!`](crate::with_ruleset)). `$d` is a `$`,
-/// for the macros it defines.
+/// Makes every list of rule sets from the one below: the ids, the battle of any rule set
+/// ([`Loaded`]), loading one, and the macros that run code for any rule set's types
+/// ([`with_battle!`](crate::with_battle), [`with_ruleset!`](crate::with_ruleset),
+/// [`with_calculator!`](crate::with_calculator)). Rule sets whose battle is not built yet are
+/// listed apart, with their calculator only. `$d` is a `$`, for the macros it defines.
 macro_rules! define_rulesets {
     ($d:tt $( $variant:ident : $krate:ident {
         battle: $($battle:ident)::+,
         combat: $($combat:ident)::+,
         situation: $($situation:ident)::+,
         file: $($file:ident)::+ $(,)?
+    } ),* $(,)?;
+    calculators only: $( $ckrate:ident {
+        combat: $($ccombat:ident)::+,
+        situation: $($csituation:ident)::+ $(,)?
     } ),* $(,)?) => {
         $(
             #[doc = concat!("The rule set `", stringify!($krate), "`, for the macros' use in other crates.")]
             pub use $krate;
         )*
+        $(
+            #[doc = concat!("The rule set `", stringify!($ckrate), "` (its calculator so far), for the macros' use in other crates.")]
+            pub use $ckrate;
+        )*
+
+        /// The rule sets whose umpire's calculator this build has, by id: those it plays, and
+        /// those whose battle is not built yet.
+        pub const CALCULATORS: &[&str] = &[$( $krate::RULESET_ID, )* $( $ckrate::RULESET_ID, )*];
+
+        /// `$body` with type aliases for the calculator of the rule set whose id is `$id`, and
+        /// its situation; `$other` if this build has no such calculator.
+        #[macro_export]
+        macro_rules! with_calculator {
+            ($d id:expr, $d combat:ident, $d situation:ident => $d body:expr, else $d other:expr) => {
+                'found: {
+                let id: &str = $d id;
+                $(
+                    if id == $crate::catalog::$krate::RULESET_ID {
+                        #[allow(dead_code)]
+                        type $d combat = $crate::catalog::$krate::$($combat)::+;
+                        #[allow(dead_code)]
+                        type $d situation = $crate::catalog::$krate::$($situation)::+;
+                        break 'found $d body;
+                    }
+                )*
+                $(
+                    if id == $crate::catalog::$ckrate::RULESET_ID {
+                        #[allow(dead_code)]
+                        type $d combat = $crate::catalog::$ckrate::$($ccombat)::+;
+                        #[allow(dead_code)]
+                        type $d situation = $crate::catalog::$ckrate::$($csituation)::+;
+                        break 'found $d body;
+                    }
+                )*
+                $d other
+                }
+            };
+        }
 
         /// The rule sets this build plays, by id.
         pub const RULESETS: &[&str] = &[$( $krate::RULESET_ID ),*];
@@ -147,6 +190,11 @@ define_rulesets! { $
         combat: combat::Combat,
         situation: combat::Situation,
         file: ScenarioFile,
+    };
+    calculators only:
+    volley_der_alte_fritz {
+        combat: combat::Combat,
+        situation: combat::Situation,
     },
 }
 

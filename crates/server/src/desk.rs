@@ -63,5 +63,5 @@ where
 
 /// The desk of a rule set, by id.
 pub fn desk(ruleset: &str) -> Option<Box<dyn Desk>> {
-    with_ruleset!(ruleset, _B, C, _S, _F => Some(Box::new(Of(C::default())) as Box<dyn Desk>), else None)
+    with_calculator!(ruleset, C, _S => Some(Box::new(Of(C::default())) as Box<dyn Desk>), else None)
 }

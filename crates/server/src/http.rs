@@ -112,7 +112,7 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/api/key", get(public_key))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(watch))
-        .route("/api/desk", get(|| async { ok(json!(catalog::RULESETS)) }))
+        .route("/api/desk", get(|| async { ok(json!(catalog::CALCULATORS)) }))
         .route("/api/desk/{ruleset}/schema", get(desk_schema))
         .route("/api/desk/{ruleset}/{what}", post(desk_work))
         .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
@@ -222,8 +222,10 @@ async fn claim(State(s): State<Server>, Path(id): Path<String>, body: Body) -> R
 }
 
 fn desk_for(ruleset: &str) -> Result<Box<dyn crate::desk::Desk>, ApiError> {
-    crate::desk::desk(ruleset)
-        .ok_or_else(|| ApiError { status: 404, message: format!("no rule set {ruleset:?}: {:?}", catalog::RULESETS) })
+    crate::desk::desk(ruleset).ok_or_else(|| ApiError {
+        status: 404,
+        message: format!("no rule set {ruleset:?}: {:?}", catalog::CALCULATORS),
+    })
 }
 
 async fn desk_schema(Path(ruleset): Path<String>) -> Response {
