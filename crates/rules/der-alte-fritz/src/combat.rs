@@ -149,9 +149,21 @@ pub struct Rally {
     /// Routing (a failed rally removes it), not only shaken.
     #[serde(default)]
     pub routing: bool,
-    /// A leader attached (one more die).
-    #[serde(default)]
-    pub leader_attached: bool,
+}
+
+impl Rally {
+    /// What a rally's two dice come to: none failed, good order; one, shaken (a routing unit
+    /// rallies to shaken); two, a routing unit fails to rally and is removed (one attempt), a
+    /// shaken one stays shaken.
+    fn outcome(&self, morale: Morale) -> VolleyOutcome {
+        VolleyOutcome {
+            hits: 0,
+            morale: Some(morale),
+            removed: self.routing && morale == Morale::Rout,
+            rallied: morale == Morale::Passed,
+            officer: None,
+        }
+    }
 }
 
 /// What the calculator works out.
@@ -197,6 +209,11 @@ pub enum OfficerFate {
 }
 
 impl OfficerFate {
+    /// Whether he is dead (and, if he was the unit's leader, gives its tests no die).
+    pub fn killed(self) -> bool {
+        matches!(self, OfficerFate::Killed | OfficerFate::KilledByRoundShot)
+    }
+
     /// The table's row for a d10.
     pub fn of(d: u8) -> OfficerFate {
         match d {
@@ -347,17 +364,20 @@ impl Volley {
         };
         let n = self.firer.firing;
         let (dice, number) = match (number, self.range) {
-            // One die for every 4 figures, a part of 4 counting as a die (see the register).
-            (FireNumber::One(k), Range::Short) => (n.div_ceil(4), k),
+            // One die for every full 4 figures (see the register).
+            (FireNumber::One(k), Range::Short) => (n / 4, k),
             (FireNumber::One(_), Range::Long) if p.range.is_some_and(|(_, long)| long.is_none()) => {
                 return Err(CalcError::field("range", format!("{} have one range: short", p.name)));
             }
-            (FireNumber::One(k), Range::Long) => (n.div_ceil(4), k),
+            (FireNumber::One(k), Range::Long) => (n / 4, k),
             (FireNumber::Gun(short, _), Range::Short) => (2 * n, short),
             (FireNumber::Gun(_, long), Range::Long) => (n, long),
         };
         if dice == 0 {
-            return Err(CalcError::field("firer.firing", "nobody fires"));
+            return Err(CalcError::field(
+                "firer.firing",
+                "fewer than 4 figures throw no die: 1 d10 for every 4 figures",
+            ));
         }
         if dice > MAX_FIRE_DICE {
             return Err(CalcError::field(
@@ -385,9 +405,9 @@ impl Volley {
         Ok(())
     }
 
-    /// What `hits` do to the target after its morale test `morale` (if it took one): whether it
-    /// is removed.
-    fn removed(&self, hits: u32, morale: Option<Morale>) -> bool {
+    /// Whether `hits` leave the target at 1 stand of foot or 2 of horse: removed at once, with
+    /// no morale test.
+    fn worn_out(&self, hits: u32) -> bool {
         let u = &self.target.unit;
         let left = u.figures.saturating_sub(hits);
         let stands = left.div_ceil(u.figures_per_stand);
@@ -397,15 +417,16 @@ impl Volley {
             // The text names foot and horse; a battery stays while a gunner does.
             Arm::Artillery => 0,
         };
-        stands <= floor || (u.shaken && morale == Some(Morale::Rout))
+        stands <= floor
     }
 
-    /// The morale test after `hits`: its chart, number and dice.
-    fn test(&self, hits: u32) -> (Chart, u8, u32) {
+    /// The morale test after `hits`: its chart, number and dice — without the leader's die if
+    /// the officer's fate killed him (`leader_lost`).
+    fn test(&self, hits: u32, leader_lost: bool) -> (Chart, u8, u32) {
         let u = &self.target.unit;
         let chart = Chart::of_hits(u.hits_before + hits);
         let number = u.kind.profile().morale[chart.index()];
-        (chart, number, morale_dice(u.in_cover, u.secure_flanks, u.leader_attached))
+        (chart, number, morale_dice(u.in_cover, u.secure_flanks, u.leader_attached && !leader_lost))
     }
 }
 
@@ -431,20 +452,26 @@ impl Calculator for Combat {
                 let fire = roll(chance, n, &|i| format!("firing die {} of {n} (hits on {number} or under)", i + 1))?;
                 let hits = fire.iter().filter(|&&d| d <= number).count() as u32;
                 let (mut test, mut morale, mut officer_die) = (None, None, None);
+                let worn_out = v.worn_out(hits);
                 if hits > 0 {
-                    let (mchart, mnum, k) = v.test(hits);
-                    let dice =
-                        roll(chance, k, &|i| format!("morale die {} of {k} (passes on {mnum} or under)", i + 1))?;
-                    morale = Some(morale_of(&dice, mnum));
-                    test = Some((mchart, mnum, dice));
+                    // The officer's fate first: a leader killed gives no die to the test.
                     if v.target.unit.officer_attached {
                         officer_die = Some(roll(chance, 1, &|_| "the officer's fate".into())?[0]);
                     }
+                    if !worn_out {
+                        let lost = officer_die.is_some_and(|d| OfficerFate::of(d).killed());
+                        let (mchart, mnum, k) = v.test(hits, lost);
+                        let dice =
+                            roll(chance, k, &|i| format!("morale die {} of {k} (passes on {mnum} or under)", i + 1))?;
+                        morale = Some(morale_of(&dice, mnum));
+                        test = Some((mchart, mnum, dice));
+                    }
                 }
+                let routed_shaken = v.target.unit.shaken && morale == Some(Morale::Rout);
                 let outcome = VolleyOutcome {
                     hits,
                     morale,
-                    removed: v.removed(hits, morale),
+                    removed: worn_out || routed_shaken,
                     rallied: false,
                     officer: officer_die.map(OfficerFate::of),
                 };
@@ -459,17 +486,8 @@ impl Calculator for Combat {
             }
             Situation::Rally(r) => {
                 let number = r.kind.profile().morale[Chart::C.index()];
-                let k = 2 + u32::from(r.leader_attached);
-                let dice = roll(chance, k, &|i| format!("rally die {} of {k} (passes on {number} or under)", i + 1))?;
-                let morale = morale_of(&dice, number);
-                let rallied = morale == Morale::Passed;
-                let outcome = VolleyOutcome {
-                    hits: 0,
-                    morale: Some(morale),
-                    removed: r.routing && !rallied,
-                    rallied,
-                    officer: None,
-                };
+                let dice = roll(chance, 2, &|i| format!("rally die {} of 2 (passes on {number} or under)", i + 1))?;
+                let outcome = r.outcome(morale_of(&dice, number));
                 Ok(Resolution::Volley(VolleyResolution {
                     situation: situation.clone(),
                     fire: None,
@@ -494,30 +512,34 @@ impl Calculator for Combat {
                     if p_hits == 0.0 {
                         continue;
                     }
-                    if hits == 0 {
-                        let o = VolleyOutcome {
-                            hits,
-                            morale: None,
-                            removed: v.removed(0, None),
-                            rallied: false,
-                            officer: None,
-                        };
-                        add_outcome(&mut out, Outcome::Volley(o), p_hits);
-                        continue;
-                    }
-                    let (_, mnum, k) = v.test(hits);
-                    let m = morale_odds(k, mnum);
-                    for (morale, p_m) in [Morale::Passed, Morale::Shaken, Morale::Rout].into_iter().zip(m) {
-                        if p_m == 0.0 {
-                            continue;
-                        }
-                        let removed = v.removed(hits, Some(morale));
-                        let fates: Vec<(Option<OfficerFate>, f64)> = if v.target.unit.officer_attached {
+                    if hits == 0 || v.worn_out(hits) {
+                        // No test: nothing hit, or too few left to stand (removed at once).
+                        let fates: Vec<(Option<OfficerFate>, f64)> = if hits > 0 && v.target.unit.officer_attached {
                             (1..=10).map(|d| (Some(OfficerFate::of(d)), 0.1)).collect()
                         } else {
                             vec![(None, 1.0)]
                         };
                         for (officer, p_o) in fates {
+                            let o = VolleyOutcome { hits, morale: None, removed: hits > 0, rallied: false, officer };
+                            add_outcome(&mut out, Outcome::Volley(o), p_hits * p_o);
+                        }
+                        continue;
+                    }
+                    let fates: Vec<(Option<OfficerFate>, f64)> = if v.target.unit.officer_attached {
+                        (1..=10).map(|d| (Some(OfficerFate::of(d)), 0.1)).collect()
+                    } else {
+                        vec![(None, 1.0)]
+                    };
+                    for (officer, p_o) in fates {
+                        let lost = officer.is_some_and(OfficerFate::killed);
+                        let (_, mnum, k) = v.test(hits, lost);
+                        for (morale, p_m) in
+                            [Morale::Passed, Morale::Shaken, Morale::Rout].into_iter().zip(morale_odds(k, mnum))
+                        {
+                            if p_m == 0.0 {
+                                continue;
+                            }
+                            let removed = v.target.unit.shaken && morale == Morale::Rout;
                             let o = VolleyOutcome { hits, morale: Some(morale), removed, rallied: false, officer };
                             add_outcome(&mut out, Outcome::Volley(o), p_hits * p_m * p_o);
                         }
@@ -526,17 +548,10 @@ impl Calculator for Combat {
             }
             Situation::Rally(r) => {
                 let number = r.kind.profile().morale[Chart::C.index()];
-                let m = morale_odds(2 + u32::from(r.leader_attached), number);
-                for (morale, p) in [Morale::Passed, Morale::Shaken, Morale::Rout].into_iter().zip(m) {
-                    let rallied = morale == Morale::Passed;
-                    let o = VolleyOutcome {
-                        hits: 0,
-                        morale: Some(morale),
-                        removed: r.routing && !rallied,
-                        rallied,
-                        officer: None,
-                    };
-                    add_outcome(&mut out, Outcome::Volley(o), p);
+                for (morale, p) in
+                    [Morale::Passed, Morale::Shaken, Morale::Rout].into_iter().zip(morale_odds(2, number))
+                {
+                    add_outcome(&mut out, Outcome::Volley(r.outcome(morale)), p);
                 }
             }
             Situation::Melee(m) => {
@@ -711,9 +726,13 @@ mod tests {
     }
 
     #[test]
-    fn no_hit_no_test_and_a_part_of_four_figures_throws_a_die() {
-        let r = resolve(Situation::Volley(volley(5, Formation::Line)), "6 7");
-        assert_eq!((r.outcome.hits, r.outcome.morale, r.test.is_none()), (0, None, true));
+    fn no_hit_no_test_and_only_full_fours_throw_dice() {
+        // 7 figures: 1 die (the 3 left over throw none).
+        let r = resolve(Situation::Volley(volley(7, Formation::Line)), "6");
+        assert_eq!((r.fire_dice.len(), r.outcome.hits, r.outcome.morale, r.test.is_none()), (1, 0, None, true));
+        // 3 figures throw no die at all: refused, with why.
+        let why = volley(3, Formation::Line).dice().unwrap_err().to_string();
+        assert!(why.contains("fewer than 4 figures"), "{why}");
     }
 
     #[test]
@@ -741,40 +760,6 @@ mod tests {
         // Two dice against 5: pass 1/4, shaken 1/2, rout 1/4.
         let [p, s, r] = morale_odds(2, 5);
         assert!((p - 0.25).abs() < 1e-12 && (s - 0.5).abs() < 1e-12 && (r - 0.25).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_shaken_unit_that_routs_is_removed_and_so_is_one_down_to_its_last_stand() {
-        let mut v = volley(4, Formation::Line);
-        v.target.unit.shaken = true;
-        // Shaken target: chart D (musketeers 4). One die: 2 hits... one hit; morale chart A
-        // (8): 9 10 -> rout: removed.
-        let r = resolve(Situation::Volley(v.clone()), "2 9 10");
-        assert_eq!((r.outcome.morale, r.outcome.removed), (Some(Morale::Rout), true));
-        // 6 figures in stands of 4, 2 hits: 4 left, one stand: removed even if it passes.
-        let mut v = volley(8, Formation::Line);
-        v.target.unit.figures = 6;
-        let r = resolve(Situation::Volley(v), "1 1 1 1");
-        assert_eq!((r.outcome.hits, r.outcome.morale, r.outcome.removed), (2, Some(Morale::Passed), true));
-    }
-
-    #[test]
-    fn a_hit_officer_meets_his_fate_by_the_table() {
-        let mut v = volley(4, Formation::Line);
-        v.target.unit.officer_attached = true;
-        let r = resolve(Situation::Volley(v), "1 2 3 9");
-        assert_eq!(r.outcome.officer, Some(OfficerFate::Killed));
-        assert_eq!(
-            [1, 3, 5, 7, 9, 10].map(OfficerFate::of),
-            [
-                OfficerFate::CloseCall,
-                OfficerFate::Missed,
-                OfficerFate::LightWound,
-                OfficerFate::SevereWound,
-                OfficerFate::Killed,
-                OfficerFate::KilledByRoundShot
-            ]
-        );
     }
 
     #[test]
@@ -813,16 +798,6 @@ mod tests {
         v.target.unit.figures = 40;
         let total: f64 = volley_odds(&Situation::Volley(v)).iter().map(|x| x.1).sum();
         assert!((total - 1.0).abs() < 1e-9, "{total}");
-    }
-
-    #[test]
-    fn a_rally_is_two_dice_on_chart_c_and_a_routing_unit_that_fails_is_removed() {
-        let r = Rally { kind: UnitType::Musketeers, routing: true, leader_attached: false };
-        let res = resolve(Situation::Rally(r.clone()), "3 7");
-        assert_eq!(res.test, Some((Chart::C, 5, vec![3, 7])));
-        assert_eq!((res.outcome.rallied, res.outcome.removed), (false, true));
-        let res = resolve(Situation::Rally(r), "3 5");
-        assert_eq!((res.outcome.rallied, res.outcome.removed), (true, false));
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! the post-melee tests, the charger retiring shaken, the cavalry winner's pursuit test, and both
 //! sides shaken unless the charger rallies on the spot.
 //!
-//! Readings (see the register): a melee is won by the side scoring more hits, a draw by none; a
-//! test with no hits reads chart A; each post-melee test reads the chart of the unit's hits so
-//! far, or E if its enemy fought on melee chart A.
+//! Readings (see the register): a melee is won by the side that passes its post-melee test while
+//! the other fails (both pass or both fail: no winner); a test with no hits reads chart A; each
+//! post-melee test reads the chart of the unit's hits so far, or E if its enemy fought on melee
+//! chart A; a cavalry defender that passes its test then tests again to counter-charge.
 
 use std::fmt;
 
@@ -83,9 +84,9 @@ pub enum End {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Winner {
-    /// The charger scored more hits.
+    /// The charger passed its post-melee test and the defender failed.
     Charger,
-    /// The defender scored more hits.
+    /// The defender passed and the charger failed.
     Defender,
 }
 
@@ -120,6 +121,8 @@ impl Pursuit {
 pub struct MeleeOutcome {
     /// The charger charged (passed its test).
     pub charged: bool,
+    /// A cavalry defender met the charge at the halt (failed to counter-charge, or shaken).
+    pub at_halt: bool,
     /// A melee was fought (both passed).
     pub fought: bool,
     /// Who won it (none: a draw, or no melee).
@@ -143,8 +146,10 @@ pub struct MeleeResolution {
     pub melee: Melee,
     /// The charger's test to charge: chart, number, dice.
     pub charge_test: (Chart, u8, Vec<u8>),
-    /// The defender's test (to stand, or for cavalry to counter-charge).
+    /// The defender's test to stand.
     pub defence_test: Option<(Chart, u8, Vec<u8>)>,
+    /// A cavalry defender's test to counter-charge (failed: it meets the charge at the halt).
+    pub counter_test: Option<(Chart, u8, Vec<u8>)>,
     /// The melee: each side's chart, number and dice (charger, defender).
     pub melee_dice: Option<[(Chart, u8, Vec<u8>); 2]>,
     /// The post-melee tests (charger, defender).
@@ -163,10 +168,10 @@ impl Fighter {
         if self.hits_before > MAX_FIGURES {
             return Err(CalcError::field(format!("{who}.hits_before"), format!("at most {MAX_FIGURES}")));
         }
-        if self.figures.div_ceil(4) > MAX_MELEE_DICE {
+        if self.figures / 4 > MAX_MELEE_DICE {
             return Err(CalcError::field(
                 format!("{who}.figures"),
-                format!("{} dice: a side throws at most {MAX_MELEE_DICE} in a melee", self.figures.div_ceil(4)),
+                format!("{} dice: a side throws at most {MAX_MELEE_DICE} in a melee", self.figures / 4),
             ));
         }
         Ok(())
@@ -203,54 +208,70 @@ impl Melee {
     }
 
     /// Each side's melee chart and number, given whether the defender (cavalry) was caught at the
-    /// halt: its own chart, D if shaken, and for cavalry at the halt D (the charger B).
+    /// halt: its own chart, D if shaken, B against a shaken enemy, and for cavalry at the halt D
+    /// (the charger B), by net difference.
     fn charts(&self, at_halt: bool) -> [(Chart, u8); 2] {
-        let side = |f: &Fighter, extra: Option<Chart>| {
+        let side = |f: &Fighter, enemy: &Fighter, extra: Option<Chart>| {
             let mut charts = vec![f.chart];
             if f.shaken {
                 charts.push(Chart::D);
+            }
+            // "vs. Shaken": against a shaken enemy, a minor advantage (B).
+            if enemy.shaken {
+                charts.push(Chart::B);
             }
             charts.extend(extra);
             let chart = Chart::net(charts);
             (chart, f.kind.profile().melee[chart.index()].unwrap_or(0))
         };
         let (c_extra, d_extra) = if at_halt { (Some(Chart::B), Some(Chart::D)) } else { (None, None) };
-        [side(&self.charger, c_extra), side(&self.defender, d_extra)]
+        [side(&self.charger, &self.defender, c_extra), side(&self.defender, &self.charger, d_extra)]
     }
 }
 
-/// The chain after the melee: the ends from its hits, the post-melee tests and the pursuit die.
-fn after_melee(m: &Melee, hits: [u32; 2], post: [Morale; 2], pursuit_die: Option<u8>) -> MeleeOutcome {
+/// Who won: the side that passed its post-melee test while the other failed.
+fn winner(post: [Morale; 2]) -> Option<Winner> {
+    match (post[0] == Morale::Passed, post[1] == Morale::Passed) {
+        (true, false) => Some(Winner::Charger),
+        (false, true) => Some(Winner::Defender),
+        _ => None,
+    }
+}
+
+/// Whether the winner (if any) is cavalry, and so tests for pursuit.
+fn pursues(m: &Melee, post: [Morale; 2]) -> bool {
+    match winner(post) {
+        Some(Winner::Charger) => m.charger.kind.profile().arm == Arm::Cavalry,
+        Some(Winner::Defender) => m.defender.kind.profile().arm == Arm::Cavalry,
+        None => false,
+    }
+}
+
+/// The chain after the melee: the ends from the post-melee tests and the pursuit die.
+fn after_melee(m: &Melee, at_halt: bool, post: [Morale; 2], pursuit_die: Option<u8>) -> MeleeOutcome {
     let cavalry = m.cavalry_on_cavalry();
-    let winner = match hits[0].cmp(&hits[1]) {
-        std::cmp::Ordering::Greater => Some(Winner::Charger),
-        std::cmp::Ordering::Less => Some(Winner::Defender),
-        std::cmp::Ordering::Equal => None,
-    };
-    let winner_arm = |w: Winner| match w {
-        Winner::Charger => m.charger.kind.profile().arm,
-        Winner::Defender => m.defender.kind.profile().arm,
-    };
-    let pursuit = winner.filter(|&w| winner_arm(w) == Arm::Cavalry).and(pursuit_die).map(Pursuit::of);
+    let winner = winner(post);
+    let pursuit = pursuit_die.filter(|_| pursues(m, post)).map(Pursuit::of);
+    let rallies = |w: Winner| winner == Some(w) && pursuit == Some(Pursuit::Rally);
     let end = |morale: Morale, was_shaken: bool, rallied: bool| match morale {
         Morale::Rout if was_shaken => End::Removed,
         Morale::Rout => End::Rout,
-        // Step 7: both shaken after the melee, unless the charger rallies on the spot.
+        // Step 7: shaken after the melee, unless the cavalry winner rallies on the spot.
         _ if rallied => End::Good,
         _ => End::Shaken,
     };
-    let charger_rallies = winner == Some(Winner::Charger) && pursuit == Some(Pursuit::Rally);
-    let charger = end(post[0], m.charger.shaken, charger_rallies);
-    let defender = end(post[1], m.defender.shaken, false);
+    let both_retreat = cavalry && winner.is_none();
     MeleeOutcome {
         charged: true,
+        at_halt,
         fought: true,
         winner,
-        both_retreat: cavalry && winner.is_none(),
-        charger_retires: post == [Morale::Passed, Morale::Passed] && !charger_rallies,
+        both_retreat,
+        // Step 5: both passed; in a cavalry melee the 24" retreat takes its place.
+        charger_retires: post == [Morale::Passed, Morale::Passed] && !both_retreat,
         pursuit,
-        charger,
-        defender,
+        charger: end(post[0], m.charger.shaken, rallies(Winner::Charger)),
+        defender: end(post[1], m.defender.shaken, rallies(Winner::Defender)),
     }
 }
 
@@ -271,6 +292,7 @@ fn failed(morale: Morale, was_shaken: bool) -> End {
 pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, CalcError> {
     m.check()?;
     let (c, d) = (&m.charger, &m.defender);
+    let standing = |f: &Fighter| if f.shaken { End::Shaken } else { End::Good };
     // 1. The charger's test to charge.
     let (cc, cn) = c.morale(c.hits_before, false);
     let k = c.morale_dice();
@@ -281,44 +303,56 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
         melee: m.clone(),
         charge_test: (cc, cn, cdice),
         defence_test: None,
+        counter_test: None,
         melee_dice: None,
         post_tests: None,
         pursuit_die: None,
         outcome: MeleeOutcome {
             charged: false,
+            at_halt: false,
             fought: false,
             winner: None,
             both_retreat: false,
             charger_retires: false,
             pursuit: None,
             charger: failed(charge, c.shaken),
-            defender: if d.shaken { End::Shaken } else { End::Good },
+            defender: standing(d),
         },
     };
     if charge != Morale::Passed {
         return Ok(res);
     }
     res.outcome.charged = true;
-    res.outcome.charger = if c.shaken { End::Shaken } else { End::Good };
-    // 2. The defender's test (cavalry: to counter-charge).
+    res.outcome.charger = standing(c);
+    // 2. The defender's test; 3. failing, it falls back (shaken) or routs.
     let (dc, dn) = d.morale(d.hits_before, false);
     let k = d.morale_dice();
     let ddice = d10s(chance, k, &|i| format!("the defender's test, die {} of {k} (passes on {dn} or under)", i + 1))?;
     let defence = morale_of(&ddice, dn);
     res.defence_test = Some((dc, dn, ddice));
-    let cavalry = m.cavalry_on_cavalry();
-    // A cavalry defender that fails one die (or is shaken) meets the charge at the halt; one that
-    // routs, routs. Anyone else that fails falls back shaken or routs (3).
-    let at_halt = cavalry && (defence == Morale::Shaken || (d.shaken && defence == Morale::Passed));
-    if defence == Morale::Rout || (defence == Morale::Shaken && !cavalry) {
+    if defence != Morale::Passed {
         res.outcome.defender = failed(defence, d.shaken);
         return Ok(res);
+    }
+    // Cavalry charged by cavalry counter-charges if it passes a second test; failing, or shaken
+    // (which may not counter-charge), it meets the charge at the halt.
+    let mut at_halt = false;
+    if m.cavalry_on_cavalry() {
+        if d.shaken {
+            at_halt = true;
+        } else {
+            let dice = d10s(chance, k, &|i| {
+                format!("the defender's test to counter-charge, die {} of {k} (passes on {dn} or under)", i + 1)
+            })?;
+            at_halt = morale_of(&dice, dn) != Morale::Passed;
+            res.counter_test = Some((dc, dn, dice));
+        }
     }
     // 4. The melee.
     let charts = m.charts(at_halt);
     let mut thrown = Vec::new();
     for (who, f, (chart, number)) in [("charger", c, charts[0]), ("defender", d, charts[1])] {
-        let n = f.figures.div_ceil(4);
+        let n = f.figures / 4;
         let dice = d10s(chance, n, &|i| format!("the {who}'s melee die {} of {n} (hits on {number} or under)", i + 1))?;
         thrown.push((chart, number, dice));
     }
@@ -335,14 +369,9 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     }
     let post_morale = [morale_of(&post[0].2, post[0].1), morale_of(&post[1].2, post[1].1)];
     // 6. The cavalry winner's pursuit test.
-    let winner_cavalry = match hits[0].cmp(&hits[1]) {
-        std::cmp::Ordering::Greater => c.kind.profile().arm == Arm::Cavalry,
-        std::cmp::Ordering::Less => d.kind.profile().arm == Arm::Cavalry,
-        std::cmp::Ordering::Equal => false,
-    };
     let pursuit_die =
-        if winner_cavalry { Some(d10s(chance, 1, &|_| "the winner's pursuit test".into())?[0]) } else { None };
-    res.outcome = after_melee(m, hits, post_morale, pursuit_die);
+        if pursues(m, post_morale) { Some(d10s(chance, 1, &|_| "the winner's pursuit test".into())?[0]) } else { None };
+    res.outcome = after_melee(m, at_halt, post_morale, pursuit_die);
     res.melee_dice = Some([thrown[0].clone(), thrown[1].clone()]);
     res.post_tests = Some([post[0].clone(), post[1].clone()]);
     res.pursuit_die = pursuit_die;
@@ -375,9 +404,10 @@ pub fn odds(m: &Melee) -> Result<Vec<OutcomeProbability<MeleeOutcome>>, CalcErro
     let charge = morale_odds(c.morale_dice(), cn);
     let (_, dn) = d.morale(d.hits_before, false);
     let defence = morale_odds(d.morale_dice(), dn);
-    let cavalry = m.cavalry_on_cavalry();
+    let standing = |f: &Fighter| if f.shaken { End::Shaken } else { End::Good };
     let base = |charger: End, defender: End, charged: bool| MeleeOutcome {
         charged,
+        at_halt: false,
         fought: false,
         winner: None,
         both_retreat: false,
@@ -386,54 +416,54 @@ pub fn odds(m: &Melee) -> Result<Vec<OutcomeProbability<MeleeOutcome>>, CalcErro
         charger,
         defender,
     };
-    let standing = |f: &Fighter| if f.shaken { End::Shaken } else { End::Good };
-    for (cm, pc) in RESULTS.into_iter().zip(charge) {
-        if pc == 0.0 {
+    // Before the melee: no charge, or the defender falls back or routs.
+    let [pc_pass, _, _] = charge;
+    for (cm, pc) in RESULTS.into_iter().zip(charge).skip(1) {
+        add_outcome(&mut out, base(failed(cm, c.shaken), standing(d), false), pc);
+    }
+    let [pd_pass, _, _] = defence;
+    for (dm, pd) in RESULTS.into_iter().zip(defence).skip(1) {
+        add_outcome(&mut out, base(standing(c), failed(dm, d.shaken), true), pc_pass * pd);
+    }
+    // The melee, at the halt or not.
+    let halts: Vec<(bool, f64)> = if !m.cavalry_on_cavalry() {
+        vec![(false, 1.0)]
+    } else if d.shaken {
+        vec![(true, 1.0)]
+    } else {
+        let counter = morale_odds(d.morale_dice(), dn)[0];
+        vec![(false, counter), (true, 1.0 - counter)]
+    };
+    for (at_halt, ph) in halts {
+        let p = pc_pass * pd_pass * ph;
+        if p == 0.0 {
             continue;
         }
-        if cm != Morale::Passed {
-            add_outcome(&mut out, base(failed(cm, c.shaken), standing(d), false), pc);
-            continue;
-        }
-        for (dm, pd) in RESULTS.into_iter().zip(defence) {
-            if pd == 0.0 {
-                continue;
-            }
-            let p = pc * pd;
-            if dm == Morale::Rout || (dm == Morale::Shaken && !cavalry) {
-                add_outcome(&mut out, base(standing(c), failed(dm, d.shaken), true), p);
-                continue;
-            }
-            let at_halt = cavalry && (dm == Morale::Shaken || (d.shaken && dm == Morale::Passed));
-            let charts = m.charts(at_halt);
-            let hc = hits(c.figures.div_ceil(4), charts[0].1);
-            let hd = hits(d.figures.div_ceil(4), charts[1].1);
-            for (h0, p0) in hc.iter().enumerate() {
-                for (h1, p1) in hd.iter().enumerate() {
-                    let ph = p * p0 * p1;
-                    if ph == 0.0 {
-                        continue;
-                    }
-                    let h = [h0 as u32, h1 as u32];
-                    let (_, n0) = c.morale(c.hits_before + h[1], charts[1].0 == Chart::A);
-                    let (_, n1) = d.morale(d.hits_before + h[0], charts[0].0 == Chart::A);
-                    let post0 = morale_odds(c.morale_dice(), n0);
-                    let post1 = morale_odds(d.morale_dice(), n1);
-                    let winner_cavalry = match h[0].cmp(&h[1]) {
-                        std::cmp::Ordering::Greater => c.kind.profile().arm == Arm::Cavalry,
-                        std::cmp::Ordering::Less => d.kind.profile().arm == Arm::Cavalry,
-                        std::cmp::Ordering::Equal => false,
-                    };
-                    let dies: Vec<(Option<u8>, f64)> =
-                        if winner_cavalry { (1..=10).map(|x| (Some(x), 0.1)).collect() } else { vec![(None, 1.0)] };
-                    for (a, qa) in RESULTS.into_iter().zip(post0) {
-                        for (b, qb) in RESULTS.into_iter().zip(post1) {
-                            for &(die, qd) in &dies {
-                                let q = ph * qa * qb * qd;
-                                if q > 0.0 {
-                                    add_outcome(&mut out, after_melee(m, h, [a, b], die), q);
-                                }
+        let charts = m.charts(at_halt);
+        let hc = hits(c.figures / 4, charts[0].1);
+        let hd = hits(d.figures / 4, charts[1].1);
+        for (h0, p0) in hc.iter().enumerate() {
+            for (h1, p1) in hd.iter().enumerate() {
+                let phits = p * p0 * p1;
+                if phits == 0.0 {
+                    continue;
+                }
+                let (_, n0) = c.morale(c.hits_before + h1 as u32, charts[1].0 == Chart::A);
+                let (_, n1) = d.morale(d.hits_before + h0 as u32, charts[0].0 == Chart::A);
+                let post0 = morale_odds(c.morale_dice(), n0);
+                let post1 = morale_odds(d.morale_dice(), n1);
+                for (a, qa) in RESULTS.into_iter().zip(post0) {
+                    for (b, qb) in RESULTS.into_iter().zip(post1) {
+                        let q = phits * qa * qb;
+                        if q == 0.0 {
+                            continue;
+                        }
+                        if pursues(m, [a, b]) {
+                            for die in 1..=10 {
+                                add_outcome(&mut out, after_melee(m, at_halt, [a, b], Some(die)), q * 0.1);
                             }
+                        } else {
+                            add_outcome(&mut out, after_melee(m, at_halt, [a, b], None), q);
                         }
                     }
                 }
@@ -477,6 +507,9 @@ impl fmt::Display for MeleeOutcome {
         if !self.fought {
             return write!(f, "no melee: the defender is {}", self.defender);
         }
+        if self.at_halt {
+            write!(f, "at the halt; ")?;
+        }
         match self.winner {
             Some(Winner::Charger) => write!(f, "the charger wins")?,
             Some(Winner::Defender) => write!(f, "the defender wins")?,
@@ -503,6 +536,9 @@ impl fmt::Display for MeleeResolution {
         writeln!(f, "test to charge on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
         if let Some((chart, n, d)) = &self.defence_test {
             writeln!(f, "the defender's test on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
+        }
+        if let Some((chart, n, d)) = &self.counter_test {
+            writeln!(f, "its test to counter-charge on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
         }
         if let Some(m) = &self.melee_dice {
             for (who, (chart, n, d)) in ["charger", "defender"].iter().zip(m) {
@@ -557,60 +593,6 @@ mod tests {
         // It charges (3 4); the defender fails one die (9 2): shaken, falls back; no melee.
         let r = run(&m, "3 4 9 2");
         assert_eq!((r.outcome.charged, r.outcome.fought, r.outcome.defender), (true, false, End::Shaken));
-    }
-
-    #[test]
-    fn infantry_melee_the_more_hits_win_and_both_end_shaken_the_charger_retiring() {
-        let m = Melee { charger: fighter(UnitType::Grenadiers, 8), defender: fighter(UnitType::Musketeers, 8) };
-        // Both pass (1 1, 1 1). Melee on C: grenadiers 6 (2 dice: 2 5 -> 2 hits), musketeers 5
-        // (2 dice: 6 9 -> 0). Post tests: charger with 0 hits, chart A 9 (1 2); defender with 2,
-        // chart A 8 (3 4): both pass -> the charger retires shaken; both shaken. No pursuit
-        // (infantry do not pursue).
-        let r = run(&m, "1 1 1 1 2 5 6 9 1 2 3 4");
-        let o = &r.outcome;
-        assert_eq!(o.winner, Some(Winner::Charger));
-        assert_eq!((o.charger, o.defender, o.charger_retires, o.pursuit), (End::Shaken, End::Shaken, true, None));
-        assert!(r.to_string().contains("charger melee on chart C (hit on 6 or under): d10 2 5 -> 2 hits"), "{r}");
-    }
-
-    #[test]
-    fn cavalry_winner_tests_for_pursuit_and_may_rally_on_the_spot() {
-        let m = Melee { charger: fighter(UnitType::Cuirassiers, 4), defender: fighter(UnitType::Dragoons, 4) };
-        // Tests pass; melee: cuirassiers C 7 (1 die: 3 -> hit), dragoons C 6 (8 -> miss).
-        // Post: both pass; pursuit 6: rally on the spot, good order, no retiring.
-        let r = run(&m, "1 1 1 1 3 8 1 1 1 1 6");
-        let o = &r.outcome;
-        assert_eq!(
-            (o.winner, o.pursuit, o.charger, o.charger_retires),
-            (Some(Winner::Charger), Some(Pursuit::Rally), End::Good, false)
-        );
-        // The table printed for 1-6 is read for 7-10 as 6.
-        assert_eq!(
-            [1, 2, 4, 6, 7, 10].map(Pursuit::of),
-            [Pursuit::Pursue, Pursuit::ReturnToOwnLines, Pursuit::Hold, Pursuit::Rally, Pursuit::Rally, Pursuit::Rally]
-        );
-    }
-
-    #[test]
-    fn cavalry_that_fails_to_counter_charge_meets_the_charge_at_the_halt() {
-        let m = Melee { charger: fighter(UnitType::Hussars, 4), defender: fighter(UnitType::Dragoons, 4) };
-        // The dragoons fail one die (10 1): at the halt — the hussars on B (6), the dragoons on D (5).
-        // Melee: 6 -> hit; 5 -> hit: no winner: both retreat 24".
-        let r = run(&m, "1 1 10 1 6 5 1 1 1 1");
-        let md = r.melee_dice.as_ref().unwrap();
-        assert_eq!((md[0].0, md[0].1, md[1].0, md[1].1), (Chart::B, 6, Chart::D, 5));
-        assert_eq!((r.outcome.winner, r.outcome.both_retreat), (None, true));
-    }
-
-    #[test]
-    fn a_post_melee_test_against_an_enemy_on_chart_a_reads_chart_e() {
-        let mut c = fighter(UnitType::Cuirassiers, 4);
-        c.chart = Chart::A; // e.g. cavalry against unformed infantry
-        let m = Melee { charger: c, defender: fighter(UnitType::Musketeers, 4) };
-        let r = run(&m, "1 1 1 1 1 9 1 1 2 2 3");
-        let post = r.post_tests.as_ref().unwrap();
-        assert_eq!(post[1].0, Chart::E, "the musketeers test on E");
-        assert_eq!(post[1].1, 2);
     }
 
     #[test]
