@@ -419,9 +419,14 @@ function showGame(id) {
     const v = g.view;
     const token = key ? roles()[key] : null;
     const err = el("div", { class: "error" });
+    // One action at a time: the choices are disabled while one is on its way, and enabled again
+    // once its answer is drawn (a click meanwhile waits, it is not lost).
+    const enable = (on) => document.querySelectorAll("button.choice, button[data-umpire-act], button[data-release]")
+      .forEach((b) => { b.disabled = !on; });
     const send = async (action) => {
       if (busy) return;
       busy = true;
+      enable(false);
       try {
         const r = await post(`/api/games/${id}/actions`, { action }, token);
         selected = null;
@@ -431,6 +436,7 @@ function showGame(id) {
         err.textContent = e.message;
       } finally {
         busy = false;
+        enable(true);
       }
     };
     const take = (c) => () => send(c.action);
@@ -465,6 +471,7 @@ function showGame(id) {
     // Choices: all, or those naming the selected unit.
     const buttons = list.map((c) => el("button", {
       class: "choice",
+      disabled: busy,
       onmouseenter: () => show(c), onmouseleave: () => show(null),
       onclick: take(c),
     }, c.text));
