@@ -120,6 +120,7 @@ async function showHome() {
       el("option", { value: "spectator" }, "nobody: send every invitation"));
     const hidden = el("input", { type: "checkbox", "data-private": s.name });
     const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
+    const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
     const err = el("div", { class: "error" });
     const start = el("button", {
       "data-scenario": s.name,
@@ -127,7 +128,7 @@ async function showHome() {
         start.disabled = true;
         try {
           const players = [a.value, b.value];
-          const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked };
+          const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
           if (me.value !== "auto") req.creator = me.value;
           const g = await post("/api/games", req);
           keep(g.id, (h) => {
@@ -148,6 +149,7 @@ async function showHome() {
       el("div", {}, "First side: ", a), el("div", {}, "Second side: ", b),
       el("div", {}, "You are: ", me),
       el("label", {}, hidden, " private (not listed; watched only with its link)"),
+      el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
       el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)"),
       el("div", {}, start), err);
   });
@@ -467,7 +469,10 @@ function showGame(id) {
       el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),
       who,
       el("div", { class: "quiet role" }, me, switcher ? " Look as: " : "", switcher),
-      el("div", { class: "quiet seed" }, seed)].filter(Boolean));
+      el("div", { class: "quiet seed" }, seed),
+      g.umpire !== "none" ? el("div", { class: "quiet umpire-seat" }, g.umpire === "seated"
+        ? "An umpire is seated: he sees everything, both sides' orders included."
+        : "An umpire is invited but not yet seated.") : null].filter(Boolean));
     // Choices: all, or those naming the selected unit.
     const buttons = list.map((c) => el("button", {
       class: "choice",

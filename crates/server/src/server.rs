@@ -91,6 +91,10 @@ pub struct NewGame {
     /// amend it (with his own actions, where the rules give him any) before releasing it.
     #[serde(default)]
     pub hold_results: bool,
+    /// The game has an umpire (by invitation, unless the creator is the umpire). Implied by
+    /// `creator: "umpire"` and `hold_results`. Every player sees whether an umpire is seated.
+    #[serde(default)]
+    pub umpire: bool,
 }
 
 /// The players a seat may have.
@@ -131,6 +135,8 @@ struct Game {
     thinking: bool,
     /// Results held for the umpire, if any.
     hold: Option<Hold>,
+    /// Someone holds the umpire's credential (every player is told: the umpire sees everything).
+    umpire_seated: bool,
 }
 
 /// A turn's results the umpire has not yet released: the players see the game as it was before
@@ -401,6 +407,9 @@ impl Server {
         if !lock(&self.games)?.has_room() {
             return Err(busy());
         }
+        // An umpire only when asked for: an umpire's seat a side's player could claim himself
+        // would let him see everything.
+        let has_umpire = req.umpire || req.hold_results || creator == Creator::Umpire;
         let src = Source::new(bundled.path, bundled.text);
         let (ruleset, _) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
         let seed = match req.seed {
@@ -429,8 +438,8 @@ impl Server {
             seed,
             seats,
             created: now(),
-            umpire: Some(secret(16)?),
-            umpire_invitation: if creator == Creator::Umpire { None } else { Some(secret(16)?) },
+            umpire: if has_umpire { Some(secret(16)?) } else { None },
+            umpire_invitation: if has_umpire && creator != Creator::Umpire { Some(secret(16)?) } else { None },
             hot_seat: creator == Creator::HotSeat,
             private: req.private,
             hold_results: req.hold_results,
@@ -464,6 +473,7 @@ impl Server {
             "hot_seat": record.hot_seat,
             "private": record.private,
             "hold_results": record.hold_results,
+            "umpire": record.umpire.is_some(),
             "seed": seed_info(&record, false),
         }))
     }
@@ -484,6 +494,11 @@ impl Server {
         };
         if !self.store.claim(id, code).map_err(ApiError::store)? {
             return Err(ApiError::new(409, "this invitation has been claimed already: ask for a new game"));
+        }
+        if role == json!("umpire") {
+            let mut g = lock(&game)?;
+            g.umpire_seated = true;
+            let _ = g.tx.send(g.counts());
         }
         Ok(json!({"id": id, "role": role, "token": token}))
     }
@@ -514,6 +529,11 @@ impl Server {
             }
             _ => None,
         };
+        let umpire_seated = match (&record.umpire, &record.umpire_invitation) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(_), Some(code)) => self.store.claimed(id, code).map_err(ApiError::store)?,
+        };
         let (tx, _) = broadcast::channel(64);
         let game = Arc::new(Mutex::new(Game {
             n: actions.len() as u64,
@@ -525,6 +545,7 @@ impl Server {
             tx,
             thinking: false,
             hold,
+            umpire_seated,
         }));
         // Another request may have loaded it meanwhile: the first is kept.
         Ok(lock(&self.games)?.insert(id, game))
@@ -574,6 +595,11 @@ impl Server {
             "seed": seed_info(&g.record, g.over()),
             "hold_results": g.record.hold_results,
             "held": held,
+            "umpire": match (&g.record.umpire, g.umpire_seated) {
+                (None, _) => "none",
+                (Some(_), false) => "invited",
+                (Some(_), true) => "seated",
+            },
             "actor": actor,
             "phase": live.phase(),
             "outcome": live.outcome(),
@@ -629,7 +655,8 @@ impl Server {
 
     /// Game `id`'s log, as `volley replay` reads it, signed with the server's key: only once
     /// the battle is over, for it holds every side's orders and the seed. Its draws come from
-    /// the seed action by action ([`DrawScheme::PerAction`]), so a replay checks every one.
+    /// the seed by the count of actions everyone may know of ([`DrawScheme::PerPublicAction`]; the
+    /// action's number in games kept before), so a replay checks every one.
     pub fn export(&self, id: &str) -> Result<String, ApiError> {
         let game = self.game(id)?;
         let g = lock(&game)?;
@@ -692,15 +719,18 @@ impl Server {
         let role = {
             let mut g = lock(&game)?;
             let role = g.role(Some(token))?;
-            let by = match (role, g.live.actor()) {
-                (_, Actor::Terminal) => return Err(ApiError::new(409, "the battle is over")),
-                (Viewer::Umpire, _) => Actor::Umpire,
+            // Held results first, and the players' own picture of who acts: that the battle
+            // ended may be among what is held.
+            let actor = if role == Viewer::Umpire { g.live.actor() } else { g.public().actor() };
+            let by = match (role, actor) {
                 (Viewer::Side(_), _) if g.hold.is_some() => {
                     return Err(ApiError::new(
                         409,
                         "the umpire is looking at the turn's results: wait until he releases them",
                     ));
                 }
+                (_, Actor::Terminal) => return Err(ApiError::new(409, "the battle is over")),
+                (Viewer::Umpire, _) => Actor::Umpire,
                 (Viewer::Side(s), Actor::Side(a)) if s == a => Actor::Side(s),
                 (Viewer::Side(_), other) => {
                     return Err(ApiError::new(409, format!("it is not your turn: {other} must act")));

@@ -276,7 +276,12 @@ async fn the_umpires_desk_gives_schemas_exact_odds_and_resolutions() {
 async fn seats_go_by_invitation_once_and_only_the_umpire_acts_as_umpire() {
     let db = temp_db("roles");
     let s = start(&db).await;
+    // Without asking, a game has no umpire: no seat for anyone to claim and see everything by.
     let body = json!({"scenario": "attack-on-the-ridge", "players": ["human", "human"]}).to_string();
+    let (_, plain) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(plain["invitations"].as_array().unwrap().len(), 1, "the other side's only: {plain}");
+    assert_eq!(look(s.addr, plain["id"].as_str().unwrap(), None).await["umpire"], "none");
+    let body = json!({"scenario": "attack-on-the-ridge", "players": ["human", "human"], "umpire": true}).to_string();
     let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(status, 200, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
@@ -301,8 +306,11 @@ async fn seats_go_by_invitation_once_and_only_the_umpire_acts_as_umpire() {
     assert_eq!(status, 409, "a spent invitation: {e}");
     let (status, e) = claim(s.addr, &id, "made-up").await;
     assert_eq!(status, 403, "{e}");
+    // Every player is told whether an umpire is seated (he sees everything).
+    assert_eq!(look(s.addr, &id, Some(&t1)).await["umpire"], "invited");
     let (status, c) = claim(s.addr, &id, &umpire).await;
     assert_eq!((status, c["role"].clone()), (200, json!("umpire")), "{c}");
+    assert_eq!(look(s.addr, &id, Some(&t1)).await["umpire"], "seated");
     let tu = c["token"].as_str().unwrap().to_string();
 
     // Another game's credentials and invitations open nothing here.
@@ -364,7 +372,7 @@ async fn a_hot_seat_game_gives_its_creator_both_seats_and_says_so() {
     assert_eq!(status, 200, "{g}");
     let roles: Vec<Value> = g["credentials"].as_array().unwrap().iter().map(|c| c["role"].clone()).collect();
     assert_eq!(roles, [json!({"side": 0}), json!({"side": 1})]);
-    assert_eq!(g["invitations"].as_array().unwrap().len(), 1, "only the umpire's: {g}");
+    assert_eq!(g["invitations"].as_array().unwrap().len(), 0, "no umpire unless asked for: {g}");
     assert_eq!(look(s.addr, g["id"].as_str().unwrap(), None).await["hot_seat"], true);
     // A hot seat needs two people; a creator's side must be a person's.
     let body = json!({"scenario": "hochdorf-mill", "players": ["human", "random"], "creator": "hot_seat"}).to_string();

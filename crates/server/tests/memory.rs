@@ -26,6 +26,7 @@ fn new_game(s: &Server) -> (String, String) {
         creator: Some(Creator::HotSeat),
         private: false,
         hold_results: false,
+        umpire: false,
     };
     let g = s.create(&req).unwrap();
     (g["id"].as_str().unwrap().to_string(), g["credentials"][0]["token"].as_str().unwrap().to_string())
@@ -106,6 +107,9 @@ impl Store for Counting {
     }
     fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError> {
         self.inner.claim(game, code)
+    }
+    fn claimed(&self, game: &str, code: &str) -> Result<bool, StoreError> {
+        self.inner.claimed(game, code)
     }
     fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
         self.inner.setting(name, fresh)

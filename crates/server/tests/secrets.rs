@@ -34,6 +34,7 @@ fn game(scenario: &str) -> (Server, String, [String; 2], String) {
         creator: Some(Creator::HotSeat),
         private: false,
         hold_results: false,
+        umpire: true,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -240,6 +241,7 @@ fn held_results_are_the_umpires_until_he_releases_them() {
         creator: Some(Creator::HotSeat),
         private: false,
         hold_results: true,
+        umpire: true,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -291,6 +293,29 @@ fn held_results_are_the_umpires_until_he_releases_them() {
     assert_eq!((after["held"].clone(), after["view"]["turn"].clone()), (json!(false), json!(2)));
     assert!(after["log"].to_string().contains("because the fog hid them"), "{}", after["log"]);
     assert!(!after["candidates"].as_array().unwrap().is_empty(), "the Prussians order again");
+    // On to the end (the turn limit): the bound that ends the battle is held like any other —
+    // neither side learns the battle is over until the umpire releases it, not even by acting.
+    let mut ended = false;
+    for _ in 0..60 {
+        s.act(&id, &t[0], &json!("end_orders")).unwrap();
+        let answer = s.act(&id, &t[1], &json!("end_orders")).unwrap();
+        assert_ne!(answer["actor"], json!("terminal"), "{answer}");
+        if s.view(&id, Some(&u), None).unwrap()["outcome"] != Value::Null {
+            for token in [&t[0], &t[1]] {
+                let e = s.act(&id, token, &json!("end_orders")).unwrap_err();
+                assert!(e.message.contains("umpire is looking"), "{e:?}");
+                let v = s.view(&id, Some(token), None).unwrap();
+                assert_eq!((v["outcome"].clone(), v["seed"]["value"].is_string()), (Value::Null, true), "chosen seed");
+            }
+            assert_eq!(s.view(&id, None, None).unwrap()["outcome"], Value::Null);
+            s.release(&id, &u).unwrap();
+            assert_ne!(s.view(&id, None, None).unwrap()["outcome"], Value::Null, "released: everyone sees the end");
+            ended = true;
+            break;
+        }
+        s.release(&id, &u).unwrap();
+    }
+    assert!(ended, "the battle reached its turn limit");
 }
 
 #[test]

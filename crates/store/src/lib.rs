@@ -175,6 +175,8 @@ pub trait Store: Send + Sync {
     /// browsers racing for it: exactly one gets true). The caller checks that the code is one
     /// of the game's.
     fn claim(&self, game: &str, code: &str) -> Result<bool, StoreError>;
+    /// Whether the invitation `code` of game `game` has been claimed.
+    fn claimed(&self, game: &str, code: &str) -> Result<bool, StoreError>;
     /// The setting `name`: the one kept, or `fresh`, kept from now on if there was none (the
     /// server's signing key is made this way, once).
     fn setting(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
@@ -351,6 +353,15 @@ impl Store for SqliteStore {
         Ok(n == 1)
     }
 
+    fn claimed(&self, game: &str, code: &str) -> Result<bool, StoreError> {
+        let n: i64 = self.conn()?.query_row(
+            "SELECT COUNT(*) FROM claims WHERE game = ?1 AND code = ?2",
+            params![game, code],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
     fn release(&self, game: &str, from: u64) -> Result<(), StoreError> {
         self.conn()?
             .execute("INSERT OR IGNORE INTO releases (game, action) VALUES (?1, ?2)", params![game, from as i64])?;
@@ -449,6 +460,7 @@ mod tests {
         // An invitation is spent once, even across reopening; another game's is its own.
         assert!(s.claim("g1", "inv").unwrap());
         assert!(!s.claim("g1", "inv").unwrap());
+        assert!(s.claimed("g1", "inv").unwrap() && !s.claimed("g1", "other").unwrap());
         assert!(s.claim("g2", "inv").unwrap());
         drop(s);
         assert!(!SqliteStore::open(&path).unwrap().claim("g1", "inv").unwrap());
