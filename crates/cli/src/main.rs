@@ -530,9 +530,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let store = volley_store::SqliteStore::open_exclusive(&db)
                 .with_context(|| format!("cannot open the game store {}", db.display()))?;
             let rt = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-            rt.block_on(volley_server::serve(&addr, std::sync::Arc::new(store), |a| {
+            let served = rt.block_on(volley_server::serve(&addr, std::sync::Arc::new(store), |a| {
                 println!("volley is serving on http://{a}/ (games kept in {}); Ctrl-C stops it", db.display());
-            }))?;
+            }));
+            // Computer players still thinking are not waited for: every action is stored already.
+            rt.shutdown_timeout(std::time::Duration::from_secs(2));
+            served?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Resolve { ruleset, situation, seed, draws, format } => {

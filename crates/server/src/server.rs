@@ -221,6 +221,9 @@ pub fn seed_commitment(seed: u64) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// How many battles of computer players alone a server fights at once.
+pub const COMPUTER_BATTLES: usize = 16;
+
 /// How many games a server keeps in memory by default ([`Server::new`]); the others are in the
 /// store and rebuilt from their actions when asked for.
 pub const GAMES_IN_MEMORY: usize = 256;
@@ -364,6 +367,8 @@ impl Server {
             for g in list {
                 let computer = |s: u8| g.players.get(usize::from(s)).is_some_and(|p| p != "human");
                 let maybe = match (&g.status, g.to_act) {
+                    // Held results: a release may have let a computer player go on.
+                    _ if g.holding => g.players.iter().any(|p| p != "human"),
                     (Some(_), Some(s)) => computer(s),
                     (Some(_), None) => false,
                     (None, _) => true,
@@ -404,8 +409,27 @@ impl Server {
             }
             _ => {}
         }
-        if !lock(&self.games)?.has_room() {
-            return Err(busy());
+        {
+            let mut games = lock(&self.games)?;
+            if !games.has_room() {
+                return Err(busy());
+            }
+            // Battles of computers alone think without end and hold their memory: a few at a time.
+            if !req.players.iter().any(|p| p == "human") {
+                let running = games
+                    .map
+                    .values()
+                    .filter(|(g, _)| {
+                        g.try_lock().is_ok_and(|g| !g.over() && g.record.seats.iter().all(|s| s.player != "human"))
+                    })
+                    .count();
+                if running >= COMPUTER_BATTLES {
+                    return Err(ApiError::new(
+                        503,
+                        format!("{running} battles of computers alone are being fought: watch one, or try again later"),
+                    ));
+                }
+            }
         }
         // An umpire only when asked for: an umpire's seat a side's player could claim himself
         // would let him see everything.
@@ -445,6 +469,18 @@ impl Server {
             hold_results: req.hold_results,
             seed_chosen: req.seed.is_some(),
             public_draws: true,
+            status: None,
+            to_act: None,
+        };
+        // Where it stands before its first action, for lists that must not rebuild it.
+        let (_, fresh) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
+        let record = GameRecord {
+            status: Some(fresh.status()),
+            to_act: match fresh.actor() {
+                Actor::Side(s) => Some(s),
+                _ => None,
+            },
+            ..record
         };
         self.store.create_game(&record).map_err(ApiError::store)?;
         let game = self.game(&record.id)?;
@@ -548,7 +584,10 @@ impl Server {
             umpire_seated,
         }));
         // Another request may have loaded it meanwhile: the first is kept.
-        Ok(lock(&self.games)?.insert(id, game))
+        let game = lock(&self.games)?.insert(id, game);
+        // A computer player left to act (after a restart, a release) goes on.
+        self.kick(&game);
+        Ok(game)
     }
 
     /// The game as the holder of `token` may see it (a spectator without one). The umpire may
@@ -832,6 +871,7 @@ impl Server {
             to_act,
             public: Some(public),
             held: holds,
+            holding,
         };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         let before = std::mem::replace(&mut g.live, next);
@@ -934,6 +974,11 @@ impl Server {
         let mut out = Vec::with_capacity(games.len());
         for summary in games.into_iter().filter(|g| !g.private) {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
+            // Whether results are held is shown as `held` (which everyone may know).
+            if let Some(o) = v.as_object_mut() {
+                o.remove("holding");
+                o.insert("held".into(), json!(summary.holding));
+            }
             // A game in memory says where it stands now (a release changes that without an
             // action); one not yet begun is loaded to say it.
             let kept = lock(&self.games)?.map.get(&summary.id).map(|(g, _)| g.clone());

@@ -91,6 +91,13 @@ pub struct GameRecord {
     /// server and kept secret until the end.
     #[serde(default)]
     pub seed_chosen: bool,
+    /// Where the game stood when it was made, in words, and the side to act then: what a list
+    /// shows before the first action (none in games kept before this was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The side to act when it was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<u8>,
     /// Each action's draws come from the seed by the count of actions everyone may know of
     /// (`volley_core::log::DrawScheme::PerPublicAction`); games kept before this was draw by the
     /// action's number.
@@ -126,6 +133,11 @@ pub struct ActionRecord {
     /// the umpire releases them ([`Store::release`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub held: bool,
+    /// Results were held when it was kept (it, or an earlier action, started a hold not yet
+    /// released): `status` and `to_act` are then what the players were shown, and a server
+    /// starting up must look at the game to see whether a release let a computer player go on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub holding: bool,
 }
 
 /// A game in a list.
@@ -158,6 +170,9 @@ pub struct GameSummary {
     /// act).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_act: Option<u8>,
+    /// Its last action was kept while results were held ([`ActionRecord::holding`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub holding: bool,
 }
 
 /// Where games are kept. Implementations must make an action durable before
@@ -324,12 +339,12 @@ impl Store for SqliteStore {
         for row in rows {
             let (record, n, last) = row?;
             let g: GameRecord = serde_json::from_str(&record)?;
-            let (status, to_act, public) = match last {
+            let (status, to_act, public, holding) = match last {
                 Some(text) => {
                     let a: ActionRecord = serde_json::from_str(&text)?;
-                    (a.status, a.to_act, a.public)
+                    (a.status, a.to_act, a.public, a.holding)
                 }
-                None => (None, None, None),
+                None => (g.status.clone(), g.to_act, None, false),
             };
             out.push(GameSummary {
                 id: g.id,
@@ -342,6 +357,7 @@ impl Store for SqliteStore {
                 created: g.created,
                 status,
                 to_act,
+                holding,
             });
         }
         Ok(out)
@@ -406,6 +422,8 @@ mod tests {
             hold_results: false,
             seed_chosen: true,
             public_draws: true,
+            status: None,
+            to_act: None,
         }
     }
 
@@ -419,6 +437,7 @@ mod tests {
             to_act: Some((n % 2) as u8),
             public: Some(n - 1),
             held: false,
+            holding: false,
         }
     }
 
