@@ -284,11 +284,17 @@ async fn watch(
         Ok(Err(e)) => return e.into_response(),
         Err(e) => return ApiError { status: 500, message: e.to_string() }.into_response(),
     }
-    ws.on_upgrade(move |socket| async move {
-        forward(socket, s, id).await;
-        drop(counted);
-    })
+    // A watcher says who it is in a few bytes and says nothing after: no room for more.
+    ws.max_message_size(WATCHER_MESSAGE_LIMIT).max_frame_size(WATCHER_MESSAGE_LIMIT).on_upgrade(
+        move |socket| async move {
+            forward(socket, s, id).await;
+            drop(counted);
+        },
+    )
 }
+
+/// The largest message a watcher may send (its greeting: a credential).
+const WATCHER_MESSAGE_LIMIT: usize = 4096;
 
 /// How long a watcher has to say who it is.
 const HELLO_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
