@@ -461,7 +461,7 @@ function showGame(id) {
     const seed = g.seed.chosen
       ? `Practice game: its creator chose the seed (${g.seed.value}), so its dice could be foreseen.`
       : g.seed.value !== null && g.seed.value !== undefined
-        ? `The server's seed, kept secret until now: ${g.seed.value} (its SHA-256 was published as ${g.seed.commitment.slice(0, 16)}…).`
+        ? `The server's seed, kept secret until now: ${g.seed.value}${g.seed.salt ? `, salt ${g.seed.salt}` : ""} (SHA-256 of "volley seed ${g.seed.value}${g.seed.salt ? ` ${g.seed.salt}` : ""}" was published at the start: ${g.seed.commitment.slice(0, 16)}…).`
         : `The dice come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
     status.replaceChildren(...[
       el("h4", {}, v.title),

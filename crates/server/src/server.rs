@@ -214,11 +214,15 @@ fn line_visible(vis: [bool; 2], viewer: Viewer) -> bool {
     }
 }
 
-/// The published commitment to a seed: SHA-256 of its decimal digits after `volley seed `, in hex.
-pub fn seed_commitment(seed: u64) -> String {
+/// The published commitment to a seed: SHA-256 of `volley seed <seed> <salt>` (the seed in
+/// decimal, the salt as kept; without a salt, of `volley seed <seed>`), in hex.
+pub fn seed_commitment(seed: u64, salt: Option<&str>) -> String {
     use sha2::Digest;
-    let d = sha2::Sha256::digest(format!("volley seed {seed}").as_bytes());
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    let text = match salt {
+        Some(salt) => format!("volley seed {seed} {salt}"),
+        None => format!("volley seed {seed}"),
+    };
+    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How many battles of computer players alone a server fights at once.
@@ -272,7 +276,12 @@ impl Games {
                 Some(other.as_str()) != keep
                     // Held by nothing but this map.
                     && Arc::strong_count(g) == 1
-                    && g.try_lock().is_ok_and(|g| !g.thinking && g.tx.receiver_count() == 0)
+                    && match g.try_lock() {
+                        Ok(g) => !g.thinking && g.tx.receiver_count() == 0,
+                        // Broken by an earlier failure: let it go, to be rebuilt from the store.
+                        Err(std::sync::TryLockError::Poisoned(_)) => true,
+                        Err(std::sync::TryLockError::WouldBlock) => false,
+                    }
             })
             .map(|(other, (_, used))| (*used, other.clone()))
             .collect();
@@ -471,6 +480,7 @@ impl Server {
             public_draws: true,
             status: None,
             to_act: None,
+            salt: Some(secret(16)?),
         };
         // Where it stands before its first action, for lists that must not rebuild it.
         let (_, fresh) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
@@ -1021,8 +1031,9 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
     let shown = record.seed_chosen || over;
     json!({
         "chosen": record.seed_chosen,
-        "commitment": seed_commitment(record.seed),
+        "commitment": seed_commitment(record.seed, record.salt.as_deref()),
         "value": if shown { Some(record.seed.to_string()) } else { None },
+        "salt": if shown { record.salt.clone() } else { None },
     })
 }
 

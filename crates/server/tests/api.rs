@@ -393,9 +393,10 @@ async fn the_seed_is_secret_with_its_commitment_published_unless_chosen() {
     let seed = look(s.addr, id, Some(t0)).await["seed"].clone();
     assert_eq!((seed["chosen"].clone(), seed["value"].clone()), (json!(false), Value::Null), "{seed}");
     assert_eq!(seed["commitment"].as_str().unwrap().len(), 64);
+    assert_eq!(seed["salt"], Value::Null, "the salt is shown with the seed, at the end");
     // Stored, it is the seed the commitment names.
     let record = SqliteStore::open(&db).unwrap().game(id).unwrap().unwrap().0;
-    assert_eq!(seed["commitment"], json!(volley_server::seed_commitment(record.seed)));
+    assert_eq!(seed["commitment"], json!(volley_server::seed_commitment(record.seed, record.salt.as_deref())));
     // A private game is left out of the list.
     let (_, list) = http(s.addr, "GET", "/api/games", None).await;
     assert!(!list.to_string().contains(id), "{list}");

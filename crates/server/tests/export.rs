@@ -50,7 +50,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
     let seed: u64 = over["seed"]["value"].as_str().unwrap().parse().unwrap();
     assert_eq!(
         over["seed"]["commitment"],
-        serde_json::json!(volley_server::seed_commitment(seed)),
+        serde_json::json!(volley_server::seed_commitment(seed, over["seed"]["salt"].as_str())),
         "the seed kept its word"
     );
 

@@ -217,6 +217,8 @@ fn blown_away_secret_deployment_tells_the_enemy_nothing() {
         // The game's own id and time apart.
         let anonymous = |mut v: Value| {
             v["game"]["id"] = Value::Null;
+            v["game"]["seed"] = Value::Null; // each game's own salt
+
             v["list"] = Value::Null;
             v
         };
@@ -374,6 +376,7 @@ fn secret_orders_do_not_change_the_dice_even_to_one_who_knows_the_seed() {
             if Some(bound) == bound_with_dice {
                 let mut a = austrians;
                 a["id"] = Value::Null;
+                a["seed"] = Value::Null; // each game's own salt
                 seen.push(a);
                 break;
             }

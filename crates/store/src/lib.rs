@@ -91,6 +91,10 @@ pub struct GameRecord {
     /// server and kept secret until the end.
     #[serde(default)]
     pub seed_chosen: bool,
+    /// A secret mixed into the seed's published commitment, so that it cannot be found by
+    /// trying seeds; shown with the seed at the end (none in games kept before this was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
     /// Where the game stood when it was made, in words, and the side to act then: what a list
     /// shows before the first action (none in games kept before this was).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -219,7 +223,16 @@ impl SqliteStore {
     /// The lock is SQLite's, on a file of its own, `<path>.lock`: held until the store is dropped
     /// or the process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
     pub fn open_exclusive(path: &Path) -> Result<Self, StoreError> {
-        let mut name = path.as_os_str().to_owned();
+        // The same file by another path (a link, `./`) must find the same lock.
+        let full = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(file)) => {
+                let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+                std::fs::canonicalize(dir).map(|d| d.join(file)).unwrap_or_else(|_| path.to_path_buf())
+            }
+            _ => path.to_path_buf(),
+        };
+        let full = std::fs::canonicalize(&full).unwrap_or(full);
+        let mut name = full.as_os_str().to_owned();
         name.push(".lock");
         let lock_path = std::path::PathBuf::from(name);
         let taken = || {
@@ -233,11 +246,16 @@ impl SqliteStore {
         let lock = Connection::open(&lock_path)?;
         // Refused at once, not after waiting for the other server.
         lock.busy_timeout(std::time::Duration::ZERO)?;
-        lock.pragma_update(None, "locking_mode", "EXCLUSIVE").map_err(|_| taken())?;
+        // Busy or locked: another server has it; anything else is the database's own failure.
+        let held = |e: rusqlite::Error| match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => taken(),
+            _ => StoreError::Db(e),
+        };
+        lock.pragma_update(None, "locking_mode", "EXCLUSIVE").map_err(held)?;
         lock.execute_batch(
             "CREATE TABLE IF NOT EXISTS held (server INTEGER); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1);",
         )
-        .map_err(|_| taken())?;
+        .map_err(held)?;
         let mut store = Self::open(path)?;
         store._lock = Some(Mutex::new(lock));
         Ok(store)
@@ -424,6 +442,7 @@ mod tests {
             public_draws: true,
             status: None,
             to_act: None,
+            salt: None,
         }
     }
 
