@@ -317,7 +317,7 @@ pub fn morale_odds(dice: u32, number: u8) -> [f64; 3] {
 }
 
 /// The binomial distribution of hits: `dice` d10, each hitting with chance `number`/10.
-fn hit_odds(dice: u32, number: u8) -> Vec<f64> {
+pub(crate) fn hit_odds(dice: u32, number: u8) -> Vec<f64> {
     let p = f64::from(number.min(10)) / 10.0;
     let mut dist = vec![1.0];
     for _ in 0..dice {
@@ -430,7 +430,8 @@ impl Volley {
     }
 }
 
-fn roll(chance: &mut dyn Chance, n: u32, what: &dyn Fn(u32) -> String) -> Result<Vec<u8>, CalcError> {
+/// `n` d10s, each drawn for the purpose `what` writes.
+pub(crate) fn roll(chance: &mut dyn Chance, n: u32, what: &dyn Fn(u32) -> String) -> Result<Vec<u8>, CalcError> {
     (0..n)
         .map(|i| {
             let v = chance.draw(&DrawKind::Die { sides: 10 }, &what(i))?;

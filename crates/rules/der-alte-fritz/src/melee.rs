@@ -13,10 +13,10 @@ use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use volley_chance::{Chance, DrawKind};
+use volley_chance::Chance;
 use volley_core::calc::{CalcError, OutcomeProbability, add_outcome};
 
-use crate::combat::{MAX_FIGURES, Morale, morale_dice, morale_odds, morale_of};
+use crate::combat::{MAX_FIGURES, Morale, hit_odds, morale_dice, morale_odds, morale_of, roll};
 use crate::units::{Arm, Chart, UnitType};
 
 /// The most dice a side throws in one melee.
@@ -275,8 +275,9 @@ fn after_melee(m: &Melee, at_halt: bool, post: [Morale; 2], pursuit_die: Option<
     }
 }
 
-fn d10s(chance: &mut dyn Chance, n: u32, what: &dyn Fn(u32) -> String) -> Result<Vec<u8>, CalcError> {
-    (0..n).map(|i| Ok(chance.draw(&DrawKind::Die { sides: 10 }, &what(i))? as u8)).collect()
+/// Where a unit stands when nothing happens to it: as it was.
+fn standing(f: &Fighter) -> End {
+    if f.shaken { End::Shaken } else { End::Good }
 }
 
 /// Where a unit ends when its test before the melee fails.
@@ -292,12 +293,11 @@ fn failed(morale: Morale, was_shaken: bool) -> End {
 pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, CalcError> {
     m.check()?;
     let (c, d) = (&m.charger, &m.defender);
-    let standing = |f: &Fighter| if f.shaken { End::Shaken } else { End::Good };
     // 1. The charger's test to charge.
     let (cc, cn) = c.morale(c.hits_before, false);
     let k = c.morale_dice();
     let cdice =
-        d10s(chance, k, &|i| format!("the charger's test to charge, die {} of {k} (passes on {cn} or under)", i + 1))?;
+        roll(chance, k, &|i| format!("the charger's test to charge, die {} of {k} (passes on {cn} or under)", i + 1))?;
     let charge = morale_of(&cdice, cn);
     let mut res = MeleeResolution {
         melee: m.clone(),
@@ -327,7 +327,7 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     // 2. The defender's test; 3. failing, it falls back (shaken) or routs.
     let (dc, dn) = d.morale(d.hits_before, false);
     let k = d.morale_dice();
-    let ddice = d10s(chance, k, &|i| format!("the defender's test, die {} of {k} (passes on {dn} or under)", i + 1))?;
+    let ddice = roll(chance, k, &|i| format!("the defender's test, die {} of {k} (passes on {dn} or under)", i + 1))?;
     let defence = morale_of(&ddice, dn);
     res.defence_test = Some((dc, dn, ddice));
     if defence != Morale::Passed {
@@ -341,7 +341,7 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
         if d.shaken {
             at_halt = true;
         } else {
-            let dice = d10s(chance, k, &|i| {
+            let dice = roll(chance, k, &|i| {
                 format!("the defender's test to counter-charge, die {} of {k} (passes on {dn} or under)", i + 1)
             })?;
             at_halt = morale_of(&dice, dn) != Morale::Passed;
@@ -353,7 +353,7 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     let mut thrown = Vec::new();
     for (who, f, (chart, number)) in [("charger", c, charts[0]), ("defender", d, charts[1])] {
         let n = f.figures / 4;
-        let dice = d10s(chance, n, &|i| format!("the {who}'s melee die {} of {n} (hits on {number} or under)", i + 1))?;
+        let dice = roll(chance, n, &|i| format!("the {who}'s melee die {} of {n} (hits on {number} or under)", i + 1))?;
         thrown.push((chart, number, dice));
     }
     let hits = [0, 1].map(|i| thrown[i].2.iter().filter(|&&x| x <= thrown[i].1).count() as u32);
@@ -362,7 +362,7 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     for (who, f, taken, enemy_chart) in [("charger", c, hits[1], charts[1].0), ("defender", d, hits[0], charts[0].0)] {
         let (chart, number) = f.morale(f.hits_before + taken, enemy_chart == Chart::A);
         let k = f.morale_dice();
-        let dice = d10s(chance, k, &|i| {
+        let dice = roll(chance, k, &|i| {
             format!("the {who}'s post-melee test, die {} of {k} (passes on {number} or under)", i + 1)
         })?;
         post.push((chart, number, dice));
@@ -370,27 +370,12 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     let post_morale = [morale_of(&post[0].2, post[0].1), morale_of(&post[1].2, post[1].1)];
     // 6. The cavalry winner's pursuit test.
     let pursuit_die =
-        if pursues(m, post_morale) { Some(d10s(chance, 1, &|_| "the winner's pursuit test".into())?[0]) } else { None };
+        if pursues(m, post_morale) { Some(roll(chance, 1, &|_| "the winner's pursuit test".into())?[0]) } else { None };
     res.outcome = after_melee(m, at_halt, post_morale, pursuit_die);
     res.melee_dice = Some([thrown[0].clone(), thrown[1].clone()]);
     res.post_tests = Some([post[0].clone(), post[1].clone()]);
     res.pursuit_die = pursuit_die;
     Ok(res)
-}
-
-/// The binomial distribution of hits: `dice` d10 hitting on `number` or under.
-fn hits(dice: u32, number: u8) -> Vec<f64> {
-    let p = f64::from(number.min(10)) / 10.0;
-    let mut dist = vec![1.0];
-    for _ in 0..dice {
-        let mut next = vec![0.0; dist.len() + 1];
-        for (k, &w) in dist.iter().enumerate() {
-            next[k] += w * (1.0 - p);
-            next[k + 1] += w * p;
-        }
-        dist = next;
-    }
-    dist
 }
 
 const RESULTS: [Morale; 3] = [Morale::Passed, Morale::Shaken, Morale::Rout];
@@ -404,7 +389,6 @@ pub fn odds(m: &Melee) -> Result<Vec<OutcomeProbability<MeleeOutcome>>, CalcErro
     let charge = morale_odds(c.morale_dice(), cn);
     let (_, dn) = d.morale(d.hits_before, false);
     let defence = morale_odds(d.morale_dice(), dn);
-    let standing = |f: &Fighter| if f.shaken { End::Shaken } else { End::Good };
     let base = |charger: End, defender: End, charged: bool| MeleeOutcome {
         charged,
         at_halt: false,
@@ -440,8 +424,8 @@ pub fn odds(m: &Melee) -> Result<Vec<OutcomeProbability<MeleeOutcome>>, CalcErro
             continue;
         }
         let charts = m.charts(at_halt);
-        let hc = hits(c.figures / 4, charts[0].1);
-        let hd = hits(d.figures / 4, charts[1].1);
+        let hc = hit_odds(c.figures / 4, charts[0].1);
+        let hd = hit_odds(d.figures / 4, charts[1].1);
         for (h0, p0) in hc.iter().enumerate() {
             for (h1, p1) in hd.iter().enumerate() {
                 let phits = p * p0 * p1;
