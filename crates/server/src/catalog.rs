@@ -34,6 +34,7 @@ bundle! {
     "hochdorf-mill" => "itchy-scratchy/hochdorf-mill.toml",
     "attack-on-the-ridge" => "old-fritz/attack-on-the-ridge.toml",
     "mittelhof" => "old-fritz/mittelhof.toml",
+    "the-village" => "der-alte-fritz/the-village.toml",
 }
 
 /// A bundled scenario by its short name or repository path.
@@ -190,12 +191,14 @@ define_rulesets! { $
         combat: combat::Combat,
         situation: combat::Situation,
         file: ScenarioFile,
-    };
-    calculators only:
-    volley_der_alte_fritz {
+    },
+    DerAlteFritz: volley_der_alte_fritz {
+        battle: Battle,
         combat: combat::Combat,
         situation: combat::Situation,
-    },
+        file: ScenarioFile,
+    };
+    calculators only:
 }
 
 /// A scenario's text, checked and made into a new game of its rule set: (rule set id, game).

@@ -2,11 +2,13 @@
 //! fire, melee and morale, the two lowest morale dice kept, one-round melees, cavalry pursuit and
 //! officers' fates.
 //!
-//! Built so far (issue 17 goes on): the unit table as data ([`units`]) and the umpire's
-//! calculator with the exact odds of the whole chain: a volley with the target's morale test,
-//! losses, removal and officer's fate, and a rally ([`combat`]); a charge from the test to charge
-//! through the melee, the post-melee tests and the cavalry pursuit ([`melee`]). Not yet: the
-//! battle on the table (turn sequence, movement, formations), scenarios and players — see
+//! The unit table as data ([`units`]); the umpire's calculator with the exact odds of the whole
+//! chain: a volley with the target's morale test, losses, removal and officer's fate, and a rally
+//! ([`combat`]); a charge from the test to charge through the melee, the post-melee tests and the
+//! cavalry pursuit ([`melee`]). [`Battle`] is the battle on a table measured in inches (the turn's
+//! sequence, movement, formations, fire arcs, charges, officers) and implements
+//! [`volley_core::GameState`]; [`setup`] reads scenario files. How the engine reads the text —
+//! every clause, the test that covers it, and every interpretation — is in
 //! `docs/rules/der-alte-fritz.md`.
 //!
 //! ```
@@ -19,8 +21,36 @@
 #![deny(missing_docs)]
 
 pub mod combat;
+pub mod events;
+pub mod game;
+mod heuristic;
 pub mod melee;
+pub mod model;
+pub mod setup;
 pub mod units;
+mod view;
+
+pub use events::Event;
+pub use game::{Action, Battle, Phase};
+pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "der-alte-fritz";
+
+/// The Der Alte Fritz rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DerAlteFritz;
+
+impl volley_core::RuleSet for DerAlteFritz {
+    type State = Battle;
+    type Scenario = (volley_scenario::Source, ScenarioFile);
+    type Error = volley_scenario::Diagnostics;
+
+    fn id(&self) -> &'static str {
+        RULESET_ID
+    }
+
+    fn new_game(&self, scenario: &Self::Scenario) -> Result<Battle, Self::Error> {
+        build(&scenario.0, &scenario.1)
+    }
+}

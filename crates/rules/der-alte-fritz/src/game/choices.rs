@@ -1,0 +1,159 @@
+//! The candidate actions: a finite list for computer players and for keyboard play. Any legal
+//! action is accepted, not only these.
+
+use volley_table::{Point, heading_to, norm_heading, turn};
+
+use super::{Action, Battle, Phase};
+use crate::model::{Formation, State, formations};
+use crate::units::Arm;
+
+/// How many of a side's units an officer is offered to ride to, the nearest first.
+const RIDES: usize = 4;
+
+impl Battle {
+    pub(super) fn choices(&self, out: &mut Vec<Action>) {
+        match self.phase {
+            Phase::Begin => out.push(Action::Begin),
+            Phase::Initiative { .. } => {
+                out.push(Action::Initiative { move_first: true });
+                out.push(Action::Initiative { move_first: false });
+            }
+            Phase::Movement { side } => {
+                for u in 0..self.units.len() {
+                    let x = &self.units[u];
+                    if x.side == side && x.steady() && !x.acted && x.charging.is_none() {
+                        self.charges_of(u, out);
+                        self.moves_of(u, false, out);
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Phase::Firing { side } => {
+                for u in 0..self.units.len() {
+                    let x = &self.units[u];
+                    if x.side != side || x.acted || !x.steady() || x.range().is_none() {
+                        continue;
+                    }
+                    for t in 0..self.units.len() {
+                        if self.units[t].side != side && self.units[t].present() && self.check_fire(u, t).is_ok() {
+                            out.push(Action::Fire { unit: u as u16, target: t as u16 });
+                        }
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Phase::Leaders { side } => {
+                for o in 0..self.officers.len() {
+                    let off = &self.officers[o];
+                    if off.side != side || off.acted || off.ride(self.turn) <= 0.0 {
+                        continue;
+                    }
+                    let here = self.officer_at(o);
+                    let mut near: Vec<(f64, usize)> = (0..self.units.len())
+                        .filter(|&u| self.check_ride(side, o as u16, u as u16).is_ok())
+                        .map(|u| (here.dist(self.units[u].at), u))
+                        .collect();
+                    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    for &(_, u) in near.iter().take(RIDES) {
+                        out.push(Action::Ride { officer: o as u16, unit: u as u16 });
+                    }
+                }
+                for u in 0..self.units.len() {
+                    let x = &self.units[u];
+                    if x.side == side && x.reserve && !x.acted && x.steady() {
+                        self.moves_of(u, true, out);
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Charges unit `u` may declare.
+    fn charges_of(&self, u: usize, out: &mut Vec<Action>) {
+        let x = &self.units[u];
+        let Some(bonus) = x.kind.profile().charge else {
+            return;
+        };
+        if x.state != State::Good {
+            return;
+        }
+        let reach = crate::model::rate(x.kind, x.formation).unwrap_or(0.0) + bonus + 10.0;
+        for t in 0..self.units.len() {
+            let e = &self.units[t];
+            if e.side != x.side && e.present() && e.at.dist(x.at) <= reach && self.check_charge(u, t).is_ok() {
+                out.push(Action::Charge { unit: u as u16, target: t as u16 });
+            }
+        }
+    }
+
+    /// A handful of moves for unit `u`: ahead, back, towards the nearest enemy and the nearest
+    /// objective not held, obliquely (Prussians), and each change of formation where it stands.
+    fn moves_of(&self, u: usize, reserve: bool, out: &mut Vec<Action>) {
+        let x = &self.units[u];
+        let (at, facing, formation) = (x.at, x.facing, x.formation);
+        let push = |out: &mut Vec<Action>, heading: f64, face: f64, form: Formation, fraction: f64| {
+            let d = self.furthest(u, heading, face, form, reserve) * fraction;
+            if d >= 0.5 {
+                let to = at + volley_table::unit(heading) * d;
+                let to = Point::new((to.x * 100.0).round() / 100.0, (to.y * 100.0).round() / 100.0);
+                let a = Action::Move { unit: u as u16, to, facing: face, formation: form };
+                if self.check_move(u, to, face, form, reserve).is_ok() && !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        };
+        if formation != Formation::Square && formation != Formation::Unlimbered {
+            push(out, facing, facing, formation, 1.0);
+            push(out, facing, facing, formation, 0.5);
+            push(out, norm_heading(facing + 180.0), facing, formation, 1.0);
+            if self.stat().oblique[usize::from(x.side)] && formation.ordered() {
+                push(out, norm_heading(facing + 30.0), facing, formation, 1.0);
+                push(out, norm_heading(facing - 30.0), facing, formation, 1.0);
+            }
+        }
+        let mut goals: Vec<Point> = Vec::new();
+        if let Some(e) = self.nearest_enemy(u) {
+            goals.push(self.units[e].at);
+        }
+        for (k, o) in self.stat().objectives.iter().enumerate() {
+            if self.holders[k] != Some(x.side) {
+                if let Some((c, _)) = volley_table::bounding_circle(o.points.iter().copied()) {
+                    goals.push(c);
+                }
+            }
+        }
+        for g in goals {
+            let h = heading_to(at, g);
+            if turn(facing, h).abs() > 10.0 {
+                let f = (h * 10.0).round() / 10.0;
+                let a = Action::Move { unit: u as u16, to: at, facing: f, formation };
+                if self.check_move(u, at, f, formation, reserve).is_ok() && !out.contains(&a) {
+                    out.push(a);
+                }
+                if formation != Formation::Square && formation != Formation::Unlimbered {
+                    push(out, f, f, formation, 1.0);
+                }
+            } else if formation == Formation::Limbered || formation == Formation::Skirmish {
+                push(out, h, facing, formation, 1.0);
+            }
+        }
+        if reserve {
+            return;
+        }
+        for f in formations(x.kind) {
+            if f == formation {
+                continue;
+            }
+            let a = Action::Move { unit: u as u16, to: at, facing, formation: f };
+            if self.check_move(u, at, facing, f, reserve).is_ok() {
+                out.push(a);
+            }
+            // Guns limbering to move on, or moving up to unlimber.
+            if x.arm() == Arm::Artillery {
+                push(out, facing, facing, f, 1.0);
+            }
+        }
+    }
+}

@@ -1,0 +1,841 @@
+//! Fire, melee, morale, rallying and officers on the table: the battle describes each situation to
+//! the calculator ([`crate::combat`], [`crate::melee`]) and carries out what comes of it.
+
+use volley_chance::{Chance, DrawKind};
+use volley_core::calc::{CalcError, Calculator};
+use volley_core::{ApplyError, Illegal, illegal};
+use volley_table::{Cover, FrontArc, Point, TerrainKind, dist_to_segment, heading_to, segment_meets_polygon};
+
+use super::Battle;
+use super::moves::state_name;
+use crate::combat::{self, Combat, Firer, Morale, OfficerFate, Range, Resolution, Standing, Target, Volley};
+use crate::events::Event;
+use crate::melee::{self, End, Fighter, Melee, Pursuit, Winner};
+use crate::model::{CAVALRY_RETREAT, COMMANDER_DEATH, Formation, RESTS_ON, SECURE_FLANK, State, Wound, near_polygon};
+use crate::units::{Arm, Chart};
+
+/// A volley's aim, worked out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aim {
+    /// The nearest point of the target in the arc and range.
+    pub at: Point,
+    /// The distance from the firer's front edge.
+    pub distance: f64,
+    /// Short or long range.
+    pub range: Range,
+}
+
+fn calc_to_apply(e: CalcError) -> ApplyError {
+    match e {
+        CalcError::Draw(d) => ApplyError::Draw(d),
+        other => ApplyError::Illegal(Illegal::new(other.to_string())),
+    }
+}
+
+fn dice_text(dice: &[u8]) -> String {
+    dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn morale_word(m: Morale) -> &'static str {
+    match m {
+        Morale::Passed => "passed",
+        Morale::Shaken => "one die failed: shaken",
+        Morale::Rout => "both dice failed: rout",
+    }
+}
+
+impl Battle {
+    /// Whether unit `u` is in cover against an enemy at `from`: in woods or a town, or behind a
+    /// wall or works.
+    pub fn in_cover(&self, u: usize, from: Point) -> bool {
+        self.stat().table.cover(self.units[u].at, from) != Cover::Open
+    }
+
+    /// Whether unit `u` stands in hard cover (entrenchments, works, a wall) against `from`: the
+    /// fire chart E for foot and guns.
+    pub fn hard_cover(&self, u: usize, from: Point) -> bool {
+        self.units[u].arm() != Arm::Cavalry
+            && matches!(self.stat().table.cover(self.units[u].at, from), Cover::Works | Cover::Wall)
+    }
+
+    /// Whether both of unit `u`'s flanks are secure: each with a friendly unit (not routing)
+    /// within 3", or resting on a town, woods or a wall.
+    pub fn secure_flanks(&self, u: usize) -> bool {
+        let unit = &self.units[u];
+        let c = unit.corners();
+        let flanks = [(c[0] + c[3]) * 0.5, (c[1] + c[2]) * 0.5];
+        flanks.iter().all(|&p| {
+            self.units.iter().enumerate().any(|(j, o)| {
+                j != u && o.side == unit.side && o.steady() && near_polygon(p, &o.corners(), SECURE_FLANK)
+            }) || self.stat().table.features().iter().any(|f| match f.kind {
+                TerrainKind::Town | TerrainKind::Woods => near_polygon(p, &f.points, RESTS_ON),
+                TerrainKind::Wall => volley_table::dist_to_polyline(p, &f.points) <= RESTS_ON,
+                _ => false,
+            })
+        })
+    }
+
+    /// The unit as its morale test needs it (`from`: where the danger comes from).
+    pub fn standing(&self, u: usize, from: Point) -> Standing {
+        let x = &self.units[u];
+        Standing {
+            kind: x.kind,
+            hits_before: x.hits,
+            in_cover: self.in_cover(u, from),
+            secure_flanks: self.secure_flanks(u),
+            leader_attached: self.leader_attached(u),
+            officer_attached: self.leader_attached(u),
+            shaken: x.shaken(),
+            figures: x.figures.max(1),
+            figures_per_stand: x.figures_per_stand,
+        }
+    }
+
+    /// Where unit `u` may aim at `t`: a point of the target within the 45° arcs from its front
+    /// corners and within range of its front edge, with nothing between (terrain or another unit).
+    pub fn aim(&self, u: usize, t: usize) -> Option<Aim> {
+        let (unit, target) = (&self.units[u], &self.units[t]);
+        let (short, long) = unit.range()?;
+        let reach = long.unwrap_or(short);
+        let c = unit.corners();
+        let arc = FrontArc::new(c[0], c[1], unit.facing, 45.0);
+        let tc = target.corners();
+        let mut samples = vec![target.at];
+        for k in 0..4 {
+            samples.push(tc[k]);
+            samples.push((tc[k] + tc[(k + 1) % 4]) * 0.5);
+        }
+        let table = &self.stat().table;
+        let mut best: Option<Aim> = None;
+        for p in samples {
+            if !arc.contains(p) {
+                continue;
+            }
+            let d = dist_to_segment(p, c[0], c[1]);
+            if d > reach + 1e-9 || best.as_ref().is_some_and(|b| b.distance <= d) {
+                continue;
+            }
+            let from = (c[0] + c[1]) * 0.5;
+            if table.terrain_blocks_sight(from, p) {
+                continue;
+            }
+            let blocked = self
+                .units
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != u && j != t && o.present() && segment_meets_polygon(from, p, &o.corners()));
+            if blocked {
+                continue;
+            }
+            let range = if d <= short + 1e-9 { Range::Short } else { Range::Long };
+            best = Some(Aim { at: p, distance: d, range });
+        }
+        best
+    }
+
+    /// The volley `u` would fire at `t`, or why it may not.
+    pub fn volley(&self, u: usize, t: usize) -> Result<(Volley, Aim), Illegal> {
+        let Some(unit) = self.units.get(u) else {
+            return illegal!("there is no unit {u}");
+        };
+        let Some(target) = self.units.get(t) else {
+            return illegal!("there is no unit {t}");
+        };
+        let (name, tname) = (self.name(u), self.name(t));
+        if target.side == unit.side || !target.present() {
+            return illegal!("{tname} is not an enemy in the battle");
+        }
+        if !unit.steady() {
+            return illegal!("{name} is {}", state_name(unit.state));
+        }
+        if unit.charging.is_some() {
+            return illegal!("{name} has declared a charge and does not fire");
+        }
+        if unit.range().is_none() {
+            return illegal!("{} do not fire (the table's `~`)", unit.kind.profile().name);
+        }
+        if unit.formation == Formation::Limbered {
+            return illegal!("{name} is limbered: guns fire only unlimbered");
+        }
+        let Some(aim) = self.aim(u, t) else {
+            return illegal!(
+                "{tname} is not within {name}'s range and the 45° arcs from its front corners, or the line of fire is blocked"
+            );
+        };
+        let from = (unit.corners()[0] + unit.corners()[1]) * 0.5;
+        let v = Volley {
+            firer: Firer { kind: unit.kind, firing: unit.front_figures(), shaken: unit.shaken() },
+            target: Target {
+                unit: self.standing(t, from),
+                formation: target.formation.target(),
+                flank_or_rear: !self.in_front_sector(t, from),
+                hard_cover: self.hard_cover(t, from),
+            },
+            range: if unit.arm() == Arm::Artillery { aim.range } else { Range::Short },
+        };
+        v.dice().map_err(|e| Illegal::new(format!("{name} cannot fire at {tname}: {e}")))?;
+        Ok((v, aim))
+    }
+
+    pub(super) fn check_fire(&self, u: usize, t: usize) -> Result<(), Illegal> {
+        self.volley(u, t).map(|_| ())
+    }
+
+    /// Fire `u`'s volley at `t` and carry out what comes of it.
+    pub(super) fn fire(
+        &mut self,
+        u: usize,
+        t: usize,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let (v, aim) = self.volley(u, t).map_err(ApplyError::Illegal)?;
+        let (chart, _, number) = v.dice().map_err(calc_to_apply)?;
+        let Resolution::Volley(r) =
+            Combat.resolve(&combat::Situation::Volley(v.clone()), chance).map_err(calc_to_apply)?
+        else {
+            return Ok(());
+        };
+        let mut why =
+            vec![format!("{} target {:?}", formation_words(self.units[t].formation), v.target.formation.chart())];
+        if v.target.flank_or_rear {
+            why.push("a flank or rear shot A".into());
+        }
+        if v.target.hard_cover {
+            why.push("hard cover E".into());
+        }
+        if v.target.unit.shaken {
+            why.push("target shaken D".into());
+        }
+        if v.firer.shaken {
+            why.push("firer shaken D".into());
+        }
+        let mut text = format!(
+            "{} fires at {} ({:.1}\"{}): {} dice ({} {}) on chart {chart:?} [{}], hits on {number} or under: {} — {} hit{}",
+            self.name(u),
+            self.name(t),
+            aim.distance,
+            if self.units[u].arm() == Arm::Artillery {
+                if aim.range == Range::Short { ", short range" } else { ", long range" }
+            } else {
+                ""
+            },
+            r.fire_dice.len(),
+            v.firer.firing,
+            if self.units[u].arm() == Arm::Artillery { "gunners" } else { "figures in the front rank" },
+            why.join(", "),
+            dice_text(&r.fire_dice),
+            r.outcome.hits,
+            if r.outcome.hits == 1 { "" } else { "s" }
+        );
+        let hits = r.outcome.hits;
+        {
+            let x = &mut self.units[t];
+            x.hits += hits;
+            x.figures = x.figures.saturating_sub(hits);
+        }
+        if let (Some(d), Some(fate)) = (r.officer_die, r.outcome.officer) {
+            if let Some(o) = self.first_officer_with(t) {
+                text.push_str(&format!("; officer's die {d}"));
+                events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text: text.clone() });
+                text.clear();
+                self.officer_fate(o, d, fate, chance, events)?;
+            }
+        }
+        let mut tail = String::new();
+        if let Some((mchart, mnum, dice)) = &r.test {
+            let m = r.outcome.morale.unwrap_or(Morale::Passed);
+            tail.push_str(&format!(
+                "{} tests morale on chart {mchart:?} ({} hits in all), passes on {mnum} or under: {} — {}",
+                self.name(t),
+                self.units[t].hits,
+                dice_text(dice),
+                morale_word(m)
+            ));
+        }
+        if !text.is_empty() && !tail.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&tail);
+        if !text.is_empty() {
+            events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text });
+        }
+        let from = self.units[u].at;
+        if r.outcome.removed {
+            let why = if self.units[t].worn_out() {
+                "down to its last stands".to_string()
+            } else {
+                "a shaken unit that routs is removed".to_string()
+            };
+            self.remove(t, &why, events);
+        } else if let Some(m) = r.outcome.morale {
+            self.morale_result(t, m, from, events);
+        }
+        Ok(())
+    }
+
+    /// Carry out a morale result on a unit: shaken, or routed (a rout move away from `from`).
+    pub(super) fn morale_result(&mut self, t: usize, m: Morale, from: Point, events: &mut Vec<Event>) {
+        match m {
+            Morale::Passed => {}
+            Morale::Shaken => {
+                if self.units[t].state == State::Good {
+                    self.units[t].state = State::Shaken;
+                    self.units[t].shaken_turn = self.turn;
+                }
+            }
+            Morale::Rout => {
+                if self.units[t].shaken() {
+                    self.remove(t, "a shaken unit that routs is removed", events);
+                } else {
+                    self.rout(t, from, events);
+                }
+            }
+        }
+    }
+
+    /// Unit `t` routs: unformed, a rout move straight away from `from`; off the table, it is gone.
+    pub(super) fn rout(&mut self, t: usize, from: Point, events: &mut Vec<Event>) {
+        self.units[t].state = State::Routing;
+        let away = heading_to(from, self.units[t].at);
+        let d = self.units[t].rout_move();
+        let (to, off) = self.forced_move(t, away, d, Some(away));
+        if off {
+            self.remove(t, "routed off the table", events);
+        } else {
+            events.push(Event::Forced {
+                unit: t as u16,
+                to,
+                text: format!("{} routs {d}\" to [{:.1}, {:.1}] (as far as it can go)", self.name(t), to.x, to.y),
+            });
+        }
+    }
+
+    /// Unit `t` falls back a full column move, facing the enemy at `from`.
+    pub(super) fn fall_back(&mut self, t: usize, from: Point, d: f64, why: &str, events: &mut Vec<Event>) {
+        let face = heading_to(self.units[t].at, from);
+        let away = heading_to(from, self.units[t].at);
+        let (to, _) = self.forced_move(t, away, d, Some(face));
+        events.push(Event::Forced {
+            unit: t as u16,
+            to,
+            text: format!("{} {why} {d}\" to [{:.1}, {:.1}], facing the enemy", self.name(t), to.x, to.y),
+        });
+    }
+
+    /// Take unit `t` out of the battle; its officers stay where it stood.
+    pub(super) fn remove(&mut self, t: usize, why: &str, events: &mut Vec<Event>) {
+        if !self.units[t].present() {
+            return;
+        }
+        self.units[t].state = State::Removed;
+        self.units[t].charging = None;
+        let at = self.units[t].at;
+        for o in &mut self.officers {
+            if o.with == Some(t as u16) {
+                o.with = None;
+                o.at = at;
+            }
+        }
+        events.push(Event::Removed { unit: t as u16, text: format!("{} is removed: {why}", self.name(t)) });
+    }
+
+    /// An officer's fate by his die.
+    pub(super) fn officer_fate(
+        &mut self,
+        o: usize,
+        die: u8,
+        fate: OfficerFate,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let name = self.officers[o].name.clone();
+        let words = match fate {
+            OfficerFate::CloseCall => "a close call, a grazing wound: no effect".to_string(),
+            OfficerFate::Missed => "missed".to_string(),
+            OfficerFate::LightWound => {
+                if self.officers[o].wound == Wound::None {
+                    self.officers[o].wound = Wound::Light;
+                }
+                "a light wound: he moves at half speed for the rest of the game".to_string()
+            }
+            OfficerFate::SevereWound => {
+                self.officers[o].wound = Wound::Severe { until: self.turn + 2 };
+                format!("a severe wound: no movement for two turns (until turn {})", self.turn + 2)
+            }
+            OfficerFate::Killed | OfficerFate::KilledByRoundShot => {
+                let successor = successor_of(&name);
+                let commander = self.officers[o].commander;
+                let at = self.officer_at(o);
+                let off = &mut self.officers[o];
+                off.name = successor.clone();
+                off.wound = Wound::None;
+                off.exceptional = false;
+                let mut w = format!(
+                    "{}: {successor} takes his place",
+                    if fate == OfficerFate::Killed { "killed" } else { "killed by round shot" }
+                );
+                if fate == OfficerFate::KilledByRoundShot && commander {
+                    w.push_str(&format!(
+                        "; the army commander is dead: every unit of his within {COMMANDER_DEATH}\" tests morale"
+                    ));
+                    events.push(Event::Officer { officer: o as u16, text: format!("{name}'s fate, die {die}: {w}") });
+                    return self.commander_death(o, at, chance, events);
+                }
+                w
+            }
+        };
+        events.push(Event::Officer { officer: o as u16, text: format!("{name}'s fate, die {die}: {words}") });
+        Ok(())
+    }
+
+    /// The army commander killed by round shot at `at`: every unit of his side within 12" tests.
+    fn commander_death(
+        &mut self,
+        o: usize,
+        at: Point,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let side = self.officers[o].side;
+        let near: Vec<usize> = (0..self.units.len())
+            .filter(|&i| {
+                let u = &self.units[i];
+                u.side == side && u.steady() && crate::model::near_polygon(at, &u.corners(), COMMANDER_DEATH)
+            })
+            .collect();
+        for i in near {
+            if !self.units[i].steady() {
+                continue;
+            }
+            let enemy = self.nearest_enemy(i).map_or(at, |e| self.units[e].at);
+            let s = self.standing(i, enemy);
+            let chart = Chart::of_hits(s.hits_before);
+            let number = s.kind.profile().morale[chart.index()];
+            let k = combat::morale_dice(s.in_cover, s.secure_flanks, s.leader_attached);
+            let mut dice = Vec::new();
+            for j in 0..k {
+                let what = format!("{}'s morale die {} of {k} (passes on {number} or under)", self.name(i), j + 1);
+                dice.push(chance.draw(&DrawKind::Die { sides: 10 }, &what)? as u8);
+            }
+            let m = combat::morale_of(&dice, number);
+            events.push(Event::Morale {
+                unit: i as u16,
+                text: format!(
+                    "{} tests for the army commander's death on chart {chart:?}, passes on {number} or under: {} — {}",
+                    self.name(i),
+                    dice_text(&dice),
+                    morale_word(m)
+                ),
+            });
+            self.morale_result(i, m, enemy, events);
+        }
+        Ok(())
+    }
+
+    /// The nearest enemy of unit `u` still in the battle.
+    pub fn nearest_enemy(&self, u: usize) -> Option<usize> {
+        let me = &self.units[u];
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.side != me.side && e.present())
+            .min_by(|a, b| me.at.dist2(a.1.at).total_cmp(&me.at.dist2(b.1.at)))
+            .map(|(i, _)| i)
+    }
+
+    /// The rally of `side`'s units: each routing unit has its one attempt; a shaken unit tries
+    /// when it has a leader attached, or has been shaken and stood still for a whole turn.
+    pub(super) fn rally(
+        &mut self,
+        side: u8,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if u.side != side {
+                continue;
+            }
+            let routing = u.state == State::Routing;
+            let why = match u.state {
+                State::Routing => "its one attempt to rally from rout",
+                State::Shaken if self.leader_attached(i) => "its leader rallies it",
+                State::Shaken if u.shaken_turn + 2 <= self.turn && u.last_moved + 2 <= self.turn => {
+                    "it has stood still a turn to restore its order"
+                }
+                _ => continue,
+            };
+            let r = combat::Rally { kind: u.kind, routing };
+            let Resolution::Volley(res) =
+                Combat.resolve(&combat::Situation::Rally(r), chance).map_err(calc_to_apply)?
+            else {
+                continue;
+            };
+            let (chart, number, dice) = res.test.clone().unwrap_or((Chart::C, 0, Vec::new()));
+            let m = res.outcome.morale.unwrap_or(Morale::Passed);
+            let result = if res.outcome.removed {
+                "failed: removed"
+            } else if res.outcome.rallied {
+                "rallied to good order"
+            } else if routing {
+                "rallied, but shaken"
+            } else {
+                "still shaken"
+            };
+            events.push(Event::Morale {
+                unit: i as u16,
+                text: format!(
+                    "{} tries to rally ({why}): 2 dice on chart {chart:?}, pass on {number} or under: {} — {}: {result}",
+                    self.name(i),
+                    dice_text(&dice),
+                    morale_word(m)
+                ),
+            });
+            if res.outcome.removed {
+                self.remove(i, "failed to rally from rout", events);
+            } else if res.outcome.rallied {
+                self.units[i].state = State::Good;
+            } else if routing {
+                self.units[i].state = State::Shaken;
+                self.units[i].shaken_turn = self.turn;
+            }
+        }
+        Ok(())
+    }
+
+    /// Each fighter's chart from the text's lists of advantages (shaken, "vs. shaken" and the
+    /// halt are the calculator's): charger's, defender's, with the reasons.
+    pub fn melee_charts(&self, c: usize, d: usize, flank: bool) -> ([Chart; 2], Vec<String>) {
+        let (cu, du) = (&self.units[c], &self.units[d]);
+        let mut cl: Vec<Chart> = Vec::new();
+        let mut dl: Vec<Chart> = Vec::new();
+        let mut why = Vec::new();
+        let table = &self.stat().table;
+        let on_hill = |p: Point| table.inside(TerrainKind::Hill, p);
+        let (cav_c, inf_d) = (cu.arm() == Arm::Cavalry, du.arm() == Arm::Infantry);
+        let (inf_c, cav_d) = (cu.arm() == Arm::Infantry, du.arm() == Arm::Cavalry);
+        if flank {
+            cl.push(Chart::A);
+            dl.push(Chart::E);
+            why.push("a flank or rear attack: A for the charger, E for the defender".to_string());
+        }
+        if cav_c && du.formation == Formation::Square {
+            dl.push(Chart::A);
+            cl.push(Chart::E);
+            why.push("square against cavalry: A, cavalry against a square: E".into());
+        }
+        if !cu.unformed() && du.unformed() {
+            cl.push(Chart::A);
+            dl.push(Chart::E);
+            why.push(if cav_c && inf_d {
+                "cavalry against unformed infantry: A; the unformed: E".into()
+            } else {
+                "formed against unformed: A; the unformed: E".into()
+            });
+        } else if cu.unformed() && !du.unformed() {
+            cl.push(Chart::E);
+            dl.push(Chart::A);
+            why.push("unformed against formed: E; the formed: A".into());
+        }
+        let d_cover = self.in_cover(d, cu.at);
+        if cav_c && inf_d && d_cover {
+            dl.push(Chart::A);
+            cl.push(Chart::E);
+            why.push("infantry in cover against cavalry: A; cavalry against infantry in cover: E".into());
+        }
+        if inf_c && inf_d {
+            if d_cover || (on_hill(du.at) && !on_hill(cu.at)) {
+                dl.push(Chart::B);
+                cl.push(Chart::D);
+                why.push("infantry uphill or behind cover against infantry: B; the other: D".into());
+            } else if on_hill(cu.at) && !on_hill(du.at) {
+                cl.push(Chart::B);
+                dl.push(Chart::D);
+                why.push("infantry uphill against infantry: B; the other: D".into());
+            }
+        }
+        if cav_c && inf_d && !self.secure_flanks(d) && du.formation != Formation::Square {
+            cl.push(Chart::B);
+            dl.push(Chart::D);
+            why.push("cavalry against infantry without secure flanks: B; the infantry: D".into());
+        }
+        if inf_c && cav_d && !self.secure_flanks(c) {
+            cl.push(Chart::D);
+            dl.push(Chart::B);
+            why.push("infantry without secure flanks against cavalry: D; the cavalry: B".into());
+        }
+        ([Chart::net(cl), Chart::net(dl)], why)
+    }
+
+    /// The melee phase of `side`: each of its declared charges, in the units' order.
+    pub(super) fn melee_phase(
+        &mut self,
+        side: u8,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        for c in 0..self.units.len() {
+            if self.units[c].side != side {
+                continue;
+            }
+            let Some(t) = self.units[c].charging.take() else {
+                continue;
+            };
+            let t = usize::from(t);
+            let path = match self.check_charge(c, t) {
+                Ok(p) => p,
+                Err(why) => {
+                    events.push(Event::Melee {
+                        charger: c as u16,
+                        defender: t as u16,
+                        text: format!("{}'s charge at {} is called off: {why}", self.name(c), self.name(t)),
+                    });
+                    continue;
+                }
+            };
+            self.charge(c, t, &path, chance, events)?;
+            if self.outcome.is_some() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    fn fighter(&self, u: usize, chart: Chart, enemy_at: Point) -> Fighter {
+        let x = &self.units[u];
+        Fighter {
+            kind: x.kind,
+            figures: x.front_figures().max(1),
+            chart,
+            hits_before: x.hits,
+            shaken: x.shaken(),
+            in_cover: self.in_cover(u, enemy_at),
+            secure_flanks: self.secure_flanks(u),
+            leader_attached: self.leader_attached(u),
+        }
+    }
+
+    fn charge(
+        &mut self,
+        c: usize,
+        d: usize,
+        path: &super::moves::ChargePath,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let ([cc, dc], why) = self.melee_charts(c, d, path.flank);
+        let m =
+            Melee { charger: self.fighter(c, cc, self.units[d].at), defender: self.fighter(d, dc, self.units[c].at) };
+        let r = melee::resolve(&m, chance).map_err(calc_to_apply)?;
+        let o = r.outcome.clone();
+        let (cn, dn) = (self.name(c).to_string(), self.name(d).to_string());
+        let test = |t: &(Chart, u8, Vec<u8>)| format!("chart {:?}, pass on {} or under: {}", t.0, t.1, dice_text(&t.2));
+        let mut text = format!("{cn} charges {dn}");
+        if !why.is_empty() {
+            text.push_str(&format!(" ({})", why.join("; ")));
+        }
+        text.push_str(&format!(". Test to charge: {}", test(&r.charge_test)));
+        if o.charged {
+            self.units[c].at = path.to;
+            self.units[c].facing = path.facing;
+            self.units[c].last_moved = self.turn;
+            if let Some(t) = &r.defence_test {
+                text.push_str(&format!("; {dn}'s test to stand: {}", test(t)));
+            }
+            if let Some(t) = &r.counter_test {
+                text.push_str(&format!(
+                    "; test to counter-charge: {}{}",
+                    test(t),
+                    if o.at_halt { " — at the halt" } else { "" }
+                ));
+            } else if o.at_halt {
+                text.push_str(" — shaken, it meets the charge at the halt");
+            }
+        } else {
+            text.push_str(" — it will not charge");
+        }
+        let mut hits = [0u32; 2];
+        if let Some(md) = &r.melee_dice {
+            for (k, (chart, number, dice)) in md.iter().enumerate() {
+                hits[k] = dice.iter().filter(|&&x| x <= *number).count() as u32;
+                text.push_str(&format!(
+                    "; {} fights on chart {chart:?}, hits on {number} or under: {} — {} hit{}",
+                    if k == 0 { &cn } else { &dn },
+                    dice_text(dice),
+                    hits[k],
+                    if hits[k] == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        if let Some(pt) = &r.post_tests {
+            text.push_str(&format!("; after the melee {cn}: {}, {dn}: {}", test(&pt[0]), test(&pt[1])));
+        }
+        match o.winner {
+            Some(Winner::Charger) => text.push_str(&format!("; {cn} win")),
+            Some(Winner::Defender) => text.push_str(&format!("; {dn} win")),
+            None if o.fought => text.push_str("; no winner"),
+            None => {}
+        }
+        if let (Some(die), Some(p)) = (r.pursuit_die, o.pursuit) {
+            text.push_str(&format!("; pursuit die {die}: {}", pursuit_words(p)));
+        }
+        events.push(Event::Melee { charger: c as u16, defender: d as u16, text });
+        // Hits: the defender's dice hit the charger, the charger's the defender.
+        for (u, h) in [(c, hits[1]), (d, hits[0])] {
+            let x = &mut self.units[u];
+            x.hits += h;
+            x.figures = x.figures.saturating_sub(h);
+        }
+        // An officer with a unit hit in the melee meets his fate (see the register).
+        for (u, h) in [(c, hits[1]), (d, hits[0])] {
+            if h > 0 {
+                if let Some(of) = self.first_officer_with(u) {
+                    let die = chance
+                        .draw(&DrawKind::Die { sides: 10 }, &format!("the fate of the officer with {}", self.name(u)))?
+                        as u8;
+                    self.officer_fate(of, die, OfficerFate::of(die), chance, events)?;
+                }
+            }
+        }
+        let (cat, dat) = (self.units[c].at, self.units[d].at);
+        // Whose end the charge decides: the charger's alone if it would not charge; the
+        // defender's alone if it failed its test to stand; both after a melee.
+        let decided: &[(usize, End, Point)] = if !o.charged {
+            &[(c, o.charger, dat)]
+        } else if !o.fought {
+            &[(d, o.defender, cat)]
+        } else {
+            &[(c, o.charger, dat), (d, o.defender, cat)]
+        };
+        for &(u, end, enemy_at) in decided {
+            if !self.units[u].present() {
+                continue;
+            }
+            if self.units[u].worn_out() {
+                self.remove(u, "down to its last stands", events);
+                continue;
+            }
+            match end {
+                End::Removed => self.remove(u, "a shaken unit that routs is removed", events),
+                End::Rout => self.rout(u, enemy_at, events),
+                End::Shaken => {
+                    if self.units[u].state != State::Shaken {
+                        self.units[u].state = State::Shaken;
+                        self.units[u].shaken_turn = self.turn;
+                    }
+                    // A charger that would not charge stays where it is; a unit that goes shaken
+                    // in the melee, or falls back before it, retires a full column move facing the
+                    // enemy (a cavalry melee with no winner: both retreat 24" instead).
+                    if o.charged && !o.both_retreat {
+                        let why =
+                            if u == c && o.charger_retires { "retires a full move, shaken," } else { "falls back" };
+                        let dist = self.units[u].column_move();
+                        self.fall_back(u, enemy_at, dist, why, events);
+                    }
+                }
+                End::Good => self.units[u].state = State::Good,
+            }
+        }
+        if o.fought {
+            for u in [c, d] {
+                if self.units[u].present() && self.units[u].worn_out() {
+                    self.remove(u, "down to its last stands", events);
+                }
+            }
+        }
+        if o.both_retreat {
+            for (u, enemy_at) in [(c, dat), (d, cat)] {
+                if self.units[u].steady() {
+                    self.fall_back(u, enemy_at, CAVALRY_RETREAT, "retreats (a cavalry melee with no winner)", events);
+                }
+            }
+        }
+        if let Some(p) = o.pursuit {
+            let (w, l) = if o.winner == Some(Winner::Charger) { (c, d) } else { (d, c) };
+            if self.units[w].steady() {
+                match p {
+                    Pursuit::Pursue => {
+                        let to = self.units[l].at;
+                        let head = heading_to(self.units[w].at, to);
+                        let (at, off) = self.forced_move(w, head, CAVALRY_RETREAT, Some(head));
+                        if off {
+                            self.remove(w, "pursued off the table", events);
+                        } else {
+                            events.push(Event::Forced {
+                                unit: w as u16,
+                                to: at,
+                                text: format!(
+                                    "{} pursues up to {CAVALRY_RETREAT}\" to [{:.1}, {:.1}]",
+                                    self.name(w),
+                                    at.x,
+                                    at.y
+                                ),
+                            });
+                        }
+                    }
+                    Pursuit::ReturnToOwnLines => {
+                        let rear = self.stat().rear[usize::from(self.units[w].side)];
+                        let head = (rear.inward() + 180.0) % 360.0;
+                        let (at, _) = self.forced_move(w, head, CAVALRY_RETREAT, Some(head));
+                        events.push(Event::Forced {
+                            unit: w as u16,
+                            to: at,
+                            text: format!(
+                                "{} returns {CAVALRY_RETREAT}\" towards its own lines, its back to the enemy, to [{:.1}, {:.1}]",
+                                self.name(w),
+                                at.x,
+                                at.y
+                            ),
+                        });
+                    }
+                    Pursuit::Hold | Pursuit::Rally => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn pursuit_words(p: Pursuit) -> &'static str {
+    match p {
+        Pursuit::Pursue => "pursue the opponent at once, shaken",
+        Pursuit::ReturnToOwnLines => "return to its own lines, back to the enemy, shaken",
+        Pursuit::Hold => "hold its position, shaken",
+        Pursuit::Rally => "rally on the spot, good order",
+    }
+}
+
+fn formation_words(f: Formation) -> &'static str {
+    match f {
+        Formation::Square => "a square:",
+        Formation::MarchColumn | Formation::AttackColumn => "a column:",
+        Formation::Limbered => "limbered guns:",
+        Formation::Line => "a line:",
+        Formation::Skirmish => "skirmishers:",
+        Formation::Unlimbered => "unlimbered guns:",
+    }
+}
+
+/// The name of the next man up: "X's successor", then "X's 2nd successor" and so on.
+fn successor_of(name: &str) -> String {
+    if let Some(base) = name.strip_suffix("'s successor") {
+        return format!("{base}'s 2nd successor");
+    }
+    if let Some((base, rest)) = name.rsplit_once("'s ") {
+        if let Some(n) = rest
+            .strip_suffix(" successor")
+            .and_then(|k| k.trim_end_matches(|c: char| c.is_alphabetic()).parse::<u32>().ok())
+        {
+            let k = n + 1;
+            let suffix = match k % 10 {
+                1 if k % 100 != 11 => "st",
+                2 if k % 100 != 12 => "nd",
+                3 if k % 100 != 13 => "rd",
+                _ => "th",
+            };
+            return format!("{base}'s {k}{suffix} successor");
+        }
+    }
+    format!("{name}'s successor")
+}

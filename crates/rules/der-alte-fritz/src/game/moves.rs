@@ -1,0 +1,533 @@
+//! Movement on the table: rates and what halves them, terrain, bodies that may not pass through
+//! each other, charges' reach, and the moves units must make (routs, falling back, pursuits).
+
+use volley_core::Illegal;
+use volley_table::{
+    Point, TerrainKind, convex_distance, convex_overlap, convex_sweep, heading_to, norm_heading, point_in_polygon,
+    segment_crosses_polyline, turn, unit as heading_unit,
+};
+
+use super::Battle;
+use crate::model::{
+    CONTACT_GAP, Formation, OBLIQUE, OBLIQUE_LESS, STRAIGHT, State, TURN_TOLERANCE, Unit, formations, rate,
+};
+use crate::units::Arm;
+
+/// A legal move, worked out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveCheck {
+    /// Inches it goes.
+    pub distance: f64,
+    /// What the path costs (rough ground counted double, very rough four times).
+    pub cost: f64,
+    /// What it may spend.
+    pub allowance: f64,
+    /// The move in words, with every term of its allowance.
+    pub text: String,
+}
+
+impl MoveCheck {
+    /// Whether the unit went anywhere or changed anything.
+    pub fn moved(&self) -> bool {
+        self.distance > 1e-9 || self.text.contains("turns") || self.text.contains("forms")
+    }
+}
+
+/// What a unit may spend on a move, before terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allowance {
+    /// Inches.
+    pub allowance: f64,
+    /// Every term of it, in words.
+    pub terms: Vec<String>,
+    /// It changes facing.
+    pub turned: bool,
+    /// It changes formation.
+    pub reformed: bool,
+}
+
+/// A charge's path, worked out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChargePath {
+    /// Where the charger's centre ends, touching its target.
+    pub to: Point,
+    /// Its facing: towards the target.
+    pub facing: f64,
+    /// What the path costs.
+    pub cost: f64,
+    /// Its reach: the formation's rate and the charge bonus.
+    pub reach: f64,
+    /// It comes at the target's flank or rear.
+    pub flank: bool,
+}
+
+/// How much going over `p` costs an inch: 1 open, 2 rough (woods, towns, soft ground), 4 very
+/// rough (a marsh given as impassable ground is not entered at all). Linear obstacles are
+/// counted apart.
+fn going(b: &Battle, p: Point) -> f64 {
+    let t = &b.stat().table;
+    let mut k: f64 = 1.0;
+    for f in t.features() {
+        let m = match f.kind {
+            TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => 2.0,
+            _ => continue,
+        };
+        if point_in_polygon(p, &f.points) {
+            k = k.max(m);
+        }
+    }
+    k
+}
+
+/// The cost of going straight from `a` to `b` (rough ground double), and whether the way crosses
+/// a linear obstacle (a hedge, wall, trench or parapet).
+pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
+    let t = &b.stat().table;
+    let mut cuts = vec![0.0, 1.0];
+    let mut obstacle = false;
+    for f in t.features() {
+        match f.kind {
+            TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => {
+                let n = f.points.len();
+                for k in 0..n {
+                    if let Some(s) = crossing(from, to, f.points[k], f.points[(k + 1) % n]) {
+                        cuts.push(s);
+                    }
+                }
+            }
+            TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt => {
+                if segment_crosses_polyline(from, to, &f.points) {
+                    obstacle = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    cuts.sort_by(f64::total_cmp);
+    let len = from.dist(to);
+    let cost = cuts.windows(2).map(|w| (w[1] - w[0]) * len * going(b, from.lerp(to, (w[0] + w[1]) / 2.0))).sum();
+    (cost, obstacle)
+}
+
+/// Where along `a`–`b` (0 to 1) it crosses `c`–`d`, if it does.
+fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
+    let r = b - a;
+    let s = d - c;
+    let den = r.cross(s);
+    if den.abs() < 1e-12 {
+        return None;
+    }
+    let t = (c - a).cross(s) / den;
+    let u = (c - a).cross(r) / den;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
+}
+
+/// A rectangle grown by `g` on every side (corners in [`Unit::corners`] order).
+fn grown(c: &[Point; 4], g: f64) -> [Point; 4] {
+    let centre = (c[0] + c[2]) * 0.5;
+    let fwd = c[0] - c[3];
+    let right = c[1] - c[0];
+    let (lf, lr) = (fwd.len().max(1e-9), right.len().max(1e-9));
+    let (f, r) = (fwd * (g / lf), right * (g / lr));
+    let _ = centre;
+    [c[0] + f - r, c[1] + f + r, c[2] - f + r, c[3] - f - r]
+}
+
+impl Battle {
+    /// The footprints another body may not enter when unit `u` moves: every other unit's, the
+    /// enemy's grown by the contact gap (no move but a charge comes into contact). `except`:
+    /// a unit left out (a charge's target).
+    fn obstacles(&self, u: usize, except: Option<usize>) -> Vec<(usize, [Point; 4])> {
+        let side = self.units[u].side;
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|&(j, o)| j != u && Some(j) != except && o.present())
+            .map(|(j, o)| (j, if o.side == side { o.corners() } else { grown(&o.corners(), CONTACT_GAP) }))
+            .collect()
+    }
+
+    /// Whether the body `start` may go by `v` (the whole way) without entering another body, on
+    /// the table and on passable ground. `Err` names what is in the way.
+    fn clear_way(&self, u: usize, start: &[Point; 4], v: Point, except: Option<usize>) -> Result<(), String> {
+        let table = &self.stat().table;
+        for (j, body) in self.obstacles(u, except) {
+            if convex_overlap(start, &body) {
+                return Err(format!("it would stand on {}", self.name(j)));
+            }
+            if let Some((lo, hi)) = convex_sweep(start, v, &body) {
+                if lo < 1.0 && hi > 0.0 {
+                    let what = if self.units[j].side == self.units[u].side {
+                        "units do not pass through each other"
+                    } else {
+                        "only a charge comes into contact with the enemy"
+                    };
+                    return Err(format!(
+                        "{} is in the way after {:.1}\" ({what})",
+                        self.name(j),
+                        v.len() * lo.max(0.0)
+                    ));
+                }
+            }
+        }
+        for &c in start {
+            if !table.segment_passable(c, c + v) {
+                return Err("the way leaves the table or crosses impassable ground".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Check a move of unit `u` to `to`, facing `facing`, in `formation` (`reserve`: a reserve
+    /// move).
+    pub fn check_move(
+        &self,
+        u: usize,
+        to: Point,
+        facing: f64,
+        formation: Formation,
+        reserve: bool,
+    ) -> Result<MoveCheck, Illegal> {
+        let Some(unit) = self.units.get(u) else {
+            return volley_core::illegal!("there is no unit {u}");
+        };
+        let name = self.name(u);
+        if !to.x.is_finite() || !to.y.is_finite() || !facing.is_finite() {
+            return volley_core::illegal!("a move needs a place and a facing in numbers");
+        }
+        match unit.state {
+            State::Routing => return volley_core::illegal!("{name} is routing: it moves only as a rout"),
+            State::Removed => return volley_core::illegal!("{name} is no longer in the battle"),
+            _ => {}
+        }
+        if unit.charging.is_some() {
+            return volley_core::illegal!("{name} has declared a charge");
+        }
+        let facing = norm_heading(facing);
+        let distance = unit.at.dist(to);
+        let heading = (distance > 1e-9).then(|| heading_to(unit.at, to));
+        let Allowance { mut allowance, mut terms, turned, reformed } = self.allowance(u, heading, facing, formation)?;
+        let (mut cost, obstacle) = path_cost(self, unit.at, to);
+        if obstacle {
+            allowance /= 2.0;
+            terms.push("crossing a linear obstacle: half".into());
+        }
+        if cost > allowance + 1e-9 {
+            let rough = if cost > distance + 1e-9 {
+                format!(" (costing {cost:.1}\" over rough ground)")
+            } else {
+                String::new()
+            };
+            return volley_core::illegal!(
+                "{name} may go {allowance:.1}\" ({}), not {distance:.1}\"{rough}",
+                terms.join(", ")
+            );
+        }
+        if distance <= 1e-9 {
+            cost = 0.0;
+        }
+        let mut probe = unit.clone();
+        probe.formation = formation;
+        let start = probe.outline_at(unit.at, facing, formation);
+        let end = probe.outline_at(to, facing, formation);
+        if !end.iter().all(|&c| self.stat().table.passable(c)) {
+            return volley_core::illegal!("{name} would end off the table or on impassable ground");
+        }
+        self.clear_way(u, &start, to - unit.at, None).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
+        if reserve
+            && self
+                .units
+                .iter()
+                .any(|e| e.side != unit.side && e.present() && convex_distance(&end, &e.corners()) <= CONTACT_GAP)
+        {
+            return volley_core::illegal!("a reserve move may not come into contact with the enemy");
+        }
+        let mut text = String::new();
+        if distance > 1e-9 {
+            text.push_str(&format!("moves {distance:.1}\" to [{:.1}, {:.1}]", to.x, to.y));
+        } else {
+            text.push_str("stands");
+        }
+        if reformed {
+            text.push_str(&format!(", forms {}", formation.name()));
+        }
+        if turned {
+            text.push_str(&format!(", turns to face {facing:.0}°"));
+        }
+        text.push_str(&format!(" (may spend {allowance:.1}\": {}", terms.join(", ")));
+        if cost > distance + 1e-9 {
+            text.push_str(&format!("; the way costs {cost:.1}\" over rough ground"));
+        }
+        text.push(')');
+        if !(distance > 1e-9 || reformed || turned) {
+            return volley_core::illegal!("{name}: a move must go somewhere or change formation or facing");
+        }
+        Ok(MoveCheck { distance, cost, allowance, text })
+    }
+
+    /// What unit `u` may spend on a move going along `heading` (none: it stays where it is),
+    /// ending facing `facing` in `formation`, before terrain: its rate and every halving.
+    pub fn allowance(
+        &self,
+        u: usize,
+        heading: Option<f64>,
+        facing: f64,
+        formation: Formation,
+    ) -> Result<Allowance, Illegal> {
+        let unit = &self.units[u];
+        let name = self.name(u);
+        let Some(new_rate) = rate(unit.kind, formation) else {
+            let allowed: Vec<&str> = formations(unit.kind).map(Formation::name).collect();
+            return volley_core::illegal!(
+                "{} may not stand in {}: {}",
+                unit.kind.profile().name,
+                formation.name(),
+                allowed.join(", ")
+            );
+        };
+        let facing = norm_heading(facing);
+        let turned = turn(unit.facing, facing).abs() >= TURN_TOLERANCE;
+        let reformed = formation != unit.formation;
+        let guns = unit.arm() == Arm::Artillery;
+        let mut terms: Vec<String> = Vec::new();
+        let mut allowance;
+        if guns {
+            // Two functions a turn: limber, move (half the march rate), unlimber, prolong; a full
+            // march move is two.
+            let march = rate(unit.kind, Formation::Limbered).unwrap_or(0.0);
+            let prolong = rate(unit.kind, Formation::Unlimbered).unwrap_or(0.0);
+            allowance = match (unit.formation, formation) {
+                (Formation::Limbered, Formation::Limbered) => {
+                    terms.push(format!("limbered, a full move {march}\" (two functions)"));
+                    march
+                }
+                (Formation::Unlimbered, Formation::Limbered) => {
+                    terms.push(format!("limber, then move half {}\"", march / 2.0));
+                    march / 2.0
+                }
+                (Formation::Limbered, _) => {
+                    terms.push(format!("move half {}\", then unlimber", march / 2.0));
+                    march / 2.0
+                }
+                _ => {
+                    terms.push(format!("by prolonge {prolong}\""));
+                    prolong
+                }
+            };
+            if turned && formation == Formation::Unlimbered && unit.formation == Formation::Unlimbered {
+                allowance /= 2.0;
+                terms.push("turning: half".into());
+            }
+        } else {
+            if turned && reformed {
+                return volley_core::illegal!(
+                    "{name} may change formation or facing in a turn, not both (each at half effect)"
+                );
+            }
+            if unit.formation == Formation::Square && heading.is_some() {
+                return volley_core::illegal!("{name} is in square: a square does not move");
+            }
+            allowance = new_rate;
+            terms.push(format!("{} {new_rate}\"", formation.name()));
+            if reformed {
+                allowance /= 2.0;
+                terms.push(format!("forms {} from {}: half", formation.name(), unit.formation.name()));
+            }
+            if turned {
+                allowance /= 2.0;
+                terms.push(format!("turns to face {facing:.0}°: half"));
+            }
+            if let (Some(h), true) = (heading, formation.ordered()) {
+                let off = turn(facing, h).abs();
+                if off <= STRAIGHT {
+                } else if off <= OBLIQUE && self.stat().oblique[usize::from(unit.side)] {
+                    allowance = (allowance - OBLIQUE_LESS).max(0.0);
+                    terms.push(format!("oblique {off:.0}° off the front: less {OBLIQUE_LESS}\""));
+                } else {
+                    allowance /= 2.0;
+                    terms.push(format!(
+                        "{} {off:.0}° off the front: half",
+                        if off > 135.0 { "backwards" } else { "sideways" }
+                    ));
+                }
+            }
+        }
+        if unit.shaken() {
+            allowance /= 2.0;
+            terms.push("shaken: half".into());
+        }
+        if unit.shaken() {
+            allowance /= 2.0;
+            terms.push("shaken: half".into());
+        }
+        Ok(Allowance { allowance, terms, turned, reformed })
+    }
+
+    /// The furthest unit `u` may go from where it stands straight along `heading`, facing
+    /// `facing` in `formation` (the allowance, or short of whatever is in the way); 0 if not at
+    /// all.
+    pub fn furthest(&self, u: usize, heading: f64, facing: f64, formation: Formation, reserve: bool) -> f64 {
+        let Ok(a) = self.allowance(u, Some(heading), facing, formation) else {
+            return 0.0;
+        };
+        let limit = a.allowance;
+        if limit < 0.1 {
+            return 0.0;
+        }
+        let unit = &self.units[u];
+        let dir = heading_unit(heading);
+        let mut probe = unit.clone();
+        probe.formation = formation;
+        let start = probe.outline_at(unit.at, facing, formation);
+        let v = dir * limit;
+        let mut t_max: f64 = 1.0;
+        for (_, body) in self.obstacles(u, None) {
+            if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
+                if hi > 0.0 && lo < t_max {
+                    t_max = lo.max(0.0);
+                }
+            }
+        }
+        let ok = |d: f64| self.check_move(u, unit.at + dir * d, facing, formation, reserve).is_ok();
+        let top = (t_max * limit - 0.05).max(0.0);
+        if top < 0.1 {
+            return 0.0;
+        }
+        if ok(top) {
+            return top;
+        }
+        // Rough ground, an obstacle or the table's edge: the furthest allowed, by halves.
+        let (mut lo, mut hi) = (0.0, top);
+        for _ in 0..8 {
+            let mid = (lo + hi) / 2.0;
+            if ok(mid) { lo = mid } else { hi = mid }
+        }
+        if lo < 0.1 { 0.0 } else { lo }
+    }
+
+    /// Check a charge by `u` at `t`: the charger in good order, of a type that charges, turns to
+    /// face its target and goes straight at it until they touch, within its formation's rate and
+    /// the charge bonus, with nothing else in the way.
+    pub fn check_charge(&self, u: usize, t: usize) -> Result<ChargePath, Illegal> {
+        let Some(unit) = self.units.get(u) else {
+            return volley_core::illegal!("there is no unit {u}");
+        };
+        let Some(target) = self.units.get(t) else {
+            return volley_core::illegal!("there is no unit {t}");
+        };
+        let (name, tname) = (self.name(u), self.name(t));
+        if target.side == unit.side || !target.present() {
+            return volley_core::illegal!("{tname} is not an enemy in the battle");
+        }
+        if unit.state != State::Good {
+            return volley_core::illegal!("{name} is {}: only units in good order charge", state_name(unit.state));
+        }
+        let p = unit.kind.profile();
+        let Some(bonus) = p.charge else {
+            return volley_core::illegal!("{} do not charge (the table's `~`)", p.name);
+        };
+        if matches!(unit.formation, Formation::Square | Formation::Skirmish) {
+            return volley_core::illegal!("{name} may not charge in {}", unit.formation.name());
+        }
+        let base = rate(unit.kind, unit.formation).unwrap_or(0.0);
+        let reach = base + bonus;
+        let facing = heading_to(unit.at, target.at);
+        let start = unit.outline_at(unit.at, facing, unit.formation);
+        let far = heading_unit(facing) * (reach + 50.0);
+        let Some((lo, hi)) = convex_sweep(&start, far, &target.corners()) else {
+            return volley_core::illegal!("{name} cannot reach {tname} going straight at it");
+        };
+        if hi <= 0.0 {
+            return volley_core::illegal!("{name} cannot reach {tname} going straight at it");
+        }
+        let along = (lo.max(0.0)) * far.len();
+        let to = unit.at + heading_unit(facing) * along;
+        let (mut cost, obstacle) = path_cost(self, unit.at, to);
+        if obstacle {
+            cost *= 2.0;
+        }
+        if cost > reach + 1e-9 {
+            return volley_core::illegal!(
+                "{tname} is {along:.1}\" away{}: {name} charges at most {reach}\" ({} {base}\" and {bonus}\" charge bonus)",
+                if cost > along + 1e-9 {
+                    format!(" (costing {cost:.1}\" over rough ground or an obstacle)")
+                } else {
+                    String::new()
+                },
+                unit.formation.name()
+            );
+        }
+        self.clear_way(u, &start, to - unit.at, Some(t)).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
+        Ok(ChargePath { to, facing, cost, reach, flank: !self.in_front_sector(t, unit.at) })
+    }
+
+    /// Whether `p` lies in the front sector of unit `t`: ahead of its front edge and between the
+    /// lines of its diagonals drawn on from the front corners (a square has no flank or rear).
+    pub fn in_front_sector(&self, t: usize, p: Point) -> bool {
+        let u = &self.units[t];
+        if u.formation == Formation::Square {
+            return true;
+        }
+        let (w, d) = u.size(u.formation);
+        let half = (w / d.max(1e-9)).atan().to_degrees();
+        let c = u.corners();
+        volley_table::FrontArc::new(c[0], c[1], u.facing, half).contains(p)
+    }
+
+    /// Move unit `u` as far as it can up to `d` inches along `heading`, its facing kept (or
+    /// set), and say where it stopped and whether it left the table (`leaves` allowed).
+    pub(super) fn forced_move(&mut self, u: usize, heading: f64, d: f64, facing: Option<f64>) -> (Point, bool) {
+        let unit = &self.units[u];
+        let facing = facing.unwrap_or(unit.facing);
+        let dir = heading_unit(heading);
+        let start = unit.outline_at(unit.at, facing, unit.formation);
+        let table = &self.stat().table;
+        let v = dir * d;
+        let mut t_max: f64 = 1.0;
+        for (_, body) in self.obstacles(u, None) {
+            let body = body.map(|p| p);
+            if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
+                if hi > 0.0 && lo < t_max {
+                    t_max = lo.max(0.0);
+                }
+            }
+        }
+        // Off the table: where the centre would cross the edge.
+        let mut off = false;
+        let mut t = t_max;
+        let end = unit.at + v * t;
+        if !table.contains(end) {
+            off = true;
+        }
+        // Impassable ground: step back until the way is clear.
+        let mut k = 0;
+        while k < 20 && t > 0.0 && !off && !start.iter().all(|&c| table.segment_passable(c, c + v * t)) {
+            t *= 0.8;
+            k += 1;
+        }
+        if !off && !start.iter().all(|&c| table.segment_passable(c, c + v * t)) {
+            t = 0.0;
+        }
+        let to = if off { table.clamp(end) } else { unit.at + v * (t - 0.05 / d.max(1e-9)).max(0.0) };
+        let unit = &mut self.units[u];
+        unit.at = to;
+        unit.facing = norm_heading(facing);
+        (to, off)
+    }
+}
+
+/// A unit's state in words.
+pub(super) fn state_name(s: State) -> &'static str {
+    match s {
+        State::Good => "in good order",
+        State::Shaken => "shaken",
+        State::Routing => "routing",
+        State::Removed => "removed",
+    }
+}
+
+/// Whether unit `u`'s footprint overlaps another's (for checks in tests).
+pub fn overlaps(units: &[Unit], u: usize) -> Option<usize> {
+    let c = units[u].corners();
+    units.iter().enumerate().position(|(j, o)| j != u && o.present() && convex_overlap(&c, &o.corners()))
+}
