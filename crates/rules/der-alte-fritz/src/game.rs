@@ -330,7 +330,7 @@ impl Battle {
                 u.facing = volley_table::norm_heading(*facing);
                 u.formation = *formation;
                 u.acted = true;
-                if check.moved() {
+                if check.distance > 1e-9 {
                     u.last_moved = self.turn;
                 }
                 events.push(Event::Moved {
@@ -388,8 +388,8 @@ impl Battle {
             let mut dice = [0u8; 2];
             let mut totals = [0u8; 2];
             for s in 0..2u8 {
-                let d =
-                    chance.draw(&DrawKind::Die { sides: 10 }, &format!("{}'s initiative die", self.side_name(s)))?;
+                let d = chance
+                    .draw(&DrawKind::Die { sides: 10 }, &format!("{} initiative die", possessive(self.side_name(s))))?;
                 dice[usize::from(s)] = d as u8;
                 let bonus = u8::from(self.officers.iter().any(|o| o.side == s && o.commander && o.exceptional));
                 totals[usize::from(s)] = d as u8 + bonus;
@@ -498,6 +498,17 @@ impl Battle {
             u.charging = None;
             u.reserve = false;
         }
+        // A unit shaken since before this turn that has not moved in it restores its order.
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if u.shaken() && u.shaken_turn < self.turn && u.last_moved < self.turn {
+                self.units[i].state = State::Good;
+                events.push(Event::Morale {
+                    unit: i as u16,
+                    text: format!("{} has stood a whole turn without moving: its order is restored", self.name(i)),
+                });
+            }
+        }
         self.update_holders();
         if let Some(o) = self.decide() {
             events.push(Event::Over { winner: o.winner, text: o.reason.clone() });
@@ -585,6 +596,11 @@ impl Battle {
         self.outcome = Some(outcome);
         self.phase = Phase::Over;
     }
+}
+
+/// "the Prussians'", "Daun's".
+pub(crate) fn possessive(name: &str) -> String {
+    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
 }
 
 fn phase_name(p: Phase) -> &'static str {

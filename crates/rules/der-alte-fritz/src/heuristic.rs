@@ -75,8 +75,16 @@ impl Battle {
         let mut v = 0.0;
         let near = self.enemy_distance(u, to);
         if x.shaken() {
-            // Shaken: away from the enemy, and still if it can be (to restore its order).
-            return (near - self.enemy_distance(u, x.at)) * 0.2 - 0.5;
+            // Shaken: still if it can be (a turn without moving restores its order), away from an
+            // enemy close by.
+            let now = self.enemy_distance(u, x.at);
+            return if now < 8.0 {
+                (near - now) * 0.2
+            } else if to.dist(x.at) > 1e-9 {
+                -2.0
+            } else {
+                0.0
+            };
         }
         if let Some(g) = self.goal(u) {
             v += PROGRESS * (x.at.dist(g) - to.dist(g));

@@ -68,7 +68,10 @@ impl Battle {
             self.units.iter().enumerate().any(|(j, o)| {
                 j != u && o.side == unit.side && o.steady() && near_polygon(p, &o.corners(), SECURE_FLANK)
             }) || self.stat().table.features().iter().any(|f| match f.kind {
-                TerrainKind::Town | TerrainKind::Woods => near_polygon(p, &f.points, RESTS_ON),
+                // Resting on it, not standing in it: the cover a unit stands in is its cover.
+                TerrainKind::Town | TerrainKind::Woods => {
+                    near_polygon(p, &f.points, RESTS_ON) && !volley_table::point_in_polygon(unit.at, &f.points)
+                }
                 TerrainKind::Wall => volley_table::dist_to_polyline(p, &f.points) <= RESTS_ON,
                 _ => false,
             })
@@ -91,14 +94,50 @@ impl Battle {
         }
     }
 
-    /// Where unit `u` may aim at `t`: a point of the target within the 45° arcs from its front
-    /// corners and within range of its front edge, with nothing between (terrain or another unit).
-    pub fn aim(&self, u: usize, t: usize) -> Option<Aim> {
+    /// The fronts unit `u` fires from: each stand of its front rank (a square: of each face),
+    /// as the front edge's ends and the facing.
+    pub fn firing_fronts(&self, u: usize) -> Vec<(Point, Point, f64)> {
+        let unit = &self.units[u];
+        let c = unit.corners();
+        let faces: Vec<(Point, Point, f64)> = if unit.formation == Formation::Square {
+            vec![
+                (c[0], c[1], unit.facing),
+                (c[1], c[2], unit.facing + 90.0),
+                (c[2], c[3], unit.facing + 180.0),
+                (c[3], c[0], unit.facing + 270.0),
+            ]
+        } else {
+            vec![(c[0], c[1], unit.facing)]
+        };
+        if unit.arm() == Arm::Artillery {
+            return faces;
+        }
+        let (w, _) = crate::model::stand_size(unit.arm());
+        let (abreast, _) = unit.layout(unit.formation);
+        let gap = if unit.formation == Formation::Skirmish { crate::model::SKIRMISH_GAP } else { 0.0 };
+        let mut out = Vec::new();
+        for (l, r, f) in faces {
+            let along = r - l;
+            let len = along.len().max(1e-9);
+            let right = along * (1.0 / len);
+            let n = if unit.formation == Formation::Square { abreast } else { abreast.max(1) };
+            for i in 0..n {
+                let left = l + right * (f64::from(i) * (w + gap));
+                let end = left + right * w.min(len);
+                out.push((left, end, volley_table::norm_heading(f)));
+            }
+        }
+        out
+    }
+
+    /// Where unit `u` may aim at `t`, and how many of its stands may fire: a stand fires when a
+    /// point of the target lies within the 45° arcs from its front corners and within range of its
+    /// front edge, with nothing between (terrain or another unit). The aim is the nearest such
+    /// point.
+    pub fn aim(&self, u: usize, t: usize) -> Option<(Aim, u32)> {
         let (unit, target) = (&self.units[u], &self.units[t]);
         let (short, long) = unit.range()?;
         let reach = long.unwrap_or(short);
-        let c = unit.corners();
-        let arc = FrontArc::new(c[0], c[1], unit.facing, 45.0);
         let tc = target.corners();
         let mut samples = vec![target.at];
         for k in 0..4 {
@@ -107,30 +146,41 @@ impl Battle {
         }
         let table = &self.stat().table;
         let mut best: Option<Aim> = None;
-        for p in samples {
-            if !arc.contains(p) {
-                continue;
+        let mut stands = 0;
+        for (l, r, facing) in self.firing_fronts(u) {
+            let arc = FrontArc::new(l, r, facing, 45.0);
+            let from = (l + r) * 0.5;
+            let mut this: Option<Aim> = None;
+            for &p in &samples {
+                if !arc.contains(p) {
+                    continue;
+                }
+                let d = dist_to_segment(p, l, r);
+                if d > reach + 1e-9 || this.as_ref().is_some_and(|b| b.distance <= d) {
+                    continue;
+                }
+                if table.terrain_blocks_sight(from, p) {
+                    continue;
+                }
+                let blocked = self
+                    .units
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| j != u && j != t && o.present() && segment_meets_polygon(from, p, &o.corners()));
+                if blocked {
+                    continue;
+                }
+                let range = if d <= short + 1e-9 { Range::Short } else { Range::Long };
+                this = Some(Aim { at: p, distance: d, range });
             }
-            let d = dist_to_segment(p, c[0], c[1]);
-            if d > reach + 1e-9 || best.as_ref().is_some_and(|b| b.distance <= d) {
-                continue;
+            if let Some(a) = this {
+                stands += 1;
+                if best.as_ref().is_none_or(|b| a.distance < b.distance) {
+                    best = Some(a);
+                }
             }
-            let from = (c[0] + c[1]) * 0.5;
-            if table.terrain_blocks_sight(from, p) {
-                continue;
-            }
-            let blocked = self
-                .units
-                .iter()
-                .enumerate()
-                .any(|(j, o)| j != u && j != t && o.present() && segment_meets_polygon(from, p, &o.corners()));
-            if blocked {
-                continue;
-            }
-            let range = if d <= short + 1e-9 { Range::Short } else { Range::Long };
-            best = Some(Aim { at: p, distance: d, range });
         }
-        best
+        best.map(|b| (b, stands))
     }
 
     /// The volley `u` would fire at `t`, or why it may not.
@@ -157,14 +207,22 @@ impl Battle {
         if unit.formation == Formation::Limbered {
             return illegal!("{name} is limbered: guns fire only unlimbered");
         }
-        let Some(aim) = self.aim(u, t) else {
+        let Some((aim, stands)) = self.aim(u, t) else {
             return illegal!(
                 "{tname} is not within {name}'s range and the 45° arcs from its front corners, or the line of fire is blocked"
             );
         };
         let from = (unit.corners()[0] + unit.corners()[1]) * 0.5;
         let v = Volley {
-            firer: Firer { kind: unit.kind, firing: unit.front_figures(), shaken: unit.shaken() },
+            firer: Firer {
+                kind: unit.kind,
+                firing: if unit.arm() == Arm::Artillery {
+                    unit.figures
+                } else {
+                    (stands * unit.figures_per_stand).min(unit.front_figures())
+                },
+                shaken: unit.shaken(),
+            },
             target: Target {
                 unit: self.standing(t, from),
                 formation: target.formation.target(),
@@ -222,7 +280,7 @@ impl Battle {
             },
             r.fire_dice.len(),
             v.firer.firing,
-            if self.units[u].arm() == Arm::Artillery { "gunners" } else { "figures in the front rank" },
+            if self.units[u].arm() == Arm::Artillery { "gunners" } else { "figures of the front stands in reach" },
             why.join(", "),
             dice_text(&r.fire_dice),
             r.outcome.hits,
@@ -299,7 +357,7 @@ impl Battle {
         self.units[t].state = State::Routing;
         let away = heading_to(from, self.units[t].at);
         let d = self.units[t].rout_move();
-        let (to, off) = self.forced_move(t, away, d, Some(away));
+        let (to, off) = self.forced_move(t, away, d, Some(away), true);
         if off {
             self.remove(t, "routed off the table", events);
         } else {
@@ -315,11 +373,14 @@ impl Battle {
     pub(super) fn fall_back(&mut self, t: usize, from: Point, d: f64, why: &str, events: &mut Vec<Event>) {
         let face = heading_to(self.units[t].at, from);
         let away = heading_to(from, self.units[t].at);
-        let (to, _) = self.forced_move(t, away, d, Some(face));
+        let from_at = self.units[t].at;
+        let (to, _) = self.forced_move(t, away, d, Some(face), false);
+        let went = from_at.dist(to);
+        let short = if went + 0.1 < d { format!(" ({went:.1}\" as far as it could go)") } else { String::new() };
         events.push(Event::Forced {
             unit: t as u16,
             to,
-            text: format!("{} {why} {d}\" to [{:.1}, {:.1}], facing the enemy", self.name(t), to.x, to.y),
+            text: format!("{} {why} {d}\"{short} to [{:.1}, {:.1}], facing the enemy", self.name(t), to.x, to.y),
         });
     }
 
@@ -461,9 +522,6 @@ impl Battle {
             let why = match u.state {
                 State::Routing => "its one attempt to rally from rout",
                 State::Shaken if self.leader_attached(i) => "its leader rallies it",
-                State::Shaken if u.shaken_turn + 2 <= self.turn && u.last_moved + 2 <= self.turn => {
-                    "it has stood still a turn to restore its order"
-                }
                 _ => continue,
             };
             let r = combat::Rally { kind: u.kind, routing };
@@ -555,12 +613,13 @@ impl Battle {
                 why.push("infantry uphill against infantry: B; the other: D".into());
             }
         }
-        if cav_c && inf_d && !self.secure_flanks(d) && du.formation != Formation::Square {
+        // Flanks count for foot in the open: in cover, the cover decides the fight with horse.
+        if cav_c && inf_d && !d_cover && !self.secure_flanks(d) && du.formation != Formation::Square {
             cl.push(Chart::B);
             dl.push(Chart::D);
             why.push("cavalry against infantry without secure flanks: B; the infantry: D".into());
         }
-        if inf_c && cav_d && !self.secure_flanks(c) {
+        if inf_c && cav_d && !self.in_cover(c, du.at) && !self.secure_flanks(c) {
             cl.push(Chart::D);
             dl.push(Chart::B);
             why.push("infantry without secure flanks against cavalry: D; the cavalry: B".into());
@@ -699,6 +758,10 @@ impl Battle {
             }
         }
         let (cat, dat) = (self.units[c].at, self.units[d].at);
+        let post = r
+            .post_tests
+            .as_ref()
+            .map_or([Morale::Passed; 2], |p| [combat::morale_of(&p[0].2, p[0].1), combat::morale_of(&p[1].2, p[1].1)]);
         // Whose end the charge decides: the charger's alone if it would not charge; the
         // defender's alone if it failed its test to stand; both after a melee.
         let decided: &[(usize, End, Point)] = if !o.charged {
@@ -724,10 +787,14 @@ impl Battle {
                         self.units[u].state = State::Shaken;
                         self.units[u].shaken_turn = self.turn;
                     }
-                    // A charger that would not charge stays where it is; a unit that goes shaken
-                    // in the melee, or falls back before it, retires a full column move facing the
-                    // enemy (a cavalry melee with no winner: both retreat 24" instead).
-                    if o.charged && !o.both_retreat {
+                    // A charger that would not charge stays where it is. A unit that goes shaken
+                    // by failing a test — the defender's before the melee, either side's after it —
+                    // retires a full column move facing the enemy, and so does a charger retiring
+                    // by step 5; a unit made shaken by step 7 alone stays (a cavalry melee with no
+                    // winner: both retreat 24" instead).
+                    let k = usize::from(u == d);
+                    let failed = !o.fought || post[k] == Morale::Shaken;
+                    if o.charged && !o.both_retreat && (failed || (u == c && o.charger_retires)) {
                         let why =
                             if u == c && o.charger_retires { "retires a full move, shaken," } else { "falls back" };
                         let dist = self.units[u].column_move();
@@ -758,31 +825,30 @@ impl Battle {
                     Pursuit::Pursue => {
                         let to = self.units[l].at;
                         let head = heading_to(self.units[w].at, to);
-                        let (at, off) = self.forced_move(w, head, CAVALRY_RETREAT, Some(head));
-                        if off {
-                            self.remove(w, "pursued off the table", events);
-                        } else {
-                            events.push(Event::Forced {
-                                unit: w as u16,
-                                to: at,
-                                text: format!(
-                                    "{} pursues up to {CAVALRY_RETREAT}\" to [{:.1}, {:.1}]",
-                                    self.name(w),
-                                    at.x,
-                                    at.y
-                                ),
-                            });
-                        }
-                    }
-                    Pursuit::ReturnToOwnLines => {
-                        let rear = self.stat().rear[usize::from(self.units[w].side)];
-                        let head = (rear.inward() + 180.0) % 360.0;
-                        let (at, _) = self.forced_move(w, head, CAVALRY_RETREAT, Some(head));
+                        let dist = pursuit_move(&self.units[w]);
+                        let (at, off) = self.forced_move(w, head, dist, Some(head), false);
+                        let _ = off;
                         events.push(Event::Forced {
                             unit: w as u16,
                             to: at,
                             text: format!(
-                                "{} returns {CAVALRY_RETREAT}\" towards its own lines, its back to the enemy, to [{:.1}, {:.1}]",
+                                "{} pursues {dist}\" (its line rate and 24\") as far as it can, to [{:.1}, {:.1}]",
+                                self.name(w),
+                                at.x,
+                                at.y
+                            ),
+                        });
+                    }
+                    Pursuit::ReturnToOwnLines => {
+                        let rear = self.stat().rear[usize::from(self.units[w].side)];
+                        let head = (rear.inward() + 180.0) % 360.0;
+                        let dist = pursuit_move(&self.units[w]);
+                        let (at, _) = self.forced_move(w, head, dist, Some(head), false);
+                        events.push(Event::Forced {
+                            unit: w as u16,
+                            to: at,
+                            text: format!(
+                                "{} returns {dist}\" (its line rate and 24\") towards its own lines, its back to the enemy, to [{:.1}, {:.1}]",
                                 self.name(w),
                                 at.x,
                                 at.y
@@ -795,6 +861,13 @@ impl Battle {
         }
         Ok(())
     }
+}
+
+/// The pursuit table's move: "14-20"" is the line rate of the horse that may win (cuirassiers
+/// 14" … hussars 20"), and the 24" more of the note (see the register).
+pub fn pursuit_move(u: &crate::model::Unit) -> f64 {
+    let p = u.kind.profile();
+    p.line.or(p.skirmish).unwrap_or(0.0) + CAVALRY_RETREAT
 }
 
 fn pursuit_words(p: Pursuit) -> &'static str {

@@ -27,9 +27,9 @@ pub struct MoveCheck {
 }
 
 impl MoveCheck {
-    /// Whether the unit went anywhere or changed anything.
+    /// Whether the unit went anywhere (a change of formation or facing in place is no move).
     pub fn moved(&self) -> bool {
-        self.distance > 1e-9 || self.text.contains("turns") || self.text.contains("forms")
+        self.distance > 1e-9
     }
 }
 
@@ -138,12 +138,17 @@ impl Battle {
     /// enemy's grown by the contact gap (no move but a charge comes into contact). `except`:
     /// a unit left out (a charge's target).
     fn obstacles(&self, u: usize, except: Option<usize>) -> Vec<(usize, [Point; 4])> {
+        self.bodies(u, except, CONTACT_GAP)
+    }
+
+    /// Every other unit's footprint, the enemy's grown by `gap`.
+    fn bodies(&self, u: usize, except: Option<usize>, gap: f64) -> Vec<(usize, [Point; 4])> {
         let side = self.units[u].side;
         self.units
             .iter()
             .enumerate()
             .filter(|&(j, o)| j != u && Some(j) != except && o.present())
-            .map(|(j, o)| (j, if o.side == side { o.corners() } else { grown(&o.corners(), CONTACT_GAP) }))
+            .map(|(j, o)| (j, if o.side == side || gap <= 0.0 { o.corners() } else { grown(&o.corners(), gap) }))
             .collect()
     }
 
@@ -202,6 +207,16 @@ impl Battle {
         }
         if unit.charging.is_some() {
             return volley_core::illegal!("{name} has declared a charge");
+        }
+        if unit.at.dist(to) > 1e-9 {
+            if let Some(c) =
+                self.units.iter().position(|e| e.side != unit.side && e.present() && e.charging == Some(u as u16))
+            {
+                return volley_core::illegal!(
+                    "{name} is charged by {} and awaits the charge: it may change formation or facing where it stands, not move away",
+                    self.name(c)
+                );
+            }
         }
         let facing = norm_heading(facing);
         let distance = unit.at.dist(to);
@@ -356,10 +371,6 @@ impl Battle {
             allowance /= 2.0;
             terms.push("shaken: half".into());
         }
-        if unit.shaken() {
-            allowance /= 2.0;
-            terms.push("shaken: half".into());
-        }
         Ok(Allowance { allowance, terms, turned, reformed })
     }
 
@@ -419,8 +430,8 @@ impl Battle {
         if target.side == unit.side || !target.present() {
             return volley_core::illegal!("{tname} is not an enemy in the battle");
         }
-        if unit.state != State::Good {
-            return volley_core::illegal!("{name} is {}: only units in good order charge", state_name(unit.state));
+        if !unit.steady() {
+            return volley_core::illegal!("{name} is {}: a routing unit does not charge", state_name(unit.state));
         }
         let p = unit.kind.profile();
         let Some(bonus) = p.charge else {
@@ -430,7 +441,8 @@ impl Battle {
             return volley_core::illegal!("{name} may not charge in {}", unit.formation.name());
         }
         let base = rate(unit.kind, unit.formation).unwrap_or(0.0);
-        let reach = base + bonus;
+        // A shaken unit moves at half rate: its charge too (the bonus with it).
+        let reach = if unit.shaken() { (base + bonus) / 2.0 } else { base + bonus };
         let facing = heading_to(unit.at, target.at);
         let start = unit.outline_at(unit.at, facing, unit.formation);
         let far = heading_unit(facing) * (reach + 50.0);
@@ -474,45 +486,74 @@ impl Battle {
         volley_table::FrontArc::new(c[0], c[1], u.facing, half).contains(p)
     }
 
-    /// Move unit `u` as far as it can up to `d` inches along `heading`, its facing kept (or
-    /// set), and say where it stopped and whether it left the table (`leaves` allowed).
-    pub(super) fn forced_move(&mut self, u: usize, heading: f64, d: f64, facing: Option<f64>) -> (Point, bool) {
+    /// Move unit `u` as far as it can, up to `d` inches along `heading`, its facing kept (or
+    /// set to `facing`): it stops short of any other unit and of impassable ground; at the table's
+    /// edge it stops, or — a rout (`may_leave`) — leaves the table. Returns where its centre ended
+    /// and whether it left the table.
+    pub(super) fn forced_move(
+        &mut self,
+        u: usize,
+        heading: f64,
+        d: f64,
+        facing: Option<f64>,
+        may_leave: bool,
+    ) -> (Point, bool) {
         let unit = &self.units[u];
-        let facing = facing.unwrap_or(unit.facing);
+        let facing = norm_heading(facing.unwrap_or(unit.facing));
         let dir = heading_unit(heading);
         let start = unit.outline_at(unit.at, facing, unit.formation);
         let table = &self.stat().table;
         let v = dir * d;
         let mut t_max: f64 = 1.0;
-        for (_, body) in self.obstacles(u, None) {
-            let body = body.map(|p| p);
-            if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
+        for (_, body) in self.bodies(u, None, 0.0) {
+            if convex_overlap(&start, &body) {
+                t_max = 0.0;
+            } else if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
                 if hi > 0.0 && lo < t_max {
                     t_max = lo.max(0.0);
                 }
             }
         }
-        // Off the table: where the centre would cross the edge.
-        let mut off = false;
-        let mut t = t_max;
-        let end = unit.at + v * t;
-        if !table.contains(end) {
-            off = true;
+        // The table's edge: where the first corner would cross it.
+        let mut t_edge: f64 = 1.0;
+        for c in start {
+            for (p, w, lim) in [(c.x, v.x, table.width), (c.y, v.y, table.depth)] {
+                if w > 1e-12 {
+                    t_edge = t_edge.min(((lim - p) / w).max(0.0));
+                } else if w < -1e-12 {
+                    t_edge = t_edge.min((p / -w).max(0.0));
+                }
+            }
         }
+        if may_leave && t_edge < t_max {
+            // Routed off the table before anything stopped it.
+            return (unit.at + v * t_edge, true);
+        }
+        let mut t = t_max.min(t_edge);
         // Impassable ground: step back until the way is clear.
+        let clear = |t: f64| start.iter().all(|&c| table.segment_passable(c, c + v * t));
         let mut k = 0;
-        while k < 20 && t > 0.0 && !off && !start.iter().all(|&c| table.segment_passable(c, c + v * t)) {
+        while k < 20 && t > 0.0 && !clear(t) {
             t *= 0.8;
             k += 1;
         }
-        if !off && !start.iter().all(|&c| table.segment_passable(c, c + v * t)) {
+        if !clear(t) {
             t = 0.0;
         }
-        let to = if off { table.clamp(end) } else { unit.at + v * (t - 0.05 / d.max(1e-9)).max(0.0) };
+        // A little short of whatever stopped it.
+        let t = if t < 1.0 { (t - 0.05 / d.max(1e-9)).max(0.0) } else { t };
+        let to = unit.at + v * t;
+        let turn_now = self.turn;
         let unit = &mut self.units[u];
+        // A turned footprint must not stand on another body: if it would, the unit keeps its facing.
         unit.at = to;
-        unit.facing = norm_heading(facing);
-        (to, off)
+        unit.last_moved = turn_now;
+        let before = unit.facing;
+        unit.facing = facing;
+        if overlaps(&self.units, u).is_some() {
+            self.units[u].facing = before;
+        }
+        (to, false)
     }
 }
 

@@ -1,0 +1,592 @@
+//! The battle on the table, case by case: the second reading's hand-worked cases
+//! (`docs/second-reading/der-alte-fritz-battle.md`, DAF-B1 …) on small positions, with the dice
+//! given. Stands here are the engine's: foot 1" square with 4 figures, horse 1.5" with 2.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_chance::Scripted;
+use volley_core::{Actor, GameState};
+use volley_der_alte_fritz::game::Phase;
+use volley_der_alte_fritz::model::{Formation, State};
+use volley_der_alte_fritz::units::Chart;
+use volley_der_alte_fritz::{Action, Battle, Event, load};
+use volley_scenario::Source;
+use volley_table::Point;
+
+/// A battle on a 100" square table: Prussians (side 0, rear south) with `prussians` units,
+/// Austrians (side 1, rear north) with `austrians`, the `extra` TOML after (terrain, rules).
+fn battle(prussians: &str, austrians: &str, extra: &str) -> Battle {
+    let text = format!(
+        r#"name = "test"
+ruleset = "der-alte-fritz"
+turn_limit = 20
+[table]
+width = 100
+depth = 100
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = {{ name = "Frederick", at = [50, 1] }}
+units = [{prussians}]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = {{ name = "Daun", at = [50, 99] }}
+units = [{austrians}]
+{extra}
+"#
+    );
+    load(&Source::new("test.toml", text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The battle in `side`'s movement phase of turn 1, `side` being side A.
+fn moving(mut b: Battle, side: u8) -> Battle {
+    b.turn = 1;
+    b.first = side;
+    b.phase = Phase::Movement { side };
+    b
+}
+
+fn mv(u: u16, to: [f64; 2], facing: f64, formation: Formation) -> Action {
+    Action::Move { unit: u, to: Point::new(to[0], to[1]), facing, formation }
+}
+
+fn ok(b: &Battle, a: &Action) -> bool {
+    b.validate(a).is_ok()
+}
+
+fn apply(b: &mut Battle, a: &Action, dice: &[u32]) -> Vec<Event> {
+    let mut ev = Vec::new();
+    let mut c = Scripted::new(dice.iter().copied());
+    b.apply(a, &mut c, &mut ev).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    ev
+}
+
+const FAR: &str = r#"{ name = "far", type = "musketeers", at = [90, 95], facing = 180 }"#;
+
+#[test]
+fn daf_b1_b2_b3_initiative_move_first_is_side_a_and_ties_are_rolled_again() {
+    let exceptional = r#"[rules]
+sides = [{ side = "Prussians", exceptional = true }]"#;
+    let line = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let mut b = battle(line, FAR, exceptional);
+    assert_eq!(b.actor(), Actor::Side(0));
+    // Frederick 6 +1 = 7 against 5: the Prussians choose.
+    let ev = apply(&mut b, &Action::Begin, &[6, 5]);
+    assert_eq!(b.phase, Phase::Initiative { winner: 0 });
+    assert!(ev.iter().any(|e| e.to_string().contains("6 +1 (an exceptional commander) = 7")), "{ev:?}");
+    // Move first: Prussians are side A, they move first.
+    let mut m = b.clone();
+    apply(&mut m, &Action::Initiative { move_first: true }, &[]);
+    assert_eq!((m.first, m.phase), (0, Phase::Movement { side: 0 }));
+    // Fire first: the Austrians are side A and move first; the Prussians fire first.
+    apply(&mut b, &Action::Initiative { move_first: false }, &[]);
+    assert_eq!(b.first, 1);
+    assert_eq!(b.phase, Phase::Movement { side: 1 });
+    // A tie (5 +1 against 6) is rolled again: 3 +1 against 4 again, then 2 +1 against 9.
+    let mut t = battle(line, FAR, exceptional);
+    apply(&mut t, &Action::Begin, &[5, 6, 3, 4, 2, 9]);
+    assert_eq!(t.phase, Phase::Initiative { winner: 1 });
+}
+
+#[test]
+fn after_movement_side_b_fires_first_then_side_a_then_leaders_b_then_a() {
+    // Side A (Prussians) moves, then B; fire B then A; leaders and reserves B then A.
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 16], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    apply(&mut b, &Action::Begin, &[7, 3]);
+    apply(&mut b, &Action::Initiative { move_first: true }, &[]);
+    let mut order = vec![b.phase];
+    for _ in 0..3 {
+        apply(&mut b, &Action::Done, &[]);
+        order.push(b.phase);
+    }
+    assert_eq!(
+        order,
+        vec![
+            Phase::Movement { side: 0 },
+            Phase::Movement { side: 1 },
+            Phase::Firing { side: 1 },
+            Phase::Firing { side: 0 }
+        ]
+    );
+}
+
+#[test]
+fn daf_b6_a_line_moves_backwards_and_sideways_at_half_rate() {
+    // Musketeers in line (8"), 6 stands, centre (13, 0.5) facing north.
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, ""), 0);
+    let line = Formation::Line;
+    assert!(ok(&b, &mv(0, [13.0, 18.0], 0.0, line)), "forward 8\"");
+    assert!(!ok(&b, &mv(0, [13.0, 18.5], 0.0, line)), "forward 8.5\"");
+    assert!(ok(&b, &mv(0, [13.0, 6.0], 0.0, line)), "backwards 4\"");
+    let why = b.validate(&mv(0, [13.0, 5.0], 0.0, line)).unwrap_err().reason;
+    assert!(why.contains("4.0\"") && why.contains("backwards"), "{why}");
+    assert!(ok(&b, &mv(0, [17.0, 10.0], 0.0, line)), "sideways 4\"");
+    assert!(!ok(&b, &mv(0, [18.0, 10.0], 0.0, line)), "sideways 5\"");
+    // Not Prussian-like: 30° off the front is sideways for a side without the oblique.
+    let a = moving(battle(FAR, r#"{ name = "IR A", type = "musketeers", at = [13, 50], facing = 0 }"#, ""), 1);
+    let d = 4.5;
+    let to = [13.0 + d * 30f64.to_radians().sin(), 50.0 + d * 30f64.to_radians().cos()];
+    assert!(!ok(&a, &mv(1, to, 0.0, line)), "4.5\" obliquely is more than half rate");
+}
+
+#[test]
+fn daf_b7_the_prussian_oblique_is_full_rate_less_two() {
+    let oblique = r#"[rules]
+sides = [{ side = "Prussians", oblique = true }]"#;
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, oblique), 0);
+    let at45 = |d: f64| [13.0 + d * 45f64.to_radians().sin(), 10.0 + d * 45f64.to_radians().cos()];
+    assert!(ok(&b, &mv(0, at45(6.0), 0.0, Formation::Line)), "8 - 2 = 6\" obliquely");
+    assert!(!ok(&b, &mv(0, at45(6.5), 0.0, Formation::Line)));
+    // Past 45° it is sideways again: half rate.
+    let at60 = [13.0 + 5.0 * 60f64.to_radians().sin(), 10.0 + 5.0 * 60f64.to_radians().cos()];
+    assert!(!ok(&b, &mv(0, at60, 0.0, Formation::Line)));
+}
+
+#[test]
+fn daf_b8_skirmishers_go_any_way_at_full_rate_and_formations_follow_the_table() {
+    let j =
+        r#"{ name = "Jäger", type = "jagers", at = [30, 20], formation = "skirmish", figures = 12, rifles = true }"#;
+    let b = moving(battle(j, FAR, ""), 0);
+    assert!(ok(&b, &mv(0, [30.0, 4.0], 0.0, Formation::Skirmish)), "16\" straight back");
+    assert!(!ok(&b, &mv(0, [30.0, 3.5], 0.0, Formation::Skirmish)));
+    // Jägers have no attack column (a blank in the table); musketeers no skirmish order.
+    let why = b.validate(&mv(0, [30.0, 20.0], 0.0, Formation::AttackColumn)).unwrap_err().reason;
+    assert!(why.contains("may not stand in attack column"), "{why}");
+    let m = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, ""), 0);
+    assert!(!ok(&m, &mv(0, [13.0, 10.0], 0.0, Formation::Skirmish)));
+}
+
+#[test]
+fn daf_b9_b10_rough_ground_costs_double_and_an_obstacle_halves_the_move() {
+    // Woods from 2" ahead of the centre: 2" clear and 3" in the wood spend the 8".
+    let woods = r#"[[terrain]]
+kind = "woods"
+rect = [0, 12, 100, 40]"#;
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, woods), 0);
+    assert!(ok(&b, &mv(0, [13.0, 15.0], 0.0, Formation::Line)));
+    let why = b.validate(&mv(0, [13.0, 15.5], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("rough ground"), "{why}");
+    // A hedge 3" ahead: crossing it halves the move (4"); stopping short of it does not.
+    let hedge = r#"[[terrain]]
+kind = "hedge"
+line = [[0, 13], [100, 13]]"#;
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, hedge), 0);
+    assert!(ok(&b, &mv(0, [13.0, 14.0], 0.0, Formation::Line)), "4\" over the hedge");
+    let why = b.validate(&mv(0, [13.0, 14.5], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("linear obstacle"), "{why}");
+    assert!(ok(&b, &mv(0, [13.0, 12.5], 0.0, Formation::Line)), "2.5\" short of it, not halved");
+}
+
+#[test]
+fn daf_b11_b12_a_change_of_formation_or_facing_halves_the_move_and_both_are_not_allowed() {
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, ""), 0);
+    // Attack column (10"): forming it leaves 5".
+    assert!(ok(&b, &mv(0, [13.0, 15.0], 0.0, Formation::AttackColumn)));
+    assert!(!ok(&b, &mv(0, [13.0, 15.5], 0.0, Formation::AttackColumn)));
+    // Facing east, then 4" east.
+    assert!(ok(&b, &mv(0, [17.0, 10.0], 90.0, Formation::Line)));
+    assert!(!ok(&b, &mv(0, [17.5, 10.0], 90.0, Formation::Line)));
+    // Both at once: refused.
+    let why = b.validate(&mv(0, [13.0, 10.0], 90.0, Formation::AttackColumn)).unwrap_err().reason;
+    assert!(why.contains("not both"), "{why}");
+    // Shaken: half again — backwards 2".
+    let mut s = b.clone();
+    s.units[0].state = State::Shaken;
+    let r = s.validate(&mv(0, [13.0, 8.0], 0.0, Formation::Line));
+    assert!(r.is_ok(), "{r:?}");
+    assert!(!ok(&s, &mv(0, [13.0, 7.5], 0.0, Formation::Line)));
+}
+
+#[test]
+fn units_do_not_pass_through_each_other_and_only_a_charge_comes_into_contact() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [13, 10] },
+               { name = "IR 2", type = "musketeers", at = [13, 14] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [30, 15], facing = 180 }"#;
+    let b = moving(battle(p, a, ""), 0);
+    let why = b.validate(&mv(0, [13.0, 18.0], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("IR 2 is in the way"), "{why}");
+    // Sideways to touch the enemy: refused; 0.5" short of it is allowed.
+    // IR 1 spans x 10–16; IR B 19.5–25.5: 3.5" east touches it, 2.9" leaves 0.6".
+    let near = r#"{ name = "IR B", type = "musketeers", at = [22.5, 15], facing = 180 }"#;
+    let b2 = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 15] }"#, near, ""), 0);
+    let why = b2.validate(&mv(0, [16.5, 15.0], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("only a charge comes into contact"), "{why}");
+    assert!(ok(&b2, &mv(0, [15.9, 15.0], 0.0, Formation::Line)));
+}
+
+#[test]
+fn daf_b13_charge_reach_is_the_formation_rate_and_the_bonus() {
+    // Dragoons in line (16" + 4"), 8 stands 12" wide, centre (20, 10); the target 19" ahead.
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    let c = r#"{ name = "CR", type = "cuirassiers", at = [20, 10], figures = 16 }"#;
+    let t = r#"{ name = "IR A", type = "musketeers", at = [20, 30.25], facing = 180 }"#;
+    let b = moving(battle(d, t, ""), 0);
+    assert!(ok(&b, &Action::Charge { unit: 0, target: 1 }), "19\" within 20\"");
+    let b = moving(battle(c, t, ""), 0);
+    let why = b.validate(&Action::Charge { unit: 0, target: 1 }).unwrap_err().reason;
+    assert!(why.contains("at most 18\""), "{why}");
+    // Shaken dragoons: half of 20".
+    let mut s = moving(battle(d, t, ""), 0);
+    s.units[0].state = State::Shaken;
+    assert!(!ok(&s, &Action::Charge { unit: 0, target: 1 }));
+    // Jägers do not charge.
+    let j = r#"{ name = "J", type = "jagers", at = [20, 25], formation = "line", figures = 12 }"#;
+    let b = moving(battle(j, t, ""), 0);
+    assert!(!ok(&b, &Action::Charge { unit: 0, target: 1 }));
+}
+
+#[test]
+fn the_target_of_a_declared_charge_awaits_it_and_may_form_square() {
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    let t = r#"{ name = "IR A", type = "musketeers", at = [20, 25], facing = 180 }"#;
+    let mut b = moving(battle(d, t, ""), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    assert_eq!(b.phase, Phase::Movement { side: 1 });
+    let why = b.validate(&mv(1, [20.0, 29.0], 180.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("awaits the charge"), "{why}");
+    assert!(ok(&b, &mv(1, [20.0, 25.0], 180.0, Formation::Square)));
+}
+
+#[test]
+fn daf_b14_a_routed_unit_moves_at_once_and_off_the_table_is_gone() {
+    // Austrian musketeers near their own edge routed by Prussian fire from the south: 12" north
+    // takes them off the table.
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 90] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 95], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.first = 1;
+    b.phase = Phase::Firing { side: 0 };
+    // 6 dice hit on 5 or under (chart C): all six hit; test on chart B (6 hits): 8 9 — rout.
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9]);
+    assert_eq!(b.units[1].state, State::Removed, "{ev:?}");
+    assert!(ev.iter().any(|e| e.to_string().contains("routed off the table")), "{ev:?}");
+    // Farther from the edge: a rout move of 12" straight away, facing away.
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 60], facing = 180 }"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 54] }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9]);
+    assert_eq!(b.units[1].state, State::Routing);
+    assert!((b.units[1].at.y - 72.0).abs() < 0.1 && (b.units[1].at.x - 20.0).abs() < 1e-6, "{:?}", b.units[1].at);
+    assert!(b.units[1].facing.abs() < 1e-6, "facing away, north");
+}
+
+#[test]
+fn daf_b16_b17_artillery_two_functions_and_fire_only_unlimbered() {
+    // Medium battery (march 10", prolonge 2").
+    let g = r#"{ name = "Battery", type = "medium_artillery", at = [30, 10], formation = "limbered" }"#;
+    let b = moving(battle(g, FAR, ""), 0);
+    assert!(ok(&b, &mv(0, [30.0, 15.0], 0.0, Formation::Unlimbered)), "move half, unlimber");
+    assert!(!ok(&b, &mv(0, [30.0, 15.5], 0.0, Formation::Unlimbered)));
+    assert!(ok(&b, &mv(0, [30.0, 20.0], 0.0, Formation::Limbered)), "a full march move");
+    let g = r#"{ name = "Battery", type = "medium_artillery", at = [30, 10] }"#;
+    let b = moving(battle(g, FAR, ""), 0);
+    assert!(ok(&b, &mv(0, [30.0, 15.0], 0.0, Formation::Limbered)), "limber, move half");
+    assert!(!ok(&b, &mv(0, [30.0, 15.5], 0.0, Formation::Limbered)));
+    assert!(ok(&b, &mv(0, [30.0, 12.0], 0.0, Formation::Unlimbered)), "prolonge 2\"");
+    assert!(!ok(&b, &mv(0, [30.0, 12.5], 0.0, Formation::Unlimbered)));
+    // Limbered guns do not fire.
+    let g = r#"{ name = "Battery", type = "medium_artillery", at = [30, 10], formation = "limbered" }"#;
+    let t = r#"{ name = "IR A", type = "musketeers", at = [30, 20], facing = 180 }"#;
+    let mut f = battle(g, t, "");
+    f.turn = 1;
+    f.phase = Phase::Firing { side: 0 };
+    let why = f.validate(&Action::Fire { unit: 0, target: 1 }).unwrap_err().reason;
+    assert!(why.contains("limbered"), "{why}");
+}
+
+/// The line of DAF-B20: musketeers, 6 stands, front (10, 1)–(16, 1), facing north; a target
+/// centred at `at`.
+fn arc_case(target: &str) -> (Battle, Result<(), String>) {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [13, 0.5] }"#;
+    let mut b = battle(p, target, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let r = b.validate(&Action::Fire { unit: 0, target: 1 }).map_err(|e| e.reason);
+    (b, r)
+}
+
+#[test]
+fn daf_b20_the_45_degree_arcs_from_the_front_corners_and_the_stands_that_reach() {
+    // Straight ahead 6": every stand fires: 24 figures, 6 dice.
+    let (b, r) = arc_case(r#"{ name = "T1", type = "musketeers", at = [13, 7.5], facing = 180 }"#);
+    assert!(r.is_ok(), "{r:?}");
+    let (v, _) = b.volley(0, 1).unwrap();
+    assert_eq!(v.firer.firing, 24);
+    // A stand at x 4–6 (one stand, 4 figures: 1" wide) at y 5–6: its corner (6, 5) is inside the
+    // left arc (x ≥ 10 − 4 = 6 at y = 5).
+    let (_, r) = arc_case(
+        r#"{ name = "T2", type = "grenadiers", at = [5.5, 5.5], figures = 8, figures_per_stand = 4, formation = "march_column", facing = 90 }"#,
+    );
+    assert!(r.is_ok(), "{r:?}");
+    // At x 1–3: outside.
+    let (_, r) = arc_case(
+        r#"{ name = "T3", type = "grenadiers", at = [2, 5.5], figures = 8, formation = "march_column", facing = 90 }"#,
+    );
+    assert!(r.is_err(), "{r:?}");
+    // Out of range: 9" ahead.
+    let (_, r) = arc_case(r#"{ name = "T7", type = "musketeers", at = [13, 10.5], facing = 180 }"#);
+    assert!(r.unwrap_err().contains("range"));
+    // Off to the right front: only the stands that have it in their own arcs and range fire.
+    let (b, r) = arc_case(
+        r#"{ name = "T4", type = "grenadiers", at = [21, 5.5], figures = 8, formation = "march_column", facing = 270 }"#,
+    );
+    assert!(r.is_ok(), "{r:?}");
+    let (v, _) = b.volley(0, 1).unwrap();
+    assert!(v.firer.firing < 24 && v.firer.firing >= 4, "{} figures fire", v.firer.firing);
+}
+
+#[test]
+fn daf_b21_jagers_reach_16_croats_12() {
+    let t = r#"{ name = "T", type = "musketeers", at = [20, 30.5], facing = 180 }"#;
+    for (rifles, fires) in [(true, true), (false, false)] {
+        let j = format!(
+            r#"{{ name = "J", type = "jagers", at = [20, 16.5], formation = "line", figures = 12, rifles = {rifles} }}"#
+        );
+        let mut b = battle(&j, t, "");
+        b.turn = 1;
+        b.phase = Phase::Firing { side: 0 };
+        // 13" between the fronts.
+        assert_eq!(b.validate(&Action::Fire { unit: 0, target: 1 }).is_ok(), fires, "rifles {rifles}");
+    }
+}
+
+#[test]
+fn daf_b22_the_targets_chart_by_formation_state_and_cover() {
+    let case = |target: &str, extra: &str, shaken: bool| -> Chart {
+        let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+        let mut b = battle(p, target, extra);
+        if shaken {
+            b.units[1].state = State::Shaken;
+        }
+        b.turn = 1;
+        b.phase = Phase::Firing { side: 0 };
+        b.volley(0, 1).unwrap().0.chart()
+    };
+    let at =
+        |f: &str| format!(r#"{{ name = "T", type = "musketeers", at = [20, 16], facing = 180, formation = "{f}" }}"#);
+    assert_eq!(case(&at("square"), "", false), Chart::A);
+    assert_eq!(case(&at("attack_column"), "", false), Chart::B);
+    assert_eq!(case(&at("line"), "", false), Chart::C);
+    assert_eq!(case(&at("line"), "", true), Chart::D);
+    assert_eq!(case(&at("attack_column"), "", true), Chart::C, "B and D net to C");
+    let guns = |f: &str| {
+        format!(r#"{{ name = "G", type = "light_artillery", at = [20, 16], facing = 180, formation = "{f}" }}"#)
+    };
+    assert_eq!(case(&guns("limbered"), "", false), Chart::B);
+    assert_eq!(case(&guns("unlimbered"), "", false), Chart::D);
+    let works = r#"[[terrain]]
+kind = "trench"
+line = [[10, 15], [30, 15]]"#;
+    assert_eq!(case(&at("line"), works, false), Chart::E, "behind works");
+    let town = r#"[[terrain]]
+kind = "town"
+rect = [10, 14, 30, 20]"#;
+    assert_eq!(case(&at("line"), town, false), Chart::C, "a town is cover, not hard cover");
+}
+
+#[test]
+fn daf_b23_a_shot_from_behind_the_targets_front_is_a_flank_shot() {
+    // T: musketeers in line, 6" wide, front on y = 20 facing north (centre (33, 19.5)).
+    let t = r#"{ name = "T", type = "musketeers", at = [33, 19.5], facing = 0 }"#;
+    let flank = |firer: &str| -> bool {
+        let mut b = battle(firer, t, "");
+        b.turn = 1;
+        b.phase = Phase::Firing { side: 0 };
+        b.volley(0, 1).unwrap().0.target.flank_or_rear
+    };
+    // F1 facing west, its centre behind T's front line: a flank shot (chart A).
+    assert!(flank(r#"{ name = "F1", type = "musketeers", at = [38.5, 17], facing = 270 }"#));
+    // F2 facing west, in front of T's front line: not.
+    assert!(!flank(r#"{ name = "F2", type = "musketeers", at = [38.5, 24], facing = 270 }"#));
+}
+
+#[test]
+fn daf_b26_no_split_fire_a_unit_fires_once() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let t = r#"{ name = "T", type = "musketeers", at = [16, 16], facing = 180 },
+               { name = "U", type = "musketeers", at = [25, 16], facing = 180 }"#;
+    let mut b = battle(p, t, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[9, 9, 9, 9, 9, 9]);
+    let why = b.validate(&Action::Fire { unit: 0, target: 2 }).unwrap_err().reason;
+    assert!(why.contains("no split fire"), "{why}");
+}
+
+#[test]
+fn daf_b29_b32_secure_flanks_need_friends_within_3_or_terrain_beside() {
+    let u = r#"{ name = "U", type = "musketeers", at = [23, 10] }"#;
+    let flanks = |others: &str, extra: &str| {
+        let b = battle(&format!("{u}, {others}"), FAR, extra);
+        b.secure_flanks(0)
+    };
+    // U spans x 20–26. Friends at 5" and 2" gaps: not secure; 3" and 2": secure.
+    let left = |gap: f64| format!(r#"{{ name = "L", type = "musketeers", at = [{}, 10] }}"#, 20.0 - gap - 3.0);
+    let right = r#"{ name = "R", type = "musketeers", at = [31, 10] }"#;
+    assert!(!flanks(&format!("{}, {right}", left(5.0)), ""));
+    assert!(flanks(&format!("{}, {right}", left(3.0)), ""));
+    // The left flank on woods, the right on a friend.
+    let woods = r#"[[terrain]]
+kind = "woods"
+rect = [10, 0, 19.5, 30]"#;
+    assert!(flanks(right, woods));
+    // An enemy at the flank secures nothing.
+    let b = battle(
+        &format!("{u}, {}", left(3.0)),
+        r#"{ name = "E", type = "musketeers", at = [31, 10], facing = 270 }"#,
+        "",
+    );
+    assert!(!b.secure_flanks(0));
+    // Standing in a town is cover, not a flank resting on it.
+    let town = r#"[[terrain]]
+kind = "town"
+rect = [15, 5, 30, 15]"#;
+    let b = battle(u, FAR, town);
+    assert!(!b.secure_flanks(0));
+    assert!(b.standing(0, Point::new(23.0, 20.0)).in_cover);
+}
+
+#[test]
+fn daf_b34_b36_b37_melee_charts_from_the_geometry() {
+    // A flank charge: hussars from the west at a line facing north.
+    let t = r#"{ name = "T", type = "musketeers", at = [23, 19.5] }"#;
+    let h = r#"{ name = "H", type = "hussars", at = [5, 17], facing = 90 }"#;
+    let b = battle(h, t, "");
+    let p = b.check_charge(0, 1).unwrap();
+    assert!(p.flank);
+    assert_eq!(b.melee_charts(0, 1, p.flank).0, [Chart::A, Chart::E]);
+    // Cuirassiers against a square: E and A.
+    let c = r#"{ name = "C", type = "cuirassiers", at = [23, 5] }"#;
+    let sq = r#"{ name = "S", type = "musketeers", at = [23, 15], facing = 180, formation = "square" }"#;
+    let b = battle(c, sq, "");
+    assert_eq!(b.melee_charts(0, 1, false).0, [Chart::E, Chart::A]);
+    // Against a line with no friend at its flanks: B and D.
+    let l = r#"{ name = "L", type = "musketeers", at = [23, 15], facing = 180 }"#;
+    let b = battle(c, l, "");
+    assert_eq!(b.melee_charts(0, 1, false).0, [Chart::B, Chart::D]);
+    // Against foot in a town: E and A.
+    let town = r#"[[terrain]]
+kind = "town"
+rect = [15, 13, 31, 18]"#;
+    let b = battle(c, l, town);
+    assert_eq!(b.melee_charts(0, 1, false).0, [Chart::E, Chart::A]);
+    // Grenadiers charging musketeers up a hill: D and B.
+    let g = r#"{ name = "G", type = "grenadiers", at = [23, 5] }"#;
+    let hill = r#"[[terrain]]
+kind = "hill"
+rect = [0, 12, 100, 30]"#;
+    let b = battle(g, l, hill);
+    assert_eq!(b.melee_charts(0, 1, false).0, [Chart::D, Chart::B]);
+}
+
+#[test]
+fn daf_b39_after_an_infantry_melee_both_passing_the_charger_retires_and_the_defender_stays_shaken() {
+    // Musketeers (6 stands) 8" from musketeers; both in the open, no leaders: 2 morale dice.
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let n = r#"{ name = "N", type = "musketeers", at = [23, 19.5], facing = 180 }"#;
+    let mut b = battle(m, n, "");
+    b.turn = 1;
+    b.first = 0;
+    b.phase = Phase::Movement { side: 0 };
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    assert_eq!(b.phase, Phase::Movement { side: 1 });
+    // The Austrians end their movement; neither side can fire (8.5" apart, the charger does not
+    // fire), so the melee follows at once: test to charge 1 1
+    // (chart A, 8), the defender's 1 1; melee 6 dice each, all 10 (no hits); post-melee 1 1 and
+    // 1 1: both pass.
+    // The leader phase has nothing to do: the next turn's initiative, 7 against 3.
+    let dice = [1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3];
+    let ev = apply(&mut b, &Action::Done, &dice);
+    let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
+    assert_eq!(b.units[0].state, State::Shaken, "{text:#?}");
+    assert_eq!(b.units[1].state, State::Shaken);
+    // The charger met the defender's front (y 19) and retired a full column move (10") south.
+    assert!((b.units[0].at.y - 8.5).abs() < 0.2, "{:?} {text:#?}", b.units[0].at);
+    // The defender stays where it stood.
+    assert!((b.units[1].at.y - 19.5).abs() < 1e-9);
+}
+
+#[test]
+fn daf_b44_reserve_moves_for_units_more_than_30_from_every_enemy() {
+    // The enemy's front 31" and 30" from two Prussian units' fronts.
+    let p = r#"{ name = "R1", type = "musketeers", at = [10, 10] },
+               { name = "R2", type = "musketeers", at = [60, 11] }"#;
+    let e = r#"{ name = "E1", type = "musketeers", at = [10, 42], facing = 180 },
+               { name = "E2", type = "musketeers", at = [60, 42], facing = 180 }"#;
+    let mut b = battle(p, e, "");
+    b.turn = 1;
+    b.first = 0;
+    b.phase = Phase::Firing { side: 0 };
+    apply(&mut b, &Action::Done, &[]);
+    // Leaders and reserves, Austrians (B) first.
+    assert_eq!(b.phase, Phase::Leaders { side: 1 });
+    assert!(b.units[0].reserve, "31\" away");
+    assert!(!b.units[1].reserve, "30\" is not more than 30\"");
+}
+
+#[test]
+fn daf_b48_the_army_commander_killed_by_round_shot_makes_his_units_within_12_test() {
+    let rules = r#"[rules]
+sides = [{ side = "Austrians", commander_with = "A1" }]"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] },
+               { name = "IR 2", type = "musketeers", at = [40, 24] }"#;
+    let a = r#"{ name = "A1", type = "musketeers", at = [20, 16], facing = 180 },
+               { name = "A2", type = "musketeers", at = [30, 20], facing = 180 },
+               { name = "A3", type = "musketeers", at = [60, 40], facing = 180 }"#;
+    let mut b = battle(p, a, rules);
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    // One hit of six dice; the officer's die 10: killed by round shot; A2 (within 12") tests, A3
+    // (far) and the Prussians do not.
+    // The volley's own test has no leader's die (2 dice, 1 1); the successor takes the command at
+    // once: A1 tests with his die (3 dice), A2 with 2.
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 2 }, &[1, 9, 9, 9, 9, 9, 10, 1, 1, 1, 1, 1, 1, 1]);
+    let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("killed by round shot")), "{text:#?}");
+    assert!(text.iter().any(|t| t.starts_with("A2 tests for the army commander's death")), "{text:#?}");
+    assert!(!text.iter().any(|t| t.starts_with("A3 tests") || t.starts_with("IR 2 tests")), "{text:#?}");
+    assert_eq!(b.officers[1].name, "Daun's successor");
+    assert!(!b.leader_attached(2) || b.officers[1].with == Some(2));
+}
+
+#[test]
+fn daf_b50_a_shaken_unit_standing_still_a_turn_is_restored_and_a_leader_rallies_at_once() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] },
+               { name = "IR 2", type = "musketeers", at = [40, 10] }"#;
+    let mut b = battle(p, FAR, "");
+    apply(&mut b, &Action::Begin, &[7, 3]);
+    for u in [0, 1] {
+        b.units[u].state = State::Shaken;
+        b.units[u].shaken_turn = 0;
+    }
+    apply(&mut b, &Action::Initiative { move_first: true }, &[]);
+    // IR 2 moves 2" (half rate, shaken); IR 1 stands.
+    apply(&mut b, &mv(1, [40.0, 12.0], 0.0, Formation::Line), &[]);
+    while b.turn == 1 {
+        apply(&mut b, &Action::Done, &[7, 3]);
+    }
+    assert_eq!(b.units[0].state, State::Good, "stood still a whole turn");
+    assert_eq!(b.units[1].state, State::Shaken, "moved");
+}
+
+#[test]
+fn a_failed_move_or_draw_leaves_the_battle_as_it_was() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 16], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let h = b.state_hash();
+    let mut ev = Vec::new();
+    // Six firing dice needed, two given.
+    assert!(b.apply(&Action::Fire { unit: 0, target: 1 }, &mut Scripted::new([1, 1]), &mut ev).is_err());
+    assert_eq!(b.state_hash(), h);
+    assert!(ev.is_empty());
+}
