@@ -34,6 +34,7 @@ bundle! {
     "hochdorf-mill" => "itchy-scratchy/hochdorf-mill.toml",
     "attack-on-the-ridge" => "old-fritz/attack-on-the-ridge.toml",
     "mittelhof" => "old-fritz/mittelhof.toml",
+    "lobositz" => "der-alte-fritz/lobositz.toml",
     "the-village" => "der-alte-fritz/the-village.toml",
 }
 

@@ -334,6 +334,10 @@ impl Battle {
 
     /// Carry out a morale result on a unit: shaken, or routed (a rout move away from `from`).
     pub(super) fn morale_result(&mut self, t: usize, m: Morale, from: Point, events: &mut Vec<Event>) {
+        // A unit already routing (by a test a moment before) or gone has nothing more to lose.
+        if !self.units[t].steady() {
+            return;
+        }
         match m {
             Morale::Passed => {}
             Morale::Shaken => {
@@ -709,7 +713,7 @@ impl Battle {
                     if o.at_halt { " — at the halt" } else { "" }
                 ));
             } else if o.at_halt {
-                text.push_str(" — shaken, it meets the charge at the halt");
+                text.push_str(" — being shaken, it may not counter-charge: it meets the charge at the halt");
             }
         } else {
             text.push_str(" — it will not charge");

@@ -13,6 +13,9 @@ use crate::model::{
 };
 use crate::units::Arm;
 
+/// How far apart a charger stops from its target: in contact for the melee, never on it.
+pub const CHARGE_HAIR: f64 = 0.02;
+
 /// A legal move, worked out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveCheck {
@@ -452,7 +455,11 @@ impl Battle {
         if hi <= 0.0 {
             return volley_core::illegal!("{name} cannot reach {tname} going straight at it");
         }
-        let along = (lo.max(0.0)) * far.len();
+        if lo <= 0.0 {
+            return volley_core::illegal!("{name} has no room to wheel to face {tname}: turned, it would stand on it");
+        }
+        // Contact: the fronts meet (a hair apart, so that no footprint stands on another).
+        let along = (lo.max(0.0) * far.len() - CHARGE_HAIR).max(0.0);
         let to = unit.at + heading_unit(facing) * along;
         let (mut cost, obstacle) = path_cost(self, unit.at, to);
         if obstacle {
