@@ -279,3 +279,37 @@ test("Der Alte Fritz's calculator at the umpire's desk: choose a volley, fill it
   assert.match(shares, /3 hits, passes/);
   assert.deepEqual(errors, []);
 });
+
+test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phase; the computer answers and every die is explained", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.locator(".choice", { hasText: /^begin the battle/ }).click();
+  await page.waitForFunction(() => /initiative: Prussians \d/.test(document.querySelector(".log")?.innerText ?? ""));
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+  // If we won the initiative, fire first (the Austrians then move first).
+  const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
+  if (await fireFirst.count()) await fireFirst.click();
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: moves /.test(b.innerText))
+    && !document.body.innerText.includes("thinking"));
+  const move = page.locator(".choice", { hasText: /: moves / }).first();
+  const unit = /^(.+?): moves /.exec(await move.innerText())[1];
+  const before = await logText(page);
+  await move.click();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  assert.match(await logText(page), new RegExp(`${unit}: moves [0-9.]+" to \\[`));
+  // End our phases until someone has fired: the log shows each die and the number it had to meet.
+  for (let i = 0; i < 12 && !/fires at/.test(await logText(page)); i++) {
+    await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+    const fire = page.locator(".choice", { hasText: /: fire at / });
+    if (await fire.count()) await fire.first().click();
+    else await page.locator(".choice", { hasText: /^end the / }).first().click();
+    await page.waitForTimeout(150);
+  }
+  assert.match(await logText(page), /fires at .* dice .* on chart [A-E] .* hits on \d or under: [\d ]+ — \d+ hits?/);
+  assert.ok(await page.locator("svg.map .piece").count() >= 10, "both armies are on the map");
+  assert.deepEqual(errors, []);
+});

@@ -506,13 +506,18 @@ impl Battle {
         may_leave: bool,
     ) -> (Point, bool) {
         let unit = &self.units[u];
-        let facing = norm_heading(facing.unwrap_or(unit.facing));
+        let table = &self.stat().table;
+        let bodies = self.bodies(u, None, 0.0);
+        // The new facing, if the unit has room to turn where it stands (on the table, on no one).
+        let wanted = norm_heading(facing.unwrap_or(unit.facing));
+        let turned = unit.outline_at(unit.at, wanted, unit.formation);
+        let room = turned.iter().all(|&c| table.passable(c)) && !bodies.iter().any(|(_, b)| convex_overlap(&turned, b));
+        let facing = if room { wanted } else { unit.facing };
         let dir = heading_unit(heading);
         let start = unit.outline_at(unit.at, facing, unit.formation);
-        let table = &self.stat().table;
         let v = dir * d;
         let mut t_max: f64 = 1.0;
-        for (_, body) in self.bodies(u, None, 0.0) {
+        for (_, body) in bodies {
             if convex_overlap(&start, &body) {
                 t_max = 0.0;
             } else if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
@@ -552,14 +557,9 @@ impl Battle {
         let to = unit.at + v * t;
         let turn_now = self.turn;
         let unit = &mut self.units[u];
-        // A turned footprint must not stand on another body: if it would, the unit keeps its facing.
         unit.at = to;
         unit.last_moved = turn_now;
-        let before = unit.facing;
         unit.facing = facing;
-        if overlaps(&self.units, u).is_some() {
-            self.units[u].facing = before;
-        }
         (to, false)
     }
 }
