@@ -254,7 +254,9 @@ impl Unit {
     /// right, rear right, rear left.
     pub fn outline_at(&self, at: Point, facing: f64, formation: Formation) -> [Point; 4] {
         let (w, d) = self.size(formation);
-        let (fwd, right) = (heading_unit(facing), heading_unit(facing + 90.0));
+        // A quarter turn clockwise of the facing: (x, y) → (y, −x).
+        let fwd = heading_unit(facing);
+        let right = Point::new(fwd.y, -fwd.x);
         let (hw, hd) = (w / 2.0, d / 2.0);
         [at + fwd * hd - right * hw, at + fwd * hd + right * hw, at + right * hw - fwd * hd, at - right * hw - fwd * hd]
     }

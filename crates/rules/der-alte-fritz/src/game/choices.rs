@@ -93,13 +93,15 @@ impl Battle {
     fn moves_of(&self, u: usize, reserve: bool, out: &mut Vec<Action>) {
         let x = &self.units[u];
         let (at, facing, formation) = (x.at, x.facing, x.formation);
+        // The furthest it may go that way (checked there), or that fraction of it (checked).
         let push = |out: &mut Vec<Action>, heading: f64, face: f64, form: Formation, fraction: f64| {
             let d = self.furthest(u, heading, face, form, reserve) * fraction;
             if d >= 0.5 {
-                let to = at + volley_table::unit(heading) * d;
-                let to = Point::new((to.x * 100.0).round() / 100.0, (to.y * 100.0).round() / 100.0);
+                let to = super::moves::rounded(at + volley_table::unit(heading) * d);
                 let a = Action::Move { unit: u as u16, to, facing: face, formation: form };
-                if self.check_move(u, to, face, form, reserve).is_ok() && !out.contains(&a) {
+                if (fraction == 1.0 || self.check_move_with(u, to, face, form, reserve, false).is_ok())
+                    && !out.contains(&a)
+                {
                     out.push(a);
                 }
             }
@@ -129,7 +131,7 @@ impl Battle {
             if turn(facing, h).abs() > 10.0 {
                 let f = (h * 10.0).round() / 10.0;
                 let a = Action::Move { unit: u as u16, to: at, facing: f, formation };
-                if self.check_move(u, at, f, formation, reserve).is_ok() && !out.contains(&a) {
+                if self.check_move_with(u, at, f, formation, reserve, false).is_ok() && !out.contains(&a) {
                     out.push(a);
                 }
                 if formation != Formation::Square && formation != Formation::Unlimbered {
@@ -147,7 +149,7 @@ impl Battle {
                 continue;
             }
             let a = Action::Move { unit: u as u16, to: at, facing, formation: f };
-            if self.check_move(u, at, facing, f, reserve).is_ok() {
+            if self.check_move_with(u, at, facing, f, reserve, false).is_ok() {
                 out.push(a);
             }
             // Guns limbering to move on, or moving up to unlimber.

@@ -147,36 +147,44 @@ impl Battle {
         let table = &self.stat().table;
         let mut best: Option<Aim> = None;
         let mut stands = 0;
+        // Every other unit's footprint with its box, to pass by those far from a line of fire.
+        let others: Vec<([Point; 4], volley_table::Aabb)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|&(j, o)| j != u && j != t && o.present())
+            .map(|(_, o)| {
+                let c = o.corners();
+                (c, volley_table::bbox(&c))
+            })
+            .collect();
+        let mut near: Vec<(f64, Point)> = Vec::with_capacity(samples.len());
         for (l, r, facing) in self.firing_fronts(u) {
             let arc = FrontArc::new(l, r, facing, 45.0);
             let from = (l + r) * 0.5;
-            let mut this: Option<Aim> = None;
-            for &p in &samples {
-                if !arc.contains(p) {
-                    continue;
-                }
-                let d = dist_to_segment(p, l, r);
-                if d > reach + 1e-9 || this.as_ref().is_some_and(|b| b.distance <= d) {
-                    continue;
-                }
-                if table.terrain_blocks_sight(from, p) {
-                    continue;
-                }
-                let blocked = self
-                    .units
+            // The target's points in this stand's arcs and range, nearest first: the first with a
+            // clear line is its aim.
+            near.clear();
+            near.extend(
+                samples
                     .iter()
-                    .enumerate()
-                    .any(|(j, o)| j != u && j != t && o.present() && segment_meets_polygon(from, p, &o.corners()));
-                if blocked {
-                    continue;
-                }
-                let range = if d <= short + 1e-9 { Range::Short } else { Range::Long };
-                this = Some(Aim { at: p, distance: d, range });
-            }
-            if let Some(a) = this {
+                    .filter(|&&p| arc.contains(p))
+                    .map(|&p| (dist_to_segment(p, l, r), p))
+                    .filter(|&(d, _)| d <= reach + 1e-9),
+            );
+            near.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let clear = |p: Point| {
+                let seg = volley_table::bbox(&[from, p]);
+                !table.terrain_blocks_sight(from, p)
+                    && !others
+                        .iter()
+                        .any(|(c, bb)| volley_table::boxes_meet(&seg, bb) && segment_meets_polygon(from, p, c))
+            };
+            if let Some(&(d, p)) = near.iter().find(|&&(_, p)| clear(p)) {
                 stands += 1;
-                if best.as_ref().is_none_or(|b| a.distance < b.distance) {
-                    best = Some(a);
+                let range = if d <= short + 1e-9 { Range::Short } else { Range::Long };
+                if best.as_ref().is_none_or(|b| d < b.distance) {
+                    best = Some(Aim { at: p, distance: d, range });
                 }
             }
         }

@@ -13,6 +13,14 @@ use crate::model::{
 };
 use crate::units::Arm;
 
+/// Refuse with the reason in words when `$explain`, else with none (the candidates' quick checks
+/// need only the verdict).
+macro_rules! fail {
+    ($explain:expr, $($arg:tt)*) => {
+        return Err(Illegal::new(if $explain { format!($($arg)*) } else { String::new() }))
+    };
+}
+
 /// How far apart a charger stops from its target: in contact for the melee, never on it.
 pub const CHARGE_HAIR: f64 = 0.02;
 
@@ -157,14 +165,31 @@ impl Battle {
 
     /// Whether the body `start` may go by `v` (the whole way) without entering another body, on
     /// the table and on passable ground. `Err` names what is in the way.
-    fn clear_way(&self, u: usize, start: &[Point; 4], v: Point, except: Option<usize>) -> Result<(), String> {
+    fn clear_way(
+        &self,
+        u: usize,
+        start: &[Point; 4],
+        v: Point,
+        except: Option<usize>,
+        explain: bool,
+    ) -> Result<(), String> {
         let table = &self.stat().table;
+        // What the body sweeps over, to pass by far-away units at the cost of a box test.
+        let mut swept = volley_table::bbox(start);
+        let end = volley_table::bbox(&start.map(|c| c + v));
+        swept = [swept[0].min(end[0]), swept[1].min(end[1]), swept[2].max(end[2]), swept[3].max(end[3])];
         for (j, body) in self.obstacles(u, except) {
+            if !volley_table::boxes_meet(&swept, &volley_table::bbox(&body)) {
+                continue;
+            }
             if convex_overlap(start, &body) {
-                return Err(format!("it would stand on {}", self.name(j)));
+                return Err(if explain { format!("it would stand on {}", self.name(j)) } else { String::new() });
             }
             if let Some((lo, hi)) = convex_sweep(start, v, &body) {
                 if lo < 1.0 && hi > 0.0 {
+                    if !explain {
+                        return Err(String::new());
+                    }
                     let what = if self.units[j].side == self.units[u].side {
                         "units do not pass through each other"
                     } else {
@@ -196,26 +221,40 @@ impl Battle {
         formation: Formation,
         reserve: bool,
     ) -> Result<MoveCheck, Illegal> {
+        self.check_move_with(u, to, facing, formation, reserve, true)
+    }
+
+    /// [`Battle::check_move`], with the words (of the move or of the refusal) only if `explain`.
+    pub(super) fn check_move_with(
+        &self,
+        u: usize,
+        to: Point,
+        facing: f64,
+        formation: Formation,
+        reserve: bool,
+        explain: bool,
+    ) -> Result<MoveCheck, Illegal> {
         let Some(unit) = self.units.get(u) else {
-            return volley_core::illegal!("there is no unit {u}");
+            fail!(explain, "there is no unit {u}");
         };
         let name = self.name(u);
         if !to.x.is_finite() || !to.y.is_finite() || !facing.is_finite() {
-            return volley_core::illegal!("a move needs a place and a facing in numbers");
+            fail!(explain, "a move needs a place and a facing in numbers");
         }
         match unit.state {
-            State::Routing => return volley_core::illegal!("{name} is routing: it moves only as a rout"),
-            State::Removed => return volley_core::illegal!("{name} is no longer in the battle"),
+            State::Routing => fail!(explain, "{name} is routing: it moves only as a rout"),
+            State::Removed => fail!(explain, "{name} is no longer in the battle"),
             _ => {}
         }
         if unit.charging.is_some() {
-            return volley_core::illegal!("{name} has declared a charge");
+            fail!(explain, "{name} has declared a charge");
         }
         if unit.at.dist(to) > 1e-9 {
             if let Some(c) =
                 self.units.iter().position(|e| e.side != unit.side && e.present() && e.charging == Some(u as u16))
             {
-                return volley_core::illegal!(
+                fail!(
+                    explain,
                     "{name} is charged by {} and awaits the charge: it may change formation or facing where it stands, not move away",
                     self.name(c)
                 );
@@ -224,11 +263,14 @@ impl Battle {
         let facing = norm_heading(facing);
         let distance = unit.at.dist(to);
         let heading = (distance > 1e-9).then(|| heading_to(unit.at, to));
-        let Allowance { mut allowance, mut terms, turned, reformed } = self.allowance(u, heading, facing, formation)?;
+        let Allowance { mut allowance, mut terms, turned, reformed } =
+            self.allowance_with(u, heading, facing, formation, explain)?;
         let (mut cost, obstacle) = path_cost(self, unit.at, to);
         if obstacle {
             allowance /= 2.0;
-            terms.push("crossing a linear obstacle: half".into());
+            if explain {
+                terms.push("crossing a linear obstacle: half".into());
+            }
         }
         if cost > allowance + 1e-9 {
             let rough = if cost > distance + 1e-9 {
@@ -236,10 +278,7 @@ impl Battle {
             } else {
                 String::new()
             };
-            return volley_core::illegal!(
-                "{name} may go {allowance:.1}\" ({}), not {distance:.1}\"{rough}",
-                terms.join(", ")
-            );
+            fail!(explain, "{name} may go {allowance:.1}\" ({}), not {distance:.1}\"{rough}", terms.join(", "));
         }
         if distance <= 1e-9 {
             cost = 0.0;
@@ -249,16 +288,23 @@ impl Battle {
         let start = probe.outline_at(unit.at, facing, formation);
         let end = probe.outline_at(to, facing, formation);
         if !end.iter().all(|&c| self.stat().table.passable(c)) {
-            return volley_core::illegal!("{name} would end off the table or on impassable ground");
+            fail!(explain, "{name} would end off the table or on impassable ground");
         }
-        self.clear_way(u, &start, to - unit.at, None).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
+        self.clear_way(u, &start, to - unit.at, None, explain)
+            .map_err(|why| Illegal::new(if explain { format!("{name}: {why}") } else { String::new() }))?;
         if reserve
             && self
                 .units
                 .iter()
                 .any(|e| e.side != unit.side && e.present() && convex_distance(&end, &e.corners()) <= CONTACT_GAP)
         {
-            return volley_core::illegal!("a reserve move may not come into contact with the enemy");
+            fail!(explain, "a reserve move may not come into contact with the enemy");
+        }
+        if !(distance > 1e-9 || reformed || turned) {
+            fail!(explain, "{name}: a move must go somewhere or change formation or facing");
+        }
+        if !explain {
+            return Ok(MoveCheck { distance, cost, allowance, text: String::new() });
         }
         let mut text = String::new();
         if distance > 1e-9 {
@@ -277,9 +323,6 @@ impl Battle {
             text.push_str(&format!("; the way costs {cost:.1}\" over rough ground"));
         }
         text.push(')');
-        if !(distance > 1e-9 || reformed || turned) {
-            return volley_core::illegal!("{name}: a move must go somewhere or change formation or facing");
-        }
         Ok(MoveCheck { distance, cost, allowance, text })
     }
 
@@ -292,11 +335,24 @@ impl Battle {
         facing: f64,
         formation: Formation,
     ) -> Result<Allowance, Illegal> {
+        self.allowance_with(u, heading, facing, formation, true)
+    }
+
+    /// [`Battle::allowance`], with its terms in words only if `explain`.
+    fn allowance_with(
+        &self,
+        u: usize,
+        heading: Option<f64>,
+        facing: f64,
+        formation: Formation,
+        explain: bool,
+    ) -> Result<Allowance, Illegal> {
         let unit = &self.units[u];
         let name = self.name(u);
         let Some(new_rate) = rate(unit.kind, formation) else {
             let allowed: Vec<&str> = formations(unit.kind).map(Formation::name).collect();
-            return volley_core::illegal!(
+            fail!(
+                explain,
                 "{} may not stand in {}: {}",
                 unit.kind.profile().name,
                 formation.name(),
@@ -316,63 +372,83 @@ impl Battle {
             let prolong = rate(unit.kind, Formation::Unlimbered).unwrap_or(0.0);
             allowance = match (unit.formation, formation) {
                 (Formation::Limbered, Formation::Limbered) => {
-                    terms.push(format!("limbered, a full move {march}\" (two functions)"));
+                    if explain {
+                        terms.push(format!("limbered, a full move {march}\" (two functions)"));
+                    }
                     march
                 }
                 (Formation::Unlimbered, Formation::Limbered) => {
-                    terms.push(format!("limber, then move half {}\"", march / 2.0));
+                    if explain {
+                        terms.push(format!("limber, then move half {}\"", march / 2.0));
+                    }
                     march / 2.0
                 }
                 (Formation::Limbered, _) => {
-                    terms.push(format!("move half {}\", then unlimber", march / 2.0));
+                    if explain {
+                        terms.push(format!("move half {}\", then unlimber", march / 2.0));
+                    }
                     march / 2.0
                 }
                 _ => {
-                    terms.push(format!("by prolonge {prolong}\""));
+                    if explain {
+                        terms.push(format!("by prolonge {prolong}\""));
+                    }
                     prolong
                 }
             };
             if turned && formation == Formation::Unlimbered && unit.formation == Formation::Unlimbered {
                 allowance /= 2.0;
-                terms.push("turning: half".into());
+                if explain {
+                    terms.push("turning: half".into());
+                }
             }
         } else {
             if turned && reformed {
-                return volley_core::illegal!(
-                    "{name} may change formation or facing in a turn, not both (each at half effect)"
-                );
+                fail!(explain, "{name} may change formation or facing in a turn, not both (each at half effect)");
             }
             if unit.formation == Formation::Square && heading.is_some() {
-                return volley_core::illegal!("{name} is in square: a square does not move");
+                fail!(explain, "{name} is in square: a square does not move");
             }
             allowance = new_rate;
-            terms.push(format!("{} {new_rate}\"", formation.name()));
+            if explain {
+                terms.push(format!("{} {new_rate}\"", formation.name()));
+            }
             if reformed {
                 allowance /= 2.0;
-                terms.push(format!("forms {} from {}: half", formation.name(), unit.formation.name()));
+                if explain {
+                    terms.push(format!("forms {} from {}: half", formation.name(), unit.formation.name()));
+                }
             }
             if turned {
                 allowance /= 2.0;
-                terms.push(format!("turns to face {facing:.0}°: half"));
+                if explain {
+                    terms.push(format!("turns to face {facing:.0}°: half"));
+                }
             }
             if let (Some(h), true) = (heading, formation.ordered()) {
                 let off = turn(facing, h).abs();
                 if off <= STRAIGHT {
                 } else if off <= OBLIQUE && self.stat().oblique[usize::from(unit.side)] {
                     allowance = (allowance - OBLIQUE_LESS).max(0.0);
-                    terms.push(format!("oblique {off:.0}° off the front: less {OBLIQUE_LESS}\""));
+                    if explain {
+                        terms.push(format!("oblique {off:.0}° off the front: less {OBLIQUE_LESS}\""));
+                    }
                 } else {
                     allowance /= 2.0;
-                    terms.push(format!(
-                        "{} {off:.0}° off the front: half",
-                        if off > 135.0 { "backwards" } else { "sideways" }
-                    ));
+                    if explain {
+                        terms.push(format!(
+                            "{} {off:.0}° off the front: half",
+                            if off > 135.0 { "backwards" } else { "sideways" }
+                        ));
+                    }
                 }
             }
         }
         if unit.shaken() {
             allowance /= 2.0;
-            terms.push("shaken: half".into());
+            if explain {
+                terms.push("shaken: half".into());
+            }
         }
         Ok(Allowance { allowance, terms, turned, reformed })
     }
@@ -381,7 +457,7 @@ impl Battle {
     /// `facing` in `formation` (the allowance, or short of whatever is in the way); 0 if not at
     /// all.
     pub fn furthest(&self, u: usize, heading: f64, facing: f64, formation: Formation, reserve: bool) -> f64 {
-        let Ok(a) = self.allowance(u, Some(heading), facing, formation) else {
+        let Ok(a) = self.allowance_with(u, Some(heading), facing, formation, false) else {
             return 0.0;
         };
         let limit = a.allowance;
@@ -402,7 +478,8 @@ impl Battle {
                 }
             }
         }
-        let ok = |d: f64| self.check_move(u, unit.at + dir * d, facing, formation, reserve).is_ok();
+        let ok =
+            |d: f64| self.check_move_with(u, rounded(unit.at + dir * d), facing, formation, reserve, false).is_ok();
         let top = (t_max * limit - 0.05).max(0.0);
         if top < 0.1 {
             return 0.0;
@@ -476,7 +553,7 @@ impl Battle {
                 unit.formation.name()
             );
         }
-        self.clear_way(u, &start, to - unit.at, Some(t)).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
+        self.clear_way(u, &start, to - unit.at, Some(t), true).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
         Ok(ChargePath { to, facing, cost, reach, flank: !self.in_front_sector(t, unit.at) })
     }
 
@@ -562,6 +639,11 @@ impl Battle {
         unit.facing = facing;
         (to, false)
     }
+}
+
+/// A place rounded to a hundredth of an inch, as candidate moves name it.
+pub fn rounded(p: Point) -> Point {
+    Point::new((p.x * 100.0).round() / 100.0, (p.y * 100.0).round() / 100.0)
 }
 
 /// A unit's state in words.
