@@ -36,6 +36,10 @@ fn dice_text(dice: &[u8]) -> String {
     dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
 
+fn hits_words(n: u32) -> String {
+    if n == 1 { "1 hit".into() } else { format!("{n} hits") }
+}
+
 fn morale_word(m: Morale) -> &'static str {
     match m {
         Morale::Passed => "passed",
@@ -312,9 +316,9 @@ impl Battle {
         if let Some((mchart, mnum, dice)) = &r.test {
             let m = r.outcome.morale.unwrap_or(Morale::Passed);
             tail.push_str(&format!(
-                "{} tests morale on chart {mchart:?} ({} hits in all), passes on {mnum} or under: {} — {}",
+                "{} tests morale on chart {mchart:?} ({} in all), passes on {mnum} or under: {} — {}",
                 self.name(t),
-                self.units[t].hits,
+                hits_words(self.units[t].hits),
                 dice_text(dice),
                 morale_word(m)
             ));
@@ -369,14 +373,17 @@ impl Battle {
         self.units[t].state = State::Routing;
         let away = heading_to(from, self.units[t].at);
         let d = self.units[t].rout_move();
+        let was = self.units[t].at;
         let (to, off) = self.forced_move(t, away, d, Some(away), true);
+        let went = was.dist(to);
+        let short = if went + 0.1 < d { format!(" ({went:.1}\" as far as it could go)") } else { String::new() };
         if off {
             self.remove(t, "routed off the table", events);
         } else {
             events.push(Event::Forced {
                 unit: t as u16,
                 to,
-                text: format!("{} routs {d}\" to [{:.1}, {:.1}] (as far as it can go)", self.name(t), to.x, to.y),
+                text: format!("{} routs {d}\"{short} to [{:.1}, {:.1}]", self.name(t), to.x, to.y),
             });
         }
     }
@@ -544,22 +551,26 @@ impl Battle {
             };
             let (chart, number, dice) = res.test.clone().unwrap_or((Chart::C, 0, Vec::new()));
             let m = res.outcome.morale.unwrap_or(Morale::Passed);
+            let failed = match m {
+                Morale::Passed => "none failed",
+                Morale::Shaken => "one die failed",
+                Morale::Rout => "both failed",
+            };
             let result = if res.outcome.removed {
-                "failed: removed"
+                "it has failed to rally"
             } else if res.outcome.rallied {
-                "rallied to good order"
+                "back in good order"
             } else if routing {
-                "rallied, but shaken"
+                "it rallies, but shaken"
             } else {
                 "still shaken"
             };
             events.push(Event::Morale {
                 unit: i as u16,
                 text: format!(
-                    "{} tries to rally ({why}): 2 dice on chart {chart:?}, pass on {number} or under: {} — {}: {result}",
+                    "{} tries to rally ({why}): 2 dice on chart {chart:?}, pass on {number} or under: {} — {failed}: {result}",
                     self.name(i),
-                    dice_text(&dice),
-                    morale_word(m)
+                    dice_text(&dice)
                 ),
             });
             if res.outcome.removed {

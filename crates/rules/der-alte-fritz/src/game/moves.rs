@@ -106,10 +106,10 @@ pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
                     }
                 }
             }
-            TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt => {
-                if segment_crosses_polyline(from, to, &f.points) {
-                    obstacle = true;
-                }
+            TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt
+                if segment_crosses_polyline(from, to, &f.points) =>
+            {
+                obstacle = true;
             }
             _ => {}
         }
