@@ -586,7 +586,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (SchemaKind::Scenario, ruleset) => {
                     let id = ruleset.as_deref().unwrap_or(bundled::RULESETS[0]);
                     volley_server::with_ruleset!(id, _B, _C, _S, F => schemars::schema_for!(F),
-                        else input_bail!("{id} has no scenarios yet: its battle is not built (only its calculator)"))
+                    else if bundled::CALCULATORS.contains(&id) {
+                        input_bail!("{id} has no scenarios yet: its battle is not built (only its calculator)")
+                    } else {
+                        input_bail!("no rule set {id:?}: this build plays {:?}", bundled::RULESETS)
+                    })
                 }
             };
             println!("{}", serde_json::to_string_pretty(&schema)?);

@@ -803,7 +803,7 @@ fn a_situation_the_rules_refuse_is_pointed_at_the_field() {
 }
 
 #[test]
-fn der_alte_fritz_has_its_calculator_before_its_battle() {
+fn der_alte_fritz_has_its_calculator_and_its_scenarios() {
     let d = setup("daf-calculator");
     d.write(
         "volley.json",
@@ -818,7 +818,17 @@ fn der_alte_fritz_has_its_calculator_before_its_battle() {
     let total: f64 = odds["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_f64().unwrap()).sum();
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     assert!(json(&d.run(&["schema", "situation", "der-alte-fritz"]))["oneOf"].is_array());
-    let o = d.run(&["schema", "scenario", "der-alte-fritz"]);
+    let schema = json(&d.run(&["schema", "scenario", "der-alte-fritz"]));
+    assert!(schema["properties"]["sides"].is_object(), "{schema}");
+    assert!(serde_json::to_string(&schema).unwrap().contains("figures_per_stand"));
+    let o = d.run(&["schema", "scenario", "no-such-rules"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no scenarios yet"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("der-alte-fritz"), "the rule sets are listed: {}", stderr(&o));
+    // Its battles play in the terminal, and their logs replay.
+    let o = d.run(&["play", "the-village", "--seed", "3", "--log", "v.jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("initiative: Prussians"), "{}", stdout(&o));
+    let o = d.run(&["replay", "v.jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("replay matches the recorded state hash"), "{}", stdout(&o));
 }

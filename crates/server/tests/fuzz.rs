@@ -118,9 +118,12 @@ fn mutated_scenarios_situations_and_actions_are_refused_clearly_never_with_a_pan
     // One live game of each rule set, two people at one screen and the umpire.
     let server = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let mut live = Vec::new();
-    for (rs, scenario) in
-        [("blown-away", "crossroads"), ("itchy-scratchy", "hochdorf-mill"), ("old-fritz", "mittelhof")]
-    {
+    for (rs, scenario) in [
+        ("blown-away", "crossroads"),
+        ("itchy-scratchy", "hochdorf-mill"),
+        ("old-fritz", "mittelhof"),
+        ("der-alte-fritz", "the-village"),
+    ] {
         let req = NewGame {
             scenario: scenario.into(),
             players: vec!["human".into(), "human".into()],
