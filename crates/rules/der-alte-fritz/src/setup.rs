@@ -84,11 +84,14 @@ pub struct Rules {
     /// An army is broken, and loses, when this percentage of its units is removed or routing at
     /// the end of a turn (default 50).
     pub break_at: u8,
+    /// The names of terrain areas that are very rough ground (a quarter rate: each inch costs
+    /// four). Woods, towns and soft ground are rough (half rate) without being named.
+    pub very_rough: Vec<String>,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { sides: Vec::new(), officers: Vec::new(), break_at: 50 }
+        Rules { sides: Vec::new(), officers: Vec::new(), break_at: 50, very_rough: Vec::new() }
     }
 }
 
@@ -119,6 +122,8 @@ pub struct Static {
     pub at_turn_limit: AtTurnLimit,
     /// Break percentage.
     pub break_at: u8,
+    /// The terrain features (by index) that are very rough ground.
+    pub very_rough: Vec<usize>,
 }
 
 /// Turns fought when a scenario gives no turn limit.
@@ -303,6 +308,16 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             ))),
         }
     }
+    let mut very_rough = Vec::new();
+    for name in &rules.very_rough {
+        match table.features().iter().position(|f| &f.name == name && !f.kind.is_linear()) {
+            Some(i) => very_rough.push(i),
+            None => errors.push(src.error_at_key(
+                &["rules", "very_rough"],
+                format!("[rules] very_rough: {name:?} is not the name of a terrain area"),
+            )),
+        }
+    }
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
@@ -319,6 +334,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         turn_limit: file.turn_limit.unwrap_or(DEFAULT_TURN_LIMIT),
         at_turn_limit: file.at_turn_limit.clone(),
         break_at: rules.break_at,
+        very_rough,
     };
     Ok(Battle::new(Arc::new(stat), units, officers))
 }

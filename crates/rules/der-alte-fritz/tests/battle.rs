@@ -590,3 +590,81 @@ fn a_failed_move_or_draw_leaves_the_battle_as_it_was() {
     assert_eq!(b.state_hash(), h);
     assert!(ev.is_empty());
 }
+
+#[test]
+fn daf_b9_very_rough_ground_costs_four_times() {
+    let marsh = r#"[[terrain]]
+kind = "field"
+name = "the bog"
+rect = [0, 12, 100, 40]
+[rules]
+very_rough = ["the bog"]"#;
+    // 2" clear, then 6" at a quarter: 1.5" in the bog.
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, marsh), 0);
+    assert!(ok(&b, &mv(0, [13.0, 13.5], 0.0, Formation::Line)));
+    assert!(!ok(&b, &mv(0, [13.0, 14.0], 0.0, Formation::Line)));
+    // A name that is no terrain area is refused where it is written.
+    let text = format!(
+        "{}",
+        load(&Source::new(
+            "t.toml",
+            r#"name = "t"
+ruleset = "der-alte-fritz"
+[table]
+width = 50
+depth = 50
+[[sides]]
+name = "A"
+rear_edge = "south"
+commander = { name = "a", at = [1, 1] }
+units = [{ name = "u", type = "musketeers", at = [10, 10] }]
+[[sides]]
+name = "B"
+rear_edge = "north"
+commander = { name = "b", at = [1, 49] }
+units = [{ name = "v", type = "musketeers", at = [10, 40], facing = 180 }]
+[rules]
+very_rough = ["nowhere"]
+"#
+        ))
+        .unwrap_err()
+    );
+    assert!(text.starts_with("t.toml:") && text.contains("\"nowhere\" is not the name of a terrain area"), "{text}");
+}
+
+/// Prussian dragoons (6 stands, 3 dice) charging Austrian dragoons 13.5" off, both in the open
+/// with 2 morale dice; the charge declared, both movements ended: the melee's dice follow.
+fn cavalry_melee(dice: &[u32]) -> (Battle, Vec<String>) {
+    let p = r#"{ name = "DR P", type = "dragoons", at = [50, 20] }"#;
+    let a = r#"{ name = "DR A", type = "dragoons", at = [50, 35], facing = 180 }"#;
+    let mut b = moving(battle(p, a, ""), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    let ev = apply(&mut b, &Action::Done, dice);
+    (b, ev.iter().map(ToString::to_string).collect())
+}
+
+#[test]
+fn daf_b40_a_cavalry_melee_with_no_winner_sends_both_back_24() {
+    // Tests to charge, to stand and to counter-charge passed; no hits; both pass afterwards.
+    let (b, text) = cavalry_melee(&[1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3]);
+    assert!(text.iter().any(|t| t.contains("no winner")), "{text:#?}");
+    // The charger met the defender at y ≈ 33.5 (its front at 34.25) and went back 24"; the
+    // defender from 35 to 59; both shaken.
+    assert!((b.units[0].at.y - (33.48 - 24.0)).abs() < 0.2, "{:?} {text:#?}", b.units[0].at);
+    assert!((b.units[1].at.y - 59.0).abs() < 0.2, "{:?}", b.units[1].at);
+    assert_eq!([b.units[0].state, b.units[1].state], [State::Shaken, State::Shaken]);
+}
+
+#[test]
+fn daf_b41_the_cavalry_winner_that_rolls_a_1_pursues_its_line_rate_and_24() {
+    // The charger passes after the melee, the defender fails both dice (rout 24" away); the
+    // pursuit die 1: the dragoons pursue 16" + 24" towards the router, stopping short of it.
+    let (b, text) = cavalry_melee(&[1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 1, 1, 10, 10, 1, 7, 3]);
+    assert!(text.iter().any(|t| t.contains("pursuit die 1: pursue")), "{text:#?}");
+    assert_eq!(b.units[1].state, State::Routing);
+    assert!((b.units[1].at.y - 59.0).abs() < 0.2, "the router went 24\": {:?}", b.units[1].at);
+    let gap = volley_table::convex_distance(&b.units[0].corners(), &b.units[1].corners());
+    assert!(b.units[0].at.y > 50.0 && gap < 0.2, "the pursuer caught up: {:?}, {gap} {text:#?}", b.units[0].at);
+    assert_eq!(b.units[0].state, State::Shaken, "pursuing, shaken");
+}

@@ -73,15 +73,19 @@ pub struct ChargePath {
 }
 
 /// How much going over `p` costs an inch: 1 open, 2 rough (woods, towns, soft ground), 4 very
-/// rough (a marsh given as impassable ground is not entered at all). Linear obstacles are
-/// counted apart.
+/// rough (any area the scenario names in `[rules] very_rough`). Linear obstacles are counted
+/// apart; impassable ground is not entered at all.
 fn going(b: &Battle, p: Point) -> f64 {
-    let t = &b.stat().table;
+    let st = b.stat();
     let mut k: f64 = 1.0;
-    for f in t.features() {
-        let m = match f.kind {
-            TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => 2.0,
-            _ => continue,
+    for (i, f) in st.table.features().iter().enumerate() {
+        let m = if st.very_rough.contains(&i) {
+            4.0
+        } else {
+            match f.kind {
+                TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => 2.0,
+                _ => continue,
+            }
         };
         if point_in_polygon(p, &f.points) {
             k = k.max(m);
@@ -96,8 +100,16 @@ pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
     let t = &b.stat().table;
     let mut cuts = vec![0.0, 1.0];
     let mut obstacle = false;
-    for f in t.features() {
+    for (idx, f) in t.features().iter().enumerate() {
         match f.kind {
+            _ if b.stat().very_rough.contains(&idx) => {
+                let n = f.points.len();
+                for k in 0..n {
+                    if let Some(s) = crossing(from, to, f.points[k], f.points[(k + 1) % n]) {
+                        cuts.push(s);
+                    }
+                }
+            }
             TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => {
                 let n = f.points.len();
                 for k in 0..n {
