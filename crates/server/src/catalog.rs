@@ -200,6 +200,10 @@ define_rulesets! { $
         file: ScenarioFile,
     };
     calculators only:
+    volley_en_avant {
+        combat: combat::Combat,
+        situation: combat::Situation,
+    },
 }
 
 /// A scenario's text, checked and made into a new game of its rule set: (rule set id, game).
