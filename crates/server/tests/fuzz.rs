@@ -103,7 +103,7 @@ fn mutated_scenarios_situations_and_actions_are_refused_clearly_never_with_a_pan
     scenarios.extend(files(&corpus.join("scenarios"), "toml"));
     let rulesets = catalog::RULESETS;
     let situations: Vec<(&str, Vec<(String, String)>)> =
-        rulesets.iter().map(|rs| (*rs, files(&corpus.join("situations").join(rs), "json"))).collect();
+        catalog::CALCULATORS.iter().map(|rs| (*rs, files(&corpus.join("situations").join(rs), "json"))).collect();
     let actions: Vec<(&str, Vec<String>)> = rulesets
         .iter()
         .map(|rs| {
