@@ -107,7 +107,11 @@ impl Battle {
             }
             Arm::Infantry => {
                 let wants_line = near <= reach + 8.0;
+                // Light troops fight in skirmish order (fired at on chart D, and their best fire).
+                let light = crate::model::rate(x.kind, Formation::Skirmish).is_some();
                 match formation {
+                    Formation::Skirmish if light => v += 2.5,
+                    Formation::Line if light => v -= 1.0,
                     Formation::Line if wants_line => v += 2.0,
                     Formation::Line => v -= 0.5,
                     Formation::AttackColumn | Formation::MarchColumn if wants_line => v -= 2.0,

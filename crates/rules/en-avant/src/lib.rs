@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod combat;
+pub mod model;
 pub mod tables;
 
 /// The rule set's id in scenario files and on the command line.

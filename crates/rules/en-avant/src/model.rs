@@ -1,0 +1,186 @@
+//! The troops on the table: kinds, formations with their movement rates and densities, the
+//! turns a change of formation takes, and the bases' sizes.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::tables::{Arm, Density, rates};
+
+/// A kind of unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A battalion of the line: six bases and two of skirmishers (integral).
+    Infantry,
+    /// Light infantry: a loose target in any formation but square and columns.
+    LightInfantry,
+    /// A British rifle company working ahead of the line: fires as rifles.
+    RifleCompany,
+    /// A cavalry regiment: four bases in two sub-groups, each with its own status.
+    Cavalry,
+    /// A foot battery: two bases.
+    Artillery,
+    /// A horse battery: two bases, 50 cm limbered.
+    HorseArtillery,
+}
+
+impl Kind {
+    /// Its arm.
+    pub fn arm(self) -> Arm {
+        match self {
+            Kind::Infantry | Kind::LightInfantry | Kind::RifleCompany => Arm::Infantry,
+            Kind::Cavalry => Arm::Cavalry,
+            Kind::Artillery | Kind::HorseArtillery => Arm::Artillery,
+        }
+    }
+
+    /// The formations it may take.
+    pub fn formations(self) -> &'static [Formation] {
+        use Formation::*;
+        match self {
+            Kind::Infantry | Kind::LightInfantry => &[Line, AssaultColumn, MarchColumn, Square],
+            Kind::RifleCompany => &[Line],
+            Kind::Cavalry => &[CavalryLine, CavalryColumn],
+            Kind::Artillery | Kind::HorseArtillery => &[Limbered, Deployed],
+        }
+    }
+}
+
+/// How a unit stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Formation {
+    /// Infantry in line.
+    Line,
+    /// Infantry in assault (attack) column.
+    AssaultColumn,
+    /// Infantry in march column.
+    MarchColumn,
+    /// Infantry in square: four bases.
+    Square,
+    /// Cavalry in line: the two sub-groups side by side.
+    CavalryLine,
+    /// Cavalry in column: the second sub-group 20 cm behind the first.
+    CavalryColumn,
+    /// Artillery limbered.
+    Limbered,
+    /// Artillery deployed.
+    Deployed,
+}
+
+impl Formation {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::AssaultColumn => "assault column",
+            Formation::MarchColumn => "march column",
+            Formation::Square => "square",
+            Formation::CavalryLine => "line",
+            Formation::CavalryColumn => "column",
+            Formation::Limbered => "limbered",
+            Formation::Deployed => "deployed",
+        }
+    }
+}
+
+/// The movement rate of `kind` in `formation`, centimetres a turn (0: it does not move).
+pub fn rate(kind: Kind, formation: Formation) -> f64 {
+    match (kind, formation) {
+        (_, Formation::Line) => rates::INFANTRY_LINE,
+        (_, Formation::AssaultColumn | Formation::MarchColumn) => rates::INFANTRY_COLUMN,
+        (_, Formation::Square | Formation::Deployed) => 0.0,
+        (_, Formation::CavalryLine) => rates::CAVALRY_LINE,
+        (_, Formation::CavalryColumn) => rates::CAVALRY_COLUMN,
+        (Kind::HorseArtillery, Formation::Limbered) => rates::HORSE_ARTILLERY_LIMBERED,
+        (_, Formation::Limbered) => rates::ARTILLERY_LIMBERED,
+    }
+}
+
+/// The target density of `kind` in `formation`.
+pub fn density(kind: Kind, formation: Formation) -> Density {
+    match (kind.arm(), formation) {
+        (Arm::Cavalry, _) => Density::Dense,
+        (_, Formation::Square | Formation::AssaultColumn | Formation::MarchColumn | Formation::Limbered) => {
+            Density::Dense
+        }
+        _ => Density::Loose,
+    }
+}
+
+/// The text's illustrative times: turns to change from one formation into another (`None`: not
+/// in the table; an infantry line's about face is [`ABOUT_FACE_TURNS`]).
+pub fn change_turns(from: Formation, to: Formation) -> Option<u8> {
+    use Formation::*;
+    Some(match (from, to) {
+        (MarchColumn, Line) => 3,
+        (AssaultColumn, Line) => 2,
+        (Line, MarchColumn) => 3,
+        (Line, AssaultColumn) => 2,
+        (AssaultColumn | MarchColumn | Line, Square) => 1,
+        (CavalryColumn, CavalryLine) | (CavalryLine, CavalryColumn) => 2,
+        (Limbered, Deployed) | (Deployed, Limbered) => 1,
+        _ => return None,
+    })
+}
+
+/// Turns an infantry line takes to face about.
+pub const ABOUT_FACE_TURNS: u8 = 2;
+
+/// A base's frontage in centimetres: infantry 6, cavalry 8 (the text's), artillery 6 (not given:
+/// as infantry).
+pub fn base_frontage(arm: Arm) -> f64 {
+    match arm {
+        Arm::Cavalry => 8.0,
+        _ => 6.0,
+    }
+}
+
+/// A base's depth in centimetres (the text: "as narrow as possible"; the engine's 2 cm foot, 4 cm
+/// horse and guns).
+pub fn base_depth(arm: Arm) -> f64 {
+    match arm {
+        Arm::Infantry => 2.0,
+        _ => 4.0,
+    }
+}
+
+/// Bases abreast and deep of a unit of `kind` in `formation` (infantry: the six close-order
+/// bases; square: four).
+pub fn layout(kind: Kind, formation: Formation) -> (u8, u8) {
+    match (kind, formation) {
+        (Kind::RifleCompany, _) => (1, 1),
+        (_, Formation::Line) => (6, 1),
+        (_, Formation::AssaultColumn) => (2, 3),
+        (_, Formation::MarchColumn) => (1, 6),
+        (_, Formation::Square) => (2, 2),
+        (_, Formation::CavalryLine) => (4, 1),
+        (_, Formation::CavalryColumn) => (2, 1),
+        (_, Formation::Limbered | Formation::Deployed) => (2, 1),
+    }
+}
+
+/// The gap between a cavalry regiment's two lines in column, centimetres.
+pub const CAVALRY_COLUMN_GAP: f64 = 20.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_densities_and_changes_read_as_printed() {
+        assert_eq!(rate(Kind::Infantry, Formation::Line), 20.0);
+        assert_eq!(rate(Kind::Infantry, Formation::AssaultColumn), 25.0);
+        assert_eq!(rate(Kind::Infantry, Formation::Square), 0.0);
+        assert_eq!(rate(Kind::Cavalry, Formation::CavalryColumn), 50.0);
+        assert_eq!(rate(Kind::HorseArtillery, Formation::Limbered), 50.0);
+        assert_eq!(rate(Kind::Artillery, Formation::Deployed), 0.0);
+        assert_eq!(density(Kind::Cavalry, Formation::CavalryLine), Density::Dense);
+        assert_eq!(density(Kind::Infantry, Formation::Line), Density::Loose);
+        assert_eq!(density(Kind::Artillery, Formation::Limbered), Density::Dense);
+        assert_eq!(density(Kind::Artillery, Formation::Deployed), Density::Loose);
+        assert_eq!(change_turns(Formation::MarchColumn, Formation::Line), Some(3));
+        assert_eq!(change_turns(Formation::Line, Formation::Square), Some(1));
+        assert_eq!(change_turns(Formation::Square, Formation::Line), None);
+    }
+}
