@@ -106,6 +106,16 @@ pub enum DrawError {
         /// What the draw is for.
         purpose: String,
     },
+    /// A person typed a card's name or a coin's face where a die's number is needed.
+    #[error("{token:?} is not a result of {kind} (for {purpose}): a die takes a number")]
+    NotANumber {
+        /// What was typed.
+        token: String,
+        /// What kind of value was needed.
+        kind: DrawKind,
+        /// What the draw is for.
+        purpose: String,
+    },
     /// A recorded draw that is not what the rules asked for, or not what the recorded seed gives:
     /// the record has been changed.
     #[error("the recorded draw for {purpose} {why}")]
@@ -256,12 +266,16 @@ impl Chance for Seeded {
 #[derive(Clone, Debug, Default)]
 pub struct Scripted {
     values: VecDeque<u32>,
+    /// For each value typed as a card name or a coin's face (not a number), the token: a die
+    /// takes only numbers.
+    named: VecDeque<Option<String>>,
 }
 
 impl Scripted {
     /// A script of `values`, used in order.
     pub fn new(values: impl IntoIterator<Item = u32>) -> Self {
-        Scripted { values: values.into_iter().collect() }
+        let values: VecDeque<u32> = values.into_iter().collect();
+        Scripted { named: values.iter().map(|_| None).collect(), values }
     }
 
     /// Parse what a person typed: values separated by commas or spaces. Numbers stand for
@@ -269,6 +283,7 @@ impl Scripted {
     /// symbol after a card (`Qh`, `10♠`) is ignored; `H`/`T` alone are a coin's heads and tails.
     pub fn parse(text: &str) -> Result<Self, ParseDrawsError> {
         let mut values = VecDeque::new();
+        let mut named = VecDeque::new();
         for (i, raw) in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).enumerate() {
             let token = raw.trim();
             let upper = token.to_ascii_uppercase();
@@ -287,13 +302,16 @@ impl Scripted {
                 }
             };
             match v {
-                Some(v) => values.push_back(v),
+                Some(v) => {
+                    values.push_back(v);
+                    named.push_back(token.parse::<u32>().is_err().then(|| token.to_string()));
+                }
                 None => {
                     return Err(ParseDrawsError { index: i + 1, token: token.to_string() });
                 }
             }
         }
-        Ok(Scripted { values })
+        Ok(Scripted { values, named })
     }
 
     /// Values not yet used.
@@ -317,10 +335,19 @@ impl Chance for Scripted {
         let Some(&value) = self.values.front() else {
             return Err(DrawError::Missing { kind: kind.clone(), purpose: purpose.to_string() });
         };
+        if let (DrawKind::Die { .. }, Some(Some(token))) = (kind, self.named.front()) {
+            // A card's name or a coin's face is no die's result ("T" for ten would be tails).
+            return Err(DrawError::NotANumber {
+                token: token.clone(),
+                kind: kind.clone(),
+                purpose: purpose.to_string(),
+            });
+        }
         if !kind.admits(value) {
             return Err(DrawError::Invalid { value, kind: kind.clone(), purpose: purpose.to_string() });
         }
         self.values.pop_front();
+        self.named.pop_front();
         Ok(value)
     }
 }
@@ -557,6 +584,19 @@ mod tests {
         assert_eq!(s.values.iter().copied().collect::<Vec<_>>(), vec![1, 10, 13, 12, 7, 1, 2]);
         let e = Scripted::parse("3, X").unwrap_err();
         assert_eq!(e.index, 2);
+    }
+
+    #[test]
+    fn a_die_takes_only_numbers_not_a_card_or_a_coin() {
+        let d10 = DrawKind::Die { sides: 10 };
+        let mut s = Scripted::parse("10 T").unwrap();
+        assert_eq!(s.draw(&d10, &"a").unwrap(), 10);
+        let e = s.draw(&d10, &"b").unwrap_err();
+        assert!(e.to_string().contains("\"T\" is not a result of"), "{e}");
+        // A coin and a card still take their names.
+        let mut c = Scripted::parse("T A").unwrap();
+        assert_eq!(c.draw(&DrawKind::Coin, &"coin").unwrap(), 2);
+        assert_eq!(c.draw(&DrawKind::Card { left: [4; CARD_VALUES] }, &"card").unwrap(), 1);
     }
 
     #[test]

@@ -457,11 +457,21 @@ fn area(
     match (polygon, rect) {
         (Some(p), None) => {
             if p.len() < 3 {
-                errors.push(src.error(span, format!("{what}: a polygon needs at least 3 points, found {}", p.len())));
+                errors.push(
+                    src.error(span.clone(), format!("{what}: a polygon needs at least 3 points, found {}", p.len())),
+                );
+            }
+            if !p.iter().all(|q| q.x.is_finite() && q.y.is_finite()) {
+                errors.push(src.error(span, format!("{what}: every point of a polygon must be two numbers")));
+                return Vec::new();
             }
             p.clone()
         }
         (None, Some([x0, y0, x1, y1])) => {
+            if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
+                errors.push(src.error(span, format!("{what}: rect must be four numbers")));
+                return Vec::new();
+            }
             if x1 <= x0 || y1 <= y0 {
                 errors.push(src.error(span, format!("{what}: rect must be [x0, y0, x1, y1] with x1 > x0 and y1 > y0")));
             }
@@ -608,6 +618,10 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
                     );
                 }
                 match &spec.line {
+                    Some(l) if l.len() >= 2 && !l.iter().all(|q| q.x.is_finite() && q.y.is_finite()) => {
+                        errors.push(src.error(t.span(), format!("{name}: every point of a line must be two numbers")));
+                        Vec::new()
+                    }
                     Some(l) if l.len() >= 2 => l.clone(),
                     _ => {
                         errors.push(src.error(t.span(), format!("{name}: expected `line` with at least 2 points")));

@@ -85,6 +85,10 @@ pub struct Standing {
     /// A mounted officer figure attached: a volley that hits it rolls for his fate.
     #[serde(default)]
     pub officer_attached: bool,
+    /// Another leader attached besides the officer whose fate is rolled: his death leaves the
+    /// leader's die.
+    #[serde(default)]
+    pub other_leader: bool,
     /// Already shaken: it fires and fights on chart D, is fired at on D, and a rout removes it.
     #[serde(default)]
     pub shaken: bool,
@@ -156,6 +160,8 @@ impl Rally {
     /// rallies to shaken); two, a routing unit fails to rally and is removed (one attempt), a
     /// shaken one stays shaken.
     fn outcome(&self, morale: Morale) -> VolleyOutcome {
+        // A shaken unit failing both dice stays shaken: it does not rout.
+        let morale = if !self.routing && morale == Morale::Rout { Morale::Shaken } else { morale };
         VolleyOutcome {
             hits: 0,
             morale: Some(morale),
@@ -426,7 +432,7 @@ impl Volley {
         let u = &self.target.unit;
         let chart = Chart::of_hits(u.hits_before + hits);
         let number = u.kind.profile().morale[chart.index()];
-        (chart, number, morale_dice(u.in_cover, u.secure_flanks, u.leader_attached && !leader_lost))
+        (chart, number, morale_dice(u.in_cover, u.secure_flanks, u.leader_attached && (!leader_lost || u.other_leader)))
     }
 }
 
@@ -641,6 +647,10 @@ impl fmt::Display for VolleyResolution {
                 if self.outcome.hits == 1 { "" } else { "s" }
             )?;
         }
+        // In the order the dice are thrown: the officer's fate before the morale test.
+        if let (Some(d), Some(o)) = (self.officer_die, self.outcome.officer) {
+            writeln!(f, "officer: d10 {d} -> {o}")?;
+        }
         if let Some((chart, number, d)) = &self.test {
             let mut kept = d.clone();
             kept.sort_unstable();
@@ -652,9 +662,6 @@ impl fmt::Display for VolleyResolution {
                 dice(&kept),
                 self.outcome.morale.map_or("no test".into(), |m| m.to_string())
             )?;
-        }
-        if let (Some(d), Some(o)) = (self.officer_die, self.outcome.officer) {
-            writeln!(f, "officer: d10 {d} -> {o}")?;
         }
         write!(f, "{}", self.outcome)
     }
@@ -674,6 +681,7 @@ mod tests {
             secure_flanks: false,
             leader_attached: false,
             officer_attached: false,
+            other_leader: false,
             shaken: false,
             figures,
             figures_per_stand: 4,

@@ -258,10 +258,10 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             Some(n) => {
                 let u = unit_of(n, si as u8);
                 if u.is_none() {
-                    errors.push(src.error_whole(format!(
-                        "[[rules.sides]] {}: commander_with {n:?} is not one of its units",
-                        sd.name
-                    )));
+                    errors.push(src.error_at_key(
+                        &["rules", "sides"],
+                        format!("[[rules.sides]] {}: commander_with {n:?} is not one of its units", sd.name),
+                    ));
                 }
                 u
             }
@@ -278,17 +278,31 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             acted: false,
         });
     }
-    for r in &rules.sides {
+    for (k, r) in rules.sides.iter().enumerate() {
         if side_of(&r.side).is_none() {
-            errors.push(src.error_whole(format!("[[rules.sides]]: {:?} is not one of {side_names:?}", r.side)));
+            errors.push(src.error_at_key(
+                &["rules", "sides"],
+                format!("[[rules.sides]]: {:?} is not one of {side_names:?}", r.side),
+            ));
+        }
+        if rules.sides[..k].iter().any(|o| o.side == r.side) {
+            errors.push(src.error_at_key(&["rules", "sides"], format!("[[rules.sides]]: {:?} is given twice", r.side)));
         }
     }
-    for o in &rules.officers {
+    for (k, o) in rules.officers.iter().enumerate() {
+        let taken = rules.officers[..k].iter().any(|p| p.name == o.name)
+            || file.sides.iter().any(|sd| sd.get_ref().commander.name == o.name);
+        if taken {
+            errors.push(src.error_at_key(
+                &["rules", "officers"],
+                format!("[[rules.officers]]: two officers are named {:?} (an account must tell them apart)", o.name),
+            ));
+        }
         let Some(side) = side_of(&o.side) else {
-            errors.push(src.error_whole(format!(
-                "[[rules.officers]] {:?}: side {:?} is not one of {side_names:?}",
-                o.name, o.side
-            )));
+            errors.push(src.error_at_key(
+                &["rules", "officers"],
+                format!("[[rules.officers]] {:?}: side {:?} is not one of {side_names:?}", o.name, o.side),
+            ));
             continue;
         };
         match unit_of(&o.with, side) {
@@ -302,10 +316,10 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 wound: Wound::None,
                 acted: false,
             }),
-            None => errors.push(src.error_whole(format!(
-                "[[rules.officers]] {:?}: {:?} is not one of {}'s units",
-                o.name, o.with, o.side
-            ))),
+            None => errors.push(src.error_at_key(
+                &["rules", "officers"],
+                format!("[[rules.officers]] {:?}: {:?} is not one of the units of {}", o.name, o.with, o.side),
+            )),
         }
     }
     let mut very_rough = Vec::new();

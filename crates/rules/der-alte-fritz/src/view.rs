@@ -67,7 +67,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             ),
             footprint: Footprint::Polygon { points: u.corners().iter().map(|&p| p.into()).collect() },
             facing: Some(u.facing),
-            status: state.to_string(),
+            // "running", the word every rule set's view uses for troops out of action for now.
+            status: if u.state == State::Routing { "running".into() } else { state.to_string() },
             counters: vec![
                 ViewCounter { kind: "figures".into(), n: u.figures },
                 ViewCounter { kind: "hits".into(), n: u.hits },

@@ -668,3 +668,59 @@ fn daf_b41_the_cavalry_winner_that_rolls_a_1_pursues_its_line_rate_and_24() {
     assert!(b.units[0].at.y > 50.0 && gap < 0.2, "the pursuer caught up: {:?}, {gap} {text:#?}", b.units[0].at);
     assert_eq!(b.units[0].state, State::Shaken, "pursuing, shaken");
 }
+
+#[test]
+fn a_unit_keeps_its_leaders_die_while_another_leader_is_with_it() {
+    // Two officers with IR A; the volley's officer's die kills one (9): the other is still
+    // attached, so the test has 3 dice (2 in the open and the leader's).
+    let rules = r#"[rules]
+officers = [{ side = "Austrians", name = "One", with = "IR A" }, { side = "Austrians", name = "Two", with = "IR A" }]"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 16], facing = 180 }"#;
+    let mut b = battle(p, a, rules);
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 9, 9, 9, 9, 9, 9, 1, 1, 1]);
+    let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
+    assert!(text[0].contains("passes on 8 or under: 1 1 1 — passed"), "{text:#?}");
+    // The account follows the draws: the fire, the officer's die, the test; then his fate.
+    assert!(
+        text[0].contains("the die for One's fate 9") && text[1].starts_with("One's fate, die 9: killed"),
+        "{text:#?}"
+    );
+}
+
+#[test]
+fn officers_and_side_options_are_named_once() {
+    for (rules, why) in [
+        (
+            r#"officers = [{ side = "Prussians", name = "X", with = "IR 1" }, { side = "Austrians", name = "X", with = "IR A" }]"#,
+            "two officers are named \"X\"",
+        ),
+        (r#"sides = [{ side = "Prussians", oblique = true }, { side = "Prussians" }]"#, "\"Prussians\" is given twice"),
+    ] {
+        let text = format!(
+            r#"name = "t"
+ruleset = "der-alte-fritz"
+[table]
+width = 50
+depth = 50
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = {{ name = "a", at = [1, 1] }}
+units = [{{ name = "IR 1", type = "musketeers", at = [10, 10] }}]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = {{ name = "b", at = [1, 49] }}
+units = [{{ name = "IR A", type = "musketeers", at = [10, 40], facing = 180 }}]
+[rules]
+{rules}
+"#
+        );
+        let e = load(&Source::new("t.toml", text)).unwrap_err().to_string();
+        assert!(e.contains(why), "{e}");
+        assert!(e.starts_with("t.toml:17:") || e.starts_with("t.toml:18:"), "at the [rules] entry: {e}");
+    }
+}

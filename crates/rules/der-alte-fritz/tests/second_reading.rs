@@ -392,3 +392,15 @@ fn the_second_readers_exact_probabilities() {
     let halted = chance(&Combat.odds(&s).unwrap(), |x| matches!(x, Outcome::Melee(m) if m.at_halt));
     assert!((halted - 0.81 * 0.81 * 0.19).abs() < 1e-12, "{halted}");
 }
+
+#[test]
+fn a_shaken_unit_failing_both_rally_dice_stays_shaken_in_the_odds_too() {
+    use volley_core::calc::Calculator;
+    let s: volley_der_alte_fritz::combat::Situation =
+        serde_json::from_str(r#"{"rally": {"type": "musketeers"}}"#).unwrap();
+    let odds = volley_der_alte_fritz::combat::Combat.odds(&s).unwrap();
+    // Chart C, 5: passes 1/4; shaken otherwise (3/4): it never routs from a rally.
+    assert_eq!(odds.len(), 2, "{odds:?}");
+    assert!(odds.iter().all(|o| !o.outcome.to_string().contains("rout")), "{odds:?}");
+    assert!((odds[0].probability - 0.75).abs() < 1e-12);
+}

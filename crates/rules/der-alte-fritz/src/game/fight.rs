@@ -6,8 +6,8 @@ use volley_core::calc::{CalcError, Calculator};
 use volley_core::{ApplyError, Illegal, illegal};
 use volley_table::{Cover, FrontArc, Point, TerrainKind, dist_to_segment, heading_to, segment_meets_polygon};
 
-use super::Battle;
 use super::moves::state_name;
+use super::{Battle, possessive};
 use crate::combat::{self, Combat, Firer, Morale, OfficerFate, Range, Resolution, Standing, Target, Volley};
 use crate::events::Event;
 use crate::melee::{self, End, Fighter, Melee, Pursuit, Winner};
@@ -40,11 +40,12 @@ fn hits_words(n: u32) -> String {
     if n == 1 { "1 hit".into() } else { format!("{n} hits") }
 }
 
-fn morale_word(m: Morale) -> &'static str {
-    match m {
-        Morale::Passed => "passed",
-        Morale::Shaken => "one die failed: shaken",
-        Morale::Rout => "both dice failed: rout",
+fn morale_word(m: Morale, state: State) -> &'static str {
+    match (m, state) {
+        (Morale::Passed, _) => "passed",
+        (_, State::Routing) => "failed: it is routing already",
+        (Morale::Shaken, _) => "one die failed: shaken",
+        (Morale::Rout, _) => "both dice failed: rout",
     }
 }
 
@@ -92,6 +93,7 @@ impl Battle {
             secure_flanks: self.secure_flanks(u),
             leader_attached: self.leader_attached(u),
             officer_attached: self.leader_attached(u),
+            other_leader: self.officers_with(u).nth(1).is_some(),
             shaken: x.shaken(),
             figures: x.figures.max(1),
             figures_per_stand: x.figures_per_stand,
@@ -281,7 +283,7 @@ impl Battle {
             why.push("firer shaken D".into());
         }
         let mut text = format!(
-            "{} fires at {} ({:.1}\"{}): {} dice ({} {}) on chart {chart:?} [{}], hits on {number} or under: {} — {} hit{}",
+            "{} fires at {} ({:.1}\"{}): {} ({} {}) on chart {chart:?} [{}], hits on {number} or under: {} — {} hit{}",
             self.name(u),
             self.name(t),
             aim.distance,
@@ -290,7 +292,7 @@ impl Battle {
             } else {
                 ""
             },
-            r.fire_dice.len(),
+            if r.fire_dice.len() == 1 { "1 die".to_string() } else { format!("{} dice", r.fire_dice.len()) },
             v.firer.firing,
             if self.units[u].arm() == Arm::Artillery { "gunners" } else { "figures of the front stands in reach" },
             why.join(", "),
@@ -304,35 +306,36 @@ impl Battle {
             x.hits += hits;
             x.figures = x.figures.saturating_sub(hits);
         }
-        if let (Some(d), Some(fate)) = (r.officer_die, r.outcome.officer) {
-            if let Some(o) = self.first_officer_with(t) {
-                text.push_str(&format!("; officer's die {d}"));
-                events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text: text.clone() });
-                text.clear();
-                self.officer_fate(o, d, fate, chance, events)?;
-            }
+        // The account in the order of the draws: the fire, the officer's die, the target's test;
+        // then what follows — the officer's fate, the target's morale, and (if the army commander
+        // fell) his units' tests.
+        let officer = match (r.officer_die, r.outcome.officer) {
+            (Some(d), Some(fate)) => self.first_officer_with(t).map(|o| (o, d, fate)),
+            _ => None,
+        };
+        if let Some((o, d, _)) = officer {
+            text.push_str(&format!("; the die for {}'s fate {d}", self.officers[o].name));
         }
-        let mut tail = String::new();
         if let Some((mchart, mnum, dice)) = &r.test {
             let m = r.outcome.morale.unwrap_or(Morale::Passed);
-            tail.push_str(&format!(
-                "{} tests morale on chart {mchart:?} ({} in all), passes on {mnum} or under: {} — {}",
+            text.push_str(&format!(
+                "; {} tests morale on chart {mchart:?} ({} in all), passes on {mnum} or under: {} — {}",
                 self.name(t),
                 hits_words(self.units[t].hits),
                 dice_text(dice),
-                morale_word(m)
+                morale_word(m, self.units[t].state)
             ));
         }
-        if !text.is_empty() && !tail.is_empty() {
-            text.push_str("; ");
-        }
-        text.push_str(&tail);
-        if !text.is_empty() {
-            events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text });
-        }
+        events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text });
         let from = self.units[u].at;
+        let lost_leader = officer.is_some_and(|(_, _, f)| f.killed());
+        if let Some((o, d, fate)) = officer {
+            self.officer_fate_words(o, d, fate, events);
+        }
         if r.outcome.removed {
-            let why = if self.units[t].worn_out() {
+            let why = if self.units[t].worn_out() && self.units[t].arm() == Arm::Artillery {
+                "its last gunner is down".to_string()
+            } else if self.units[t].worn_out() {
                 "down to its last stands".to_string()
             } else {
                 "a shaken unit that routs is removed".to_string()
@@ -340,6 +343,12 @@ impl Battle {
             self.remove(t, &why, events);
         } else if let Some(m) = r.outcome.morale {
             self.morale_result(t, m, from, events);
+        }
+        if let Some((o, _, fate)) = officer {
+            if lost_leader && fate == OfficerFate::KilledByRoundShot && self.officers[o].commander {
+                let at = self.officer_at(o);
+                self.commander_death(o, at, chance, events)?;
+            }
         }
         Ok(())
     }
@@ -353,10 +362,9 @@ impl Battle {
         match m {
             Morale::Passed => {}
             Morale::Shaken => {
-                if self.units[t].state == State::Good {
-                    self.units[t].state = State::Shaken;
-                    self.units[t].shaken_turn = self.turn;
-                }
+                // Shaken (again): a whole turn without moving from now restores it.
+                self.units[t].state = State::Shaken;
+                self.units[t].shaken_turn = self.turn;
             }
             Morale::Rout => {
                 if self.units[t].shaken() {
@@ -420,7 +428,8 @@ impl Battle {
         events.push(Event::Removed { unit: t as u16, text: format!("{} is removed: {why}", self.name(t)) });
     }
 
-    /// An officer's fate by his die.
+    /// An officer's fate by his die, and (killed by round shot, the army commander) his units'
+    /// tests.
     pub(super) fn officer_fate(
         &mut self,
         o: usize,
@@ -429,6 +438,17 @@ impl Battle {
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
+        let at = self.officer_at(o);
+        let commander = self.officers[o].commander;
+        self.officer_fate_words(o, die, fate, events);
+        if fate == OfficerFate::KilledByRoundShot && commander {
+            return self.commander_death(o, at, chance, events);
+        }
+        Ok(())
+    }
+
+    /// An officer's fate by his die: his wounds, or the next man up.
+    pub(super) fn officer_fate_words(&mut self, o: usize, die: u8, fate: OfficerFate, events: &mut Vec<Event>) {
         let name = self.officers[o].name.clone();
         let words = match fate {
             OfficerFate::CloseCall => "a close call, a grazing wound: no effect".to_string(),
@@ -446,7 +466,6 @@ impl Battle {
             OfficerFate::Killed | OfficerFate::KilledByRoundShot => {
                 let successor = successor_of(&name);
                 let commander = self.officers[o].commander;
-                let at = self.officer_at(o);
                 let off = &mut self.officers[o];
                 off.name = successor.clone();
                 off.wound = Wound::None;
@@ -459,14 +478,11 @@ impl Battle {
                     w.push_str(&format!(
                         "; the army commander is dead: every unit of his within {COMMANDER_DEATH}\" tests morale"
                     ));
-                    events.push(Event::Officer { officer: o as u16, text: format!("{name}'s fate, die {die}: {w}") });
-                    return self.commander_death(o, at, chance, events);
                 }
                 w
             }
         };
         events.push(Event::Officer { officer: o as u16, text: format!("{name}'s fate, die {die}: {words}") });
-        Ok(())
     }
 
     /// The army commander killed by round shot at `at`: every unit of his side within 12" tests.
@@ -495,7 +511,8 @@ impl Battle {
             let k = combat::morale_dice(s.in_cover, s.secure_flanks, s.leader_attached);
             let mut dice = Vec::new();
             for j in 0..k {
-                let what = format!("{}'s morale die {} of {k} (passes on {number} or under)", self.name(i), j + 1);
+                let what =
+                    format!("{} morale die {} of {k} (passes on {number} or under)", possessive(self.name(i)), j + 1);
                 dice.push(chance.draw(&DrawKind::Die { sides: 10 }, &what)? as u8);
             }
             let m = combat::morale_of(&dice, number);
@@ -505,7 +522,7 @@ impl Battle {
                     "{} tests for the army commander's death on chart {chart:?}, passes on {number} or under: {} — {}",
                     self.name(i),
                     dice_text(&dice),
-                    morale_word(m)
+                    morale_word(m, self.units[i].state)
                 ),
             });
             self.morale_result(i, m, enemy, events);
@@ -671,7 +688,7 @@ impl Battle {
                     events.push(Event::Melee {
                         charger: c as u16,
                         defender: t as u16,
-                        text: format!("{}'s charge at {} is called off: {why}", self.name(c), self.name(t)),
+                        text: format!("{} charge at {} is called off: {why}", possessive(self.name(c)), self.name(t)),
                     });
                     continue;
                 }
@@ -713,6 +730,12 @@ impl Battle {
         let o = r.outcome.clone();
         let (cn, dn) = (self.name(c).to_string(), self.name(d).to_string());
         let test = |t: &(Chart, u8, Vec<u8>)| format!("chart {:?}, pass on {} or under: {}", t.0, t.1, dice_text(&t.2));
+        let mut why = why;
+        for (f, name, other) in [(&m.charger, &cn, &dn), (&m.defender, &dn, &cn)] {
+            if f.shaken {
+                why.push(format!("{name} shaken: D; {other} against a shaken enemy: B"));
+            }
+        }
         let mut text = format!("{cn} charges {dn}");
         if !why.is_empty() {
             text.push_str(&format!(" ({})", why.join("; ")));
@@ -723,7 +746,7 @@ impl Battle {
             self.units[c].facing = path.facing;
             self.units[c].last_moved = self.turn;
             if let Some(t) = &r.defence_test {
-                text.push_str(&format!("; {dn}'s test to stand: {}", test(t)));
+                text.push_str(&format!("; {} test to stand: {}", possessive(&dn), test(t)));
             }
             if let Some(t) = &r.counter_test {
                 text.push_str(&format!(
@@ -754,8 +777,8 @@ impl Battle {
             text.push_str(&format!("; after the melee {cn}: {}, {dn}: {}", test(&pt[0]), test(&pt[1])));
         }
         match o.winner {
-            Some(Winner::Charger) => text.push_str(&format!("; {cn} win")),
-            Some(Winner::Defender) => text.push_str(&format!("; {dn} win")),
+            Some(Winner::Charger) => text.push_str(&format!("; {cn} wins")),
+            Some(Winner::Defender) => text.push_str(&format!("; {dn} wins")),
             None if o.fought => text.push_str("; no winner"),
             None => {}
         }
@@ -845,33 +868,34 @@ impl Battle {
             let (w, l) = if o.winner == Some(Winner::Charger) { (c, d) } else { (d, c) };
             if self.units[w].steady() {
                 match p {
-                    Pursuit::Pursue => {
-                        let to = self.units[l].at;
-                        let head = heading_to(self.units[w].at, to);
+                    Pursuit::Pursue | Pursuit::ReturnToOwnLines => {
+                        let head = if p == Pursuit::Pursue {
+                            heading_to(self.units[w].at, self.units[l].at)
+                        } else {
+                            (self.stat().rear[usize::from(self.units[w].side)].inward() + 180.0) % 360.0
+                        };
                         let dist = pursuit_move(&self.units[w]);
-                        let (at, off) = self.forced_move(w, head, dist, Some(head), false);
-                        let _ = off;
-                        events.push(Event::Forced {
-                            unit: w as u16,
-                            to: at,
-                            text: format!(
-                                "{} pursues {dist}\" (its line rate and 24\") as far as it can, to [{:.1}, {:.1}]",
-                                self.name(w),
-                                at.x,
-                                at.y
-                            ),
-                        });
-                    }
-                    Pursuit::ReturnToOwnLines => {
-                        let rear = self.stat().rear[usize::from(self.units[w].side)];
-                        let head = (rear.inward() + 180.0) % 360.0;
-                        let dist = pursuit_move(&self.units[w]);
+                        let was = self.units[w].at;
                         let (at, _) = self.forced_move(w, head, dist, Some(head), false);
+                        let went = was.dist(at);
+                        let turned = (volley_table::turn(self.units[w].facing, head)).abs() < 1.0;
+                        let how = if p == Pursuit::Pursue {
+                            "pursues".to_string()
+                        } else if turned {
+                            "returns towards its own lines, its back to the enemy,".to_string()
+                        } else {
+                            "returns towards its own lines (no room to turn its back),".to_string()
+                        };
+                        let short = if went + 0.1 < dist {
+                            format!(", {went:.1}\" as far as it could go")
+                        } else {
+                            String::new()
+                        };
                         events.push(Event::Forced {
                             unit: w as u16,
                             to: at,
                             text: format!(
-                                "{} returns {dist}\" (its line rate and 24\") towards its own lines, its back to the enemy, to [{:.1}, {:.1}]",
+                                "{} {how} {dist}\" (its line rate and 24\"{short}) to [{:.1}, {:.1}]",
                                 self.name(w),
                                 at.x,
                                 at.y
