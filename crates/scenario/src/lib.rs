@@ -484,6 +484,19 @@ fn area(
     }
 }
 
+/// Why `name` cannot name a unit, a side or an officer in an account, if it cannot: empty, or
+/// holding a line break or another control character (it could forge lines of a battle's
+/// account).
+pub fn bad_name(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() {
+        Some("a name may not be empty")
+    } else if name.chars().any(char::is_control) {
+        Some("a name may not hold a line break or another control character")
+    } else {
+        None
+    }
+}
+
 /// A checked objective.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Objective {
@@ -570,6 +583,11 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
             let sd = side.get_ref();
             if s.sides[..i].iter().any(|o| o.get_ref().name == sd.name) {
                 errors.push(src.error(side.span(), format!("two sides are named {:?}", sd.name)));
+            }
+            for n in [&sd.name, &sd.commander.name] {
+                if let Some(why) = bad_name(n) {
+                    errors.push(src.error(side.span(), format!("{n:?}: {why}")));
+                }
             }
             if !on_table(&sd.commander.at) {
                 errors.push(src.error(
@@ -664,6 +682,16 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_could_forge_an_account_are_refused() {
+        assert_eq!(bad_name("IR 15 Garde"), None);
+        assert!(bad_name("IR 15\nturn 11 begins").is_some());
+        assert!(bad_name("  ").is_some());
+        let text = GOOD.replace("name = \"A\"", "name = \"A\\nB\"");
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(e.contains("line break"), "{e}");
+    }
 
     #[test]
     fn the_turn_limit_decides_as_the_scenario_says() {

@@ -204,6 +204,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             if names.contains(&spec.name) {
                 errors.push(err("two units have this name".into()));
             }
+            if let Some(why) = volley_scenario::bad_name(&spec.name) {
+                errors.push(err(why.into()));
+            }
             let facing = spec.facing.unwrap_or(sd.rear_edge.inward());
             if !facing.is_finite() {
                 errors.push(err("facing must be a number of degrees".into()));
@@ -297,6 +300,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 &["rules", "officers"],
                 format!("[[rules.officers]]: two officers are named {:?} (an account must tell them apart)", o.name),
             ));
+        }
+        if let Some(why) = volley_scenario::bad_name(&o.name) {
+            errors.push(src.error_at_key(&["rules", "officers"], format!("[[rules.officers]] {:?}: {why}", o.name)));
         }
         let Some(side) = side_of(&o.side) else {
             errors.push(src.error_at_key(
