@@ -78,7 +78,7 @@ pub struct Party {
     /// The senior officer personally involved (+1 to its willingness).
     #[serde(default)]
     pub senior_officer: bool,
-    /// Infantry that fired their muskets last turn (the attacker's −1).
+    /// Infantry that fired their muskets last turn (−1, attacking or defending).
     #[serde(default)]
     pub fired_last_turn: bool,
     /// Infantry defending a major defensive feature, such as field defences or a building (the
@@ -323,8 +323,12 @@ impl Assault {
         push(&mut at, a.disordered, "DISORDERED", -1);
         push(&mut dt, d.arm == Arm::Infantry && d.defending_feature, "infantry defending a major defensive feature", 1);
         push(&mut dt, d.senior_officer, "senior officer personally involved", 1);
-        push(&mut dt, d.disordered, "DISORDERED", -1);
-        push(&mut dt, d.forming_square && cav_on_foot, "infantry forming square the same turn as a cavalry attack", -1);
+        push(&mut dt, d.arm == Arm::Infantry && d.fired_last_turn, "infantry fired their muskets last turn", -1);
+        // Forming square against horse takes the place of the disorder the change of formation
+        // brings: counted both, a square formed in time would be ridden down.
+        let forming = d.forming_square && cav_on_foot;
+        push(&mut dt, d.disordered && !forming, "DISORDERED", -1);
+        push(&mut dt, forming, "infantry forming square the same turn as a cavalry attack", -1);
         [reckon(a.status, at), reckon(d.status, dt)]
     }
 

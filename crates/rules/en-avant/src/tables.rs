@@ -216,8 +216,8 @@ pub const FIRE: [[[Effect; 2]; 2]; 6] = [
     [[EqualOrLower, Lower], [Lower, Lower]],
     // Later volley from others: lower, lower (6–4 loose and 3–1 dense one cell), no effect.
     [[Lower, Lower], [Lower, NoEffect]],
-    // Canister: 6–4 (one cell) two levels; 3–1 (one cell) one level.
-    [[Drops(2), Drops(2)], [Drops(1), Drops(1)]],
+    // Canister: 6–4 dense two levels (a narrow cell); the rest one level (one wide cell).
+    [[Drops(2), Drops(1)], [Drops(1), Drops(1)]],
     // Ball: 6–4 (one cell) equal or lower; 3–1 dense lower, loose no effect.
     [[EqualOrLower, EqualOrLower], [Lower, NoEffect]],
     // Rifles: as ball.
@@ -355,8 +355,9 @@ mod tests {
         assert_eq!(s(LaterOtherVolley, Determined, Steady, Loose), Nervous);
         assert_eq!(s(LaterOtherVolley, Nervous, Wavering, Dense), Frightened);
         assert_eq!(s(LaterOtherVolley, Nervous, Wavering, Loose), Wavering);
-        // Canister: 6–4 two levels, 3–1 one, whatever the target's status.
-        assert_eq!(s(Canister, Steady, Pugnacious, Loose), Steady);
+        // Canister: 6–4 dense two levels, the rest one, whatever the target's status.
+        assert_eq!(s(Canister, Steady, Pugnacious, Dense), Steady);
+        assert_eq!(s(Canister, Steady, Pugnacious, Loose), Determined);
         assert_eq!(s(Canister, Frightened, Pugnacious, Dense), Determined);
         // Ball: never below Frightened.
         assert_eq!(s(Ball, Steady, Wavering, Dense), Frightened);
