@@ -5,8 +5,10 @@
 //! Built so far (issue 18 goes on): the status scale, the fire table and the close assault's two
 //! steps and results table as data ([`tables`]), and the umpire's calculator over them
 //! ([`combat`]): one fire or close assault, resolved with every modifier and table cell that
-//! made it. Not yet: the battle on the table, Game Control's hidden rules, scenarios and players
-//! — see `docs/rules/en-avant.md`.
+//! made it; the troops as data ([`model`]: rates, densities, formation changes, which row a unit
+//! fires) and what a unit does with its order card given its status ([`orders`]). Not yet: the
+//! battle on the table, Game Control's hidden rules, scenarios and players — see
+//! `docs/rules/en-avant.md`.
 //!
 //! ```
 //! use volley_en_avant::tables::{Density, FireKind, Status, fire_effect};
@@ -19,6 +21,7 @@
 
 pub mod combat;
 pub mod model;
+pub mod orders;
 pub mod tables;
 
 /// The rule set's id in scenario files and on the command line.

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::tables::{Arm, Density, rates};
+use crate::tables::{Arm, Density, FireKind, rates};
 
 /// A kind of unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -160,6 +160,35 @@ pub fn layout(kind: Kind, formation: Formation) -> (u8, u8) {
     }
 }
 
+/// The row of the fire table a unit fires at `cm`, or `None` if it cannot fire there: volleys and
+/// rifles to 10 cm, canister to 25 cm, ball over 25 up to 100 cm. An ordered line's first volley
+/// of the battle is row A and its later ones row B; a column's, a square's or a disordered line's
+/// first is row B and its later ones row C ("first": the unit's first of the battle, the second
+/// reading's I-3). Cavalry and limbered guns do not fire.
+pub fn fire_kind(kind: Kind, formation: Formation, ordered: bool, fired_before: bool, cm: f64) -> Option<FireKind> {
+    let within = |k: FireKind| {
+        let (least, most) = k.range();
+        (cm <= most + 1e-9 && (least == 0.0 || cm > least)).then_some(k)
+    };
+    match kind {
+        Kind::Cavalry => None,
+        Kind::Artillery | Kind::HorseArtillery => match formation {
+            Formation::Deployed => within(FireKind::Canister).or_else(|| within(FireKind::Ball)),
+            _ => None,
+        },
+        Kind::RifleCompany => within(FireKind::Rifles),
+        Kind::Infantry | Kind::LightInfantry => {
+            let line = formation == Formation::Line && ordered;
+            let k = match (line, fired_before) {
+                (true, false) => FireKind::FirstLineVolley,
+                (true, true) | (false, false) => FireKind::LaterLineVolley,
+                (false, true) => FireKind::LaterOtherVolley,
+            };
+            within(k)
+        }
+    }
+}
+
 /// The gap between a cavalry regiment's two lines in column, centimetres.
 pub const CAVALRY_COLUMN_GAP: f64 = 20.0;
 
@@ -182,5 +211,24 @@ mod tests {
         assert_eq!(change_turns(Formation::MarchColumn, Formation::Line), Some(3));
         assert_eq!(change_turns(Formation::Line, Formation::Square), Some(1));
         assert_eq!(change_turns(Formation::Square, Formation::Line), None);
+    }
+
+    #[test]
+    fn ea_5_ea_6_ea_18_which_row_a_unit_fires() {
+        use FireKind::*;
+        let inf = |f, ordered, before, cm| fire_kind(Kind::Infantry, f, ordered, before, cm);
+        assert_eq!(inf(Formation::Line, true, false, 10.0), Some(FirstLineVolley));
+        assert_eq!(inf(Formation::Line, true, true, 10.0), Some(LaterLineVolley), "EA-18: not first again");
+        assert_eq!(inf(Formation::Square, true, false, 10.0), Some(LaterLineVolley), "EA-5a");
+        assert_eq!(inf(Formation::Line, false, false, 10.0), Some(LaterLineVolley), "EA-6: disordered line");
+        assert_eq!(inf(Formation::AssaultColumn, true, true, 9.0), Some(LaterOtherVolley));
+        assert_eq!(inf(Formation::Line, true, false, 10.5), None);
+        let guns = |f, cm| fire_kind(Kind::Artillery, f, true, true, cm);
+        assert_eq!(guns(Formation::Deployed, 25.0), Some(Canister));
+        assert_eq!(guns(Formation::Deployed, 26.0), Some(Ball));
+        assert_eq!(guns(Formation::Deployed, 100.5), None);
+        assert_eq!(guns(Formation::Limbered, 20.0), None);
+        assert_eq!(fire_kind(Kind::Cavalry, Formation::CavalryLine, true, false, 5.0), None);
+        assert_eq!(fire_kind(Kind::RifleCompany, Formation::Line, false, true, 10.0), Some(Rifles));
     }
 }
