@@ -22,6 +22,7 @@
 pub mod combat;
 pub mod model;
 pub mod orders;
+pub mod setup;
 pub mod tables;
 
 /// The rule set's id in scenario files and on the command line.

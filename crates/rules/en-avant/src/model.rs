@@ -25,6 +25,18 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Infantry => "battalion",
+            Kind::LightInfantry => "light battalion",
+            Kind::RifleCompany => "rifle company",
+            Kind::Cavalry => "cavalry regiment",
+            Kind::Artillery => "battery",
+            Kind::HorseArtillery => "horse battery",
+        }
+    }
+
     /// Its arm.
     pub fn arm(self) -> Arm {
         match self {
