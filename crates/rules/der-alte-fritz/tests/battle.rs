@@ -724,3 +724,17 @@ units = [{{ name = "IR A", type = "musketeers", at = [10, 40], facing = 180 }}]
         assert!(e.starts_with("t.toml:17:") || e.starts_with("t.toml:18:"), "at the [rules] entry: {e}");
     }
 }
+
+#[test]
+fn a_shaken_unit_is_offered_its_charge_and_nobody_charges_what_is_behind_it() {
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    let ahead = r#"{ name = "IR A", type = "musketeers", at = [20, 19.25], facing = 180 },
+                   { name = "IR B", type = "musketeers", at = [20, 3], facing = 180 }"#;
+    let mut b = moving(battle(d, ahead, ""), 0);
+    b.units[0].state = State::Shaken;
+    let mut out = Vec::new();
+    b.candidate_actions(&mut out);
+    assert!(out.contains(&Action::Charge { unit: 0, target: 1 }), "8\" within half of 20\": {out:?}");
+    let why = b.validate(&Action::Charge { unit: 0, target: 2 }).unwrap_err().reason;
+    assert!(why.contains("not ahead"), "{why}");
+}

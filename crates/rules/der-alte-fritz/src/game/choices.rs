@@ -4,7 +4,7 @@
 use volley_table::{Point, heading_to, norm_heading, turn};
 
 use super::{Action, Battle, Phase};
-use crate::model::{Formation, State, formations};
+use crate::model::{Formation, formations};
 use crate::units::Arm;
 
 /// How many of a side's units an officer is offered to ride to, the nearest first.
@@ -76,7 +76,7 @@ impl Battle {
         let Some(bonus) = x.kind.profile().charge else {
             return;
         };
-        if x.state != State::Good {
+        if !x.steady() {
             return;
         }
         let reach = crate::model::rate(x.kind, x.formation).unwrap_or(0.0) + bonus + 10.0;

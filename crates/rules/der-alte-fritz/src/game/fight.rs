@@ -206,8 +206,11 @@ impl Battle {
             return illegal!("there is no unit {t}");
         };
         let (name, tname) = (self.name(u), self.name(t));
-        if target.side == unit.side || !target.present() {
-            return illegal!("{tname} is not an enemy in the battle");
+        if target.side == unit.side {
+            return illegal!("{tname} is not an enemy");
+        }
+        if !target.present() {
+            return illegal!("{tname} is no longer in the battle");
         }
         if !unit.steady() {
             return illegal!("{name} is {}", state_name(unit.state));
@@ -829,10 +832,9 @@ impl Battle {
                 End::Removed => self.remove(u, "a shaken unit that routs is removed", events),
                 End::Rout => self.rout(u, enemy_at, events),
                 End::Shaken => {
-                    if self.units[u].state != State::Shaken {
-                        self.units[u].state = State::Shaken;
-                        self.units[u].shaken_turn = self.turn;
-                    }
+                    // Shaken (again) by the charge: a whole turn without moving from now restores it.
+                    self.units[u].state = State::Shaken;
+                    self.units[u].shaken_turn = self.turn;
                     // A charger that would not charge stays where it is. A unit that goes shaken
                     // by failing a test — the defender's before the melee, either side's after it —
                     // retires a full column move facing the enemy, and so does a charger retiring

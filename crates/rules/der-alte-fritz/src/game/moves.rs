@@ -519,8 +519,11 @@ impl Battle {
             return volley_core::illegal!("there is no unit {t}");
         };
         let (name, tname) = (self.name(u), self.name(t));
-        if target.side == unit.side || !target.present() {
-            return volley_core::illegal!("{tname} is not an enemy in the battle");
+        if target.side == unit.side {
+            return volley_core::illegal!("{tname} is not an enemy");
+        }
+        if !target.present() {
+            return volley_core::illegal!("{tname} is no longer in the battle");
         }
         if !unit.steady() {
             return volley_core::illegal!("{name} is {}: a routing unit does not charge", state_name(unit.state));
@@ -531,6 +534,11 @@ impl Battle {
         };
         if matches!(unit.formation, Formation::Square | Formation::Skirmish) {
             return volley_core::illegal!("{name} may not charge in {}", unit.formation.name());
+        }
+        // A charge goes at an enemy ahead: its centre in front of the charger's front edge.
+        let c = unit.corners();
+        if (target.at - c[0]).dot(heading_unit(unit.facing)) <= 0.0 {
+            return volley_core::illegal!("{tname} is not ahead of {name}: a charge goes at an enemy in front");
         }
         let base = rate(unit.kind, unit.formation).unwrap_or(0.0);
         // A shaken unit moves at half rate: its charge too (the bonus with it).
