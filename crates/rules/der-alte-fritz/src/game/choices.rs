@@ -5,7 +5,6 @@ use volley_table::{Point, heading_to, norm_heading, turn};
 
 use super::{Action, Battle, Phase};
 use crate::model::{Formation, formations};
-use crate::units::Arm;
 
 /// How many of a side's units an officer is offered to ride to, the nearest first.
 const RIDES: usize = 4;
@@ -152,10 +151,9 @@ impl Battle {
             if self.check_move_with(u, at, facing, f, reserve, false).is_ok() {
                 out.push(a);
             }
-            // Guns limbering to move on, or moving up to unlimber.
-            if x.arm() == Arm::Artillery {
-                push(out, facing, facing, f, 1.0);
-            }
+            // Forming and moving on ahead at half effect; guns limbering to move on, or moving up
+            // to unlimber.
+            push(out, facing, facing, f, 1.0);
         }
     }
 }
