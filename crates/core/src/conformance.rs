@@ -20,6 +20,12 @@ use volley_chance::{Chance, DrawError, Recorder, Scripted, Seeded};
 use crate::run::replay;
 use crate::{Actor, Agent, ApplyError, GameState};
 
+/// The games a conformance test plays per scenario and agent: `default`, or the environment's
+/// `VOLLEY_CONFORMANCE_GAMES` for a long soak.
+pub fn games(default: u64) -> u64 {
+    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 /// What a conformance run saw, for the caller to assert on further.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {

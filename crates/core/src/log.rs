@@ -48,6 +48,25 @@ pub struct Header {
     pub draws: DrawScheme,
 }
 
+impl Header {
+    /// The header of a battle that is played but not kept (a benchmark, an experiment): rule set
+    /// `ruleset`, seed `seed`, no scenario text, no agents named.
+    pub fn unkept(ruleset: &str, seed: u64) -> Self {
+        Header {
+            format: FORMAT.into(),
+            ruleset: ruleset.into(),
+            variant: None,
+            scenario_path: String::new(),
+            scenario_hash: String::new(),
+            scenario: String::new(),
+            seed,
+            agents: Vec::new(),
+            seed_chosen: false,
+            draws: DrawScheme::default(),
+        }
+    }
+}
+
 /// How a log's draws come from its seed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -497,6 +497,13 @@ pub fn bad_name(name: &str) -> Option<&'static str> {
     }
 }
 
+/// A `[rules]` percentage (such as `break_at`) from 1 to 100, or an error at its key.
+pub fn check_percent(src: &Source, key: &str, value: u8, errors: &mut Vec<Diagnostic>) {
+    if value == 0 || value > 100 {
+        errors.push(src.error_at_key(&["rules", key], format!("[rules] {key} {value}: a percentage from 1 to 100")));
+    }
+}
+
 /// A checked objective.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Objective {
@@ -666,6 +673,17 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
                 Objective { name: spec.name.clone(), points }
             })
             .collect()
+    }
+
+    /// The rule set's own first checks: the file names rule set `id`, and names a variant only if
+    /// the rule set has variants (`variants`: it then checks which itself).
+    pub fn check_ruleset(&self, src: &Source, id: &str, variants: bool, errors: &mut Vec<Diagnostic>) {
+        if self.ruleset != id {
+            errors.push(src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {id:?}", self.ruleset)));
+        }
+        if let (Some(v), false) = (&self.variant, variants) {
+            errors.push(src.error_at_key(&["variant"], format!("variant {v:?}: {id} has no variants")));
+        }
     }
 
     /// The table with its terrain (the file must have passed [`Scenario::parse`]).

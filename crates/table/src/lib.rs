@@ -447,6 +447,12 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
 }
 
+/// Where the segment `a`–`b` crosses the outline of the polygon `poly`, as fractions of the way
+/// from `a` to `b` (unsorted): cut the segment there and every piece lies wholly in or out.
+pub fn polygon_crossings(a: Point, b: Point, poly: &[Point]) -> impl Iterator<Item = f64> + '_ {
+    edges(poly, true).filter_map(move |(c, d)| crossing(a, b, c, d))
+}
+
 /// Whether `p` is inside the polygon `poly` (even-odd rule; a point on the boundary may go
 /// either way).
 pub fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
@@ -729,7 +735,7 @@ impl Table {
             if matches!(f.kind, TerrainKind::River | TerrainKind::Impassable | TerrainKind::Bridge)
                 && boxes_meet(&seg, fb)
             {
-                cuts.extend(edges(&f.points, true).filter_map(|(c, d)| crossing(a, b, c, d)));
+                cuts.extend(polygon_crossings(a, b, &f.points));
             }
         }
         cuts.sort_by(f64::total_cmp);

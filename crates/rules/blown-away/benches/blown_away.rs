@@ -12,7 +12,7 @@ use volley_blown_away::model::Arm;
 use volley_blown_away::{Battle, load};
 use volley_chance::{Deck, Seeded};
 use volley_core::Agent;
-use volley_core::log::{FORMAT, Header};
+use volley_core::log::Header;
 use volley_core::run::Runner;
 use volley_scenario::Source;
 
@@ -27,18 +27,7 @@ fn scenario(name: &str) -> Battle {
 }
 
 fn header() -> Header {
-    Header {
-        format: FORMAT.into(),
-        ruleset: "blown-away".into(),
-        variant: None,
-        scenario_path: String::new(),
-        scenario_hash: String::new(),
-        scenario: String::new(),
-        seed: 0,
-        agents: Vec::new(),
-        seed_chosen: false,
-        draws: Default::default(),
-    }
+    Header::unkept("blown-away", 0)
 }
 
 /// Play one battle heuristic against heuristic; returns the number of decisions.

@@ -201,11 +201,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             crate::model::Variant::Chance
         }
     };
-    if file.ruleset != crate::RULESET_ID {
-        errors.push(
-            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
-        );
-    }
+    file.check_ruleset(src, crate::RULESET_ID, true, &mut errors);
     let rules = file.rules.clone();
     for t in &file.terrain {
         let kind = t.get_ref().kind;

@@ -5,7 +5,7 @@ use volley_blown_away::game::{COMBAT_RANGE, LRA_RANGE, MOB_CLEARANCE, MOB_MOVE, 
 use volley_blown_away::model::Unit;
 use volley_blown_away::{Action, Battle, Event, load};
 use volley_core::Agent;
-use volley_core::conformance::check_with;
+use volley_core::conformance::{check_with, games};
 use volley_scenario::Source;
 use volley_table::{Point, dist_to_segment, heading_to, turn, unit as heading};
 
@@ -17,11 +17,6 @@ fn scenario(name: &str) -> Battle {
 
 fn agents(kind: &'static str) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Battle>>> {
     move |seed| (0..2).map(|i| volley_ai::by_name::<Battle>(kind, seed.wrapping_add(i)).expect("known agent")).collect()
-}
-
-/// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.
-fn games(default: u64) -> u64 {
-    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 const SCENARIOS: &[&str] = &[

@@ -52,7 +52,7 @@ fn scenario(name: &str) -> volley_der_alte_fritz::Battle {
 #[divan::bench(args = ["the-village", "lobositz"], sample_count = 20, sample_size = 5)]
 fn full_battle(bencher: divan::Bencher, name: &str) {
     use volley_core::Agent;
-    use volley_core::log::{FORMAT, Header};
+    use volley_core::log::Header;
     use volley_core::run::Runner;
     let start = scenario(name);
     let mut seed = 0u64;
@@ -61,18 +61,7 @@ fn full_battle(bencher: divan::Bencher, name: &str) {
         let mut a = volley_ai::HeuristicAgent::new(seed ^ 1);
         let mut b = volley_ai::HeuristicAgent::new(seed ^ 2);
         let agents: Vec<&mut dyn Agent<volley_der_alte_fritz::Battle>> = vec![&mut a, &mut b];
-        let header = Header {
-            format: FORMAT.into(),
-            ruleset: volley_der_alte_fritz::RULESET_ID.into(),
-            variant: None,
-            scenario_path: String::new(),
-            scenario_hash: String::new(),
-            scenario: String::new(),
-            seed,
-            agents: Vec::new(),
-            seed_chosen: false,
-            draws: Default::default(),
-        };
+        let header = Header::unkept(volley_der_alte_fritz::RULESET_ID, seed);
         let mut runner = Runner::new(start.clone(), header, agents);
         runner.keep_events = false;
         if let Err(e) = runner.play(&mut Seeded::new(seed), 1_000_000) {

@@ -14,7 +14,7 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::calc::{CalcError, Calculator, OutcomeProbability, add_outcome, most_likely_first};
 
 use crate::melee::{Melee, MeleeOutcome, MeleeResolution};
-use crate::units::{Arm, Chart, FireNumber, UnitType};
+use crate::units::{Chart, FireNumber, UnitType};
 
 /// The most dice one volley throws (a battery of 20 guns at short range; 160 figures of foot).
 pub const MAX_FIRE_DICE: u32 = 40;
@@ -415,15 +415,7 @@ impl Volley {
     /// no morale test.
     fn worn_out(&self, hits: u32) -> bool {
         let u = &self.target.unit;
-        let left = u.figures.saturating_sub(hits);
-        let stands = left.div_ceil(u.figures_per_stand);
-        let floor = match u.kind.profile().arm {
-            Arm::Cavalry => 2,
-            Arm::Infantry => 1,
-            // The text names foot and horse; a battery stays while a gunner does.
-            Arm::Artillery => 0,
-        };
-        stands <= floor
+        crate::units::worn_out(u.kind.profile().arm, u.figures.saturating_sub(hits), u.figures_per_stand)
     }
 
     /// The morale test after `hits`: its chart, number and dice — without the leader's die if

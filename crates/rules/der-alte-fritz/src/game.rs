@@ -26,7 +26,7 @@ mod fight;
 mod moves;
 
 pub use fight::Aim;
-pub use moves::{Allowance, ChargePath, MoveCheck, overlaps, path_cost};
+pub use moves::{Allowance, ChargePath, MoveCheck, path_cost};
 
 /// Where a turn stands: who decides, and about what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -330,7 +330,7 @@ impl Battle {
                 u.facing = volley_table::norm_heading(*facing);
                 u.formation = *formation;
                 u.acted = true;
-                if check.distance > 1e-9 {
+                if check.moved() {
                     u.last_moved = self.turn;
                 }
                 events.push(Event::Moved {
@@ -465,9 +465,7 @@ impl Battle {
             self.phase = Phase::Over;
             return Ok(());
         }
-        let mut out = Vec::new();
-        self.candidate_actions(&mut out);
-        if out.len() == 1 && out[0] == Action::Done {
+        if !self.has_choice() {
             return self.next_phase(chance, events);
         }
         Ok(())

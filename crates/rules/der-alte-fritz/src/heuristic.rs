@@ -16,7 +16,7 @@ use volley_table::{Point, point_in_polygon};
 
 use crate::game::{Action, Battle, Phase};
 use crate::model::{Formation, Unit};
-use crate::units::{Arm, FireNumber};
+use crate::units::Arm;
 
 /// What each inch nearer the goal is worth.
 const PROGRESS: f64 = 0.3;
@@ -158,10 +158,9 @@ impl Battle {
         let Ok((v, _)) = self.volley(u, t) else {
             return -1.0;
         };
-        let Ok((chart, dice, number)) = v.dice() else {
+        let Ok((_, dice, number)) = v.dice() else {
             return -1.0;
         };
-        let _ = chart;
         let expected = f64::from(dice) * f64::from(number.min(10)) / 10.0;
         let target = &self.units[t];
         let mut w = 1.0;
@@ -171,7 +170,6 @@ impl Battle {
         if target.arm() == Arm::Artillery {
             w += 0.3;
         }
-        let _ = FireNumber::One(0);
         5.0 + expected * w
     }
 

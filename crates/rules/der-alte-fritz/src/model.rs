@@ -287,11 +287,7 @@ impl Unit {
     /// Whether it is removed by losses: down to 1 stand of foot or 2 of horse (a battery when
     /// its last gunner is gone).
     pub fn worn_out(&self) -> bool {
-        match self.arm() {
-            Arm::Infantry => self.stands() <= 1 || self.figures == 0,
-            Arm::Cavalry => self.stands() <= 2 || self.figures == 0,
-            Arm::Artillery => self.figures == 0,
-        }
+        crate::units::worn_out(self.arm(), self.figures, self.figures_per_stand)
     }
 
     /// Its rout move, inches.

@@ -142,23 +142,11 @@ fn default_formation(kind: UnitType) -> Formation {
 /// Check a parsed scenario file's Der Alte Fritz parts and build the battle.
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
-    if file.ruleset != crate::RULESET_ID {
-        errors.push(
-            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
-        );
-    }
-    if let Some(v) = &file.variant {
-        errors.push(src.error_at_key(&["variant"], format!("variant {v:?}: der-alte-fritz has no variants")));
-    }
+    file.check_ruleset(src, crate::RULESET_ID, false, &mut errors);
     let table = file.build_table(src);
     let objectives = file.build_objectives(src);
     let rules = &file.rules;
-    if rules.break_at == 0 || rules.break_at > 100 {
-        errors.push(src.error_at_key(
-            &["rules", "break_at"],
-            format!("[rules] break_at {}: a percentage from 1 to 100", rules.break_at),
-        ));
-    }
+    volley_scenario::check_percent(src, "break_at", rules.break_at, &mut errors);
     let side_names: Vec<String> = file.sides.iter().map(|s| s.get_ref().name.clone()).collect();
     let side_of = |name: &str| side_names.iter().position(|s| s == name).map(|i| i as u8);
     let mut units: Vec<Unit> = Vec::new();

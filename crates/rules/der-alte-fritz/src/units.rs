@@ -338,6 +338,19 @@ pub const TABLE: [(UnitType, Profile); 15] = [
     (UnitType::HorseArtillery, gun("Horse Artillery", 16.0, 3.0, 6.0, 16.0, GUN_FIRE)),
 ];
 
+/// Whether a unit of `arm` with `figures` left, `figures_per_stand` a stand, is removed by its
+/// losses: down to 1 stand of foot or 2 of horse (a part-filled stand counting), a battery when its
+/// last gunner is gone (the text names foot and horse).
+pub fn worn_out(arm: Arm, figures: u32, figures_per_stand: u32) -> bool {
+    let stands = figures.div_ceil(figures_per_stand.max(1));
+    stands
+        <= match arm {
+            Arm::Cavalry => 2,
+            Arm::Infantry => 1,
+            Arm::Artillery => 0,
+        }
+}
+
 impl UnitType {
     /// Its row of the table.
     pub fn profile(self) -> &'static Profile {

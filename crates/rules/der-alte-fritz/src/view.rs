@@ -35,8 +35,7 @@ fn ranges(u: &Unit) -> Vec<ViewRange> {
 }
 
 /// The view of `b` for `viewer` (all viewers see the same).
-pub fn view(b: &Battle, viewer: Viewer) -> View {
-    let _ = viewer;
+pub fn view(b: &Battle, _viewer: Viewer) -> View {
     let st = b.stat();
     let mut pieces = Vec::new();
     for (i, u) in b.units.iter().enumerate() {

@@ -2,9 +2,8 @@
 //! table's geometry checked after every action; the heuristic player against the random one.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
-use volley_chance::Seeded;
 use volley_core::Agent;
-use volley_core::conformance::{check, check_with};
+use volley_core::conformance::{check, check_with, games};
 use volley_der_alte_fritz::model::{Formation, State, rate};
 use volley_der_alte_fritz::units::Arm;
 use volley_der_alte_fritz::{Action, Battle, Event, load};
@@ -18,14 +17,8 @@ fn scenario(name: &str) -> Battle {
 }
 
 fn agents(kinds: [&'static str; 2]) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Battle>>> {
-    move |seed| {
-        (0..2).map(|i| volley_ai::by_name::<Battle>(kinds[i], Seeded::derive(seed, i as u64)).unwrap()).collect()
-    }
-}
-
-/// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.
-fn games(default: u64) -> u64 {
-    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    let names = kinds.map(String::from);
+    move |seed| volley_ai::seated::<Battle>(&names, seed).unwrap()
 }
 
 const SCENARIOS: &[&str] = &["the-village.toml", "lobositz.toml"];
@@ -70,6 +63,13 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
         if !events.iter().any(|e| matches!(e, Event::Moved { unit: m, .. } if m == unit)) {
             return Err(format!("a move of {} told nothing", before.name(usize::from(*unit))));
         }
+    }
+    // The quick test for a phase with nothing to do (entering a phase, one is passed over when its
+    // side could only end it) agrees with the candidates.
+    let mut cands = Vec::new();
+    volley_core::GameState::candidate_actions(after, &mut cands);
+    if after.has_choice() != (cands.len() > 1) {
+        return Err(format!("has_choice {} but {} candidates: {cands:?}", after.has_choice(), cands.len()));
     }
     // Counts never grow: figures, and a removed unit stays removed.
     for (u0, u1) in before.units.iter().zip(&after.units) {

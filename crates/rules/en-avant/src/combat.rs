@@ -90,6 +90,36 @@ pub struct Party {
     pub forming_square: bool,
 }
 
+impl Party {
+    /// A unit of `arm` and `status` in `formation`, ordered, with nothing else to its name.
+    pub fn new(arm: Arm, status: Status, formation: Formation) -> Self {
+        Party {
+            arm,
+            status,
+            formation,
+            disordered: false,
+            senior_officer: false,
+            fired_last_turn: false,
+            defending_feature: false,
+            forming_square: false,
+        }
+    }
+}
+
+impl Assault {
+    /// `attacker` against `defender` from the front, with nothing else to the situation.
+    pub fn new(attacker: Party, defender: Party) -> Self {
+        Assault {
+            attacker,
+            defender,
+            direction: Direction::Front,
+            outnumbering: false,
+            cavalry_within_half_a_turn: false,
+            winner_pursues: None,
+        }
+    }
+}
+
 /// A close assault.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -544,27 +574,11 @@ mod tests {
     use super::*;
 
     fn party(arm: Arm, status: Status, formation: Formation) -> Party {
-        Party {
-            arm,
-            status,
-            formation,
-            disordered: false,
-            senior_officer: false,
-            fired_last_turn: false,
-            defending_feature: false,
-            forming_square: false,
-        }
+        Party::new(arm, status, formation)
     }
 
     fn assault(a: Party, d: Party) -> Assault {
-        Assault {
-            attacker: a,
-            defender: d,
-            direction: Direction::Front,
-            outnumbering: false,
-            cavalry_within_half_a_turn: false,
-            winner_pursues: None,
-        }
+        Assault::new(a, d)
     }
 
     #[test]

@@ -62,17 +62,8 @@ impl Default for Rules {
 pub fn check(src: &Source) -> Result<ScenarioFile, Diagnostics> {
     let file = ScenarioFile::parse(src)?;
     let mut errors: Vec<Diagnostic> = Vec::new();
-    if file.ruleset != crate::RULESET_ID {
-        errors.push(
-            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
-        );
-    }
-    if file.rules.break_at == 0 || file.rules.break_at > 100 {
-        errors.push(src.error_at_key(
-            &["rules", "break_at"],
-            format!("[rules] break_at {}: a percentage from 1 to 100", file.rules.break_at),
-        ));
-    }
+    file.check_ruleset(src, crate::RULESET_ID, false, &mut errors);
+    volley_scenario::check_percent(src, "break_at", file.rules.break_at, &mut errors);
     let table = file.build_table(src);
     let mut names: Vec<&str> = Vec::new();
     for side in &file.sides {

@@ -79,27 +79,11 @@ fn ea_14_ea_15_rifles_never_below_wavering() {
 }
 
 fn party(arm: Arm, status: Status, formation: Formation) -> Party {
-    Party {
-        arm,
-        status,
-        formation,
-        disordered: false,
-        senior_officer: false,
-        fired_last_turn: false,
-        defending_feature: false,
-        forming_square: false,
-    }
+    Party::new(arm, status, formation)
 }
 
 fn assault(a: Party, d: Party) -> Assault {
-    Assault {
-        attacker: a,
-        defender: d,
-        direction: Direction::Front,
-        outnumbering: false,
-        cavalry_within_half_a_turn: false,
-        winner_pursues: None,
-    }
+    Assault::new(a, d)
 }
 
 /// (closed, attacker won, attacker's end, defender's end).

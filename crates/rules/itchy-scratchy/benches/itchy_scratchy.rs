@@ -119,7 +119,7 @@ fn scenario(name: &str) -> volley_itchy_scratchy::Battle {
 #[divan::bench(args = ["elands-ridge", "hochdorf-mill"], sample_count = 20, sample_size = 5)]
 fn full_battle(bencher: Bencher, name: &str) {
     use volley_core::Agent;
-    use volley_core::log::{FORMAT, Header};
+    use volley_core::log::Header;
     use volley_core::run::Runner;
     let start = scenario(name);
     let mut seed = 0u64;
@@ -128,18 +128,7 @@ fn full_battle(bencher: Bencher, name: &str) {
         let mut a = volley_ai::HeuristicAgent::new(seed ^ 1);
         let mut b = volley_ai::HeuristicAgent::new(seed ^ 2);
         let agents: Vec<&mut dyn Agent<volley_itchy_scratchy::Battle>> = vec![&mut a, &mut b];
-        let header = Header {
-            format: FORMAT.into(),
-            ruleset: "itchy-scratchy".into(),
-            variant: None,
-            scenario_path: String::new(),
-            scenario_hash: String::new(),
-            scenario: String::new(),
-            seed,
-            agents: Vec::new(),
-            seed_chosen: false,
-            draws: Default::default(),
-        };
+        let header = Header::unkept("itchy-scratchy", seed);
         let mut runner = Runner::new(start.clone(), header, agents);
         runner.keep_events = false;
         if let Err(e) = runner.play(&mut Seeded::new(seed), 1_000_000) {

@@ -116,14 +116,7 @@ fn whole(p: Point) -> Option<Area> {
 /// Check a parsed scenario file's Itchy and Scratchy parts and build the battle.
 pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
-    if file.ruleset != crate::RULESET_ID {
-        errors.push(
-            src.error_at_key(&["ruleset"], format!("ruleset {:?}: expected {:?}", file.ruleset, crate::RULESET_ID)),
-        );
-    }
-    if let Some(v) = &file.variant {
-        errors.push(src.error_at_key(&["variant"], format!("variant {v:?}: itchy-scratchy has no variants")));
-    }
+    file.check_ruleset(src, crate::RULESET_ID, false, &mut errors);
     let (w, d) = (file.table.width, file.table.depth);
     let (cols, rows) = (w.round() as i16, d.round() as i16);
     if (w - f64::from(cols)).abs() > 1e-9

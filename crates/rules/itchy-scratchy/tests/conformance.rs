@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_core::Agent;
-use volley_core::conformance::{check, check_with};
+use volley_core::conformance::{check, check_with, games};
 use volley_itchy_scratchy::{Action, Battle, Event, load};
 use volley_scenario::Source;
 use volley_table::grid::{Area, line_between};
@@ -15,11 +15,6 @@ fn scenario(name: &str) -> Battle {
 
 fn agents(kind: &'static str) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Battle>>> {
     move |seed| (0..2).map(|i| volley_ai::by_name::<Battle>(kind, seed.wrapping_add(i)).unwrap()).collect()
-}
-
-/// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.
-fn games(default: u64) -> u64 {
-    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 const SCENARIOS: &[&str] = &["elands-ridge.toml", "hochdorf-mill.toml"];

@@ -4,7 +4,7 @@
 
 use volley_chance::Seeded;
 use volley_core::Agent;
-use volley_core::conformance::{check, check_with};
+use volley_core::conformance::{check, check_with, games};
 use volley_old_fritz::model::{Kind, RUN_RATE, State, Unit};
 use volley_old_fritz::{Action, Battle, Event, load};
 use volley_scenario::Source;
@@ -20,11 +20,6 @@ fn agents(kinds: [&'static str; 2]) -> impl FnMut(u64) -> Vec<Box<dyn Agent<Batt
     move |seed| {
         (0..2).map(|i| volley_ai::by_name::<Battle>(kinds[i], Seeded::derive(seed, i as u64)).unwrap()).collect()
     }
-}
-
-/// Games per scenario and agent; `VOLLEY_CONFORMANCE_GAMES` raises it for a long soak.
-fn games(default: u64) -> u64 {
-    std::env::var("VOLLEY_CONFORMANCE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 const SCENARIOS: &[&str] = &["attack-on-the-ridge.toml", "mittelhof.toml"];

@@ -10,6 +10,55 @@ use crate::model::{Formation, formations};
 const RIDES: usize = 4;
 
 impl Battle {
+    /// Whether the side acting has anything to do but end the phase: [`Battle::choices`] would
+    /// list more than `Done`. Stops at the first unit with a choice, so that entering a phase
+    /// does not work out every unit's candidates only to throw them away.
+    pub fn has_choice(&self) -> bool {
+        let mut scratch = Vec::new();
+        match self.phase {
+            Phase::Begin | Phase::Initiative { .. } => true,
+            Phase::Over => false,
+            Phase::Movement { side } => (0..self.units.len()).any(|u| {
+                let x = &self.units[u];
+                if x.side != side || !x.steady() || x.acted || x.charging.is_some() {
+                    return false;
+                }
+                scratch.clear();
+                self.charges_of(u, &mut scratch);
+                self.moves_of(u, false, &mut scratch);
+                !scratch.is_empty()
+            }),
+            Phase::Firing { side } => (0..self.units.len()).any(|u| {
+                let x = &self.units[u];
+                x.side == side
+                    && !x.acted
+                    && x.steady()
+                    && x.range().is_some()
+                    && (0..self.units.len())
+                        .any(|t| self.units[t].side != side && self.units[t].present() && self.check_fire(u, t).is_ok())
+            }),
+            Phase::Leaders { side } => {
+                let rides = (0..self.officers.len()).any(|o| {
+                    let off = &self.officers[o];
+                    off.side == side
+                        && !off.acted
+                        && off.ride(self.turn) > 0.0
+                        && (0..self.units.len()).any(|u| self.check_ride(side, o as u16, u as u16).is_ok())
+                });
+                rides
+                    || (0..self.units.len()).any(|u| {
+                        let x = &self.units[u];
+                        if x.side != side || !x.reserve || x.acted || !x.steady() {
+                            return false;
+                        }
+                        scratch.clear();
+                        self.moves_of(u, true, &mut scratch);
+                        !scratch.is_empty()
+                    })
+            }
+        }
+    }
+
     pub(super) fn choices(&self, out: &mut Vec<Action>) {
         match self.phase {
             Phase::Begin => out.push(Action::Begin),

@@ -4,13 +4,11 @@
 use volley_core::Illegal;
 use volley_table::{
     Point, TerrainKind, convex_distance, convex_overlap, convex_sweep, heading_to, norm_heading, point_in_polygon,
-    segment_crosses_polyline, turn, unit as heading_unit,
+    polygon_crossings, segment_crosses_polyline, turn, unit as heading_unit,
 };
 
 use super::Battle;
-use crate::model::{
-    CONTACT_GAP, Formation, OBLIQUE, OBLIQUE_LESS, STRAIGHT, State, TURN_TOLERANCE, Unit, formations, rate,
-};
+use crate::model::{CONTACT_GAP, Formation, OBLIQUE, OBLIQUE_LESS, STRAIGHT, State, TURN_TOLERANCE, formations, rate};
 use crate::units::Arm;
 
 /// Refuse with the reason in words when `$explain`, else with none (the candidates' quick checks
@@ -101,29 +99,14 @@ pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
     let mut cuts = vec![0.0, 1.0];
     let mut obstacle = false;
     for (idx, f) in t.features().iter().enumerate() {
-        match f.kind {
-            _ if b.stat().very_rough.contains(&idx) => {
-                let n = f.points.len();
-                for k in 0..n {
-                    if let Some(s) = crossing(from, to, f.points[k], f.points[(k + 1) % n]) {
-                        cuts.push(s);
-                    }
-                }
-            }
-            TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround => {
-                let n = f.points.len();
-                for k in 0..n {
-                    if let Some(s) = crossing(from, to, f.points[k], f.points[(k + 1) % n]) {
-                        cuts.push(s);
-                    }
-                }
-            }
-            TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt
-                if segment_crosses_polyline(from, to, &f.points) =>
-            {
-                obstacle = true;
-            }
-            _ => {}
+        let rough = b.stat().very_rough.contains(&idx)
+            || matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround);
+        if rough {
+            cuts.extend(polygon_crossings(from, to, &f.points));
+        } else if matches!(f.kind, TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt)
+            && segment_crosses_polyline(from, to, &f.points)
+        {
+            obstacle = true;
         }
     }
     cuts.sort_by(f64::total_cmp);
@@ -132,27 +115,21 @@ pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
     (cost, obstacle)
 }
 
-/// Where along `a`–`b` (0 to 1) it crosses `c`–`d`, if it does.
-fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
-    let r = b - a;
-    let s = d - c;
-    let den = r.cross(s);
-    if den.abs() < 1e-12 {
-        return None;
-    }
-    let t = (c - a).cross(s) / den;
-    let u = (c - a).cross(r) / den;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
+/// How far (0 to 1) the body `start` goes along `v` before it first touches one of `bodies`: 1 if
+/// it touches none, 0 if it stands on one already.
+fn first_touch(start: &[Point; 4], v: Point, bodies: &[(usize, [Point; 4])]) -> f64 {
+    bodies.iter().fold(1.0, |t, (_, body)| match convex_sweep(start, v, body) {
+        Some((lo, hi)) if hi > 0.0 => t.min(lo.max(0.0)),
+        _ => t,
+    })
 }
 
 /// A rectangle grown by `g` on every side (corners in [`Unit::corners`] order).
 fn grown(c: &[Point; 4], g: f64) -> [Point; 4] {
-    let centre = (c[0] + c[2]) * 0.5;
     let fwd = c[0] - c[3];
     let right = c[1] - c[0];
     let (lf, lr) = (fwd.len().max(1e-9), right.len().max(1e-9));
     let (f, r) = (fwd * (g / lf), right * (g / lr));
-    let _ = centre;
     [c[0] + f - r, c[1] + f + r, c[2] - f + r, c[3] - f - r]
 }
 
@@ -482,14 +459,7 @@ impl Battle {
         probe.formation = formation;
         let start = probe.outline_at(unit.at, facing, formation);
         let v = dir * limit;
-        let mut t_max: f64 = 1.0;
-        for (_, body) in self.obstacles(u, None) {
-            if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
-                if hi > 0.0 && lo < t_max {
-                    t_max = lo.max(0.0);
-                }
-            }
-        }
+        let t_max = first_touch(&start, v, &self.obstacles(u, None));
         let ok =
             |d: f64| self.check_move_with(u, rounded(unit.at + dir * d), facing, formation, reserve, false).is_ok();
         let top = (t_max * limit - 0.05).max(0.0);
@@ -613,16 +583,7 @@ impl Battle {
         let dir = heading_unit(heading);
         let start = unit.outline_at(unit.at, facing, unit.formation);
         let v = dir * d;
-        let mut t_max: f64 = 1.0;
-        for (_, body) in bodies {
-            if convex_overlap(&start, &body) {
-                t_max = 0.0;
-            } else if let Some((lo, hi)) = convex_sweep(&start, v, &body) {
-                if hi > 0.0 && lo < t_max {
-                    t_max = lo.max(0.0);
-                }
-            }
-        }
+        let t_max = first_touch(&start, v, &bodies);
         // The table's edge: where the first corner would cross it.
         let mut t_edge: f64 = 1.0;
         for c in start {
@@ -674,10 +635,4 @@ pub(super) fn state_name(s: State) -> &'static str {
         State::Routing => "routing",
         State::Removed => "removed",
     }
-}
-
-/// Whether unit `u`'s footprint overlaps another's (for checks in tests).
-pub fn overlaps(units: &[Unit], u: usize) -> Option<usize> {
-    let c = units[u].corners();
-    units.iter().enumerate().position(|(j, o)| j != u && o.present() && convex_overlap(&c, &o.corners()))
 }
