@@ -36,6 +36,7 @@ bundle! {
     "mittelhof" => "old-fritz/mittelhof.toml",
     "lobositz" => "der-alte-fritz/lobositz.toml",
     "the-village" => "der-alte-fritz/the-village.toml",
+    "the-farm" => "en-avant/the-farm.toml",
 }
 
 /// A bundled scenario by its short name or repository path.
@@ -198,12 +199,14 @@ define_rulesets! { $
         combat: combat::Combat,
         situation: combat::Situation,
         file: ScenarioFile,
-    };
-    calculators only:
-    volley_en_avant {
+    },
+    EnAvant: volley_en_avant {
+        battle: Battle,
         combat: combat::Combat,
         situation: combat::Situation,
-    },
+        file: ScenarioFile,
+    };
+    calculators only:
 }
 
 /// A scenario's text, checked and made into a new game of its rule set: (rule set id, game).

@@ -475,7 +475,7 @@ impl Calculator for Combat {
     }
 }
 
-fn terms_text(r: &Reckoning) -> String {
+pub(crate) fn terms_text(r: &Reckoning) -> String {
     let mut s = format!("{} ({})", r.status.level(), r.status);
     for t in &r.terms {
         s.push_str(&format!(" {:+} {}", t.value, t.why));

@@ -19,11 +19,37 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod battle;
 pub mod combat;
+pub mod events;
+mod heuristic;
 pub mod model;
 pub mod orders;
 pub mod setup;
 pub mod tables;
+mod view;
+
+pub use battle::{Action, Battle, Phase};
+pub use events::Event;
+pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
+
+/// The En Avant rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EnAvant;
+
+impl volley_core::RuleSet for EnAvant {
+    type State = Battle;
+    type Scenario = (volley_scenario::Source, ScenarioFile);
+    type Error = volley_scenario::Diagnostics;
+
+    fn id(&self) -> &'static str {
+        RULESET_ID
+    }
+
+    fn new_game(&self, scenario: &Self::Scenario) -> Result<Battle, Self::Error> {
+        build(&scenario.0, &scenario.1)
+    }
+}
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "en-avant";

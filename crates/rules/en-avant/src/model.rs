@@ -3,6 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use volley_table::Point;
 
 use crate::tables::{Arm, Density, FireKind, rates};
 
@@ -203,6 +204,31 @@ pub fn fire_kind(kind: Kind, formation: Formation, ordered: bool, fired_before: 
 
 /// The gap between a cavalry regiment's two lines in column, centimetres.
 pub const CAVALRY_COLUMN_GAP: f64 = 20.0;
+
+/// A unit's frontage and depth on the table, centimetres: its bases abreast and deep, a square
+/// as four bases round a hollow (one base's frontage each way), a cavalry column as its two
+/// lines and the 20 cm between them (one body for what it touches).
+pub fn size(kind: Kind, formation: Formation) -> (f64, f64) {
+    let arm = kind.arm();
+    let (abreast, deep) = layout(kind, formation);
+    match formation {
+        Formation::Square => (base_frontage(arm), base_frontage(arm)),
+        Formation::CavalryColumn => {
+            (f64::from(abreast) * base_frontage(arm), 2.0 * base_depth(arm) + CAVALRY_COLUMN_GAP)
+        }
+        _ => (f64::from(abreast) * base_frontage(arm), f64::from(deep) * base_depth(arm)),
+    }
+}
+
+/// The corners of a unit whose front edge's centre is `at`, facing `facing`: front left, front
+/// right, back right, back left.
+pub fn corners(kind: Kind, formation: Formation, at: Point, facing: f64) -> [Point; 4] {
+    let (w, d) = size(kind, formation);
+    let fwd = volley_table::unit(facing);
+    let right = volley_table::unit(facing + 90.0);
+    let (l, r) = (at - right * (w / 2.0), at + right * (w / 2.0));
+    [l, r, r - fwd * d, l - fwd * d]
+}
 
 #[cfg(test)]
 mod tests {

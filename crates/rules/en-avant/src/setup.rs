@@ -1,14 +1,17 @@
 //! Scenario files for En Avant: a table measured in centimetres, each side's battalions,
-//! regiments and batteries with their statuses, its command group, and what wins. The battle that
-//! plays them is not built yet (issue 18); [`check`] reads and checks a file so that scenarios
-//! can be written and kept honest meanwhile.
+//! regiments and batteries with their statuses, its command group, and what wins; [`load`] reads
+//! and checks one and builds the battle.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use volley_scenario::{Diagnostic, Diagnostics, Source};
-use volley_table::{Point, norm_heading};
+use std::sync::Arc;
 
+use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
+use volley_table::{Point, Table, norm_heading};
+
+use crate::battle::{Battle, Officer, Pending, Presence, Unit};
 use crate::model::{Formation, Kind};
+use crate::orders::Order;
 use crate::tables::Status;
 
 /// An En Avant scenario file.
@@ -58,23 +61,76 @@ impl Default for Rules {
     }
 }
 
+/// What stays the same through a battle.
+#[derive(Clone, Debug)]
+pub struct Static {
+    /// Scenario name.
+    pub name: String,
+    /// The sides' names.
+    pub sides: [String; 2],
+    /// Rear edges.
+    pub rear: [Edge; 2],
+    /// Each side's command group (its flag: where cavalry back from a pursuit rally).
+    pub hq: [Point; 2],
+    /// Unit names, by index.
+    pub unit_names: Vec<String>,
+    /// The table.
+    pub table: Table,
+    /// Objectives.
+    pub objectives: Vec<Objective>,
+    /// Units each side has at the start.
+    pub units_start: [u32; 2],
+    /// Last turn.
+    pub turn_limit: u32,
+    /// What the turn limit means.
+    pub at_turn_limit: AtTurnLimit,
+    /// The scenario's options.
+    pub rules: Rules,
+}
+
+/// Turns fought when a scenario gives no turn limit.
+pub const DEFAULT_TURN_LIMIT: u32 = 12;
+
 /// Check a scenario's text as an En Avant scenario: the common parts, then each unit.
 pub fn check(src: &Source) -> Result<ScenarioFile, Diagnostics> {
     let file = ScenarioFile::parse(src)?;
+    build(src, &file)?;
+    Ok(file)
+}
+
+/// Check a parsed scenario file's En Avant parts and build the battle.
+pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     file.check_ruleset(src, crate::RULESET_ID, false, &mut errors);
     volley_scenario::check_percent(src, "break_at", file.rules.break_at, &mut errors);
     let table = file.build_table(src);
-    let mut names: Vec<&str> = Vec::new();
-    for side in &file.sides {
+    let objectives = file.build_objectives(src);
+    let mut names: Vec<String> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    let mut rear = [Edge::South, Edge::North];
+    let mut hq = [Point::new(0.0, 0.0); 2];
+    let mut side_names = [String::new(), String::new()];
+    let mut officers: Vec<Officer> = Vec::new();
+    let mut units_start = [0u32; 2];
+    for (si, side) in file.sides.iter().enumerate().take(2) {
         let sd = side.get_ref();
+        rear[si] = sd.rear_edge;
+        hq[si] = sd.commander.at;
+        side_names[si] = sd.name.clone();
+        officers.push(Officer {
+            name: sd.commander.name.clone(),
+            at: sd.commander.at,
+            with: None,
+            since: 0,
+            present: true,
+            ride: None,
+        });
         for u in &sd.units {
             let (spec, span) = (u.get_ref(), u.span());
             let err = |m: String| src.error(span.clone(), format!("unit {:?}: {m}", spec.name));
-            if names.contains(&spec.name.as_str()) {
+            if names.contains(&spec.name) {
                 errors.push(err("two units have this name".into()));
             }
-            names.push(&spec.name);
             if let Some(why) = volley_scenario::bad_name(&spec.name) {
                 errors.push(err(why.into()));
             }
@@ -88,21 +144,84 @@ pub fn check(src: &Source) -> Result<ScenarioFile, Diagnostics> {
                     allowed.join(", ")
                 )));
             }
-            if !table.passable(spec.at) {
-                errors.push(err(format!(
-                    "at [{}, {}] it is off the table or on impassable ground",
-                    spec.at.x, spec.at.y
-                )));
-            }
             if spec.facing.is_some_and(|f| !f.is_finite()) {
                 errors.push(err("facing must be a number of degrees".into()));
             }
             if spec.second_status.is_some() && spec.kind != Kind::Cavalry {
                 errors.push(err("only a cavalry regiment has a second sub-group".into()));
             }
+            let status = spec.status.unwrap_or(Status::Steady);
+            let second = if spec.kind == Kind::Cavalry { spec.second_status.unwrap_or(status) } else { status };
+            let unit = Unit {
+                side: si as u8,
+                kind: spec.kind,
+                at: spec.at,
+                facing: if spec.facing.is_some_and(|f| !f.is_finite()) { 0.0 } else { facing(spec, sd.rear_edge) },
+                formation,
+                status: [status, second],
+                disordered: [false; 2],
+                disordered_turn: 0,
+                fired_turn: 0,
+                fired_ever: false,
+                moved_turn: 0,
+                musket_turn: 0,
+                engaged_turn: 0,
+                change: None,
+                formed_square: None,
+                pending: Pending::None,
+                ran: 0,
+                presence: Presence::Here,
+                card: Order::Halt,
+                card_before: Order::Halt,
+                carded: false,
+                second_line: false,
+                joined: false,
+                fought: None,
+                rallied: 0,
+                support: None,
+            };
+            let c = unit.corners();
+            if !c.iter().all(|&p| table.contains(p) && table.passable(p)) {
+                errors.push(err(format!(
+                    "at [{}, {}] its footprint is off the table or on impassable ground",
+                    spec.at.x, spec.at.y
+                )));
+            }
+            if let Some(j) = units.iter().position(|o| volley_table::convex_overlap(&o.corners(), &c)) {
+                errors.push(err(format!("its footprint overlaps {:?}'s", names[j])));
+            }
+            names.push(spec.name.clone());
+            units_start[si] += 1;
+            units.push(unit);
         }
     }
-    if errors.is_empty() { Ok(file) } else { Err(Diagnostics(errors)) }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let [o0, o1]: [Officer; 2] = match officers.try_into() {
+        Ok(o) => o,
+        Err(_) => return Err(Diagnostics(vec![src.error_whole("a battle needs two sides")])),
+    };
+    let stat = Static {
+        name: file.name.clone(),
+        sides: side_names,
+        rear,
+        hq,
+        unit_names: names,
+        table,
+        objectives,
+        units_start,
+        turn_limit: file.turn_limit.unwrap_or(DEFAULT_TURN_LIMIT),
+        at_turn_limit: file.at_turn_limit.clone(),
+        rules: file.rules.clone(),
+    };
+    Ok(Battle::new(Arc::new(stat), units, [o0, o1]))
+}
+
+/// Parse and check a scenario's text and build the battle.
+pub fn load(src: &Source) -> Result<Battle, Diagnostics> {
+    let file = ScenarioFile::parse(src)?;
+    build(src, &file)
 }
 
 /// A unit's formation when the scenario names none.
@@ -115,7 +234,7 @@ pub fn default_formation(kind: Kind) -> Formation {
 }
 
 /// A unit's facing when the scenario names none: away from its side's rear edge.
-pub fn facing(spec: &UnitSpec, rear: volley_scenario::Edge) -> f64 {
+pub fn facing(spec: &UnitSpec, rear: Edge) -> f64 {
     norm_heading(spec.facing.unwrap_or(rear.inward()))
 }
 

@@ -1,0 +1,1226 @@
+//! Playing a turn once both sides' orders are given: firing, movement, melee, recovery and the
+//! optional personal risk, in the text's sequence. Nothing here is a choice: the same orders in
+//! the same position always come out the same.
+
+use volley_chance::{Chance, DrawKind};
+use volley_core::ApplyError;
+use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_heading};
+
+use super::{Battle, Change, Fought, Pending, Phase, Presence, Unit, other};
+use crate::combat::{self, Assault, Direction, Party, Reckoning, terms_text};
+use crate::events::Event;
+use crate::model::{Formation, Kind, corners, density};
+use crate::orders::{Does, Order};
+use crate::tables::{After, Arm, FireKind, Status, assault_result, fire_effect};
+
+/// What a unit sets out to do this turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Intent {
+    /// Stands; `hold_fire`: it does not fire in its own defence either (a halt card, at 4 or
+    /// better).
+    Stand { hold_fire: bool },
+    /// Stands and fires.
+    Fire,
+    /// Advances straight ahead.
+    Advance,
+    /// Withdraws straight back, facing as it is.
+    Withdraw,
+    /// Closes with an enemy.
+    Charge(usize),
+    /// Changing formation or facing.
+    Manoeuvre,
+    /// Runs away.
+    Run,
+    /// A close assault's result: withdraws this far facing the winner.
+    FallBack { cm: f64, from: usize },
+    /// A close assault's result: pursues the loser.
+    Pursue(usize),
+}
+
+/// A unit that reached the enemy it closed with this turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Contact {
+    attacker: usize,
+    defender: usize,
+    /// Where its front's centre started the move.
+    from: Point,
+    /// The gap between the two when it started.
+    start_gap: f64,
+    /// The face it met.
+    direction: Direction,
+}
+
+/// How a move ends at obstacles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    /// Forward, of its own will: halts as its status says; `target`: the enemy it closes with.
+    Forward { target: Option<usize> },
+    /// Backwards (a withdrawal).
+    Back,
+    /// Running away: leaving the table removes it.
+    Run,
+}
+
+/// A move is measured every this many centimetres.
+const STEP: f64 = 0.5;
+/// A unit not closing with an enemy halts this far from it (as a failed attack does).
+pub const STAND_OFF: f64 = 5.0;
+/// Rallying fails within this distance of enemy cavalry, centimetres.
+const CAVALRY_NEAR: f64 = 30.0;
+/// Reinforcements stand within this distance, centimetres.
+const SUPPORT: f64 = 10.0;
+/// Turns a pursuing cavalry regiment is away before it rallies back on its command group.
+const AWAY_TURNS: u32 = 3;
+
+fn combat_formation(f: Formation) -> combat::Formation {
+    match f {
+        Formation::Line | Formation::CavalryLine => combat::Formation::Line,
+        Formation::AssaultColumn | Formation::CavalryColumn => combat::Formation::Column,
+        Formation::MarchColumn => combat::Formation::MarchColumn,
+        Formation::Square => combat::Formation::Square,
+        Formation::Limbered => combat::Formation::Limbered,
+        Formation::Deployed => combat::Formation::Deployed,
+    }
+}
+
+impl Battle {
+    /// Play the turn: both sides' orders are in.
+    pub(super) fn play_turn(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        self.start_turn(events);
+        let mut intents = self.intents(events);
+        self.firing(&mut intents, events);
+        let contacts = self.movement(&intents, events);
+        self.melee(&contacts, events);
+        self.recovery(events);
+        if self.stat().rules.personal_risk {
+            self.personal_risk(chance, events)?;
+        }
+        self.end_turn(events);
+        Ok(())
+    }
+
+    fn tell(&self, events: &mut Vec<Event>, text: String) {
+        events.push(Event::Told { text });
+    }
+
+    fn explain(&self, events: &mut Vec<Event>, text: String) {
+        events.push(Event::Explained { text });
+    }
+
+    /// Second lines combine or join in; the senior officers ride.
+    fn start_turn(&mut self, events: &mut Vec<Event>) {
+        for i in 0..self.units.len() {
+            if !self.units[i].second_line {
+                continue;
+            }
+            match self.second_line_option(i) {
+                Some(Fought::Won) => {
+                    self.units[i].joined = true;
+                    self.tell(events, format!("{}'s second line follows up", self.name(i)));
+                }
+                Some(_) => {
+                    let x = &mut self.units[i];
+                    let (a, b) = (x.status[0], x.status[1]);
+                    let avg = Status::of((i32::from(a.level()) + i32::from(b.level())) / 2);
+                    x.status = [avg, avg];
+                    x.disordered = [x.disordered[1]; 2];
+                    let words = format!(
+                        "{}'s two lines combine: both are now {avg}{}",
+                        self.name(i),
+                        if self.units[i].disordered[0] { ", DISORDERED" } else { "" }
+                    );
+                    self.tell(events, words);
+                    self.explain(
+                        events,
+                        format!(
+                            "{}: the average of {} ({a}) and {} ({b}), rounded down, is {} ({avg}); the second line's order state",
+                            self.name(i),
+                            a.level(),
+                            b.level(),
+                            avg.level()
+                        ),
+                    );
+                }
+                None => {}
+            }
+        }
+        for s in 0..2u8 {
+            let Some(ride) = self.officers[usize::from(s)].ride.take() else { continue };
+            let here = self.officer_at(s);
+            let turn = self.turn;
+            let o = &mut self.officers[usize::from(s)];
+            o.at = here;
+            match ride {
+                Some(u) => {
+                    o.with = Some(u);
+                    o.since = turn;
+                    let name = o.name.clone();
+                    o.at = self.units[usize::from(u)].centre();
+                    self.tell(events, format!("{name} rides to {}", self.name(usize::from(u))));
+                }
+                None => o.with = None,
+            }
+        }
+    }
+
+    /// What each unit sets out to do: a close assault's result first, then running, a change
+    /// under way, then its card as its status allows. Starts the changes of formation ordered.
+    fn intents(&mut self, events: &mut Vec<Event>) -> Vec<Intent> {
+        let turn = self.turn;
+        let mut out = Vec::with_capacity(self.units.len());
+        for i in 0..self.units.len() {
+            let x = &self.units[i];
+            if !x.here() {
+                out.push(Intent::Stand { hold_fire: true });
+                continue;
+            }
+            let intent = match x.pending {
+                Pending::Withdraw { cm, from } => Intent::FallBack { cm: f64::from(cm), from: usize::from(from) },
+                Pending::Pursue { target } => Intent::Pursue(usize::from(target)),
+                Pending::MayPursue { target } if x.card == (Order::Charge { target }) => {
+                    Intent::Pursue(usize::from(target))
+                }
+                Pending::MayPursue { .. } => Intent::Stand { hold_fire: true },
+                Pending::None if x.running() => Intent::Run,
+                Pending::None if x.change.is_some() => Intent::Manoeuvre,
+                Pending::None => {
+                    let does = self.does(i);
+                    if let Some(why) = does.why(x.step_status()) {
+                        if !matches!(x.card, Order::Halt) || !matches!(does, Does::Stands) {
+                            self.tell(events, format!("{}: {}", self.name(i), plain(&why)));
+                        }
+                    }
+                    match does {
+                        Does::AsOrdered { order } => match order {
+                            Order::Halt => Intent::Stand { hold_fire: true },
+                            Order::Fire => Intent::Fire,
+                            Order::Advance => Intent::Advance,
+                            Order::Withdraw => Intent::Withdraw,
+                            Order::Charge { target } => Intent::Charge(usize::from(target)),
+                            Order::Form { formation } => {
+                                let left = super::turns_to_change(x.formation, formation).unwrap_or(1);
+                                self.begin_change(i, Some(formation), left, events);
+                                Intent::Manoeuvre
+                            }
+                            Order::AboutFace => {
+                                let left =
+                                    if x.formation == Formation::Line { crate::model::ABOUT_FACE_TURNS } else { 1 };
+                                self.begin_change(i, None, left, events);
+                                Intent::Manoeuvre
+                            }
+                        },
+                        Does::ClosesWith { target } => Intent::Charge(usize::from(target)),
+                        Does::StopsAndFires => Intent::Fire,
+                        Does::Stands => Intent::Stand { hold_fire: false },
+                        Does::RunsAway => Intent::Run,
+                    }
+                }
+            };
+            out.push(intent);
+        }
+        for x in &mut self.units {
+            x.pending = Pending::None;
+        }
+        let _ = turn;
+        out
+    }
+
+    fn begin_change(&mut self, i: usize, to: Option<Formation>, left: u8, events: &mut Vec<Event>) {
+        let turn = self.turn;
+        let x = &mut self.units[i];
+        x.change = Some(Change { to, left });
+        x.card = Order::Halt;
+        x.disorder(turn);
+        let what = to.map_or("to face about".to_string(), |f| format!("to form {}", f.name()));
+        self.tell(events, format!("{} begins {what}, disordered while it does", self.name(i)));
+        self.explain(
+            events,
+            format!(
+                "{}: the change takes {left} turn{} (the formation table)",
+                self.name(i),
+                if left == 1 { "" } else { "s" }
+            ),
+        );
+    }
+
+    /// The firing phase: every firer uses the statuses as the phase began, and the results are
+    /// applied together (I-2).
+    #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
+    fn firing(&mut self, intents: &mut [Intent], events: &mut Vec<Event>) {
+        let mut shots: Vec<(usize, usize, FireKind)> = Vec::new();
+        for i in 0..self.units.len() {
+            if intents[i] == Intent::Fire {
+                match self.fire_target(i) {
+                    Some(t) => {
+                        if let Some(k) = self.fire_at(i, t) {
+                            shots.push((i, t, k));
+                        }
+                    }
+                    None => intents[i] = Intent::Stand { hold_fire: false },
+                }
+            }
+        }
+        let before: Vec<Unit> = self.units.clone();
+        let statuses: Vec<[Status; 2]> = before.iter().map(|u| u.status).collect();
+        for &(i, t, kind) in &shots {
+            let firer = before[i].step_status();
+            let range = convex_distance(&before[i].corners(), &before[t].corners());
+            self.volley(i, t, kind, firer, range, Some(&statuses[t]), events);
+        }
+        // Statuses changed: a unit brought to 0 runs this turn (I-30); one brought to 2 or below
+        // will not move closer.
+        for i in 0..self.units.len() {
+            let x = &self.units[i];
+            if !x.here() || x.status == before[i].status {
+                continue;
+            }
+            if x.running() && !matches!(intents[i], Intent::FallBack { .. }) {
+                intents[i] = Intent::Run;
+            } else if x.step_status() <= Status::Wavering
+                && matches!(intents[i], Intent::Advance | Intent::Charge(_) | Intent::Pursue(_))
+            {
+                intents[i] = Intent::Stand { hold_fire: false };
+                self.tell(events, format!("{}: it will not move closer to the enemy", self.name(i)));
+            }
+        }
+    }
+
+    /// One fire of `kind` by `i` (at status `firer`) at `t`; `start`: the target's labels as the
+    /// firing phase began (the phase's fire is simultaneous), else its labels now.
+    #[allow(clippy::too_many_arguments)]
+    fn volley(
+        &mut self,
+        i: usize,
+        t: usize,
+        kind: FireKind,
+        firer: Status,
+        range: f64,
+        start: Option<&[Status; 2]>,
+        events: &mut Vec<Event>,
+    ) {
+        let turn = self.turn;
+        let target = &self.units[t];
+        let dens = density(target.kind, target.formation);
+        let lines: Vec<usize> = target.lines().to_vec();
+        let mut lowered = false;
+        let mut explained = Vec::new();
+        for &l in &lines {
+            let was = start.map_or(self.units[t].status[l], |s| s[l]);
+            let eff = fire_effect(kind, firer, was, dens);
+            let now = self.units[t].status[l].dropped(eff.dropped, kind.floor());
+            if now < self.units[t].status[l] {
+                lowered = true;
+            }
+            self.units[t].status[l] = now;
+            let f = combat::Fire { kind, firer, target: was, density: dens, range_cm: None };
+            if let Ok(r) = combat::resolve(&combat::Situation::Fire(f)) {
+                explained.push(format!("{r}").replace('\n', "; "));
+            }
+        }
+        let u = &mut self.units[i];
+        u.fired_turn = turn;
+        u.fired_ever = true;
+        let musket = !matches!(kind, FireKind::Canister | FireKind::Ball);
+        let x = &mut self.units[t];
+        x.engaged_turn = turn;
+        if musket {
+            x.musket_turn = turn;
+        }
+        if lowered {
+            x.disorder(turn);
+        }
+        if x.running() {
+            x.change = None;
+        }
+        let what = match kind {
+            FireKind::Canister => "canister",
+            FireKind::Ball => "roundshot",
+            FireKind::Rifles => "rifle fire",
+            _ => "volley",
+        };
+        let now = self.units[t].step_status();
+        let told = if lowered {
+            if now == Status::RunningAway {
+                format!("{}'s {what} breaks {}: it is running away", self.name(i), self.name(t))
+            } else {
+                format!("{}'s {what} shakes {}: it is now {now}, disordered", self.name(i), self.name(t))
+            }
+        } else {
+            format!("{}'s {what} at {} has no effect", self.name(i), self.name(t))
+        };
+        self.tell(events, told);
+        self.explain(
+            events,
+            format!("{} fires at {} ({range:.1} cm): {}", self.name(i), self.name(t), explained.join(" | ")),
+        );
+    }
+
+    /// The movement phase: close assaults' results first (withdrawals, then units running,
+    /// then pursuits), then the orders, the two sides' units taken in turn; changes of
+    /// formation complete at its end. Returns who reached the enemy it closed with.
+    #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
+    fn movement(&mut self, intents: &[Intent], events: &mut Vec<Event>) -> Vec<Contact> {
+        let mut contacts = Vec::new();
+        // Who may fire in its own defence: a unit standing (not on the move, not changing
+        // formation), unless a halt card holds its fire and its status does not make it fire.
+        let hold: Vec<bool> = (0..intents.len())
+            .map(|i| match intents[i] {
+                Intent::Stand { hold_fire } => hold_fire && self.units[i].step_status() > Status::Nervous,
+                Intent::Fire => false,
+                _ => true,
+            })
+            .collect();
+        let n = self.units.len();
+        for i in 0..n {
+            if let Intent::FallBack { cm, from } = intents[i] {
+                self.fall_back(i, cm, from, &hold, events);
+            }
+        }
+        for i in 0..n {
+            if intents[i] == Intent::Run && self.units[i].here() {
+                self.run(i, &hold, events);
+            }
+        }
+        for i in 0..n {
+            if let Intent::Pursue(t) = intents[i] {
+                self.pursue(i, t, &hold, &mut contacts, events);
+            }
+        }
+        let mut order: Vec<usize> = Vec::new();
+        let sides: [Vec<usize>; 2] = [0u8, 1].map(|s| (0..n).filter(|&i| self.units[i].side == s).collect());
+        for k in 0..sides[0].len().max(sides[1].len()) {
+            for s in &sides {
+                if let Some(&i) = s.get(k) {
+                    order.push(i);
+                }
+            }
+        }
+        for i in order {
+            if !self.units[i].here() || self.units[i].running() {
+                continue;
+            }
+            match intents[i] {
+                Intent::Advance => {
+                    let x = &self.units[i];
+                    let (dir, rate, facing) = (volley_table::unit(x.facing), x.rate(), x.facing);
+                    let d = self.travel(i, facing, dir, rate, Mode::Forward { target: None }, &hold, events);
+                    self.tell_move(i, "advances", d, events);
+                }
+                Intent::Withdraw => {
+                    let x = &self.units[i];
+                    let (dir, rate, facing) = (volley_table::unit(x.facing) * -1.0, x.rate(), x.facing);
+                    let d = self.travel(i, facing, dir, rate, Mode::Back, &hold, events);
+                    self.tell_move(i, "withdraws", d, events);
+                }
+                Intent::Charge(t) => self.charge(i, t, &hold, &mut contacts, events),
+                _ => {}
+            }
+        }
+        self.complete_changes(events);
+        contacts
+    }
+
+    fn tell_move(&self, i: usize, verb: &str, d: f64, events: &mut Vec<Event>) {
+        if d > 0.0 && self.units[i].here() {
+            events.push(Event::Told { text: format!("{} {verb}", self.name(i)) });
+            events.push(Event::Explained { text: format!("{} {verb} {d:.1} cm", self.name(i)) });
+        } else if self.units[i].here() {
+            events.push(Event::Told {
+                text: format!("{} cannot {}: the way is blocked", self.name(i), verb.trim_end_matches('s')),
+            });
+        }
+    }
+
+    /// Turn a unit about its centre to `facing`, if its body has room there.
+    fn wheel(&mut self, i: usize, facing: f64) -> bool {
+        let x = &self.units[i];
+        let centre = x.centre();
+        let (_, depth) = crate::model::size(x.kind, x.formation);
+        let at = centre + volley_table::unit(facing) * (depth / 2.0);
+        let c = corners(x.kind, x.formation, at, facing);
+        if !self.clear(i, &c, None) {
+            return false;
+        }
+        let x = &mut self.units[i];
+        x.at = at;
+        x.facing = norm_heading(facing);
+        true
+    }
+
+    /// Whether a body at `c` for unit `i` is on the table, on passable ground and on no other
+    /// body (`except` aside).
+    fn clear(&self, i: usize, c: &[Point; 4], except: Option<usize>) -> bool {
+        let table = &self.stat().table;
+        c.iter().all(|&p| table.contains(p) && table.passable(p))
+            && self
+                .units
+                .iter()
+                .enumerate()
+                .all(|(j, o)| j == i || Some(j) == except || !o.here() || !convex_overlap(c, &o.corners()))
+    }
+
+    fn fall_back(&mut self, i: usize, cm: f64, from: usize, hold: &[bool], events: &mut Vec<Event>) {
+        if !self.units[i].here() {
+            return;
+        }
+        if self.units.get(from).is_some_and(Unit::here) {
+            let face = heading_to(self.units[i].centre(), self.units[from].centre());
+            self.wheel(i, face);
+        }
+        let x = &self.units[i];
+        let (dir, facing) = (volley_table::unit(x.facing) * -1.0, x.facing);
+        let d = self.travel(i, facing, dir, cm, Mode::Back, hold, events);
+        self.units[i].change = None;
+        self.tell(events, format!("{} falls back, facing the enemy", self.name(i)));
+        self.explain(events, format!("{} withdraws {d:.1} cm of its {cm} cm (the results table)", self.name(i)));
+    }
+
+    fn run(&mut self, i: usize, hold: &[bool], events: &mut Vec<Event>) {
+        let x = &self.units[i];
+        if x.formation == Formation::Deployed {
+            self.units[i].presence = Presence::Removed;
+            self.tell(events, format!("{}'s gunners run, abandoning their guns", self.name(i)));
+            return;
+        }
+        if let Some(e) = self.nearest_enemy(i) {
+            let away = heading_to(self.units[e].centre(), self.units[i].centre());
+            self.wheel(i, away);
+        }
+        let x = &self.units[i];
+        let base = if x.formation == Formation::Square { crate::tables::rates::INFANTRY_COLUMN } else { x.rate() };
+        let len = if x.ran == 0 { base * 2.0 } else { base };
+        let (dir, facing) = (volley_table::unit(x.facing), x.facing);
+        self.units[i].change = None;
+        let d = self.travel(i, facing, dir, len, Mode::Run, hold, events);
+        self.units[i].ran += 1;
+        if self.units[i].here() && d <= 0.0 {
+            self.tell(events, format!("{} would run but the way is blocked", self.name(i)));
+        } else if self.units[i].here() {
+            self.tell(events, format!("{} runs away", self.name(i)));
+            self.explain(
+                events,
+                format!(
+                    "{} runs {d:.1} cm of {len} cm ({})",
+                    self.name(i),
+                    if len > base { "double its move, the first turn" } else { "its move" }
+                ),
+            );
+        }
+    }
+
+    fn pursue(&mut self, i: usize, t: usize, hold: &[bool], contacts: &mut Vec<Contact>, events: &mut Vec<Event>) {
+        if !self.units[i].here() {
+            return;
+        }
+        let Some(target) = self.units.get(t) else { return };
+        if !target.here() {
+            self.tell(events, format!("{} has nobody left to pursue", self.name(i)));
+            return;
+        }
+        if self.units[i].arm() == Arm::Cavalry && target.running() {
+            let back = self.turn + AWAY_TURNS;
+            self.units[t].presence = Presence::Removed;
+            self.units[i].presence = Presence::Away { back };
+            self.units[i].moved_turn = self.turn;
+            self.tell(
+                events,
+                format!(
+                    "{} ride down {} and pursue it off the field: {} is gone; the horsemen are dispersed and will rally on their command group",
+                    self.name(i),
+                    self.name(t),
+                    self.name(t)
+                ),
+            );
+            self.explain(events, format!("{} returns in the recovery of turn {back}", self.name(i)));
+            return;
+        }
+        let Some(m) = self.meeting(i, t, 180.0) else { return };
+        if !self.turn_to(i, m.facing) {
+            self.tell(events, format!("{} has no room to turn and pursue", self.name(i)));
+            return;
+        }
+        self.close(i, t, hold, contacts, events, "pursues");
+    }
+
+    /// Pivot about the front's centre to `facing`, if there is room.
+    fn turn_to(&mut self, i: usize, facing: f64) -> bool {
+        let x = &self.units[i];
+        let c = corners(x.kind, x.formation, x.at, facing);
+        if !self.clear(i, &c, None) {
+            return false;
+        }
+        self.units[i].facing = norm_heading(facing);
+        true
+    }
+
+    fn charge(&mut self, i: usize, t: usize, hold: &[bool], contacts: &mut Vec<Contact>, events: &mut Vec<Event>) {
+        let Some(m) = self.contact(i, t) else {
+            self.tell(events, format!("{} cannot close with {}: it is not ahead", self.name(i), self.name(t)));
+            return;
+        };
+        if !self.turn_to(i, m.facing) {
+            self.tell(events, format!("{} has no room to turn towards {}", self.name(i), self.name(t)));
+            return;
+        }
+        self.close(i, t, hold, contacts, events, "charges");
+    }
+
+    /// Move `i` (already turned) straight at where it meets `t`, up to its move; a contact if it
+    /// gets there.
+    fn close(
+        &mut self,
+        i: usize,
+        t: usize,
+        hold: &[bool],
+        contacts: &mut Vec<Contact>,
+        events: &mut Vec<Event>,
+        verb: &str,
+    ) {
+        let Some(m) = self.meeting(i, t, 180.0) else { return };
+        let from = self.units[i].at;
+        let start_gap = self.gap(i, t);
+        let rate = self.units[i].rate();
+        let way = m.hit - from;
+        let dir = if m.dist > 1e-9 { way * (1.0 / m.dist) } else { volley_table::unit(self.units[i].facing) };
+        let len = m.dist.min(rate);
+        let facing = self.units[i].facing;
+        let d = self.travel(i, facing, dir, len, Mode::Forward { target: Some(t) }, hold, events);
+        let reached = self.units[i].here() && self.units[t].here() && d >= m.dist - 1e-6;
+        if reached {
+            self.units[i].at = m.hit;
+            contacts.push(Contact { attacker: i, defender: t, from, start_gap, direction: m.direction });
+            self.tell(events, format!("{} {verb} {} and reaches it", self.name(i), self.name(t)));
+        } else if self.units[i].here() && d > 0.0 {
+            self.tell(events, format!("{} {verb} towards {}", self.name(i), self.name(t)));
+        } else if self.units[i].here() {
+            self.tell(
+                events,
+                format!("{} cannot get forward towards {}: the way is blocked", self.name(i), self.name(t)),
+            );
+        }
+        self.explain(
+            events,
+            format!("{} moves {d:.1} cm of its {rate} cm; {:.1} cm to contact at the start", self.name(i), m.dist),
+        );
+    }
+
+    /// Whether enemy `j` fires in its own defence now.
+    fn may_defend(&self, j: usize, hold: &[bool]) -> bool {
+        let x = &self.units[j];
+        x.here() && x.armed() && !x.running() && x.change.is_none() && x.fired_turn != self.turn && !hold[j]
+    }
+
+    /// Move unit `i`, facing `facing`, along `dir` up to `len`: it halts at another body, the
+    /// table's edge or impassable ground, and (closing with nobody) 5 cm from an enemy; enemies
+    /// it comes in reach of fire in their own defence; its status may halt it. Returns the
+    /// distance gone.
+    #[allow(clippy::too_many_arguments)]
+    fn travel(
+        &mut self,
+        i: usize,
+        facing: f64,
+        dir: volley_table::Point,
+        len: f64,
+        mode: Mode,
+        hold: &[bool],
+        events: &mut Vec<Event>,
+    ) -> f64 {
+        if len <= 0.0 {
+            return 0.0;
+        }
+        let start = self.units[i].at;
+        let side = self.units[i].side;
+        let (kind, formation) = (self.units[i].kind, self.units[i].formation);
+        let reach = len + 150.0;
+        let near: Vec<usize> = (0..self.units.len())
+            .filter(|&j| j != i && self.units[j].here() && self.units[j].centre().dist(self.units[i].centre()) <= reach)
+            .collect();
+        let target = match mode {
+            Mode::Forward { target } => target,
+            _ => None,
+        };
+        let table_w = self.stat().table.width;
+        let _ = table_w;
+        // The enemies that already have it in reach: it does not come into their reach.
+        let mut in_reach: Vec<bool> = near.iter().map(|&j| self.fire_at(j, i).is_some()).collect();
+        let steps = (len / STEP).ceil() as usize;
+        let mut gone = 0.0;
+        let mut prev = self.units[i].corners();
+        for k in 1..=steps {
+            let t = (k as f64 * STEP).min(len);
+            let p = start + dir * t;
+            let c = corners(kind, formation, p, facing);
+            let table = &self.stat().table;
+            if !c.iter().all(|&q| table.contains(q)) {
+                if mode == Mode::Run {
+                    self.units[i].presence = Presence::Removed;
+                    self.tell(events, format!("{} runs off the field", self.name(i)));
+                    return t;
+                }
+                break;
+            }
+            if !c.iter().all(|&q| table.passable(q)) {
+                break;
+            }
+            let blocked = near.iter().any(|&j| {
+                let o = &self.units[j];
+                if !o.here() {
+                    return false;
+                }
+                let oc = o.corners();
+                if convex_overlap(&c, &oc) {
+                    return true;
+                }
+                if o.side != side && Some(j) != target {
+                    let d = convex_distance(&c, &oc);
+                    d < STAND_OFF - 1e-9 && d < convex_distance(&prev, &oc) - 1e-9
+                } else {
+                    false
+                }
+            });
+            if blocked {
+                break;
+            }
+            self.units[i].at = p;
+            gone = t;
+            prev = c;
+            // Fire in its own defence, by each enemy it has come within reach of.
+            for (k, &j) in near.iter().enumerate() {
+                if self.units[j].side == side {
+                    continue;
+                }
+                let reach = self.fire_at(j, i);
+                let entered = reach.is_some() && !in_reach[k];
+                in_reach[k] = reach.is_some();
+                if !entered || !self.may_defend(j, hold) {
+                    continue;
+                }
+                if let Some(kind) = reach {
+                    let firer = self.units[j].step_status();
+                    let range = self.gap(j, i);
+                    self.tell(events, format!("{} fires in its own defence", self.name(j)));
+                    self.volley(j, i, kind, firer, range, None, events);
+                }
+            }
+            let x = &self.units[i];
+            if x.running() {
+                if mode != Mode::Run {
+                    self.tell(events, format!("{} halts, broken", self.name(i)));
+                }
+                if mode != Mode::Run {
+                    break;
+                }
+            }
+            if let Mode::Forward { .. } = mode {
+                if x.step_status() <= Status::Wavering {
+                    self.tell(events, format!("{} halts: it will not move closer to the enemy", self.name(i)));
+                    break;
+                }
+                // At 3 or below a unit that can fire stops when an enemy comes in its reach.
+                if x.step_status() <= Status::Nervous && x.armed() && self.fire_target(i).is_some() {
+                    self.tell(events, format!("{} halts to fire", self.name(i)));
+                    break;
+                }
+            }
+        }
+        if gone > 0.0 {
+            self.units[i].moved_turn = self.turn;
+        }
+        gone
+    }
+
+    fn complete_changes(&mut self, events: &mut Vec<Event>) {
+        let turn = self.turn;
+        for i in 0..self.units.len() {
+            let Some(ch) = self.units[i].change else { continue };
+            if !self.units[i].here() {
+                continue;
+            }
+            self.units[i].moved_turn = turn;
+            if ch.left > 1 {
+                self.units[i].change = Some(Change { left: ch.left - 1, ..ch });
+                continue;
+            }
+            let x = &self.units[i];
+            let (formation, at, facing) = match ch.to {
+                Some(f) => {
+                    // The new formation keeps the centre of the old one's front.
+                    (f, x.at, x.facing)
+                }
+                None => {
+                    let (_, depth) = crate::model::size(x.kind, x.formation);
+                    let back = x.at - volley_table::unit(x.facing) * depth;
+                    (x.formation, back, norm_heading(x.facing + 180.0))
+                }
+            };
+            let c = corners(x.kind, formation, at, facing);
+            if !self.clear(i, &c, None) {
+                self.tell(events, format!("{} has no room to finish its change and waits", self.name(i)));
+                continue;
+            }
+            let old = x.formation;
+            let x = &mut self.units[i];
+            x.formation = formation;
+            x.at = at;
+            x.facing = facing;
+            x.change = None;
+            if formation == Formation::Square && old != Formation::Square {
+                x.formed_square = Some((turn, old));
+            }
+            let words = match ch.to {
+                Some(f) => format!("{} is now in {}", self.name(i), f.name()),
+                None => format!("{} has faced about", self.name(i)),
+            };
+            self.tell(events, words);
+        }
+    }
+
+    fn party(&self, u: usize) -> Party {
+        let x = &self.units[u];
+        let mut p = Party::new(x.arm(), x.step_status(), combat_formation(x.formation));
+        p.disordered = x.is_disordered();
+        p.senior_officer = self.officer_with(u);
+        p.fired_last_turn = x.arm() == Arm::Infantry && self.turn > 1 && x.fired_turn == self.turn - 1;
+        p
+    }
+
+    /// Whether infantry `d` defends a major defensive feature against an attack from `from`: in a
+    /// town, or behind a wall or works.
+    fn defends_feature(&self, d: usize, from: Point) -> bool {
+        let x = &self.units[d];
+        if x.arm() != Arm::Infantry {
+            return false;
+        }
+        let table = &self.stat().table;
+        let centre = x.centre();
+        table.inside(volley_table::TerrainKind::Town, centre)
+            || matches!(table.cover(x.at, from), volley_table::Cover::Wall | volley_table::Cover::Works)
+            || matches!(table.cover(centre, from), volley_table::Cover::Wall | volley_table::Cover::Works)
+    }
+
+    /// The melee phase: each enemy reached, with every unit that reached it.
+    fn melee(&mut self, contacts: &[Contact], events: &mut Vec<Event>) {
+        let mut defenders: Vec<usize> = Vec::new();
+        for c in contacts {
+            if !defenders.contains(&c.defender) {
+                defenders.push(c.defender);
+            }
+        }
+        for d in defenders {
+            let group: Vec<Contact> = contacts
+                .iter()
+                .filter(|c| c.defender == d && self.units[c.attacker].here() && !self.units[c.attacker].running())
+                .copied()
+                .collect();
+            if group.is_empty() || !self.units[d].here() {
+                continue;
+            }
+            self.assault(d, &group, events);
+        }
+    }
+
+    fn assault(&mut self, d: usize, group: &[Contact], events: &mut Vec<Event>) {
+        let turn = self.turn;
+        let outnumbering = group.len() > 1;
+        let mut closed: Vec<(usize, [Reckoning; 2], Assault)> = Vec::new();
+        let mut told = Vec::new();
+        let mut explained = Vec::new();
+        for c in group {
+            let a = c.attacker;
+            let attacker = self.party(a);
+            let mut defender = self.party(d);
+            defender.defending_feature = self.defends_feature(d, c.from);
+            let cavalry = attacker.arm == Arm::Cavalry;
+            if let Some((t, before)) = self.units[d].formed_square {
+                if t == turn && cavalry && self.units[d].formation == Formation::Square {
+                    defender.forming_square = true;
+                    defender.formation = combat_formation(before);
+                }
+            }
+            let mut asl = Assault::new(attacker, defender);
+            asl.direction = c.direction;
+            asl.outnumbering = outnumbering;
+            asl.cavalry_within_half_a_turn = cavalry && c.start_gap <= self.units[a].rate() / 2.0 + 1e-9;
+            let one = asl.step_one();
+            explained.push(format!(
+                "{} against {}, step one: {} against {}",
+                self.name(a),
+                self.name(d),
+                terms_text(&one[0]),
+                terms_text(&one[1])
+            ));
+            if one[0].total >= one[1].total {
+                closed.push((a, one, asl));
+            } else {
+                // Stops 5 cm short, DISORDERED.
+                let x = &mut self.units[a];
+                let back = x.at - volley_table::unit(x.facing) * STAND_OFF;
+                let c2 = corners(x.kind, x.formation, back, x.facing);
+                if self.clear(a, &c2, None) {
+                    self.units[a].at = back;
+                }
+                let x = &mut self.units[a];
+                x.disorder(turn);
+                x.engaged_turn = turn;
+                x.fought = Some((turn, Fought::Drawn));
+                told.push(format!("{} will not close with {}: it halts short, disordered", self.name(a), self.name(d)));
+            }
+        }
+        if closed.is_empty() {
+            for t in told {
+                self.tell(events, t);
+            }
+            self.explain(events, format!("{}: the attack fails", explained.join("; ")));
+            return;
+        }
+        // Step two: each side's highest unit with its modifiers (I-27).
+        let (best, two) = closed
+            .iter()
+            .map(|(a, _, asl)| (*a, asl.step_two()))
+            .max_by_key(|(_, two)| two[0].total)
+            .unwrap_or((closed[0].0, closed[0].2.step_two()));
+        let artillery = self.units[d].arm() == Arm::Artillery;
+        let attacker_won = artillery || two[0].total >= two[1].total;
+        explained.push(format!(
+            "step two: {} {} against {} {}{}",
+            self.name(best),
+            terms_text(&two[0]),
+            self.name(d),
+            terms_text(&two[1]),
+            if artillery {
+                ": artillery closed with always loses".to_string()
+            } else if two[0].total == two[1].total {
+                ": equal, the attacker wins".to_string()
+            } else {
+                String::new()
+            }
+        ));
+        let attackers: Vec<usize> = closed.iter().map(|c| c.0).collect();
+        let mut results: Vec<(usize, bool, usize)> = attackers.iter().map(|&a| (a, attacker_won, d)).collect();
+        results.push((d, !attacker_won, best));
+        let mut words = Vec::new();
+        for (u, won, other_unit) in results {
+            let (w, e) = self.ends(u, won, other_unit);
+            words.push(w);
+            explained.push(e);
+        }
+        let names: Vec<&str> = attackers.iter().map(|&a| self.name(a)).collect();
+        told.push(format!(
+            "{} close{} with {}: {} win{}. {}",
+            names.join(" and "),
+            if names.len() == 1 { "s" } else { "" },
+            self.name(d),
+            if attacker_won { names.join(" and ") } else { self.name(d).to_string() },
+            if attacker_won && names.len() > 1 { "" } else { "s" },
+            words.join("; ")
+        ));
+        for t in told {
+            self.tell(events, t);
+        }
+        self.explain(events, explained.join("; "));
+    }
+
+    /// Apply the results table to unit `u` (won or lost against `foe`): each line by its own
+    /// status band (I-28); DISORDERED; what it does next turn. Returns the words for the players
+    /// and the explanation.
+    fn ends(&mut self, u: usize, won: bool, foe: usize) -> (String, String) {
+        let turn = self.turn;
+        let x = &self.units[u];
+        let arm = x.arm();
+        let before = x.step_status();
+        let lines: Vec<usize> = x.lines().to_vec();
+        let band_result = assault_result(arm, won, before.band());
+        let mut explained = Vec::new();
+        for &l in &lines {
+            let s = self.units[u].status[l];
+            let r = assault_result(arm, won, s.band());
+            let now = s.dropped(r.lost, Status::RunningAway);
+            explained.push(format!(
+                "{}{} {} {} ({}): {} {} -> {}",
+                self.name(u),
+                if lines.len() > 1 { format!(" line {}", l + 1) } else { String::new() },
+                if won { "winner" } else { "loser" },
+                s.level(),
+                match s.band() {
+                    crate::tables::Band::High => "5-6",
+                    crate::tables::Band::Middle => "3-4",
+                    crate::tables::Band::Low => "1-2",
+                },
+                after_words(r.after),
+                if r.lost > 0 { format!("-{} status", r.lost) } else { "no status lost".into() },
+                now.level()
+            ));
+            self.units[u].status[l] = now;
+        }
+        let x = &mut self.units[u];
+        x.disorder(turn);
+        x.engaged_turn = turn;
+        x.change = None;
+        x.fought = Some((turn, if won { Fought::Won } else { Fought::Lost }));
+        let now = x.step_status();
+        let foe_gone = matches!(band_result.after, After::Destroyed);
+        let words;
+        if foe_gone {
+            x.presence = Presence::Destroyed;
+            words = format!("{} is overrun and destroyed", self.name(u));
+        } else if x.running() {
+            x.pending = Pending::None;
+            x.ran = 0;
+            words = format!("{} breaks and runs", self.name(u));
+        } else {
+            x.pending = match band_result.after {
+                After::Pursue => Pending::Pursue { target: foe as u16 },
+                After::MayPursue => Pending::MayPursue { target: foe as u16 },
+                After::Withdraw { cm } => Pending::Withdraw { cm, from: foe as u16 },
+                After::Destroyed => Pending::None,
+            };
+            words = match band_result.after {
+                After::Pursue => format!("{} will pursue, {now}", self.name(u)),
+                After::MayPursue => format!("{} may pursue, {now}", self.name(u)),
+                _ => format!("{} must fall back, {now}", self.name(u)),
+            };
+        }
+        (words, explained.join(", "))
+    }
+
+    /// Recovery of status and re-ordering; cavalry back from a pursuit.
+    fn recovery(&mut self, events: &mut Vec<Event>) {
+        let turn = self.turn;
+        for i in 0..self.units.len() {
+            if !self.units[i].here() {
+                continue;
+            }
+            // Re-ordering: a whole turn still and not firing, begun after the disorder (I-23).
+            let x = &self.units[i];
+            if !x.ordered()
+                && !x.running()
+                && x.moved_turn < turn
+                && x.fired_turn < turn
+                && x.disordered_turn < turn
+                && x.change.is_none()
+                && x.engaged_turn < turn
+            {
+                self.units[i].disordered = [false; 2];
+                self.tell(events, format!("{} has stood still and re-ordered", self.name(i)));
+            }
+            let cavalry_near = self.enemy_cavalry_near(i);
+            let musket = self.units[i].musket_turn == turn;
+            // The commander's rallying: two turns in a row with him (I-20).
+            if self.officer_with(i) && !musket && !cavalry_near {
+                self.units[i].rallied += 1;
+            } else {
+                self.units[i].rallied = 0;
+            }
+            if self.units[i].rallied >= 2 {
+                self.units[i].rallied = 0;
+                let side = self.units[i].side;
+                let who = self.officers[usize::from(side)].name.clone();
+                self.raise(i, Status::Pugnacious, &format!("rallied by {who}"), events);
+            }
+            // Reinforcement: a higher-status friend within 10 cm, both still (I-21).
+            let partner = self.support_partner(i, musket, cavalry_near);
+            let x = &mut self.units[i];
+            x.support = match (partner, x.support) {
+                (Some(p), Some((q, n))) if p as u16 == q => Some((q, n + 1)),
+                (Some(p), _) => Some((p as u16, 1)),
+                (None, _) => None,
+            };
+            if let Some((p, n)) = self.units[i].support {
+                if n >= 2 {
+                    self.units[i].support = None;
+                    let cap = self.units[usize::from(p)].step_status();
+                    let why = format!("steadied by {} beside it", self.name(usize::from(p)));
+                    self.raise(i, cap, &why, events);
+                }
+            }
+        }
+        // Cavalry back from a pursuit, beside their command group, DISORDERED.
+        for i in 0..self.units.len() {
+            if self.units[i].presence == (Presence::Away { back: turn }) {
+                self.come_back(i, events);
+            }
+        }
+    }
+
+    fn enemy_cavalry_near(&self, i: usize) -> bool {
+        let side = self.units[i].side;
+        (0..self.units.len()).any(|j| {
+            let o = &self.units[j];
+            o.here() && o.side != side && o.kind == Kind::Cavalry && self.gap(i, j) <= CAVALRY_NEAR + 1e-9
+        })
+    }
+
+    fn support_partner(&self, i: usize, musket: bool, cavalry_near: bool) -> Option<usize> {
+        let x = &self.units[i];
+        if musket || cavalry_near || x.moved_turn == self.turn || x.running() {
+            return None;
+        }
+        (0..self.units.len()).find(|&j| {
+            let o = &self.units[j];
+            j != i
+                && o.here()
+                && o.side == x.side
+                && !o.running()
+                && o.step_status() > x.step_status()
+                && o.moved_turn != self.turn
+                && o.musket_turn != self.turn
+                && self.gap(i, j) <= SUPPORT + 1e-9
+                && !self.enemy_cavalry_near(j)
+        })
+    }
+
+    /// Raise `i`'s status one level, never above `cap`.
+    fn raise(&mut self, i: usize, cap: Status, why: &str, events: &mut Vec<Event>) {
+        let was = self.units[i].step_status();
+        let lines: Vec<usize> = self.units[i].lines().to_vec();
+        let mut up = false;
+        for l in lines {
+            let s = self.units[i].status[l];
+            let to = Status::of(i32::from(s.level()) + 1).min(cap.max(s));
+            if to > s {
+                self.units[i].status[l] = to;
+                up = true;
+            }
+        }
+        if !up {
+            return;
+        }
+        let x = &mut self.units[i];
+        if was == Status::RunningAway {
+            x.ran = 0;
+        }
+        let now = x.step_status();
+        self.tell(events, format!("{} is {why}: now {now}", self.name(i)));
+        self.explain(events, format!("{}: status {} -> {}", self.name(i), was.level(), now.level()));
+    }
+
+    fn come_back(&mut self, i: usize, events: &mut Vec<Event>) {
+        let side = self.units[i].side;
+        let hq = self.stat().hq[usize::from(side)];
+        let facing = self.stat().rear[usize::from(side)].inward();
+        let (kind, formation) = (self.units[i].kind, self.units[i].formation);
+        let right = volley_table::unit(facing + 90.0);
+        let fwd = volley_table::unit(facing);
+        let mut spots = Vec::new();
+        for k in 0..12 {
+            for s in [1.0, -1.0] {
+                for f in [0.0, 15.0, -15.0, 40.0] {
+                    spots.push(hq + right * (s * (20.0 + 20.0 * f64::from(k))) + fwd * f);
+                }
+            }
+        }
+        for p in spots {
+            let c = corners(kind, formation, p, facing);
+            if self.clear(i, &c, None) {
+                let turn = self.turn;
+                let x = &mut self.units[i];
+                x.presence = Presence::Here;
+                x.at = p;
+                x.facing = norm_heading(facing);
+                x.pending = Pending::None;
+                x.card = Order::Halt;
+                x.disordered = [true; 2];
+                x.disordered_turn = turn;
+                x.moved_turn = turn;
+                self.tell(events, format!("{} rally back beside their command group, disordered", self.name(i)));
+                return;
+            }
+        }
+        self.units[i].presence = Presence::Away { back: self.turn + 1 };
+        self.tell(events, format!("{} find no room beside their command group yet", self.name(i)));
+    }
+
+    /// The optional roll for personal risk: a die for each senior officer with a unit that was
+    /// under fire or in a close assault this turn; on a 1 he falls.
+    fn personal_risk(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        for s in 0..2u8 {
+            let o = &self.officers[usize::from(s)];
+            if !o.present {
+                continue;
+            }
+            let Some(u) = o.with else { continue };
+            let Some(x) = self.units.get(usize::from(u)) else { continue };
+            if x.engaged_turn != self.turn {
+                continue;
+            }
+            let name = o.name.clone();
+            let die = chance.draw(&DrawKind::Die { sides: 6 }, &format!("personal risk: {name}"))?;
+            self.explain(events, format!("personal risk: {name} rolls {die} (falls on a 1)"));
+            if die == 1 {
+                self.officers[usize::from(s)].present = false;
+                self.officers[usize::from(s)].with = None;
+                self.tell(events, format!("{name} falls"));
+            }
+        }
+        Ok(())
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        for x in &mut self.units {
+            x.joined = false;
+            x.second_line = false;
+            x.carded = false;
+        }
+        self.update_holders();
+        if let Some(o) = self.decide() {
+            events.push(Event::Over { winner: o.winner, text: o.reason.clone() });
+            self.outcome = Some(o);
+            self.phase = Phase::Over;
+            return;
+        }
+        self.turn += 1;
+        events.push(Event::Turn { turn: self.turn });
+        let present: Vec<bool> = self.units.iter().map(Unit::here).collect();
+        for x in &mut self.units {
+            if let Order::Charge { target } = x.card {
+                if !present.get(usize::from(target)).copied().unwrap_or(false) {
+                    x.card = Order::Halt;
+                }
+            }
+            x.card_before = x.card;
+        }
+        self.phase = Phase::Orders { side: 0 };
+        let _ = other;
+    }
+}
+
+fn after_words(a: After) -> &'static str {
+    match a {
+        After::Pursue => "pursue",
+        After::MayPursue => "may pursue",
+        After::Withdraw { cm: 5 } => "withdraw 5 cm",
+        After::Withdraw { cm: 10 } => "withdraw 10 cm",
+        After::Withdraw { cm: 15 } => "withdraw 15 cm",
+        After::Withdraw { cm: 25 } => "withdraw 25 cm",
+        After::Withdraw { .. } => "withdraw 50 cm",
+        After::Destroyed => "destroyed",
+    }
+}
+
+/// A status card's reason in words without its number.
+fn plain(why: &str) -> String {
+    why.to_string()
+}
+
+impl Battle {
+    /// What this turn would bring if the orders given so far stand (the other cards as they
+    /// are): every happening in words and with the rules behind it, for Game Control. The
+    /// personal-risk roll is left out (it is the game's one chance).
+    pub fn forecast(&self) -> Vec<String> {
+        let mut b = self.clone();
+        let mut ev = Vec::new();
+        b.start_turn(&mut ev);
+        let mut intents = b.intents(&mut ev);
+        b.firing(&mut intents, &mut ev);
+        let contacts = b.movement(&intents, &mut ev);
+        b.melee(&contacts, &mut ev);
+        b.recovery(&mut ev);
+        ev.into_iter()
+            .filter_map(|e| match e {
+                Event::Told { text } => Some(text),
+                Event::Explained { text } => Some(format!("({text})")),
+                _ => None,
+            })
+            .collect()
+    }
+}

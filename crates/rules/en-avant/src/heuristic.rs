@@ -1,0 +1,171 @@
+//! How the heuristic computer player values an order. It knows the rules (it is the engine's
+//! own player), so it reckons a close assault's two steps before ordering a charge.
+//!
+//! * Fire when an enemy is in reach; charge where both steps favour the charger (never horse
+//!   against a formed square); advance towards the nearest objective it does not hold, else the
+//!   nearest enemy, while out of reach; withdraw when Wavering or worse; halt to re-order.
+//! * Infantry form square when enemy horse is near, and leave it when none is; guns deploy
+//!   within ball range.
+//! * The senior officer rides to the lowest-status unit within his ride to rally it.
+//! * A second line combines when that raises the first; it always follows up a win.
+
+use volley_core::Heuristic;
+use volley_table::{Point, point_in_polygon};
+
+use crate::battle::{Action, Battle, Fought};
+use crate::combat::{Assault, Party};
+use crate::model::{Formation, Kind};
+use crate::orders::Order;
+use crate::tables::{Arm, Status};
+
+fn party(b: &Battle, u: usize) -> Party {
+    let x = &b.units[u];
+    let f = match x.formation {
+        Formation::Line | Formation::CavalryLine => crate::combat::Formation::Line,
+        Formation::AssaultColumn | Formation::CavalryColumn => crate::combat::Formation::Column,
+        Formation::MarchColumn => crate::combat::Formation::MarchColumn,
+        Formation::Square => crate::combat::Formation::Square,
+        Formation::Limbered => crate::combat::Formation::Limbered,
+        Formation::Deployed => crate::combat::Formation::Deployed,
+    };
+    let mut p = Party::new(x.arm(), x.step_status(), f);
+    p.disordered = x.is_disordered();
+    p.senior_officer = b.officer_with(u);
+    p
+}
+
+impl Battle {
+    /// Where unit `u` should go: the nearest objective its side does not hold, else the nearest
+    /// enemy.
+    fn goal(&self, u: usize) -> Option<Point> {
+        let x = &self.units[u];
+        let mut best: Option<(f64, Point)> = None;
+        for (k, o) in self.stat().objectives.iter().enumerate() {
+            if self.holders[k] == Some(x.side) {
+                continue;
+            }
+            let n = o.points.len().max(1) as f64;
+            let c = o.points.iter().fold(Point::new(0.0, 0.0), |a, &p| a + p) * (1.0 / n);
+            let d = c.dist(x.centre());
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, c));
+            }
+        }
+        best.map(|(_, p)| p).or_else(|| self.nearest_enemy(u).map(|e| self.units[e].centre()))
+    }
+
+    fn on_held_objective(&self, u: usize) -> bool {
+        let x = &self.units[u];
+        self.stat()
+            .objectives
+            .iter()
+            .enumerate()
+            .any(|(k, o)| self.holders[k] == Some(x.side) && point_in_polygon(x.centre(), &o.points))
+    }
+
+    fn enemy_horse_within(&self, u: usize, cm: f64) -> bool {
+        let side = self.units[u].side;
+        (0..self.units.len()).any(|j| {
+            let o = &self.units[j];
+            o.here() && o.side != side && o.kind == Kind::Cavalry && !o.running() && self.gap(u, j) <= cm
+        })
+    }
+
+    fn charge_worth(&self, u: usize, t: usize) -> f64 {
+        let Some(m) = self.contact(u, t) else { return -5.0 };
+        let x = &self.units[u];
+        let mut a = Assault::new(party(self, u), party(self, t));
+        a.direction = m.direction;
+        if x.arm() == Arm::Cavalry && self.units[t].formation == Formation::Square {
+            return -4.0;
+        }
+        let one = a.step_one();
+        if one[0].total < one[1].total {
+            return -3.0;
+        }
+        let two = a.step_two();
+        let wins = self.units[t].arm() == Arm::Artillery || two[0].total >= two[1].total;
+        let near = if m.dist <= x.rate() { 1.0 } else { 0.4 };
+        if wins { (4.0 + f64::from(two[0].total - two[1].total)) * near } else { -2.0 }
+    }
+
+    fn order_worth(&self, u: usize, order: Order) -> f64 {
+        let x = &self.units[u];
+        let s = x.step_status();
+        let gap = self.nearest_enemy(u).map_or(f64::INFINITY, |e| self.gap(u, e));
+        let can_fire = self.fire_target(u).is_some();
+        let horse_near = x.arm() == Arm::Infantry && self.enemy_horse_within(u, 60.0);
+        match order {
+            Order::Fire => {
+                if can_fire {
+                    3.0
+                } else {
+                    0.2
+                }
+            }
+            Order::Charge { target } => self.charge_worth(u, usize::from(target)),
+            Order::Advance => {
+                if s <= Status::Nervous || horse_near || self.on_held_objective(u) {
+                    return -0.5;
+                }
+                let Some(goal) = self.goal(u) else { return 0.0 };
+                let fwd = volley_table::unit(x.facing);
+                let toward = (goal - x.centre()).dot(fwd) / goal.dist(x.centre()).max(1e-9);
+                if gap <= 15.0 { 0.3 } else { 2.0 * toward }
+            }
+            Order::Withdraw => {
+                if s <= Status::Wavering {
+                    2.5
+                } else {
+                    -1.0
+                }
+            }
+            Order::Halt => {
+                if !x.ordered() {
+                    1.5
+                } else {
+                    0.5
+                }
+            }
+            Order::Form { formation } => {
+                let square = x.formation == Formation::Square;
+                match formation {
+                    Formation::Square if horse_near => 5.0,
+                    Formation::Line | Formation::AssaultColumn if square && !horse_near => 3.0,
+                    Formation::Deployed if gap <= 100.0 => 3.5,
+                    Formation::Limbered if gap > 120.0 => 0.5,
+                    Formation::CavalryLine if gap <= 60.0 => 1.0,
+                    _ => -2.0,
+                }
+            }
+            Order::AboutFace => {
+                let Some(e) = self.nearest_enemy(u) else { return -2.0 };
+                let fwd = volley_table::unit(x.facing);
+                if (self.units[e].centre() - x.centre()).dot(fwd) < 0.0 { 2.0 } else { -3.0 }
+            }
+        }
+    }
+}
+
+impl Heuristic for Battle {
+    fn score(&self, action: &Action) -> f64 {
+        match action {
+            Action::Order { unit, order } => self.order_worth(usize::from(*unit), *order),
+            Action::Ride { unit: Some(u) } => {
+                let x = &self.units[usize::from(*u)];
+                1.0 + f64::from(6 - x.step_status().level()) * 0.3
+            }
+            Action::Ride { unit: None } => 0.1,
+            Action::SecondLine { unit } => {
+                let x = &self.units[usize::from(*unit)];
+                match self.second_line_option(usize::from(*unit)) {
+                    Some(Fought::Won) => 2.0,
+                    Some(_) if x.status[1] > x.status[0] => 2.0,
+                    _ => -1.0,
+                }
+            }
+            Action::Done => 0.0,
+            Action::Amend { .. } => -10.0,
+        }
+    }
+}

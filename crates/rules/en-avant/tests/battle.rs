@@ -1,0 +1,404 @@
+//! The battle played through hand-worked positions: each test sets a small table, gives the
+//! orders, plays the turn and checks what the text says must happen.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_chance::Seeded;
+use volley_core::GameState;
+use volley_en_avant::battle::{Action, Battle, Pending, Presence};
+use volley_en_avant::model::Formation;
+use volley_en_avant::orders::Order;
+use volley_en_avant::tables::Status;
+use volley_en_avant::{Event, load};
+use volley_scenario::Source;
+
+/// A battle of Blue (south, facing north) against Red (north, facing south) on a bare
+/// 180 × 120 cm table; `blue` and `red` are TOML unit lists; `extra` goes at the end.
+fn battle(blue: &str, red: &str, extra: &str) -> Battle {
+    let text = format!(
+        r#"name = "case"
+ruleset = "en-avant"
+turn_limit = 20
+[table]
+width = 180
+depth = 120
+[[sides]]
+name = "Blue"
+rear_edge = "south"
+commander = {{ name = "Blue HQ", at = [10, 2] }}
+units = [{blue}]
+[[sides]]
+name = "Red"
+rear_edge = "north"
+commander = {{ name = "Red HQ", at = [170, 118] }}
+units = [{red}]
+{extra}
+"#
+    );
+    load(&Source::new("case.toml", text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn unit(b: &Battle, name: &str) -> usize {
+    b.stat().unit_names.iter().position(|n| n == name).unwrap()
+}
+
+/// Give each side its cards (by unit name) and play the turn; returns what was told and
+/// explained.
+fn turn(b: &mut Battle, blue: &[(&str, Order)], red: &[(&str, Order)]) -> Vec<String> {
+    let mut events = Vec::new();
+    let mut chance = Seeded::new(1);
+    for (side, orders) in [(0u8, blue), (1, red)] {
+        assert_eq!(b.actor(), volley_core::Actor::Side(side));
+        for (name, order) in orders {
+            let a = Action::Order { unit: unit(b, name) as u16, order: *order };
+            b.apply(&a, &mut chance, &mut events).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        b.apply(&Action::Done, &mut chance, &mut events).unwrap();
+    }
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Told { text } => Some(text.clone()),
+            Event::Explained { text } => Some(format!("({text})")),
+            _ => None,
+        })
+        .collect()
+}
+
+fn status(b: &Battle, name: &str) -> Status {
+    b.units[unit(b, name)].status[0]
+}
+
+fn y(b: &Battle, name: &str) -> f64 {
+    b.units[unit(b, name)].at.y
+}
+
+fn charge(b: &Battle, target: &str) -> Order {
+    Order::Charge { target: unit(b, target) as u16 }
+}
+
+const BLUE_LINE: &str = r#"{ name = "Blue line", kind = "infantry", at = [90, 40] }"#;
+
+#[test]
+fn ea_17_fire_in_the_firing_phase_is_simultaneous() {
+    let mut b = battle(BLUE_LINE, r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#, "");
+    let told = turn(&mut b, &[("Blue line", Order::Fire)], &[("Red line", Order::Fire)]);
+    // Each fires its first volley from an ordered line at a loose target: one level each, both
+    // from the statuses as the phase began.
+    assert_eq!(status(&b, "Blue line"), Status::Nervous, "{told:#?}");
+    assert_eq!(status(&b, "Red line"), Status::Nervous);
+    assert!(!b.units[unit(&b, "Blue line")].ordered() && !b.units[unit(&b, "Red line")].ordered(), "I-5");
+}
+
+#[test]
+fn ea_19_a_pugnacious_column_is_stopped_by_a_first_volley_in_defence() {
+    let mut b = battle(
+        BLUE_LINE,
+        r#"{ name = "Red column", kind = "infantry", at = [90, 62], formation = "assault_column", status = "pugnacious" }"#,
+        "",
+    );
+    // Blue holds no fire (its card is to fire, and nothing is in reach in the firing phase);
+    // Red's card is to halt, but a Pugnacious unit must close with the nearest enemy.
+    let told = turn(&mut b, &[("Blue line", Order::Fire)], &[("Red column", Order::Halt)]);
+    // At 10 cm Blue's first volley (two levels at a dense target): 6 -> 4, DISORDERED; step one
+    // 4 - 1 = 3 against 4: the attack fails 5 cm short.
+    assert_eq!(status(&b, "Red column"), Status::Steady, "{told:#?}");
+    let gap = b.gap(unit(&b, "Blue line"), unit(&b, "Red column"));
+    assert!((gap - 5.0).abs() < 1e-6, "stops 5 cm short: {gap} {told:#?}");
+    assert!(!b.units[unit(&b, "Red column")].ordered());
+    assert!(b.units[unit(&b, "Blue line")].ordered(), "the defender of a failed attack stays ORDERED (I-13)");
+    assert_eq!(status(&b, "Blue line"), Status::Steady);
+}
+
+#[test]
+fn ea_21_and_23_a_nervous_unit_stops_and_fires_instead_of_assaulting() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [90, 40], formation = "assault_column", status = "nervous" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 48] }"#,
+        "",
+    );
+    let red = unit(&b, "Red line") as u16;
+    let told = turn(&mut b, &[("Blue column", Order::Charge { target: red })], &[("Red line", Order::Halt)]);
+    // It fires its first volley, a column's: row B, a low firer at a loose target needs a lower
+    // status: no effect. It does not move.
+    assert_eq!(y(&b, "Blue column"), 40.0, "{told:#?}");
+    assert_eq!(status(&b, "Red line"), Status::Steady);
+    assert_eq!(b.units[unit(&b, "Blue column")].fired_turn, 1);
+}
+
+#[test]
+fn ea_24_a_wavering_line_will_not_advance_but_may_withdraw() {
+    let mut b = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [40, 40], status = "wavering" }"#,
+        r#"{ name = "Red column", kind = "infantry", at = [40, 70], formation = "assault_column" }"#,
+        "",
+    );
+    turn(&mut b, &[("Blue line", Order::Advance)], &[("Red column", Order::Halt)]);
+    assert_eq!(y(&b, "Blue line"), 40.0);
+    turn(&mut b, &[("Blue line", Order::Withdraw)], &[("Red column", Order::Halt)]);
+    assert!((y(&b, "Blue line") - 20.0).abs() < 1e-6, "straight back its 20 cm, still facing north");
+    assert_eq!(b.units[unit(&b, "Blue line")].facing, 0.0);
+}
+
+#[test]
+fn ea_32_cavalry_against_cavalry_equal_closes_and_the_attacker_wins() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40] }"#,
+        r#"{ name = "Red horse", kind = "cavalry", at = [90, 70] }"#,
+        "",
+    );
+    let c = charge(&b, "Red horse");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red horse", Order::Halt)]);
+    let (bl, rd) = (&b.units[unit(&b, "Blue horse")], &b.units[unit(&b, "Red horse")]);
+    assert_eq!(bl.status, [Status::Steady; 2], "{told:#?}");
+    assert_eq!(rd.status, [Status::Wavering; 2]);
+    assert!(!bl.ordered() && !rd.ordered());
+    assert!(matches!(rd.pending, Pending::Withdraw { cm: 25, .. }));
+    assert!(matches!(bl.pending, Pending::Pursue { .. }));
+    // Next turn Red withdraws 25 cm facing Blue, and Blue pursues.
+    let before = y(&b, "Red horse");
+    let told = turn(&mut b, &[], &[]);
+    assert!(y(&b, "Red horse") >= before + 25.0 - 1e-6 || !b.units[unit(&b, "Red horse")].here(), "{told:#?}");
+}
+
+#[test]
+fn ea_32b_a_nervous_charge_fails_5_cm_short_disordered() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40], status = "nervous" }"#,
+        r#"{ name = "Red horse", kind = "cavalry", at = [90, 70] }"#,
+        "",
+    );
+    let c = charge(&b, "Red horse");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red horse", Order::Halt)]);
+    let gap = b.gap(unit(&b, "Blue horse"), unit(&b, "Red horse"));
+    assert!((gap - 5.0).abs() < 1e-6, "{gap} {told:#?}");
+    assert!(!b.units[unit(&b, "Blue horse")].ordered());
+    assert!(b.units[unit(&b, "Red horse")].ordered());
+    assert_eq!(b.units[unit(&b, "Red horse")].status, [Status::Steady; 2]);
+}
+
+#[test]
+fn ea_35_horse_will_not_close_with_a_formed_square() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40], status = "determined" }"#,
+        r#"{ name = "Red square", kind = "infantry", at = [90, 70], formation = "square" }"#,
+        "",
+    );
+    let c = charge(&b, "Red square");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red square", Order::Halt)]);
+    // The square holds its fire (a halt card, Steady): step one 5 - 2 = 3 against 4.
+    let gap = b.gap(unit(&b, "Blue horse"), unit(&b, "Red square"));
+    assert!((gap - 5.0).abs() < 1e-6, "{gap} {told:#?}");
+    assert_eq!(status(&b, "Red square"), Status::Steady);
+}
+
+#[test]
+fn ea_37_a_square_forming_as_horse_charge_from_near_and_far() {
+    for (start, closes) in [(18.0, true), (35.0, false)] {
+        let red = format!(r#"{{ name = "Red line", kind = "infantry", at = [90, {}] }}"#, 40.0 + start);
+        let mut b = battle(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40] }"#, &red, "");
+        let c = charge(&b, "Red line");
+        let told = turn(&mut b, &[("Blue horse", c)], &[("Red line", Order::Form { formation: Formation::Square })]);
+        let red = &b.units[unit(&b, "Red line")];
+        if closes {
+            // 4 + 2 = 6 against 4 - 1 = 3: closes; step two 4 against 4: the horse win.
+            assert_eq!(red.status[0], Status::Nervous, "{start}: {told:#?}");
+            assert!(matches!(red.pending, Pending::Withdraw { cm: 10, .. }));
+        } else {
+            // 4 - 2 = 2 against 3: fails.
+            assert_eq!(red.status[0], Status::Steady, "{start}: {told:#?}");
+            assert_eq!(red.formation, Formation::Square);
+        }
+    }
+}
+
+#[test]
+fn ea_38_the_senior_officer_gives_plus_one_in_step_one_only() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [90, 60], formation = "assault_column" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 80], status = "determined" }"#,
+        "",
+    );
+    let mut chance = Seeded::new(1);
+    let mut ev = Vec::new();
+    // The officer at [10, 2] is too far (more than 60 cm): refused.
+    let bc = unit(&b, "Blue column") as u16;
+    assert!(b.apply(&Action::Ride { unit: Some(bc) }, &mut chance, &mut ev).is_err());
+    b.officers[0].at = volley_table::Point::new(90.0, 10.0);
+    b.apply(&Action::Ride { unit: Some(bc) }, &mut chance, &mut ev).unwrap();
+    let c = charge(&b, "Red line");
+    let told = turn(&mut b, &[("Blue column", c)], &[("Red line", Order::Halt)]);
+    // Step one 4 + 1 = 5 against 5: closes; step two 4 against 5: Red wins.
+    assert_eq!(status(&b, "Blue column"), Status::Nervous, "{told:#?}");
+    assert_eq!(status(&b, "Red line"), Status::Steady);
+    assert!(matches!(b.units[unit(&b, "Red line")].pending, Pending::MayPursue { .. }));
+}
+
+#[test]
+fn ea_42_artillery_closed_with_is_destroyed() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40], formation = "cavalry_column" }"#,
+        r#"{ name = "Red battery", kind = "artillery", at = [90, 85] }"#,
+        "",
+    );
+    let c = charge(&b, "Red battery");
+    // The battery fires ball in the firing phase at the column's first line: 4 -> 3 and
+    // DISORDERED; step one 3 - 1 = 2 against 4: the charge fails (EA-20, option 1).
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red battery", Order::Fire)]);
+    let horse = &b.units[unit(&b, "Blue horse")];
+    assert_eq!(horse.status, [Status::Nervous, Status::Steady], "only the first line is hit: {told:#?}");
+    assert!(b.units[unit(&b, "Red battery")].here());
+    // A battery that holds its fire is ridden over: 4 against 4 closes, the guns always lose.
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40], formation = "cavalry_column" }"#,
+        r#"{ name = "Red battery", kind = "artillery", at = [90, 85] }"#,
+        "",
+    );
+    let c = charge(&b, "Red battery");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red battery", Order::Halt)]);
+    assert_eq!(b.units[unit(&b, "Red battery")].presence, Presence::Destroyed, "{told:#?}");
+}
+
+#[test]
+fn ea_44_the_infantry_winners_choice_to_pursue() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [90, 60], formation = "assault_column", status = "determined" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 80] }"#,
+        "",
+    );
+    let c = charge(&b, "Red line");
+    let told = turn(&mut b, &[("Blue column", c)], &[("Red line", Order::Halt)]);
+    assert_eq!(status(&b, "Blue column"), Status::Steady, "{told:#?}");
+    assert_eq!(status(&b, "Red line"), Status::Nervous);
+    // It may pursue or halt, nothing else.
+    let bc = unit(&b, "Blue column") as u16;
+    assert!(b.validate(&Action::Order { unit: bc, order: Order::Advance }).is_err());
+    let at = y(&b, "Blue column");
+    let told = turn(&mut b, &[("Blue column", Order::Halt)], &[]);
+    assert_eq!(y(&b, "Blue column"), at, "{told:#?}");
+    assert!(b.units[unit(&b, "Blue column")].ordered() || true);
+}
+
+#[test]
+fn ea_45_cavalry_ride_down_a_running_enemy_and_come_back_three_turns_later() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 70], status = "frightened" }, { name = "Red reserve", kind = "infantry", at = [150, 110] }, { name = "Red guns", kind = "artillery", at = [20, 110] }"#,
+        "",
+    );
+    let c = charge(&b, "Red line");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red line", Order::Halt)]);
+    assert_eq!(status(&b, "Red line"), Status::RunningAway, "{told:#?}");
+    let told = turn(&mut b, &[], &[]);
+    assert_eq!(b.units[unit(&b, "Red line")].presence, Presence::Removed, "{told:#?}");
+    assert_eq!(b.units[unit(&b, "Blue horse")].presence, Presence::Away { back: 5 });
+    for _ in 0..2 {
+        turn(&mut b, &[], &[]);
+    }
+    assert!(!b.units[unit(&b, "Blue horse")].here());
+    let told = turn(&mut b, &[], &[]);
+    let horse = &b.units[unit(&b, "Blue horse")];
+    assert!(horse.here() && !horse.ordered(), "back in turn 5's recovery, disordered: {told:#?}");
+    assert!(horse.centre().dist(volley_table::Point::new(10.0, 2.0)) < 80.0);
+}
+
+#[test]
+fn ea_26_running_away_double_the_first_turn_then_normal() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [90, 100], formation = "assault_column", status = "running_away" }, { name = "B2", kind = "infantry", at = [20, 10] }, { name = "B3", kind = "infantry", at = [160, 10] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 115] }"#,
+        "",
+    );
+    let start = b.units[unit(&b, "Blue column")].centre().y;
+    turn(&mut b, &[], &[]);
+    let first = start - b.units[unit(&b, "Blue column")].centre().y;
+    assert!((first - 50.0).abs() < 1e-6, "{first}");
+    turn(&mut b, &[], &[]);
+    let second = start - b.units[unit(&b, "Blue column")].centre().y - first;
+    assert!((second - 25.0).abs() < 1e-6, "{second}");
+}
+
+#[test]
+fn ea_27_re_ordering_needs_a_whole_turn_still_after_the_disorder() {
+    let mut b = battle(BLUE_LINE, r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#, "");
+    turn(&mut b, &[("Blue line", Order::Halt)], &[("Red line", Order::Fire)]);
+    let bl = unit(&b, "Blue line");
+    assert!(!b.units[bl].ordered(), "disordered by fire in turn 1, not re-ordered in turn 1");
+    turn(&mut b, &[("Blue line", Order::Withdraw)], &[("Red line", Order::Halt)]);
+    assert!(!b.units[bl].ordered(), "it moved in turn 2");
+    turn(&mut b, &[("Blue line", Order::Halt)], &[("Red line", Order::Halt)]);
+    assert!(b.units[bl].ordered(), "still and not firing in turn 3");
+}
+
+#[test]
+fn ea_29_a_change_of_formation_takes_its_turns_disordered() {
+    let mut b = battle(BLUE_LINE, r#"{ name = "Red line", kind = "infantry", at = [90, 110] }"#, "");
+    turn(&mut b, &[("Blue line", Order::Form { formation: Formation::AssaultColumn })], &[]);
+    let bl = unit(&b, "Blue line");
+    assert_eq!(b.units[bl].formation, Formation::Line, "still a line after turn 1 of 2");
+    assert!(!b.units[bl].ordered());
+    assert!(b.validate(&Action::Order { unit: bl as u16, order: Order::Advance }).is_err(), "busy");
+    turn(&mut b, &[], &[]);
+    assert_eq!(b.units[bl].formation, Formation::AssaultColumn);
+    turn(&mut b, &[], &[]);
+    assert!(b.units[bl].ordered(), "re-ordered in turn 3, standing still");
+}
+
+#[test]
+fn ea_49_two_turns_of_the_commanders_rallying_raise_a_status() {
+    let mut b = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [40, 30], status = "wavering" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [150, 110] }"#,
+        "",
+    );
+    let mut chance = Seeded::new(1);
+    let mut ev = Vec::new();
+    let bl = unit(&b, "Blue line") as u16;
+    b.apply(&Action::Ride { unit: Some(bl) }, &mut chance, &mut ev).unwrap();
+    let told = turn(&mut b, &[("Blue line", Order::Withdraw)], &[]);
+    assert_eq!(status(&b, "Blue line"), Status::Wavering, "one turn: {told:#?}");
+    let told = turn(&mut b, &[], &[]);
+    assert_eq!(status(&b, "Blue line"), Status::Nervous, "two turns, moving allowed: {told:#?}");
+}
+
+#[test]
+fn ea_51_a_higher_status_unit_within_10_cm_two_still_turns() {
+    let mut b = battle(
+        r#"{ name = "L1", kind = "infantry", at = [60, 40], status = "wavering" }, { name = "L2", kind = "infantry", at = [60, 30], status = "determined" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [150, 110] }"#,
+        "",
+    );
+    turn(&mut b, &[], &[]);
+    assert_eq!(status(&b, "L1"), Status::Wavering);
+    turn(&mut b, &[], &[]);
+    assert_eq!(status(&b, "L1"), Status::Nervous);
+}
+
+#[test]
+fn ea_47_a_beaten_first_line_combines_with_the_second() {
+    let mut b = battle(
+        r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40], status = "determined" }"#,
+        r#"{ name = "Red horse", kind = "cavalry", at = [90, 75], formation = "cavalry_column" }"#,
+        "",
+    );
+    let c = charge(&b, "Red horse");
+    let told = turn(&mut b, &[("Blue horse", c)], &[("Red horse", Order::Halt)]);
+    // Step two 5 + 1 (line against column) = 6 against 4: Blue wins; Red's first line 4 -> 2.
+    assert_eq!(b.units[unit(&b, "Red horse")].status, [Status::Wavering, Status::Steady], "{told:#?}");
+    let mut chance = Seeded::new(1);
+    let mut ev = Vec::new();
+    b.apply(&Action::Done, &mut chance, &mut ev).unwrap();
+    let rh = unit(&b, "Red horse") as u16;
+    b.apply(&Action::SecondLine { unit: rh }, &mut chance, &mut ev).unwrap();
+    b.apply(&Action::Done, &mut chance, &mut ev).unwrap();
+    // (2 + 4) / 2 = 3 on both; the second line's order state.
+    let r = &b.units[usize::from(rh)];
+    assert!(r.status[0] <= Status::Nervous && r.status[1] <= Status::Nervous, "{:?}", r.status);
+}
+
+#[test]
+fn debug_the_farm() {
+    let path = format!("{}/../../../scenarios/en-avant/the-farm.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let b = load(&Source::new("the-farm.toml", text)).unwrap();
+    let _ = (&b, status, y, charge, Presence::Here, Pending::None, Formation::Line);
+}
