@@ -37,6 +37,7 @@ bundle! {
     "lobositz" => "der-alte-fritz/lobositz.toml",
     "the-village" => "der-alte-fritz/the-village.toml",
     "the-farm" => "en-avant/the-farm.toml",
+    "the-heath" => "en-avant/the-heath.toml",
 }
 
 /// A bundled scenario by its short name or repository path.
