@@ -43,7 +43,7 @@ use volley_server::catalog::{RULESETS, load_battle as load};
 #[derive(Parser)]
 #[command(name = "volley", version, about = "Rules engine and battle laboratory for horse-and-musket wargames")]
 #[command(long_about = "Rules engine and battle laboratory for horse-and-musket wargames.\n\n\
-Rule sets: blown-away (variants chance and without-chance), itchy-scratchy, old-fritz, der-alte-fritz.\n\n\
+Rule sets: blown-away (variants chance and without-chance), itchy-scratchy, old-fritz, der-alte-fritz, en-avant.\n\n\
 A SCENARIO is a path to a scenario file or the name of a bundled one (see `volley scenarios`).\n\
 Start with: volley play crossroads")]
 struct Cli {

@@ -197,10 +197,10 @@ fn a_logged_battle_replays_to_the_same_state() {
     assert!(stderr(&o).contains("garbled.jsonl: line 2"), "{}", stderr(&o));
 
     // A log of a rule set this build does not play is refused by name, before its actions.
-    d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"en-avant\"", 1));
+    d.write("other.jsonl", &log.replacen("\"ruleset\":\"blown-away\"", "\"ruleset\":\"pike-and-shotte\"", 1));
     let o = d.run(&["replay", "other.jsonl"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("the log is of rule set \"en-avant\""), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the log is of rule set \"pike-and-shotte\""), "{}", stderr(&o));
 }
 
 #[test]

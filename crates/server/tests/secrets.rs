@@ -183,6 +183,19 @@ fn old_fritz_orders_stay_with_their_side() {
 }
 
 #[test]
+fn en_avant_orders_and_rules_stay_hidden() {
+    // Each side's cards are its own until the turn is played, and with the rules hidden the
+    // tables and numbers behind each result are Game Control's.
+    for scenario in ["the-farm", "the-heath"] {
+        let (hidden, lines) = no_leaks(scenario, 160);
+        assert!(
+            hidden >= 10 && lines >= 10,
+            "{scenario}: the test met {hidden} hidden actions and {lines} secret lines"
+        );
+    }
+}
+
+#[test]
 fn itchy_and_scratchy_and_blown_away_hide_nothing_they_should_not() {
     // Their rules keep little secret (Blown Away's deployment); these play to check that what is
     // public stays so, and that nothing is hidden that the rules show.

@@ -1013,6 +1013,10 @@ impl GameState for Battle {
     }
 
     fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
+        if self.outcome.is_some() {
+            // Once the battle is over everyone may read everything.
+            return true;
+        }
         match (event, viewer) {
             (_, Viewer::Umpire) => true,
             (Event::Ordered { side, .. }, Viewer::Side(s)) => *side == s,

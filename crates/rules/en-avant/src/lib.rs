@@ -2,13 +2,11 @@
 //! Pugnacious (6) to Running away (0), shown to everyone by a label; fire and close assault move
 //! status up and down by the tables, with no dice: the same situation always comes out the same.
 //!
-//! Built so far (issue 18 goes on): the status scale, the fire table and the close assault's two
-//! steps and results table as data ([`tables`]), and the umpire's calculator over them
-//! ([`combat`]): one fire or close assault, resolved with every modifier and table cell that
-//! made it; the troops as data ([`model`]: rates, densities, formation changes, which row a unit
-//! fires) and what a unit does with its order card given its status ([`orders`]). Not yet: the
-//! battle on the table, Game Control's hidden rules, scenarios and players — see
-//! `docs/rules/en-avant.md`.
+//! The tables as data ([`tables`]) and the umpire's calculator over them ([`combat`]); the troops
+//! ([`model`]) and what a unit does with its order card by its status ([`orders`]); the battle
+//! on a table measured in centimetres ([`Battle`], [`battle`]): secret order cards, the turn by
+//! the text's sequence, Game Control with the rules hidden from the players ([`events`]);
+//! scenario files ([`setup`]). How the engine reads every clause is `docs/rules/en-avant.md`.
 //!
 //! ```
 //! use volley_en_avant::tables::{Density, FireKind, Status, fire_effect};

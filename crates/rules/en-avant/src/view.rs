@@ -41,8 +41,10 @@ fn ranges(u: &Unit) -> Vec<ViewRange> {
 /// The view of `b` for `viewer`.
 pub fn view(b: &Battle, viewer: Viewer) -> View {
     let st = b.stat();
-    let rules = viewer == Viewer::Umpire || !b.rules_hidden();
-    let own = |side: u8| viewer == Viewer::Umpire || viewer == Viewer::Side(side);
+    // Once the battle is over everyone may read everything.
+    let all = viewer == Viewer::Umpire || b.outcome.is_some();
+    let rules = all || !b.rules_hidden();
+    let own = |side: u8| all || viewer == Viewer::Side(side);
     let mut pieces = Vec::new();
     for (i, u) in b.units.iter().enumerate() {
         if !u.here() {
@@ -127,7 +129,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             notes.push(format!("{} are away, pursuing off the field", b.name(i)));
         }
     }
-    if viewer == Viewer::Umpire && b.outcome.is_none() {
+    if all && b.outcome.is_none() {
         notes.push("if the orders given so far stand, this turn:".into());
         notes.extend(b.forecast().into_iter().map(|t| format!("  {t}")));
     }

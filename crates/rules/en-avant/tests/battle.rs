@@ -275,7 +275,7 @@ fn ea_44_the_infantry_winners_choice_to_pursue() {
     let at = y(&b, "Blue column");
     let told = turn(&mut b, &[("Blue column", Order::Halt)], &[]);
     assert_eq!(y(&b, "Blue column"), at, "{told:#?}");
-    assert!(b.units[unit(&b, "Blue column")].ordered() || true);
+    assert!(b.units[unit(&b, "Blue column")].ordered(), "still and not firing: ORDERED again (EA-44a)");
 }
 
 #[test]
@@ -393,12 +393,4 @@ fn ea_47_a_beaten_first_line_combines_with_the_second() {
     // (2 + 4) / 2 = 3 on both; the second line's order state.
     let r = &b.units[usize::from(rh)];
     assert!(r.status[0] <= Status::Nervous && r.status[1] <= Status::Nervous, "{:?}", r.status);
-}
-
-#[test]
-fn debug_the_farm() {
-    let path = format!("{}/../../../scenarios/en-avant/the-farm.toml", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let b = load(&Source::new("the-farm.toml", text)).unwrap();
-    let _ = (&b, status, y, charge, Presence::Here, Pending::None, Formation::Line);
 }
