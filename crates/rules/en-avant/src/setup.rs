@@ -261,7 +261,7 @@ rear_edge = "north"
 commander = { name = "Général", at = [90, 115] }
 units = [
   { name = "1/6e Léger", kind = "light_infantry", at = [60, 90], formation = "assault_column" },
-  { name = "3e Hussards", kind = "cavalry", at = [130, 95], formation = "cavalry_column", status = "pugnacious", second_status = "steady" },
+  { name = "3e Hussards", kind = "cavalry", at = [130, 85], formation = "cavalry_column", status = "pugnacious", second_status = "steady" },
 ]
 "#;
 
