@@ -111,7 +111,8 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
             return Err("a unit came back from the dead".into());
         }
     }
-    if after.rules_hidden() {
+    // Once the battle is over everyone may read everything.
+    if after.rules_hidden() && after.outcome.is_none() {
         for viewer in [Viewer::Side(0), Viewer::Side(1), Viewer::Spectator] {
             for e in events.iter().filter(|e| after.event_visible(e, viewer)) {
                 if let Event::Told { text } | Event::Ordered { text, .. } = e {

@@ -231,7 +231,12 @@ impl Battle {
         x.change = Some(Change { to, left });
         x.card = Order::Halt;
         x.disorder(turn);
-        let what = to.map_or("to face about".to_string(), |f| format!("to form {}", f.name()));
+        let what = match to {
+            None => "to face about".to_string(),
+            Some(Formation::Limbered) => "to limber".to_string(),
+            Some(Formation::Deployed) => "to deploy".to_string(),
+            Some(f) => format!("to form {}", f.name()),
+        };
         self.tell(events, format!("{} begins {what}, disordered while it does", self.name(i)));
         self.explain(
             events,
@@ -768,6 +773,9 @@ impl Battle {
                 x.formed_square = Some((turn, old));
             }
             let words = match ch.to {
+                Some(f @ (Formation::Limbered | Formation::Deployed)) => {
+                    format!("{} is now {}", self.name(i), f.name())
+                }
                 Some(f) => format!("{} is now in {}", self.name(i), f.name()),
                 None => format!("{} has faced about", self.name(i)),
             };
