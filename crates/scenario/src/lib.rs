@@ -504,6 +504,53 @@ pub fn check_percent(src: &Source, key: &str, value: u8, errors: &mut Vec<Diagno
     }
 }
 
+/// Who holds each objective once `pieces` (each a side and a place: the units that may hold
+/// ground) stand where they are: the side with a piece in it and no enemy piece; otherwise whoever
+/// held it last (`holders`, in the objectives' order, is updated).
+pub fn hold_objectives(objectives: &[Objective], holders: &mut [Option<u8>], pieces: &[(u8, Point)]) {
+    for (o, h) in objectives.iter().zip(holders.iter_mut()) {
+        let mut there = [false; 2];
+        for &(side, at) in pieces {
+            if volley_table::point_in_polygon(at, &o.points) {
+                there[usize::from(side) & 1] = true;
+            }
+        }
+        match there {
+            [true, false] => *h = Some(0),
+            [false, true] => *h = Some(1),
+            _ => {}
+        }
+    }
+}
+
+/// A battle decided by a break percentage: each side's units `lost` (in the rule set's sense,
+/// `what` says which) of those it began with; a side whose share reaches `break_at` percent is
+/// broken and loses; both broken, a draw. The winner (none: a draw) and the reason, or `None` if
+/// neither is broken.
+pub fn broken_sides(
+    sides: &[String; 2],
+    lost: [(u32, u32); 2],
+    break_at: u8,
+    what: &str,
+) -> Option<(Option<u8>, String)> {
+    let broken = |s: usize| {
+        let (n, start) = lost[s];
+        start > 0 && u64::from(n) * 100 >= u64::from(break_at) * u64::from(start)
+    };
+    let words = |s: usize| format!("{}: {} of {} units {what}", sides[s], lost[s].0, lost[s].1);
+    match (broken(0), broken(1)) {
+        (true, true) => Some((None, format!("both sides are broken ({}; {}): a draw", words(0), words(1)))),
+        (true, false) => Some((Some(1), format!("{} are broken ({}, at {break_at}%)", sides[0], words(0)))),
+        (false, true) => Some((Some(0), format!("{} are broken ({}, at {break_at}%)", sides[1], words(1)))),
+        (false, false) => None,
+    }
+}
+
+/// "the Prussians'", "Daun's": a name's possessive for accounts.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
+}
+
 /// A checked objective.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Objective {
@@ -700,6 +747,27 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_breaks_at_its_percentage_and_objectives_go_to_whoever_alone_stands_there() {
+        let sides = ["A".to_string(), "B".to_string()];
+        assert_eq!(broken_sides(&sides, [(2, 5), (1, 4)], 50, "gone"), None);
+        let (w, why) = broken_sides(&sides, [(3, 6), (1, 4)], 50, "gone").unwrap();
+        assert_eq!(w, Some(1));
+        assert!(why.contains("A: 3 of 6 units gone") && why.contains("at 50%"), "{why}");
+        assert_eq!(broken_sides(&sides, [(3, 6), (2, 4)], 50, "gone").unwrap().0, None, "both: a draw");
+        let square = Objective {
+            name: "o".into(),
+            points: vec![Point::new(0.0, 0.0), Point::new(10.0, 0.0), Point::new(10.0, 10.0), Point::new(0.0, 10.0)],
+        };
+        let mut holders = vec![None];
+        let inside = Point::new(5.0, 5.0);
+        hold_objectives(std::slice::from_ref(&square), &mut holders, &[(1, inside), (0, Point::new(20.0, 5.0))]);
+        assert_eq!(holders, [Some(1)]);
+        hold_objectives(std::slice::from_ref(&square), &mut holders, &[(1, inside), (0, inside)]);
+        assert_eq!(holders, [Some(1)], "contested: the last holder keeps it");
+        assert_eq!(possessive("Prussians"), "Prussians'");
+    }
 
     #[test]
     fn names_that_could_forge_an_account_are_refused() {

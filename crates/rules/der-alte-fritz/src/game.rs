@@ -522,52 +522,18 @@ impl Battle {
     /// Each objective is held by the side with a unit (not routing) whose centre is in it and no
     /// such enemy; otherwise by whoever held it last.
     fn update_holders(&mut self) {
-        for (k, o) in self.stat.objectives.iter().enumerate() {
-            let mut there = [false; 2];
-            for u in self.units.iter().filter(|u| u.steady()) {
-                if volley_table::point_in_polygon(u.at, &o.points) {
-                    there[usize::from(u.side)] = true;
-                }
-            }
-            match there {
-                [true, false] => self.holders[k] = Some(0),
-                [false, true] => self.holders[k] = Some(1),
-                _ => {}
-            }
-        }
+        let pieces: Vec<(SideId, Point)> = self.units.iter().filter(|u| u.steady()).map(|u| (u.side, u.at)).collect();
+        volley_scenario::hold_objectives(&self.stat.objectives, &mut self.holders, &pieces);
     }
 
     /// The end of a turn: an army broken (its share of units removed or routing at the break
     /// percentage) loses; both broken, a draw; the turn limit as the scenario says.
     fn decide(&self) -> Option<Outcome> {
-        let broken = |s: SideId| {
-            let (lost, start) = self.losses(s);
-            start > 0 && u64::from(lost) * 100 >= u64::from(self.stat.break_at) * u64::from(start)
-        };
-        let pct = |s: SideId| {
-            let (lost, start) = self.losses(s);
-            format!("{} lost {lost} of {start} units", self.side_name(s))
-        };
-        match (broken(0), broken(1)) {
-            (true, true) => {
-                return Some(Outcome {
-                    winner: None,
-                    reason: format!("both armies are broken ({}, {}): a draw", pct(0), pct(1)),
-                });
-            }
-            (true, false) => {
-                return Some(Outcome {
-                    winner: Some(1),
-                    reason: format!("{} are broken ({}, at {}%)", self.side_name(0), pct(0), self.stat.break_at),
-                });
-            }
-            (false, true) => {
-                return Some(Outcome {
-                    winner: Some(0),
-                    reason: format!("{} are broken ({}, at {}%)", self.side_name(1), pct(1), self.stat.break_at),
-                });
-            }
-            _ => {}
+        let lost = [self.losses(0), self.losses(1)];
+        if let Some((winner, reason)) =
+            volley_scenario::broken_sides(&self.stat.sides, lost, self.stat.break_at, "removed or routing")
+        {
+            return Some(Outcome { winner, reason });
         }
         if self.turn >= self.stat.turn_limit {
             let (winner, reason) =
@@ -596,10 +562,7 @@ impl Battle {
     }
 }
 
-/// "the Prussians'", "Daun's".
-pub(crate) fn possessive(name: &str) -> String {
-    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
-}
+pub(crate) use volley_scenario::possessive;
 
 fn phase_name(p: Phase) -> &'static str {
     match p {

@@ -348,6 +348,17 @@ pub fn other(side: SideId) -> SideId {
     1 - side
 }
 
+/// A fire a unit can make now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shot {
+    /// The nearest enemy in its reach.
+    pub target: usize,
+    /// The row of the fire table.
+    pub kind: crate::tables::FireKind,
+    /// The distance, body to body, centimetres.
+    pub range: f64,
+}
+
 /// Where a unit closing with an enemy would meet it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Meeting {
@@ -448,18 +459,18 @@ impl Battle {
         fire_kind(f.kind, f.formation, f.ordered(), f.fired_ever, self.gap(firer, target))
     }
 
-    /// The nearest enemy `u` can fire at now.
-    pub fn fire_target(&self, u: usize) -> Option<usize> {
-        let mut best: Option<(usize, f64)> = None;
+    /// The nearest enemy `u` can fire at now: the target, the row of the fire table and the range.
+    pub fn fire_target(&self, u: usize) -> Option<Shot> {
+        let mut best: Option<Shot> = None;
         for t in 0..self.units.len() {
-            if self.fire_at(u, t).is_some() {
-                let d = self.gap(u, t);
-                if best.is_none_or(|(_, bd)| d < bd) {
-                    best = Some((t, d));
+            if let Some(kind) = self.fire_at(u, t) {
+                let range = self.gap(u, t);
+                if best.is_none_or(|b| range < b.range) {
+                    best = Some(Shot { target: t, kind, range });
                 }
             }
         }
-        best.map(|(t, _)| t)
+        best
     }
 
     /// Where and how `u` would meet `target` if it closed with it, turning at most `max_turn`
@@ -775,50 +786,17 @@ impl Battle {
     }
 
     pub(crate) fn update_holders(&mut self) {
-        for (k, o) in self.stat.objectives.iter().enumerate() {
-            let mut there = [false; 2];
-            for u in self.units.iter().filter(|u| u.here() && !u.running()) {
-                if volley_table::point_in_polygon(u.centre(), &o.points) {
-                    there[usize::from(u.side)] = true;
-                }
-            }
-            match there {
-                [true, false] => self.holders[k] = Some(0),
-                [false, true] => self.holders[k] = Some(1),
-                _ => {}
-            }
-        }
+        let pieces: Vec<(SideId, Point)> =
+            self.units.iter().filter(|u| u.here() && !u.running()).map(|u| (u.side, u.centre())).collect();
+        volley_scenario::hold_objectives(&self.stat.objectives, &mut self.holders, &pieces);
     }
 
     pub(crate) fn decide(&self) -> Option<Outcome> {
-        let broken = |s: SideId| {
-            let (lost, start) = self.losses(s);
-            start > 0 && u64::from(lost) * 100 >= u64::from(self.stat.rules.break_at) * u64::from(start)
-        };
-        let words = |s: SideId| {
-            let (lost, start) = self.losses(s);
-            format!("{}: {lost} of {start} units running away or gone", self.side_name(s))
-        };
-        match (broken(0), broken(1)) {
-            (true, true) => {
-                return Some(Outcome {
-                    winner: None,
-                    reason: format!("both sides are broken ({}; {})", words(0), words(1)),
-                });
-            }
-            (true, false) => {
-                return Some(Outcome {
-                    winner: Some(1),
-                    reason: format!("{} are broken ({})", self.side_name(0), words(0)),
-                });
-            }
-            (false, true) => {
-                return Some(Outcome {
-                    winner: Some(0),
-                    reason: format!("{} are broken ({})", self.side_name(1), words(1)),
-                });
-            }
-            _ => {}
+        let lost = [self.losses(0), self.losses(1)];
+        if let Some((winner, reason)) =
+            volley_scenario::broken_sides(&self.stat.sides, lost, self.stat.rules.break_at, "running away or gone")
+        {
+            return Some(Outcome { winner, reason });
         }
         if self.turn >= self.stat.turn_limit {
             let (winner, reason) =

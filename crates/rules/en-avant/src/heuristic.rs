@@ -13,25 +13,19 @@ use volley_core::Heuristic;
 use volley_table::{Point, point_in_polygon};
 
 use crate::battle::{Action, Battle, Fought};
-use crate::combat::{Assault, Party};
+use crate::combat::Assault;
 use crate::model::{Formation, Kind};
 use crate::orders::Order;
 use crate::tables::{Arm, Status};
 
-fn party(b: &Battle, u: usize) -> Party {
-    let x = &b.units[u];
-    let f = match x.formation {
-        Formation::Line | Formation::CavalryLine => crate::combat::Formation::Line,
-        Formation::AssaultColumn | Formation::CavalryColumn => crate::combat::Formation::Column,
-        Formation::MarchColumn => crate::combat::Formation::MarchColumn,
-        Formation::Square => crate::combat::Formation::Square,
-        Formation::Limbered => crate::combat::Formation::Limbered,
-        Formation::Deployed => crate::combat::Formation::Deployed,
-    };
-    let mut p = Party::new(x.arm(), x.step_status(), f);
-    p.disordered = x.is_disordered();
-    p.senior_officer = b.officer_with(u);
-    p
+/// What the heuristic weighs of one unit's situation, the same for each of its cards.
+struct Context {
+    /// The gap to the nearest enemy, centimetres.
+    gap: f64,
+    /// An enemy is in its reach now.
+    can_fire: bool,
+    /// Foot with enemy horse within 60 cm.
+    horse_near: bool,
 }
 
 impl Battle {
@@ -74,7 +68,7 @@ impl Battle {
     fn charge_worth(&self, u: usize, t: usize) -> f64 {
         let Some(m) = self.contact(u, t) else { return -5.0 };
         let x = &self.units[u];
-        let mut a = Assault::new(party(self, u), party(self, t));
+        let mut a = Assault::new(self.party(u), self.party(t));
         a.direction = m.direction;
         if x.arm() == Arm::Cavalry && self.units[t].formation == Formation::Square {
             return -4.0;
@@ -89,12 +83,19 @@ impl Battle {
         if wins { (4.0 + f64::from(two[0].total - two[1].total)) * near } else { -2.0 }
     }
 
-    fn order_worth(&self, u: usize, order: Order) -> f64 {
+    fn context(&self, u: usize) -> Context {
+        let x = &self.units[u];
+        Context {
+            gap: self.nearest_enemy(u).map_or(f64::INFINITY, |e| self.gap(u, e)),
+            can_fire: self.fire_target(u).is_some(),
+            horse_near: x.arm() == Arm::Infantry && self.enemy_horse_within(u, 60.0),
+        }
+    }
+
+    fn order_worth(&self, u: usize, order: Order, cx: &Context) -> f64 {
         let x = &self.units[u];
         let s = x.step_status();
-        let gap = self.nearest_enemy(u).map_or(f64::INFINITY, |e| self.gap(u, e));
-        let can_fire = self.fire_target(u).is_some();
-        let horse_near = x.arm() == Arm::Infantry && self.enemy_horse_within(u, 60.0);
+        let Context { gap, can_fire, horse_near } = *cx;
         match order {
             Order::Fire => {
                 if can_fire {
@@ -150,7 +151,10 @@ impl Battle {
 impl Heuristic for Battle {
     fn score(&self, action: &Action) -> f64 {
         match action {
-            Action::Order { unit, order } => self.order_worth(usize::from(*unit), *order),
+            Action::Order { unit, order } => {
+                let u = usize::from(*unit);
+                self.order_worth(u, *order, &self.context(u))
+            }
             Action::Ride { unit: Some(u) } => {
                 let x = &self.units[usize::from(*u)];
                 1.0 + f64::from(6 - x.step_status().level()) * 0.3
@@ -166,6 +170,24 @@ impl Heuristic for Battle {
             }
             Action::Done => 0.0,
             Action::Amend { .. } => -10.0,
+        }
+    }
+
+    /// As [`Heuristic::score`] on each, each unit's situation reckoned once for all its cards.
+    fn scores(&self, actions: &[Action], out: &mut Vec<f64>) {
+        let mut last: Option<(usize, Context)> = None;
+        for a in actions {
+            match a {
+                Action::Order { unit, order } => {
+                    let u = usize::from(*unit);
+                    if last.as_ref().is_none_or(|(v, _)| *v != u) {
+                        last = Some((u, self.context(u)));
+                    }
+                    let cx = last.as_ref().map(|(_, c)| c);
+                    out.push(cx.map_or_else(|| self.score(a), |c| self.order_worth(u, *order, c)));
+                }
+                _ => out.push(self.score(a)),
+            }
         }
     }
 }

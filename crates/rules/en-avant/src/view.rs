@@ -100,7 +100,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             side: Some(s),
             kind: "headquarters".into(),
             at: st.hq[usize::from(s)].into(),
-            label: format!("{} command group", possessive(b.side_name(s))),
+            label: format!("{} command group", volley_scenario::possessive(b.side_name(s))),
         });
         if o.present {
             let with = o.with.filter(|&u| b.units[usize::from(u)].here());
@@ -146,8 +146,4 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         markers,
         notes,
     }
-}
-
-fn possessive(name: &str) -> String {
-    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
 }

@@ -6,8 +6,8 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::ApplyError;
 use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_heading};
 
-use super::{Battle, Change, Fought, Pending, Phase, Presence, Unit, other};
-use crate::combat::{self, Assault, Direction, Party, Reckoning, terms_text};
+use super::{Battle, Change, Fought, Pending, Phase, Presence, Unit};
+use crate::combat::{self, Assault, Direction, Party, terms_text};
 use crate::events::Event;
 use crate::model::{Formation, Kind, corners, density};
 use crate::orders::{Does, Order};
@@ -72,7 +72,8 @@ const SUPPORT: f64 = 10.0;
 /// Turns a pursuing cavalry regiment is away before it rallies back on its command group.
 const AWAY_TURNS: u32 = 3;
 
-fn combat_formation(f: Formation) -> combat::Formation {
+/// The calculator's formation for a unit's.
+pub(crate) fn combat_formation(f: Formation) -> combat::Formation {
     match f {
         Formation::Line | Formation::CavalryLine => combat::Formation::Line,
         Formation::AssaultColumn | Formation::CavalryColumn => combat::Formation::Column,
@@ -86,17 +87,22 @@ fn combat_formation(f: Formation) -> combat::Formation {
 impl Battle {
     /// Play the turn: both sides' orders are in.
     pub(super) fn play_turn(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
+        self.sequence(events);
+        if self.stat().rules.personal_risk {
+            self.personal_risk(chance, events)?;
+        }
+        self.end_turn(events);
+        Ok(())
+    }
+
+    /// The text's sequence up to the roll for personal risk: firing, movement, melee, recovery.
+    fn sequence(&mut self, events: &mut Vec<Event>) {
         self.start_turn(events);
         let mut intents = self.intents(events);
         self.firing(&mut intents, events);
         let contacts = self.movement(&intents, events);
         self.melee(&contacts, events);
         self.recovery(events);
-        if self.stat().rules.personal_risk {
-            self.personal_risk(chance, events)?;
-        }
-        self.end_turn(events);
-        Ok(())
     }
 
     fn tell(&self, events: &mut Vec<Event>, text: String) {
@@ -166,7 +172,6 @@ impl Battle {
     /// What each unit sets out to do: a close assault's result first, then running, a change
     /// under way, then its card as its status allows. Starts the changes of formation ordered.
     fn intents(&mut self, events: &mut Vec<Event>) -> Vec<Intent> {
-        let turn = self.turn;
         let mut out = Vec::with_capacity(self.units.len());
         for i in 0..self.units.len() {
             let x = &self.units[i];
@@ -187,7 +192,7 @@ impl Battle {
                     let does = self.does(i);
                     if let Some(why) = does.why(x.step_status()) {
                         if !matches!(x.card, Order::Halt) || !matches!(does, Does::Stands) {
-                            self.tell(events, format!("{}: {}", self.name(i), plain(&why)));
+                            self.tell(events, format!("{}: {why}", self.name(i)));
                         }
                     }
                     match does {
@@ -221,7 +226,6 @@ impl Battle {
         for x in &mut self.units {
             x.pending = Pending::None;
         }
-        let _ = turn;
         out
     }
 
@@ -252,31 +256,25 @@ impl Battle {
     /// applied together (I-2).
     #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
     fn firing(&mut self, intents: &mut [Intent], events: &mut Vec<Event>) {
-        let mut shots: Vec<(usize, usize, FireKind)> = Vec::new();
+        // Every fire is reckoned from the statuses as the phase began.
+        let mut shots = Vec::new();
         for i in 0..self.units.len() {
             if intents[i] == Intent::Fire {
                 match self.fire_target(i) {
-                    Some(t) => {
-                        if let Some(k) = self.fire_at(i, t) {
-                            shots.push((i, t, k));
-                        }
-                    }
+                    Some(shot) => shots.push((i, self.units[i].step_status(), shot)),
                     None => intents[i] = Intent::Stand { hold_fire: false },
                 }
             }
         }
-        let before: Vec<Unit> = self.units.clone();
-        let statuses: Vec<[Status; 2]> = before.iter().map(|u| u.status).collect();
-        for &(i, t, kind) in &shots {
-            let firer = before[i].step_status();
-            let range = convex_distance(&before[i].corners(), &before[t].corners());
-            self.volley(i, t, kind, firer, range, Some(&statuses[t]), events);
+        let before: Vec<[Status; 2]> = self.units.iter().map(|u| u.status).collect();
+        for &(i, firer, shot) in &shots {
+            self.volley(i, shot.target, shot.kind, firer, shot.range, Some(&before[shot.target]), events);
         }
         // Statuses changed: a unit brought to 0 runs this turn (I-30); one brought to 2 or below
         // will not move closer.
         for i in 0..self.units.len() {
             let x = &self.units[i];
-            if !x.here() || x.status == before[i].status {
+            if !x.here() || x.status == before[i] {
                 continue;
             }
             if x.running() && !matches!(intents[i], Intent::FallBack { .. }) {
@@ -644,8 +642,6 @@ impl Battle {
             Mode::Forward { target } => target,
             _ => None,
         };
-        let table_w = self.stat().table.width;
-        let _ = table_w;
         // The enemies that already have it in reach: it does not come into their reach.
         let mut in_reach: Vec<bool> = near.iter().map(|&j| self.fire_at(j, i).is_some()).collect();
         let steps = (len / STEP).ceil() as usize;
@@ -783,7 +779,9 @@ impl Battle {
         }
     }
 
-    fn party(&self, u: usize) -> Party {
+    /// Unit `u` as the calculator's party to a close assault: its arm, status, formation, order,
+    /// the senior officer with it, and infantry that fired last turn.
+    pub(crate) fn party(&self, u: usize) -> Party {
         let x = &self.units[u];
         let mut p = Party::new(x.arm(), x.step_status(), combat_formation(x.formation));
         p.disordered = x.is_disordered();
@@ -830,7 +828,7 @@ impl Battle {
     fn assault(&mut self, d: usize, group: &[Contact], events: &mut Vec<Event>) {
         let turn = self.turn;
         let outnumbering = group.len() > 1;
-        let mut closed: Vec<(usize, [Reckoning; 2], Assault)> = Vec::new();
+        let mut closed: Vec<(usize, Assault)> = Vec::new();
         let mut told = Vec::new();
         let mut explained = Vec::new();
         for c in group {
@@ -858,7 +856,7 @@ impl Battle {
                 terms_text(&one[1])
             ));
             if one[0].total >= one[1].total {
-                closed.push((a, one, asl));
+                closed.push((a, asl));
             } else {
                 // Stops 5 cm short, DISORDERED.
                 let x = &mut self.units[a];
@@ -884,9 +882,9 @@ impl Battle {
         // Step two: each side's highest unit with its modifiers (I-27).
         let (best, two) = closed
             .iter()
-            .map(|(a, _, asl)| (*a, asl.step_two()))
+            .map(|(a, asl)| (*a, asl.step_two()))
             .max_by_key(|(_, two)| two[0].total)
-            .unwrap_or((closed[0].0, closed[0].2.step_two()));
+            .unwrap_or((closed[0].0, closed[0].1.step_two()));
         let artillery = self.units[d].arm() == Arm::Artillery;
         let attacker_won = artillery || two[0].total >= two[1].total;
         explained.push(format!(
@@ -966,9 +964,9 @@ impl Battle {
         x.change = None;
         x.fought = Some((turn, if won { Fought::Won } else { Fought::Lost }));
         let now = x.step_status();
-        let foe_gone = matches!(band_result.after, After::Destroyed);
+        let destroyed = matches!(band_result.after, After::Destroyed);
         let words;
-        if foe_gone {
+        if destroyed {
             x.presence = Presence::Destroyed;
             words = format!("{} is overrun and destroyed", self.name(u));
         } else if x.running() {
@@ -1188,26 +1186,17 @@ impl Battle {
             x.card_before = x.card;
         }
         self.phase = Phase::Orders { side: 0 };
-        let _ = other;
     }
 }
 
-fn after_words(a: After) -> &'static str {
+fn after_words(a: After) -> String {
     match a {
         After::Pursue => "pursue",
         After::MayPursue => "may pursue",
-        After::Withdraw { cm: 5 } => "withdraw 5 cm",
-        After::Withdraw { cm: 10 } => "withdraw 10 cm",
-        After::Withdraw { cm: 15 } => "withdraw 15 cm",
-        After::Withdraw { cm: 25 } => "withdraw 25 cm",
-        After::Withdraw { .. } => "withdraw 50 cm",
+        After::Withdraw { cm } => return format!("withdraw {cm} cm"),
         After::Destroyed => "destroyed",
     }
-}
-
-/// A status card's reason in words without its number.
-fn plain(why: &str) -> String {
-    why.to_string()
+    .into()
 }
 
 impl Battle {
@@ -1217,12 +1206,7 @@ impl Battle {
     pub fn forecast(&self) -> Vec<String> {
         let mut b = self.clone();
         let mut ev = Vec::new();
-        b.start_turn(&mut ev);
-        let mut intents = b.intents(&mut ev);
-        b.firing(&mut intents, &mut ev);
-        let contacts = b.movement(&intents, &mut ev);
-        b.melee(&contacts, &mut ev);
-        b.recovery(&mut ev);
+        b.sequence(&mut ev);
         ev.into_iter()
             .filter_map(|e| match e {
                 Event::Told { text } => Some(text),
