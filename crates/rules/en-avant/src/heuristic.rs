@@ -1,9 +1,12 @@
 //! How the heuristic computer player values an order. It knows the rules (it is the engine's
 //! own player), so it reckons a close assault's two steps before ordering a charge.
 //!
-//! * Fire when an enemy is in reach; charge where both steps favour the charger (never horse
-//!   against a formed square); advance towards the nearest objective it does not hold, else the
-//!   nearest enemy, while out of reach; withdraw when Wavering or worse; halt to re-order.
+//! * Fire when an enemy is in reach, and stand with a fire card (to fire in its own defence) when
+//!   one is near; charge where both steps favour the charger once the target's fire as it comes
+//!   in is counted (never horse against a formed square); advance towards the nearest objective
+//!   it does not hold, else the nearest enemy, while out of reach (and wait when the side holds
+//!   every objective); withdraw when Wavering or worse, except from an objective it holds; halt
+//!   to re-order when no enemy is near.
 //! * Infantry form square when enemy horse is near, and leave it when none is; guns deploy
 //!   within ball range.
 //! * The senior officer rides to the lowest-status unit within his ride to rally it.
@@ -73,6 +76,24 @@ impl Battle {
         if x.arm() == Arm::Cavalry && self.units[t].formation == Formation::Square {
             return -4.0;
         }
+        // The target's fire as the charge comes into its reach (if it can fire at all), from the
+        // front only: the charger arrives shaken and DISORDERED.
+        let target = &self.units[t];
+        let defends = m.direction == crate::combat::Direction::Front
+            && target.armed()
+            && !target.running()
+            && target.fired_turn != self.turn;
+        if defends {
+            let kind = crate::model::fire_kind(target.kind, target.formation, target.ordered(), target.fired_ever, 0.0);
+            if let Some(kind) = kind {
+                let dens = crate::model::density(x.kind, x.formation);
+                let hit = crate::tables::fire_effect(kind, target.step_status(), a.attacker.status, dens);
+                if hit.dropped > 0 {
+                    a.attacker.status = hit.status;
+                    a.attacker.disordered = true;
+                }
+            }
+        }
         let one = a.step_one();
         if one[0].total < one[1].total {
             return -3.0;
@@ -97,17 +118,20 @@ impl Battle {
         let s = x.step_status();
         let Context { gap, can_fire, horse_near } = *cx;
         match order {
-            Order::Fire => {
-                if can_fire {
-                    3.0
-                } else {
-                    0.2
-                }
-            }
+            // Standing with a fire card, a unit fires in its own defence; a halt card holds fire.
+            Order::Fire if can_fire => 3.0,
+            Order::Fire if x.armed() && gap <= 60.0 => 1.0,
+            Order::Fire => 0.2,
+            // At Wavering or worse a unit will not move closer: the card would be wasted.
+            Order::Charge { .. } if s <= Status::Wavering => -1.0,
             Order::Charge { target } => self.charge_worth(u, usize::from(target)),
             Order::Advance => {
                 if s <= Status::Nervous || horse_near || self.on_held_objective(u) {
                     return -0.5;
+                }
+                // Holding every objective, the side waits for the enemy to come on.
+                if !self.holders.is_empty() && self.holders.iter().all(|h| *h == Some(x.side)) {
+                    return 0.1;
                 }
                 let Some(goal) = self.goal(u) else { return 0.0 };
                 let fwd = volley_table::unit(x.facing);
@@ -115,19 +139,14 @@ impl Battle {
                 if gap <= 15.0 { 0.3 } else { 2.0 * toward }
             }
             Order::Withdraw => {
-                if s <= Status::Wavering {
+                if s <= Status::Wavering && !self.on_held_objective(u) {
                     2.5
                 } else {
                     -1.0
                 }
             }
-            Order::Halt => {
-                if !x.ordered() {
-                    1.5
-                } else {
-                    0.5
-                }
-            }
+            Order::Halt if !x.ordered() && gap > 30.0 => 1.5,
+            Order::Halt => 0.5,
             Order::Form { formation } => {
                 let square = x.formation == Formation::Square;
                 match formation {

@@ -167,7 +167,8 @@ fn heuristic_agents_conform_and_fight() {
 }
 
 #[test]
-fn the_heuristic_player_beats_the_random_one() {
+fn the_heuristic_player_beats_the_random_one_in_nine_decided_battles_of_ten() {
+    // The Heath is even (each side the other turned about the table's centre).
     let b = scenario("the-heath.toml");
     let (mut heuristic_wins, mut random_wins) = (0, 0);
     for (kinds, h) in [(["heuristic", "random"], 0u8), (["random", "heuristic"], 1u8)] {
@@ -176,7 +177,10 @@ fn the_heuristic_player_beats_the_random_one() {
         random_wins += r.results[usize::from(1 - h)];
     }
     eprintln!("The Heath: heuristic {heuristic_wins} wins, random {random_wins}");
-    assert!(heuristic_wins >= 2 * random_wins.max(1), "heuristic {heuristic_wins}, random {random_wins}");
+    assert!(
+        heuristic_wins >= 9 * (heuristic_wins + random_wins) / 10,
+        "heuristic {heuristic_wins}, random {random_wins}"
+    );
 }
 
 #[test]

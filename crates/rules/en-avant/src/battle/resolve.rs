@@ -359,7 +359,8 @@ impl Battle {
     }
 
     /// The movement phase: close assaults' results first (withdrawals, then units running,
-    /// then pursuits), then the orders, the two sides' units taken in turn; changes of
+    /// then pursuits), then the orders, the two sides' units taken in turn (each side leading in
+    /// alternate turns); changes of
     /// formation complete at its end. Returns who reached the enemy it closed with.
     #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
     fn movement(&mut self, intents: &[Intent], events: &mut Vec<Event>) -> Vec<Contact> {
@@ -390,7 +391,10 @@ impl Battle {
             }
         }
         let mut order: Vec<usize> = Vec::new();
-        let sides: [Vec<usize>; 2] = [0u8, 1].map(|s| (0..n).filter(|&i| self.units[i].side == s).collect());
+        // The sides' units in turn, the first side leading in odd turns and the second in even
+        // ones (no side always first to contact).
+        let lead = u8::from(self.turn % 2 == 0);
+        let sides: [Vec<usize>; 2] = [lead, 1 - lead].map(|s| (0..n).filter(|&i| self.units[i].side == s).collect());
         for k in 0..sides[0].len().max(sides[1].len()) {
             for s in &sides {
                 if let Some(&i) = s.get(k) {
