@@ -317,3 +317,28 @@ test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phas
   assert.ok(prussians.some((u) => onMap.has(u)) && austrians.some((u) => onMap.has(u)), `both armies on the map: ${[...onMap]}`);
   assert.deepEqual(errors, []);
 });
+
+test("En Avant on the table: give a card, play the turn; the computer answers, and with the rules hidden the player reads words, never a number", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="the-farm"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /^1\/52nd: advance$/.test(b.innerText))
+    && !document.body.innerText.includes("thinking"));
+  await page.locator(".choice", { hasText: /^1\/52nd: advance$/ }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /^orders given/.test(b.innerText))
+    && !document.body.innerText.includes("thinking"));
+  await page.locator(".choice", { hasText: /^orders given/ }).click();
+  // The computer gives the French cards and the turn is played: our battalion advances.
+  await page.waitForFunction(() => /1\/52nd advances/.test(document.querySelector(".log")?.innerText ?? ""), null, { timeout: 15000 });
+  const log = await logText(page);
+  assert.doesNotMatch(log, /\(rules\)|step one|modifier| cm\b/, "no rules behind the results");
+  // The French cards are theirs: none of them is in our log.
+  assert.doesNotMatch(log, /1\/6e Leger: (advance|charge|fire|halt|withdraw|form)/);
+  // Both sides on the map, labelled with status words.
+  const labels = await page.locator("svg.map .piece").evaluateAll((ps) => ps.map((p) => p.dataset.unit));
+  assert.ok(labels.includes("1/52nd") && labels.includes("2/6e Leger"), `both armies on the map: ${labels}`);
+  assert.deepEqual(errors, []);
+});

@@ -16,7 +16,7 @@ use volley_core::{
     Actor, ApplyError, GameState, Illegal, Outcome, PhaseInfo, SideId, View, Viewer, check_actor, hash_serialized,
     illegal,
 };
-use volley_table::{Point, convex_distance, norm_heading, turn as angle_between};
+use volley_table::{Point, convex_distance, heading_to, norm_heading, turn as angle_between};
 
 use crate::events::Event;
 use crate::model::{Formation, Kind, change_turns, corners, fire_kind, rate};
@@ -131,13 +131,40 @@ pub enum Presence {
     },
 }
 
-/// A formation change under way.
+/// A manoeuvre: made instead of moving, over the turns the text's table gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Manoeuvre {
+    /// Into another formation.
+    Form {
+        /// The new formation.
+        formation: Formation,
+    },
+    /// Face about.
+    AboutFace,
+    /// Turn to face a bearing, up to a quarter turn.
+    Face {
+        /// The new facing, whole degrees.
+        facing: u16,
+    },
+}
+
+/// A manoeuvre under way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Change {
-    /// Into this formation (`None`: an about face).
-    pub to: Option<Formation>,
+    /// What it is.
+    pub what: Manoeuvre,
     /// Turns still to go, this one included.
     pub left: u8,
+}
+
+/// The most a unit turns by a change of facing, degrees (more is facing about).
+pub const QUARTER_TURN: f64 = 90.0;
+
+/// Turns a change of facing or an about face takes: a line's two (the text's about face), one for
+/// any other body (the text gives no figure; a column, a regiment or a team turns quicker).
+pub fn turns_to_face(formation: Formation) -> u8 {
+    if formation == Formation::Line { crate::model::ABOUT_FACE_TURNS } else { 1 }
 }
 
 /// How a unit's last close assault went, for its second line's options.
@@ -474,7 +501,8 @@ impl Battle {
     }
 
     /// Where and how `u` would meet `target` if it closed with it, turning at most `max_turn`
-    /// degrees from its facing: `None` if the target is not ahead within that.
+    /// degrees from its facing (and, closing within a charge's variation, going no further off
+    /// its new facing than that): `None` if the target is not ahead within that.
     pub fn meeting(&self, u: usize, target: usize, max_turn: f64) -> Option<Meeting> {
         let a = self.units.get(u)?;
         let t = self.units.get(target)?;
@@ -485,36 +513,36 @@ impl Battle {
         let fwd = volley_table::unit(t.facing);
         let right = volley_table::unit(t.facing + 90.0);
         let p = a.at;
-        // The face it meets: the front when it starts ahead of the target's front edge, the rear
-        // when behind its rear edge, else the flank on its side (I-25); a square has no flank or
-        // rear: the face towards it.
-        let ahead = (p - c[0]).dot(fwd);
-        let behind = (p - c[3]).dot(fwd);
-        let lateral = (p - (c[0] + c[1]) * 0.5).dot(right);
         use crate::combat::Direction;
-        let (s, e, normal, direction) = if t.formation == Formation::Square {
-            let faces = [(c[0], c[1], fwd), (c[1], c[2], right), (c[2], c[3], fwd * -1.0), (c[3], c[0], right * -1.0)];
-            let f = faces.into_iter().max_by(|x, y| (p - x.0).dot(x.2).total_cmp(&(p - y.0).dot(y.2)))?;
-            (f.0, f.1, f.2, Direction::Front)
-        } else if ahead > 0.0 {
-            (c[0], c[1], fwd, Direction::Front)
-        } else if behind < 0.0 {
-            (c[2], c[3], fwd * -1.0, Direction::Rear)
-        } else if lateral > 0.0 {
-            (c[1], c[2], right, Direction::Flank)
-        } else {
-            (c[3], c[0], right * -1.0, Direction::Flank)
-        };
+        // The face it meets: of the faces turned towards it, the one it meets most squarely (the
+        // least turn); front, flank or rear by that face. A square has no flank or rear.
+        let square = t.formation == Formation::Square;
+        let side = if square { Direction::Front } else { Direction::Flank };
+        let rear = if square { Direction::Front } else { Direction::Rear };
+        let faces = [
+            (c[0], c[1], fwd, Direction::Front),
+            (c[1], c[2], right, side),
+            (c[2], c[3], fwd * -1.0, rear),
+            (c[3], c[0], right * -1.0, side),
+        ];
+        let heading = |v: Point| norm_heading(volley_table::heading_to(Point::new(0.0, 0.0), v));
+        let (s, e, normal, direction) = faces.into_iter().filter(|f| (p - f.0).dot(f.2) > 1e-9).min_by(|x, y| {
+            let tx = angle_between(a.facing, heading(x.2 * -1.0)).abs();
+            let ty = angle_between(a.facing, heading(y.2 * -1.0)).abs();
+            tx.total_cmp(&ty)
+        })?;
         let edge = e - s;
         let len = edge.len();
         let along = ((p - s).dot(edge) / (len * len)).clamp(0.0, 1.0);
         let hit = s + edge * along;
-        let facing = norm_heading(volley_table::heading_to(Point::new(0.0, 0.0), normal * -1.0));
+        let facing = heading(normal * -1.0);
         if angle_between(a.facing, facing).abs() > max_turn + 1e-9 {
             return None;
         }
         let way = hit - p;
-        if max_turn < 90.0 && way.dot(volley_table::unit(a.facing)) < -1e-9 {
+        // Closing, it goes forward, turning a little: its path no further off its new facing
+        // than the variation allows.
+        if max_turn < 90.0 && way.len() > 1e-9 && angle_between(facing, heading(way)).abs() > CHARGE_VARIATION + 1e-9 {
             return None;
         }
         Some(Meeting { hit, facing, dist: way.len(), direction })
@@ -523,6 +551,22 @@ impl Battle {
     /// [`Battle::meeting`] within a charge's small variation.
     pub fn contact(&self, u: usize, target: usize) -> Option<Meeting> {
         self.meeting(u, target, CHARGE_VARIATION)
+    }
+
+    /// Whether `u`'s charge at `target` has a clear way this turn: room to turn, and no other body
+    /// across the path its own sweeps up to the contact (or its move).
+    pub fn charge_way_clear(&self, u: usize, target: usize) -> bool {
+        let Some(m) = self.contact(u, target) else { return false };
+        let x = &self.units[u];
+        let start = corners(x.kind, x.formation, x.at, m.facing);
+        let len = m.dist.min(x.rate());
+        let way = if m.dist > 1e-9 { (m.hit - x.at) * (len / m.dist) } else { Point::new(0.0, 0.0) };
+        self.units.iter().enumerate().all(|(j, o)| {
+            j == u
+                || j == target
+                || !o.here()
+                || volley_table::convex_sweep(&start, way, &o.corners()).is_none_or(|(lo, hi)| hi <= 1e-9 || lo >= 1.0)
+        })
     }
 
     /// Whether `u` can close with `target` by a charge (ahead, within the small variation).
@@ -612,9 +656,20 @@ impl Battle {
                 }
                 Ok(())
             }
-            Order::AboutFace => {
-                if x.formation == Formation::Square || x.formation == Formation::Deployed {
-                    return illegal!("{name} in {} has no front to turn", x.formation.name());
+            Order::AboutFace | Order::Face { .. } if matches!(x.formation, Formation::Square | Formation::Deployed) => {
+                illegal!("{name} in {} has no front to turn", x.formation.name())
+            }
+            Order::AboutFace => Ok(()),
+            Order::Face { facing } => {
+                if facing >= 360 {
+                    return illegal!("a facing is 0 to 359 degrees, not {facing}");
+                }
+                let turn = angle_between(x.facing, f64::from(facing)).abs();
+                if turn < 1.0 || turn > QUARTER_TURN + 1e-9 {
+                    return illegal!(
+                        "{name} faces {:.0}°: a change of facing turns it by more than nothing and at most a quarter turn ({facing}° is {turn:.0}° away; facing about is its own card)",
+                        x.facing
+                    );
                 }
                 Ok(())
             }
@@ -826,6 +881,17 @@ impl Battle {
         for &f in x.kind.formations() {
             push(Order::Form { formation: f });
         }
+        // Turning towards the nearest enemy and the nearest objective its side does not hold.
+        let towards = |p: Point| Order::Face { facing: (heading_to(x.centre(), p).round() as u16) % 360 };
+        if let Some(e) = self.nearest_enemy(u) {
+            push(towards(self.units[e].centre()));
+        }
+        for (k, o) in self.stat.objectives.iter().enumerate() {
+            if self.holders[k] != Some(side) && !o.points.is_empty() {
+                let n = o.points.len() as f64;
+                push(towards(o.points.iter().fold(Point::new(0.0, 0.0), |a, &p| a + p) * (1.0 / n)));
+            }
+        }
         let reach = x.rate() * 2.0;
         for t in 0..self.units.len() {
             if self.units[t].here() && self.units[t].side != side && self.gap(u, t) <= reach {
@@ -874,6 +940,30 @@ pub fn turns_to_change(from: Formation, to: Formation) -> Option<u8> {
     })
 }
 
+/// A bearing in words, as a player reads a compass: "north", "north-east by east" is too fine;
+/// the nearest of sixteen points.
+pub fn bearing_words(facing: u16) -> &'static str {
+    const POINTS: [&str; 16] = [
+        "north",
+        "north-north-east",
+        "north-east",
+        "east-north-east",
+        "east",
+        "east-south-east",
+        "south-east",
+        "south-south-east",
+        "south",
+        "south-south-west",
+        "south-west",
+        "west-south-west",
+        "west",
+        "west-north-west",
+        "north-west",
+        "north-north-west",
+    ];
+    POINTS[((f64::from(facing % 360) / 22.5).round() as usize) % 16]
+}
+
 /// A card in words.
 pub fn order_words(b: &Battle, order: Order) -> String {
     match order {
@@ -884,6 +974,7 @@ pub fn order_words(b: &Battle, order: Order) -> String {
         Order::Charge { target } => format!("charge {}", b.name(usize::from(target))),
         Order::Form { formation } => format!("form {}", formation.name()),
         Order::AboutFace => "about face".into(),
+        Order::Face { facing } => format!("turn to face {}", bearing_words(facing)),
     }
 }
 

@@ -5,8 +5,10 @@
 //!   one is near; charge where both steps favour the charger once the target's fire as it comes
 //!   in is counted (never horse against a formed square); advance towards the nearest objective
 //!   it does not hold, else the nearest enemy, while out of reach (and wait when the side holds
-//!   every objective); withdraw when Wavering or worse, except from an objective it holds; halt
-//!   to re-order when no enemy is near.
+//!   every objective); withdraw when Wavering or worse, or when shot at with nothing to answer,
+//!   except from an objective it holds; halt to re-order when no enemy is near; never charge
+//!   where another body bars the way; turn to face an enemy close by that is not ahead, or the ground
+//!   to take when it is off to the side.
 //! * Infantry form square when enemy horse is near, and leave it when none is; guns deploy
 //!   within ball range.
 //! * The senior officer rides to the lowest-status unit within his ride to rally it.
@@ -29,12 +31,19 @@ struct Context {
     can_fire: bool,
     /// Foot with enemy horse within 60 cm.
     horse_near: bool,
+    /// An enemy has it in its reach.
+    under_fire: bool,
 }
 
 impl Battle {
     /// Where unit `u` should go: the nearest objective its side does not hold, else the nearest
     /// enemy.
     fn goal(&self, u: usize) -> Option<Point> {
+        self.objective_goal(u).or_else(|| self.nearest_enemy(u).map(|e| self.units[e].centre()))
+    }
+
+    /// The centre of the nearest objective `u`'s side does not hold.
+    fn objective_goal(&self, u: usize) -> Option<Point> {
         let x = &self.units[u];
         let mut best: Option<(f64, Point)> = None;
         for (k, o) in self.stat().objectives.iter().enumerate() {
@@ -48,7 +57,7 @@ impl Battle {
                 best = Some((d, c));
             }
         }
-        best.map(|(_, p)| p).or_else(|| self.nearest_enemy(u).map(|e| self.units[e].centre()))
+        best.map(|(_, p)| p)
     }
 
     fn on_held_objective(&self, u: usize) -> bool {
@@ -70,6 +79,9 @@ impl Battle {
 
     fn charge_worth(&self, u: usize, t: usize) -> f64 {
         let Some(m) = self.contact(u, t) else { return -5.0 };
+        if !self.charge_way_clear(u, t) {
+            return -0.5;
+        }
         let x = &self.units[u];
         let mut a = Assault::new(self.party(u), self.party(t));
         a.direction = m.direction;
@@ -110,13 +122,14 @@ impl Battle {
             gap: self.nearest_enemy(u).map_or(f64::INFINITY, |e| self.gap(u, e)),
             can_fire: self.fire_target(u).is_some(),
             horse_near: x.arm() == Arm::Infantry && self.enemy_horse_within(u, 60.0),
+            under_fire: (0..self.units.len()).any(|j| self.fire_at(j, u).is_some()),
         }
     }
 
     fn order_worth(&self, u: usize, order: Order, cx: &Context) -> f64 {
         let x = &self.units[u];
         let s = x.step_status();
-        let Context { gap, can_fire, horse_near } = *cx;
+        let Context { gap, can_fire, horse_near, under_fire } = *cx;
         match order {
             // Standing with a fire card, a unit fires in its own defence; a halt card holds fire.
             Order::Fire if can_fire => 3.0,
@@ -136,15 +149,15 @@ impl Battle {
                 let Some(goal) = self.goal(u) else { return 0.0 };
                 let fwd = volley_table::unit(x.facing);
                 let toward = (goal - x.centre()).dot(fwd) / goal.dist(x.centre()).max(1e-9);
-                if gap <= 15.0 { 0.3 } else { 2.0 * toward }
+                // Within a move of the enemy, going on is a charge's business (or nobody's),
+                // unless there is ground to take.
+                if gap <= x.rate() && self.objective_goal(u).is_none() { 0.3 } else { 2.0 * toward }
             }
-            Order::Withdraw => {
-                if s <= Status::Wavering && !self.on_held_objective(u) {
-                    2.5
-                } else {
-                    -1.0
-                }
-            }
+            Order::Withdraw if self.on_held_objective(u) => -1.0,
+            Order::Withdraw if s <= Status::Wavering => 2.5,
+            // Shot at with nothing to answer: out of the enemy's reach.
+            Order::Withdraw if under_fire && !can_fire => 1.5,
+            Order::Withdraw => -1.0,
             Order::Halt if !x.ordered() && gap > 30.0 => 1.5,
             Order::Halt => 0.5,
             Order::Form { formation } => {
@@ -156,6 +169,21 @@ impl Battle {
                     Formation::Limbered if gap > 120.0 => 0.5,
                     Formation::CavalryLine if gap <= 60.0 => 1.0,
                     _ => -2.0,
+                }
+            }
+            Order::Face { facing } => {
+                // Turn towards the enemy close by that is not ahead, or the ground to take.
+                let fwd = volley_table::unit(x.facing);
+                let ahead = |p: Point| (p - x.centre()).dot(fwd) / p.dist(x.centre()).max(1e-9);
+                let new = volley_table::unit(f64::from(facing));
+                let at = |p: Point| (p - x.centre()).dot(new) / p.dist(x.centre()).max(1e-9) > 0.95;
+                if let Some(e) = self.nearest_enemy(u).filter(|_| gap <= 60.0) {
+                    let p = self.units[e].centre();
+                    return if at(p) && ahead(p) < 0.7 { 2.5 } else { -1.0 };
+                }
+                match self.objective_goal(u) {
+                    Some(g) if at(g) && ahead(g) < 0.7 && s > Status::Nervous => 1.8,
+                    _ => -1.0,
                 }
             }
             Order::AboutFace => {

@@ -35,6 +35,12 @@ pub enum Order {
     },
     /// Face about (an infantry line: two turns).
     AboutFace,
+    /// Turn to face a bearing up to a quarter turn away (degrees clockwise from north): a
+    /// manoeuvre taking as long as facing about.
+    Face {
+        /// The new facing, whole degrees 0 to 359.
+        facing: u16,
+    },
 }
 
 /// What a unit's situation is when its card is carried out.

@@ -59,7 +59,13 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         }
         label.push_str(if u.ordered() { ", ordered" } else { ", DISORDERED" });
         if let Some(ch) = u.change {
-            let to = ch.to.map_or("facing about".to_string(), |f| format!("forming {}", f.name()));
+            let to = match ch.what {
+                crate::battle::Manoeuvre::Form { formation } => format!("forming {}", formation.name()),
+                crate::battle::Manoeuvre::AboutFace => "facing about".to_string(),
+                crate::battle::Manoeuvre::Face { facing } => {
+                    format!("turning to face {}", crate::battle::bearing_words(facing))
+                }
+            };
             label.push_str(&format!(", {to}"));
         }
         match u.pending {

@@ -330,3 +330,31 @@ fn ea_47_a_beaten_first_line_combines_with_the_second() {
     let r = &b.units[usize::from(rh)];
     assert!(r.status[0] <= Status::Nervous && r.status[1] <= Status::Nervous, "{:?}", r.status);
 }
+
+#[test]
+fn a_change_of_facing_is_a_manoeuvre_of_up_to_a_quarter_turn() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [40, 40], formation = "assault_column" }, { name = "Blue line", kind = "infantry", at = [120, 20] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [150, 60] }"#,
+        "",
+    );
+    let bc = unit(&b, "Blue column");
+    // Far off to the side: no charge (SR-12), and no turn of more than a quarter.
+    let c = charge(&b, "Red line");
+    assert!(b.validate(&Action::Order { unit: bc as u16, order: c }).is_err());
+    assert!(b.validate(&Action::Order { unit: bc as u16, order: Order::Face { facing: 135 } }).is_err());
+    let centre = b.units[bc].centre();
+    let told =
+        turn(&mut b, &[("Blue column", Order::Face { facing: 80 }), ("Blue line", Order::Face { facing: 90 })], &[]);
+    // A column turns in one turn, about its centre, disordered; a line takes two.
+    let col = &b.units[bc];
+    assert_eq!(col.facing, 80.0, "{told:#?}");
+    assert!(col.centre().dist(centre) < 1e-6 && !col.ordered());
+    let bl = unit(&b, "Blue line");
+    assert_eq!(b.units[bl].facing, 0.0, "a line is still turning");
+    turn(&mut b, &[], &[]);
+    assert_eq!(b.units[bl].facing, 90.0);
+    // Now the column faces the Red line's flank end, and may charge it.
+    let c = charge(&b, "Red line");
+    assert!(b.validate(&Action::Order { unit: bc as u16, order: c }).is_ok());
+}

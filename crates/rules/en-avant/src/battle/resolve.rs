@@ -6,7 +6,7 @@ use volley_chance::{Chance, DrawKind};
 use volley_core::ApplyError;
 use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_heading};
 
-use super::{Battle, Change, Fought, Pending, Phase, Presence, Unit};
+use super::{Battle, Change, Fought, Manoeuvre, Pending, Phase, Presence, Unit};
 use crate::combat::{self, Assault, Direction, Party, terms_text};
 use crate::events::Event;
 use crate::model::{Formation, Kind, corners, density};
@@ -57,6 +57,8 @@ enum Mode {
     Forward { target: Option<usize> },
     /// Backwards (a withdrawal).
     Back,
+    /// Backwards by its card at Wavering or worse: it will not move closer to any enemy.
+    NoCloser,
     /// Running away: leaving the table removes it.
     Run,
 }
@@ -204,13 +206,17 @@ impl Battle {
                             Order::Charge { target } => Intent::Charge(usize::from(target)),
                             Order::Form { formation } => {
                                 let left = super::turns_to_change(x.formation, formation).unwrap_or(1);
-                                self.begin_change(i, Some(formation), left, events);
+                                self.begin_change(i, Manoeuvre::Form { formation }, left, events);
                                 Intent::Manoeuvre
                             }
                             Order::AboutFace => {
-                                let left =
-                                    if x.formation == Formation::Line { crate::model::ABOUT_FACE_TURNS } else { 1 };
-                                self.begin_change(i, None, left, events);
+                                let left = super::turns_to_face(x.formation);
+                                self.begin_change(i, Manoeuvre::AboutFace, left, events);
+                                Intent::Manoeuvre
+                            }
+                            Order::Face { facing } => {
+                                let left = super::turns_to_face(x.formation);
+                                self.begin_change(i, Manoeuvre::Face { facing }, left, events);
                                 Intent::Manoeuvre
                             }
                         },
@@ -229,17 +235,18 @@ impl Battle {
         out
     }
 
-    fn begin_change(&mut self, i: usize, to: Option<Formation>, left: u8, events: &mut Vec<Event>) {
+    fn begin_change(&mut self, i: usize, what: Manoeuvre, left: u8, events: &mut Vec<Event>) {
         let turn = self.turn;
         let x = &mut self.units[i];
-        x.change = Some(Change { to, left });
+        x.change = Some(Change { what, left });
         x.card = Order::Halt;
         x.disorder(turn);
-        let what = match to {
-            None => "to face about".to_string(),
-            Some(Formation::Limbered) => "to limber".to_string(),
-            Some(Formation::Deployed) => "to deploy".to_string(),
-            Some(f) => format!("to form {}", f.name()),
+        let what = match what {
+            Manoeuvre::AboutFace => "to face about".to_string(),
+            Manoeuvre::Face { facing } => format!("to turn to face {}", super::bearing_words(facing)),
+            Manoeuvre::Form { formation: Formation::Limbered } => "to limber".to_string(),
+            Manoeuvre::Form { formation: Formation::Deployed } => "to deploy".to_string(),
+            Manoeuvre::Form { formation } => format!("to form {}", formation.name()),
         };
         self.tell(events, format!("{} begins {what}, disordered while it does", self.name(i)));
         self.explain(
@@ -416,7 +423,8 @@ impl Battle {
                 Intent::Withdraw => {
                     let x = &self.units[i];
                     let (dir, rate, facing) = (volley_table::unit(x.facing) * -1.0, x.rate(), x.facing);
-                    let d = self.travel(i, facing, dir, rate, Mode::Back, &hold, events);
+                    let mode = if x.step_status() <= Status::Wavering { Mode::NoCloser } else { Mode::Back };
+                    let d = self.travel(i, facing, dir, rate, mode, &hold, events);
                     self.tell_move(i, "withdraws", d, events);
                 }
                 Intent::Charge(t) => self.charge(i, t, &hold, &mut contacts, events),
@@ -678,7 +686,8 @@ impl Battle {
                 }
                 if o.side != side && Some(j) != target {
                     let d = convex_distance(&c, &oc);
-                    d < STAND_OFF - 1e-9 && d < convex_distance(&prev, &oc) - 1e-9
+                    let closer = d < convex_distance(&prev, &oc) - 1e-9;
+                    closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)
                 } else {
                     false
                 }
@@ -747,20 +756,24 @@ impl Battle {
                 continue;
             }
             let x = &self.units[i];
-            let (formation, at, facing) = match ch.to {
-                Some(f) => {
-                    // The new formation keeps the centre of the old one's front.
-                    (f, x.at, x.facing)
+            let (_, depth) = crate::model::size(x.kind, x.formation);
+            let (formation, at, facing) = match ch.what {
+                // The new formation keeps the centre of the old one's front.
+                Manoeuvre::Form { formation } => (formation, x.at, x.facing),
+                Manoeuvre::AboutFace => {
+                    (x.formation, x.at - volley_table::unit(x.facing) * depth, norm_heading(x.facing + 180.0))
                 }
-                None => {
-                    let (_, depth) = crate::model::size(x.kind, x.formation);
-                    let back = x.at - volley_table::unit(x.facing) * depth;
-                    (x.formation, back, norm_heading(x.facing + 180.0))
+                // Turning about its centre.
+                Manoeuvre::Face { facing } => {
+                    let h = f64::from(facing);
+                    (x.formation, x.centre() + volley_table::unit(h) * (depth / 2.0), h)
                 }
             };
             let c = corners(x.kind, formation, at, facing);
             if !self.clear(i, &c, None) {
-                self.tell(events, format!("{} has no room to finish its change and waits", self.name(i)));
+                // No room for the new formation where it stands: the change is given up.
+                self.units[i].change = None;
+                self.tell(events, format!("{} has no room to finish its change and gives it up", self.name(i)));
                 continue;
             }
             let old = x.formation;
@@ -772,12 +785,13 @@ impl Battle {
             if formation == Formation::Square && old != Formation::Square {
                 x.formed_square = Some((turn, old));
             }
-            let words = match ch.to {
-                Some(f @ (Formation::Limbered | Formation::Deployed)) => {
+            let words = match ch.what {
+                Manoeuvre::Form { formation: f @ (Formation::Limbered | Formation::Deployed) } => {
                     format!("{} is now {}", self.name(i), f.name())
                 }
-                Some(f) => format!("{} is now in {}", self.name(i), f.name()),
-                None => format!("{} has faced about", self.name(i)),
+                Manoeuvre::Form { formation } => format!("{} is now in {}", self.name(i), formation.name()),
+                Manoeuvre::AboutFace => format!("{} has faced about", self.name(i)),
+                Manoeuvre::Face { facing } => format!("{} now faces {}", self.name(i), super::bearing_words(facing)),
             };
             self.tell(events, words);
         }
