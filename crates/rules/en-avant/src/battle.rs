@@ -665,7 +665,7 @@ impl Battle {
                     return illegal!("a facing is 0 to 359 degrees, not {facing}");
                 }
                 let turn = angle_between(x.facing, f64::from(facing)).abs();
-                if turn < 1.0 || turn > QUARTER_TURN + 1e-9 {
+                if !(1.0..=QUARTER_TURN + 1e-9).contains(&turn) {
                     return illegal!(
                         "{name} faces {:.0}°: a change of facing turns it by more than nothing and at most a quarter turn ({facing}° is {turn:.0}° away; facing about is its own card)",
                         x.facing
