@@ -14,11 +14,16 @@
 //! and for every battle that it ends within the limit, and that replaying its log from a new
 //! state reproduces the final state hash. [`check_with`] adds the rule set's own invariants,
 //! checked after every action: the geometry of the table as the text has it.
+//!
+//! [`check_words`] reads, over seeded battles, everything a person reads — every event's text,
+//! the phase, every piece's label and status, every marker's and reach's label, the notes, every
+//! candidate's description and the outcome — and fails at the first that shows a name from the
+//! program rather than words ([`program_name`]).
 
 use volley_chance::{Chance, DrawError, Recorder, Scripted, Seeded};
 
 use crate::run::replay;
-use crate::{Actor, Agent, ApplyError, GameState};
+use crate::{Actor, Agent, ApplyError, GameState, View, Viewer};
 
 /// The games a conformance test plays per scenario and agent: `default`, or the environment's
 /// `VOLLEY_CONFORMANCE_GAMES` for a long soak.
@@ -157,4 +162,155 @@ where
         report.longest = report.longest.max(n);
     }
     report
+}
+
+/// Why `text`, which a person reads, shows a name from the program rather than words, if it does:
+/// a brace or an underscore (Rust's `Debug` of a struct, snake_case), `::` or `Some(`, or a word
+/// with a capital letter straight after a small one (`InfantryVsInfantry`, `RunAway`). `names`
+/// are proper names the scenario gives (units, sides, places, commanders), which may be spelled
+/// any way ("McDonald"): they are taken out before the text is read.
+pub fn program_name(text: &str, names: &[&str]) -> Option<String> {
+    let mut rest = text.to_string();
+    let mut names: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+    // The longest first, so that a name inside another is not taken out of it first.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    for n in names {
+        rest = rest.replace(n, " ");
+    }
+    for bad in ["{", "}", "_", "::", "Some("] {
+        if rest.contains(bad) {
+            return Some(format!("{bad:?} in {text:?}"));
+        }
+    }
+    for word in rest.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.windows(2).any(|w| w[0].is_lowercase() && w[1].is_uppercase()) {
+            return Some(format!("a program's name ({word}) in {text:?}"));
+        }
+    }
+    None
+}
+
+/// Every text of `view` a person reads, with where it is: the phase, each piece's label and
+/// status, each counter's kind and reach's label, each marker's label, the notes.
+pub fn view_texts(view: &View) -> Vec<(&'static str, String)> {
+    let mut out = vec![("the view's phase", view.phase.clone())];
+    for p in &view.pieces {
+        out.push(("a piece's label", p.label.clone()));
+        out.push(("a piece's status", p.status.clone()));
+        out.extend(p.counters.iter().map(|c| ("a counter's kind", c.kind.clone())));
+        out.extend(p.ranges.iter().map(|r| ("a reach's label", r.label.clone())));
+    }
+    out.extend(view.markers.iter().map(|m| ("a marker's label", m.label.clone())));
+    out.extend(view.notes.iter().map(|n| ("a note", n.clone())));
+    out
+}
+
+/// The proper names a view gives: the title, the sides, the terrain's, the objectives' and the
+/// units' names (the names [`program_name`] lets be).
+pub fn view_names(view: &View) -> Vec<String> {
+    let mut out = vec![view.title.clone()];
+    out.extend(view.sides.iter().cloned());
+    out.extend(view.terrain.iter().map(|f| f.name.clone()));
+    out.extend(view.objectives.iter().map(|o| o.name.clone()));
+    out.extend(view.pieces.iter().filter_map(|p| p.unit.clone()));
+    out
+}
+
+/// Play `games` battles as [`check`] does (seeds `Seeded::derive(master, i)`, `agents(seed)` one
+/// per side) and read everything a person reads at every decision: the phase, the view of each
+/// side, the umpire and a spectator ([`view_texts`]), every candidate's description, every event's
+/// text, and the outcome's reason. Panics at the first text that shows a program's name
+/// ([`program_name`]), with the seed and decision; `names` are proper names the scenario gives
+/// beyond those in the view (commanders, officers). Returns how many texts were read.
+pub fn check_words<S, F, A>(
+    mut new_state: F,
+    mut agents: A,
+    master: u64,
+    games: u64,
+    max_decisions: u64,
+    names: &[&str],
+) -> u64
+where
+    S: GameState,
+    F: FnMut() -> S,
+    A: FnMut(u64) -> Vec<Box<dyn Agent<S>>>,
+{
+    let mut read = 0u64;
+    let mut cands = Vec::new();
+    let mut events = Vec::new();
+    for g in 0..games {
+        let seed = Seeded::derive(master, g);
+        let mut rng = Seeded::new(seed);
+        let mut players = agents(seed);
+        let mut state = new_state();
+        let known: Vec<String> = view_names(&state.view(Viewer::Umpire));
+        let mut allowed: Vec<&str> = known.iter().map(String::as_str).collect();
+        allowed.extend_from_slice(names);
+        let mut read_one = |what: &str, text: &str, n: u64| {
+            read += 1;
+            if let Some(why) = program_name(text, &allowed) {
+                panic!("seed {seed} decision {n}: {what}: {why}");
+            }
+        };
+        let mut n = 0u64;
+        loop {
+            read_one("the phase", &state.phase().phase, n);
+            for viewer in [Viewer::Umpire, Viewer::Side(0), Viewer::Side(1), Viewer::Spectator] {
+                for (what, text) in view_texts(&state.view(viewer)) {
+                    read_one(what, &text, n);
+                }
+            }
+            if let Some(o) = state.outcome() {
+                read_one("the outcome", &o.reason, n);
+                break;
+            }
+            n += 1;
+            assert!(n <= max_decisions, "seed {seed}: no end after {max_decisions} decisions");
+            let Actor::Side(side) = state.actor() else { panic!("seed {seed} decision {n}: no side acts") };
+            cands.clear();
+            state.candidate_actions(&mut cands);
+            for c in &cands {
+                read_one("a candidate", &state.describe(c), n);
+            }
+            let i = players[usize::from(side)].choose(&state, &cands).min(cands.len() - 1);
+            let action = cands[i].clone();
+            events.clear();
+            if let Err(e) = state.apply(&action, &mut rng, &mut events) {
+                panic!("seed {seed} decision {n}: {action:?} refused: {e}");
+            }
+            for e in &events {
+                read_one("an event", &e.to_string(), n);
+            }
+        }
+    }
+    read
+}
+
+#[cfg(test)]
+mod tests {
+    use super::program_name;
+
+    #[test]
+    fn program_names_are_told_from_words() {
+        for bad in [
+            "close combat (InfantryVsInfantry): score -1: Withdraw",
+            "attacker RunAway",
+            "Turn 9, act { side: 0, second: true }",
+            "in soft_ground",
+            "Some(3)",
+        ] {
+            assert!(program_name(bad, &[]).is_some(), "{bad}");
+        }
+        for good in [
+            "close combat, infantry against infantry: withdraws",
+            "IR 3 Lothringen (line infantry, quality C)",
+            "hold [48, 5]",
+            "2/95th Rifles: Steady -> Nervous, DISORDERED",
+        ] {
+            assert_eq!(program_name(good, &[]), None, "{good}");
+        }
+        assert!(program_name("Captain McDonald rides", &[]).is_some());
+        assert_eq!(program_name("Captain McDonald rides", &["McDonald"]), None);
+    }
 }
