@@ -485,7 +485,7 @@ fn old_fritz_battles_play_replay_and_point_at_mistakes() {
     assert!(stdout(&replayed).contains(a["state_hash"].as_str().unwrap()));
     let text = stdout(&d.run(&["play", "mittelhof", "--seed", "2"]));
     assert!(text.starts_with("Mittelhof, 1758 (old-fritz), seed 2"), "{text}");
-    assert!(text.contains("takes effect in bound") && text.contains("close combat ("), "{text}");
+    assert!(text.contains("takes effect") && text.contains("close combat, "), "{text}");
     assert!(text.lines().last().unwrap().starts_with("Casualties: Prussians"), "{text}");
     let list = stdout(&d.run(&["scenarios"]));
     assert!(list.contains("attack-on-the-ridge") && list.contains("mittelhof"), "{list}");

@@ -150,9 +150,11 @@ async fn a_player_sees_only_what_his_side_may_see() {
     let mine = look(s.addr, &id, Some(&t0)).await;
     let theirs = look(s.addr, &id, Some(&t1)).await;
     let watcher = look(s.addr, &id, None).await;
-    assert!(text(&mine).contains("attack the enemy at [36, 36]"), "the sender sees his order");
-    assert!(!text(&theirs).contains("[36, 36]"), "the enemy does not: {}", theirs["log"]);
-    assert!(!text(&watcher).contains("[36, 36]"), "nor does a spectator");
+    // The place is named by the ground it lies in: the ridge.
+    let sent = "attack the enemy at the ridge";
+    assert!(text(&mine).contains(sent), "the sender sees his order");
+    assert!(!text(&theirs).contains(sent), "the enemy does not: {}", theirs["log"]);
+    assert!(!text(&watcher).contains(sent), "nor does a spectator");
     assert_eq!(theirs["candidates"], json!([]), "not its turn: no choices");
     assert!(!mine["candidates"].as_array().unwrap().is_empty());
     // Each choice comes with its words and the places it involves (an order: from the wing's

@@ -42,6 +42,19 @@ impl Quality {
         self as i32
     }
 
+    /// The grade's letter, as the text writes it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Quality::A => "A",
+            Quality::B => "B",
+            Quality::C => "C",
+            Quality::D => "D",
+            Quality::E => "E",
+            Quality::F => "F",
+            Quality::G => "G",
+        }
+    }
+
     /// The row of the casualty test's additions: A, B, C/D, E/F, G.
     fn casualty_row(self) -> usize {
         match self {
@@ -308,6 +321,22 @@ pub enum Reaction {
 }
 
 impl Reaction {
+    /// What a unit of `arm` so reacting does, in the results tables' words, for `table`.
+    pub fn words(self, table: Table, arm: Arm) -> &'static str {
+        let cavalry = arm == Arm::Cavalry;
+        match self {
+            Reaction::Unaffected => "unaffected",
+            Reaction::Pursue => "pursues",
+            Reaction::Halt => "halts",
+            Reaction::Stand if cavalry => "stands off",
+            Reaction::Stand => "stands in a firefight",
+            Reaction::Withdraw => "withdraws in good order",
+            Reaction::RunAway => "runs away",
+            Reaction::Disintegrate if table == Table::CavalryVsInfantry => "is dispersed",
+            Reaction::Disintegrate => "disintegrates",
+        }
+    }
+
     /// The state a unit so reacting is fired upon in, for the casualty test against it.
     pub fn target_state(self) -> TargetState {
         match self {
@@ -444,6 +473,15 @@ pub enum Table {
 }
 
 impl Table {
+    /// The table's name, as the text heads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::InfantryVsInfantry => "infantry against infantry",
+            Table::CavalryVsCavalry => "cavalry against cavalry",
+            Table::CavalryVsInfantry => "cavalry against infantry",
+        }
+    }
+
     /// The table for a pairing.
     pub fn of(a: Arm, b: Arm) -> Table {
         match (a == Arm::Cavalry, b == Arm::Cavalry) {
@@ -532,6 +570,53 @@ pub struct Addition {
     pub rule: AdditionRule,
     /// Its value.
     pub value: i32,
+}
+
+impl Addition {
+    /// The addition's reason in words, with the count behind a value that is so much "each":
+    /// `2 green counters, -3 each`.
+    pub fn reason(&self) -> String {
+        let each = |per: i32, what: &str, whats: &str| {
+            let n = if per == 0 { 0 } else { self.value / per };
+            format!("{n} {}, {per:+} each", if n == 1 { what } else { whats })
+        };
+        match self.rule {
+            AdditionRule::EachTenPercent => {
+                format!(
+                    "{}% casualties in the battle so far, {EACH_TEN_PERCENT:+} each 10%",
+                    10 * self.value / EACH_TEN_PERCENT
+                )
+            }
+            AdditionRule::EachGreen => each(EACH_GREEN, "green counter", "green counters"),
+            AdditionRule::EachGradeHigher => {
+                each(EACH_GRADE_HIGHER, "quality grade higher than the enemy", "quality grades higher than the enemy")
+            }
+            rule => rule.name().to_string(),
+        }
+    }
+}
+
+/// A number that goes into a total, and why: `+2 (quality C, enemy standing)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Term {
+    /// Its value.
+    pub value: i32,
+    /// Why, in words.
+    pub why: String,
+}
+
+impl Term {
+    /// A term of `value` for `why`.
+    pub fn new(value: i32, why: impl Into<String>) -> Self {
+        Term { value, why: why.into() }
+    }
+}
+
+/// Signed, with its reason in brackets: `-2 (target in effective cover)`.
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:+} ({})", self.value, self.why)
+    }
 }
 
 /// The most additions one die can have: one from each line of the additions table.
@@ -638,6 +723,111 @@ pub fn casualty_addition(firer: &Unit, target: TargetState, target_in_cover: boo
         + if target_in_cover { TARGET_IN_COVER } else { 0 }
 }
 
+/// [`casualty_addition`] term by term: the firer's quality against the state of the unit fired
+/// upon (always given, though it be 0), its green counters and the target's cover (when they
+/// count); the values sum to [`casualty_addition`].
+pub fn casualty_terms(firer: &Unit, target: TargetState, target_in_cover: bool) -> Vec<Term> {
+    let column = match target {
+        TargetState::Withdrawing => 0,
+        TargetState::Routing => 1,
+        TargetState::Standing => 2,
+    };
+    let state = match target {
+        TargetState::Withdrawing => "enemy withdrawing",
+        TargetState::Routing => "enemy routing",
+        TargetState::Standing => "enemy standing",
+    };
+    let mut out = vec![Term::new(
+        CASUALTY_ADDITIONS[firer.quality.casualty_row()][column],
+        format!("quality {}, {state}", firer.quality.letter()),
+    )];
+    if firer.greens > 0 {
+        let n = firer.greens;
+        out.push(Term::new(
+            FIRER_GREEN * i32::from(n),
+            format!("{n} green counter{} on the firer, {FIRER_GREEN:+} each", if n == 1 { "" } else { "s" }),
+        ));
+    }
+    if target_in_cover {
+        out.push(Term::new(TARGET_IN_COVER, "target in effective cover"));
+    }
+    debug_assert_eq!(out.iter().map(|t| t.value).sum::<i32>(), casualty_addition(firer, target, target_in_cover));
+    out
+}
+
+/// The casualties a casualty test score gives, with the band of the table that gives them:
+/// `1 casualty (5 to 14)`.
+pub fn casualties_words(score: i32) -> String {
+    let n = casualties_for(score);
+    let band = match n {
+        0 => "under 5",
+        1 => "5 to 14",
+        2 => "15 to 24",
+        _ => "25 or more",
+    };
+    format!("{} ({band})", casualties_count(n))
+}
+
+/// `no casualties`, `1 casualty`, `2 casualties`.
+pub fn casualties_count(n: u8) -> String {
+    match n {
+        0 => "no casualties".into(),
+        1 => "1 casualty".into(),
+        n => format!("{n} casualties"),
+    }
+}
+
+/// `no green counters`, `1 green counter`, `2 green counters`.
+pub fn greens_count(n: u8) -> String {
+    match n {
+        0 => "no green counters".into(),
+        1 => "1 green counter".into(),
+        n => format!("{n} green counters"),
+    }
+}
+
+/// One firer's share of a casualty test: its figures, its d10s (1 per 6 figures) and its
+/// additions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TestShare {
+    /// The figures firing.
+    pub figures: u16,
+    /// Its d10s.
+    pub dice: Vec<u8>,
+    /// Its additions, with their reasons.
+    pub additions: Vec<Term>,
+}
+
+/// A casualty test in words, every term of its score given: each share's dice, the figures that
+/// threw them (named by `names`, the firers in order, when there are several), its additions,
+/// then the score and the casualties: `9+2 (2 d10 for 12 figures firing) +2 (quality C, enemy
+/// standing) = 13: 1 casualty (5 to 14)`. Every number outside brackets is a term of the sum.
+pub fn test_words(shares: &[TestShare], names: &[String]) -> String {
+    let mut out = String::new();
+    let mut score = 0;
+    for (k, share) in shares.iter().enumerate() {
+        for (j, d) in share.dice.iter().enumerate() {
+            if k > 0 || j > 0 {
+                out.push('+');
+            }
+            out.push_str(&d.to_string());
+            score += i32::from(*d);
+        }
+        let n = share.dice.len();
+        let whose = match names.get(k) {
+            Some(name) if shares.len() > 1 => format!("{}'s ", name),
+            _ => String::new(),
+        };
+        out.push_str(&format!(" ({n} d10 for {whose}{} figures firing)", share.figures));
+        for t in &share.additions {
+            out.push_str(&format!(" {t}"));
+            score += t.value;
+        }
+        out.push(' ');
+    }
+    format!("{}= {score}: {}", out, casualties_words(score))
+}
+
 /// Casualties for a casualty test score.
 pub fn casualties_for(score: i32) -> u8 {
     CASUALTY_THRESHOLDS.iter().filter(|&&t| score >= t).count() as u8
@@ -686,6 +876,65 @@ pub fn bombardment_base(guns: &Guns, greens: u8) -> i32 {
     (if guns.heavy { 2 } else { 1 }) - i32::from(guns.gunners_lost) - 2 * i32::from(greens)
 }
 
+/// [`bombardment_base`] term by term: the battery's points, then less 1 a gunner lost and 2 a
+/// green counter (when there are any); the values sum to it.
+pub fn bombardment_terms(guns: &Guns, greens: u8) -> Vec<Term> {
+    let mut out = vec![if guns.heavy { Term::new(2, "heavy battery") } else { Term::new(1, "medium battery") }];
+    if guns.gunners_lost > 0 {
+        let n = guns.gunners_lost;
+        out.push(Term::new(-i32::from(n), format!("{n} gunner{} lost, -1 each", if n == 1 { "" } else { "s" })));
+    }
+    if greens > 0 {
+        out.push(Term::new(
+            -2 * i32::from(greens),
+            format!("{greens} green counter{}, -2 each", if greens == 1 { "" } else { "s" }),
+        ));
+    }
+    debug_assert_eq!(out.iter().map(|t| t.value).sum::<i32>(), bombardment_base(guns, greens));
+    out
+}
+
+/// A bombardment's score in words, every term given: the battery's points less its d6 `d6`,
+/// `2 (heavy battery) -1 (1 gunner lost, -1 each) -4 (d6) = -3`.
+pub fn bombardment_words(guns: &Guns, greens: u8, d6: u8) -> String {
+    let terms = bombardment_terms(guns, greens);
+    let mut out = String::new();
+    for (k, t) in terms.iter().enumerate() {
+        if k == 0 {
+            out.push_str(&format!("{} ({})", t.value, t.why));
+        } else {
+            out.push_str(&format!(" {t}"));
+        }
+    }
+    let score = bombardment_base(guns, greens) - i32::from(d6);
+    format!("{out} -{d6} (d6) = {score}")
+}
+
+/// The close-range effect of score `score` in words, with the band: `1 casualty and 1 green
+/// counter (-3 to -1)`.
+pub fn close_range_words(score: i32) -> String {
+    let (cas, greens) = close_range_effect(score);
+    let band = match score {
+        0.. => "0 or over",
+        -3..=-1 => "-3 to -1",
+        _ => "under -3",
+    };
+    if cas == 0 && greens == 0 {
+        format!("no effect ({band})")
+    } else {
+        format!("{} and {} ({band})", casualties_count(cas), greens_count(greens))
+    }
+}
+
+/// The long-range effect of score `score` in words, with the band: `1 green counter (-1 or
+/// over)`.
+pub fn long_range_words(score: i32) -> String {
+    match long_range_effect(score) {
+        0 => "no effect (under -1)".into(),
+        g => format!("{} (-1 or over)", greens_count(g)),
+    }
+}
+
 /// The pursuit test: the unit stays under control on 1d10 plus additions of 2 or more (cavalry)
 /// or 0 or more (infantry).
 pub fn pursuit_addition(unit: &Unit, against_routing_cavalry: bool) -> i32 {
@@ -699,6 +948,29 @@ pub fn pursuit_addition(unit: &Unit, against_routing_cavalry: bool) -> i32 {
     quality
         + if unit.unreliable || unit.rash { -3 } else { 0 }
         + if unit.arm == Arm::Cavalry && against_routing_cavalry { -2 } else { 0 }
+}
+
+/// [`pursuit_addition`] term by term (those that are not 0); the values sum to it.
+pub fn pursuit_terms(unit: &Unit, against_routing_cavalry: bool) -> Vec<Term> {
+    let quality = match unit.quality {
+        Quality::A => 0,
+        Quality::B => -1,
+        Quality::C => -2,
+        Quality::D | Quality::E => -3,
+        Quality::F | Quality::G => -4,
+    };
+    let mut out = Vec::new();
+    if quality != 0 {
+        out.push(Term::new(quality, format!("quality {}", unit.quality.letter())));
+    }
+    if unit.unreliable || unit.rash {
+        out.push(Term::new(-3, if unit.unreliable { "unreliable" } else { "rash" }));
+    }
+    if unit.arm == Arm::Cavalry && against_routing_cavalry {
+        out.push(Term::new(-2, "cavalry against routing cavalry"));
+    }
+    debug_assert_eq!(out.iter().map(|t| t.value).sum::<i32>(), pursuit_addition(unit, against_routing_cavalry));
+    out
 }
 
 /// The score a pursuit test needs to stay under control.
@@ -758,12 +1030,60 @@ pub struct SideResult {
     pub casualties: u8,
     /// The casualty test thrown against it, if it took one: the dice and the score.
     pub casualty_test: Option<(Short<u8, MAX_TEST_DICE>, i32)>,
+    /// That test share by share (one for each battalion firing), every term of its score given;
+    /// empty if it took none.
+    pub casualty_test_shares: Vec<TestShare>,
+    /// Infantry, cavalry or artillery: the column of the table it reads.
+    pub arm: Arm,
     /// Casualties from that test.
     pub test_casualties: u8,
     /// A pursuit test is due.
     pub pursuit_test: bool,
     /// The row's other instructions.
     pub note: &'static str,
+}
+
+impl SideResult {
+    /// The side in words, every number with the terms that made it: its d10 and additions, its
+    /// total against the enemy's (`enemy_total`), the band and what it must do in `table`'s
+    /// words, the green counters and casualties it takes (`guns`: those the defending battery's
+    /// fire gave it, as (casualties, greens)), and the casualty test against it (its firers named
+    /// by `firers`, in order, when several fire).
+    pub fn words(&self, table: Table, enemy_total: i32, guns: Option<(u8, u8)>, firers: &[String]) -> String {
+        let mut out = format!("d10 {}", self.die);
+        for a in &self.additions {
+            out.push_str(&format!(" {:+} ({})", a.value, a.reason()));
+        }
+        out.push_str(&format!(
+            " = {}, score {:+} ({} against {enemy_total}): {}, {}",
+            self.total,
+            self.score,
+            self.total,
+            self.band.name(table == Table::CavalryVsInfantry),
+            self.reaction.words(table, self.arm)
+        ));
+        let (gun_cas, gun_greens) = guns.unwrap_or((0, 0));
+        let by_table = |all: u8, from_guns: u8| match (all - from_guns, from_guns) {
+            (_, 0) => String::new(),
+            (0, _) => " (from the guns)".to_string(),
+            (t, g) => format!(" ({t} by the table, {g} from the guns)"),
+        };
+        out.push_str(&format!("; {}{}", greens_count(self.greens), by_table(self.greens, gun_greens.min(self.greens))));
+        if self.casualties > 0 {
+            out.push_str(&format!(
+                ", {}{}",
+                casualties_count(self.casualties),
+                match by_table(self.casualties, gun_cas.min(self.casualties)) {
+                    s if s.is_empty() => " (by the table)".to_string(),
+                    s => s,
+                }
+            ));
+        }
+        if !self.casualty_test_shares.is_empty() {
+            out.push_str(&format!("; casualty test against it: {}", test_words(&self.casualty_test_shares, firers)));
+        }
+        out
+    }
 }
 
 /// What one side of a close combat must do: all a game needs to play on.
@@ -820,6 +1140,19 @@ impl Resolution {
         self.situation.after_guns(self.d6).1
     }
 
+    /// The defending battery's close-range fire first in words, every term of its score given,
+    /// if the defender is an unlimbered battery: `2 (heavy battery) -3 (d6) = -1: on the attacker
+    /// 1 casualty and 1 green counter (-3 to -1)`.
+    pub fn guns_words(&self) -> Option<String> {
+        let (d6, score, _, _) = self.guns_first()?;
+        let guns = self.situation.defender.guns?;
+        Some(format!(
+            "{}: on the attacker {}",
+            bombardment_words(&guns, self.situation.defender.greens, d6),
+            close_range_words(score)
+        ))
+    }
+
     /// Both sides in full, the attacker first: additions, dice, totals, rows and tests.
     pub fn sides(&self) -> [SideResult; 2] {
         let s = &self.situation;
@@ -836,8 +1169,15 @@ impl Resolution {
                 let score = dice.iter().map(|&d| i32::from(d)).sum::<i32>() + add;
                 (dice, score)
             });
+            let shares = if self.test_dice[i].len > 0 {
+                s.test_shares(&attacker, i, effects[i].reaction.target_state(), &self.test_dice[i].dice())
+            } else {
+                Vec::new()
+            };
             SideResult {
                 total: i32::from(self.d10s[i]) + additions.iter().map(|a| a.value).sum::<i32>(),
+                casualty_test_shares: shares,
+                arm: units[i].arm,
                 additions,
                 die: self.d10s[i],
                 score: e.score,
@@ -1088,6 +1428,35 @@ impl Situation {
         (dice.min(MAX_TEST_DICE as u32) as u8, add)
     }
 
+    /// [`Situation::test_throw`] share by share, with the `dice` thrown: each battalion firing,
+    /// its figures, its own dice (in the order thrown: the leader's first) and its additions.
+    fn test_shares(&self, attacker: &Unit, i: usize, target: TargetState, dice: &[u8]) -> Vec<TestShare> {
+        let units = [attacker, &self.defender];
+        let (firer, cover) = (units[1 - i], units[i].in_cover);
+        let mut firers: Vec<Unit> = Vec::new();
+        if i == 0 || self.attacker_group.is_empty() {
+            firers.push(*firer);
+        } else {
+            let (others, _) = self.group_totals();
+            let mut lead = *attacker;
+            lead.figures = (u32::from(attacker.figures).saturating_sub(others)).max(1) as u16;
+            firers.push(lead);
+            for b in &self.attacker_group {
+                firers.push(Unit { quality: b.quality, greens: b.greens, figures: b.figures, ..*attacker });
+            }
+        }
+        let mut rest = dice;
+        firers
+            .iter()
+            .map(|u| {
+                let n = usize::from(casualty_dice(u.figures)).min(rest.len());
+                let (mine, more) = rest.split_at(n);
+                rest = more;
+                TestShare { figures: u.figures, dice: mine.to_vec(), additions: casualty_terms(u, target, cover) }
+            })
+            .collect()
+    }
+
     /// The attacker after the defending battery's close-range fire with `d6`: (the attacker as
     /// it then fights, the guns' record).
     fn after_guns(&self, d6: Option<u8>) -> (Unit, Option<(u8, i32, u8, u8)>) {
@@ -1288,52 +1657,28 @@ impl Calculator for Combat {
     }
 }
 
-fn side_text(f: &mut fmt::Formatter<'_>, who: &str, s: &SideResult, cav_inf: bool) -> fmt::Result {
-    write!(f, "  {who}: d10 {}", s.die)?;
-    for a in &s.additions {
-        write!(f, " {:+} ({})", a.value, a.rule)?;
-    }
-    writeln!(f, " = {}; score {:+}: {}", s.total, s.score, s.band.name(cav_inf))?;
-    writeln!(
-        f,
-        "    {:?}: {}; {} green{}, {} casualt{}",
-        s.reaction,
-        s.note,
-        s.greens,
-        if s.greens == 1 { "" } else { "s" },
-        s.casualties,
-        if s.casualties == 1 { "y" } else { "ies" }
-    )?;
-    if let Some((dice, score)) = &s.casualty_test {
-        let d: Vec<String> = dice.iter().map(u8::to_string).collect();
-        writeln!(
-            f,
-            "    casualty test against it: {} = {score}: {} casualt{}",
-            d.join(" "),
-            s.test_casualties,
-            if s.test_casualties == 1 { "y" } else { "ies" }
-        )?;
-    }
-    if s.pursuit_test {
-        writeln!(f, "    a pursuit test is due")?;
-    }
-    Ok(())
-}
-
 impl fmt::Display for Resolution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{:?}", self.table)?;
-        if let Some((d, score, cas, greens)) = self.guns_first() {
-            writeln!(
-                f,
-                "  the battery fires first at close range: d6 {d}, score {score}: {cas} casualt{} and {greens} green on the attacker",
-                if cas == 1 { "y" } else { "ies" }
-            )?;
+        writeln!(f, "{}", self.table.name())?;
+        if let Some(g) = self.guns_words() {
+            writeln!(f, "  the battery fires first at close range: {g}")?;
         }
-        let cav_inf = self.table == Table::CavalryVsInfantry;
+        let guns = self.guns_first().map(|(_, _, c, g)| (c, g));
         let [attacker, defender] = self.sides();
-        side_text(f, "attacker", &attacker, cav_inf)?;
-        side_text(f, "defender", &defender, cav_inf)
+        let firers: Vec<String> = std::iter::once("the leading battalion".to_string())
+            .chain((0..self.situation.attacker_group.len()).map(|k| format!("battalion {} of the group", k + 2)))
+            .collect();
+        for (who, s, enemy, guns, firers) in [
+            ("attacker", &attacker, defender.total, guns, Vec::new()),
+            ("defender", &defender, attacker.total, None, firers),
+        ] {
+            writeln!(f, "  {who}: {}", s.words(self.table, enemy, guns, &firers))?;
+            writeln!(f, "    {}", s.note)?;
+            if s.pursuit_test {
+                writeln!(f, "    a pursuit test is due")?;
+            }
+        }
+        Ok(())
     }
 }
 

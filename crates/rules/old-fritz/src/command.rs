@@ -29,6 +29,28 @@ pub enum General {
 }
 
 impl General {
+    /// The quality in a word: `average`.
+    pub fn name(self) -> &'static str {
+        match self {
+            General::Exceptional => "exceptional",
+            General::Good => "good",
+            General::Average => "average",
+            General::Poor => "poor",
+            General::Useless => "useless",
+        }
+    }
+
+    /// The quality with its article: `an average`.
+    pub fn words(self) -> &'static str {
+        match self {
+            General::Exceptional => "an exceptional",
+            General::Good => "a good",
+            General::Average => "an average",
+            General::Poor => "a poor",
+            General::Useless => "a useless",
+        }
+    }
+
     /// The percentage of the standard time his orders take.
     pub fn percent(self) -> u32 {
         match self {

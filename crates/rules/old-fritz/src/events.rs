@@ -5,7 +5,11 @@ use std::fmt;
 use serde::Serialize;
 use volley_core::Outcome;
 
-use crate::combat::Resolution;
+use crate::combat::{
+    Guns, Resolution, Term, TestShare, bombardment_words, casualties_count, close_range_words, greens_count,
+    long_range_words, test_words,
+};
+use crate::command::General;
 use crate::model::{Fate, Order};
 
 /// One thing that happened.
@@ -25,10 +29,21 @@ pub enum Event {
         wing: String,
         /// The order.
         order: Order,
+        /// Its place in words.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        place: String,
         /// Minutes it takes.
         minutes: u32,
+        /// The battalions and cavalry regiments of the wing, 2 minutes each.
+        #[serde(default)]
+        units: u32,
+        /// The general's quality, which scales the time.
+        general: General,
         /// The bound it takes effect.
         arrives: u32,
+        /// The bound it was sent.
+        #[serde(default)]
+        sent: u32,
     },
     /// An order reached its wing and takes effect.
     OrderArrives {
@@ -38,6 +53,9 @@ pub enum Event {
         wing: String,
         /// The order.
         order: Order,
+        /// Its place in words.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        place: String,
     },
     /// An order waits: the wing's general is in close combat.
     OrderWaits {
@@ -88,10 +106,27 @@ pub enum Event {
         die: u8,
         /// Additions.
         addition: i32,
+        /// The additions one by one, with their reasons.
+        #[serde(default)]
+        additions: Vec<Term>,
         /// The score needed.
         needs: i32,
         /// Whether it stayed under control.
         under_control: bool,
+    },
+    /// What pursuit costs: a beaten unit pursued, or cavalry following up a withdrawing enemy.
+    PursuitLosses {
+        /// The unit (or the units of a grouping).
+        unit: String,
+        /// Why, in the results table's words.
+        why: String,
+        /// Green counters it takes beyond its row's.
+        greens: u8,
+        /// Casualties it takes beyond its row's (those of the casualty test, if one).
+        casualties: u8,
+        /// The casualty test thrown at it, if one (its pursuers firing).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        test: Vec<TestShare>,
     },
     /// A unit pursues a beaten enemy.
     Pursues {
@@ -108,6 +143,14 @@ pub enum Event {
         target: String,
         /// Close range (canister) or long (ball).
         close: bool,
+        /// The distance, inches.
+        #[serde(default)]
+        range: f64,
+        /// The battery's guns, for its points.
+        guns: Guns,
+        /// The battery's green counters.
+        #[serde(default)]
+        battery_greens: u8,
         /// The d6.
         d6: u8,
         /// The score.
@@ -125,6 +168,12 @@ pub enum Event {
         unit: String,
         /// Figures lost to desertion.
         deserted: u8,
+        /// Why so many, in the results tables' words.
+        #[serde(default)]
+        why: String,
+        /// How far it may run, and why, in words.
+        #[serde(default)]
+        way: String,
     },
     /// A unit withdrew.
     Withdrew {
@@ -180,10 +229,28 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::BoundBegins { bound } => write!(f, "Turn {bound} (bound of 10 minutes)"),
-            Event::OrderSent { side, wing, order, minutes, arrives } => {
-                write!(f, "{side}: order to the {wing}: {order} ({minutes} minutes; takes effect in bound {arrives})")
+            Event::OrderSent { side, wing, order, place, minutes, units, general, arrives, sent } => {
+                let standard = crate::command::WRITE_MINUTES
+                    + crate::command::TRANSMIT_MINUTES
+                    + crate::command::PER_UNIT_MINUTES * units;
+                write!(
+                    f,
+                    "{side}: order to the {wing}: {} ({minutes} minutes: {} to write, {} to transmit and {} for each of {units} battalion{} and regiment{} = {standard}, at {}% for {} general; takes effect {} bound{} on, in bound {arrives})",
+                    order.words(place),
+                    crate::command::WRITE_MINUTES,
+                    crate::command::TRANSMIT_MINUTES,
+                    crate::command::PER_UNIT_MINUTES,
+                    if *units == 1 { "" } else { "s" },
+                    if *units == 1 { "" } else { "s" },
+                    general.percent(),
+                    general.words(),
+                    arrives.saturating_sub(*sent),
+                    if arrives.saturating_sub(*sent) == 1 { "" } else { "s" },
+                )
             }
-            Event::OrderArrives { side, wing, order } => write!(f, "{side}: the {wing} receives its order: {order}"),
+            Event::OrderArrives { side, wing, order, place } => {
+                write!(f, "{side}: the {wing} receives its order: {}", order.words(place))
+            }
             Event::OrderWaits { side, wing } => {
                 write!(f, "{side}: the {wing}'s order waits: its general is in close combat")
             }
@@ -200,51 +267,62 @@ impl fmt::Display for Event {
                 )),
             ),
             Event::CloseCombat { attackers, defender, resolution } => {
-                let side = |s: &crate::combat::SideResult| {
-                    let adds: Vec<String> = s.additions.iter().map(|a| format!("{:+} {}", a.value, a.rule)).collect();
-                    let test = s.casualty_test.as_ref().map_or(String::new(), |(dice, score)| {
-                        let d: Vec<String> = dice.iter().map(u8::to_string).collect();
-                        format!("; casualty test {} = {score}", d.join("+"))
-                    });
-                    format!(
-                        "d10 {}{}{} = {}, score {:+}: {:?}, {} green(s), {} casualt{}{test}",
-                        s.die,
-                        if adds.is_empty() { "" } else { " " },
-                        adds.join(" "),
-                        s.total,
-                        s.score,
-                        s.reaction,
-                        s.greens,
-                        s.casualties + s.test_casualties,
-                        if s.casualties + s.test_casualties == 1 { "y" } else { "ies" }
-                    )
-                };
-                write!(f, "close combat ({:?}): {} against {defender}", resolution.table, attackers.join(" and "))?;
-                if let Some((d6, score, cas, greens)) = resolution.guns_first() {
-                    write!(f, "; the guns fire first: d6 {d6}, score {score}: {cas} casualties, {greens} green")?;
+                write!(f, "close combat, {}: {} against {defender}", resolution.table.name(), attackers.join(" and "))?;
+                if let Some(g) = resolution.guns_words() {
+                    write!(f, "; the guns fire first at close range: {g}")?;
                 }
-                let [attacker, defender] = resolution.sides();
-                write!(f, "; attacker {}; defender {}", side(&attacker), side(&defender))
-            }
-            Event::PursuitTest { unit, die, addition, needs, under_control } => write!(
-                f,
-                "{unit} pursuit test: d10 {die} {addition:+} = {} (needs {needs}): {}",
-                i32::from(*die) + addition,
-                if *under_control { "stays under control" } else { "out of control" }
-            ),
-            Event::Pursues { unit, target } => write!(f, "{unit} pursues {target}"),
-            Event::Bombardment { battery, target, close, d6, score, casualties, greens, through } => {
+                let guns = resolution.guns_first().map(|(_, _, c, g)| (c, g));
+                let [a, d] = resolution.sides();
+                let table = resolution.table;
                 write!(
                     f,
-                    "{battery} fires at {target} ({}): d6 {d6}, score {score}: {casualties} casualties, {greens} green",
-                    if *close { "close range" } else { "long range" }
+                    "; attacker: {}; defender: {}",
+                    a.words(table, d.total, guns, std::slice::from_ref(defender)),
+                    d.words(table, a.total, None, attackers)
+                )
+            }
+            Event::PursuitTest { unit, die, addition, additions, needs, under_control } => {
+                write!(f, "{unit} pursuit test: d10 {die}")?;
+                for t in additions {
+                    write!(f, " {t}")?;
+                }
+                write!(
+                    f,
+                    " = {}, needs {needs} or more ({}): {}",
+                    i32::from(*die) + addition,
+                    if *needs > 0 { "cavalry" } else { "infantry" },
+                    if *under_control { "stays under control" } else { "out of control" }
+                )
+            }
+            Event::PursuitLosses { unit, why, greens, casualties, test } => {
+                if test.is_empty() {
+                    write!(f, "{unit}, {why}: {} and {} more", greens_count(*greens), casualties_count(*casualties))
+                } else {
+                    write!(f, "{unit}, {why}: casualty test against it: {}", test_words(test, &[]))
+                }
+            }
+            Event::Pursues { unit, target } => write!(f, "{unit} pursues {target}"),
+            Event::Bombardment { battery, target, close, range, guns, battery_greens, d6, score, through, .. } => {
+                write!(
+                    f,
+                    "{battery} fires at {target} ({}, {range:.1}\"): {}: {}",
+                    if *close { "close range, canister" } else { "long range, ball" },
+                    bombardment_words(guns, *battery_greens, *d6),
+                    if *close { close_range_words(*score) } else { long_range_words(*score) }
                 )?;
                 if !through.is_empty() {
-                    write!(f, "; the ball passes on to {}", through.join(", "))?;
+                    write!(f, "; the ball passes on to {} with the same hit", through.join(" and "))?;
                 }
                 Ok(())
             }
-            Event::Ran { unit, deserted } => write!(f, "{unit} runs, {deserted} figure(s) deserting"),
+            Event::Ran { unit, deserted, why, way } => {
+                write!(
+                    f,
+                    "{unit} runs away {way}, {} figure{} deserting ({why})",
+                    deserted,
+                    if *deserted == 1 { "" } else { "s" }
+                )
+            }
             Event::Withdrew { unit } => write!(f, "{unit} withdraws in good order"),
             Event::StoppedRunning { unit } => write!(f, "{unit} stops running and rallies"),
             Event::Gone { unit, fate } => write!(f, "{unit} is gone: {}", fate_words(*fate)),

@@ -252,6 +252,11 @@ impl Battle {
         self.stat.unit_names.get(u).map_or("?", |s| s.as_str())
     }
 
+    /// The place `order` names, in words ([`Static::place_words`]); empty if it names none.
+    pub fn place_of(&self, order: &Order) -> String {
+        order.place().map_or(String::new(), |p| self.stat.place_words(p))
+    }
+
     /// A wing's name.
     pub fn wing_name(&self, w: usize) -> &str {
         self.stat.wings.get(w).map_or("?", |x| x.name.as_str())
@@ -336,12 +341,17 @@ impl Battle {
                 let (minutes, bounds) = self.delay(usize::from(*wing));
                 let arrives = self.bound + bounds;
                 self.dispatches.push(Dispatch { wing: *wing, order: *order, arrives });
+                let w = usize::from(*wing);
                 events.push(Event::OrderSent {
                     side: self.stat.sides[usize::from(side)].clone(),
-                    wing: self.wing_name(usize::from(*wing)).to_string(),
+                    wing: self.wing_name(w).to_string(),
                     order: *order,
+                    place: self.place_of(order),
                     minutes,
+                    units: self.wing_units(w),
+                    general: self.stat.wings.get(w).map_or(crate::command::General::Average, |x| x.quality),
                     arrives,
+                    sent: self.bound,
                 });
             }
             Action::Advantage { unit, value, reason } => {
@@ -686,8 +696,13 @@ impl GameState for Battle {
         match action {
             Action::Order { wing, order } => {
                 let w = usize::from(*wing);
-                let (_, bounds) = self.delay(w);
-                format!("order the {}: {order} (takes effect in bound {})", self.wing_name(w), self.bound + bounds)
+                let (minutes, bounds) = self.delay(w);
+                format!(
+                    "order the {}: {}; {minutes} minutes, in effect in bound {}",
+                    self.wing_name(w),
+                    order.words(&self.place_of(order)),
+                    self.bound + bounds
+                )
             }
             Action::Advantage { unit, value, reason } => {
                 format!("umpire: {} tactical advantage +{value} ({reason})", self.name(usize::from(*unit)))

@@ -251,6 +251,23 @@ impl Order {
     }
 }
 
+impl Order {
+    /// The order in words, its place named by `place` (the place in words, as
+    /// [`crate::setup::Static::place_words`] gives it; its coordinates if empty).
+    pub fn words(&self, place: &str) -> String {
+        let at = |at: &Point| {
+            if place.is_empty() { format!("({:.0}, {:.0})", at.x, at.y) } else { place.to_string() }
+        };
+        match self {
+            Order::Attack { at: p } => format!("attack the enemy at {}", at(p)),
+            Order::Hold { at: p } => format!("hold {}", at(p)),
+            Order::MoveTo { at: p } => format!("move to {}", at(p)),
+            Order::WithdrawTo { at: p } => format!("withdraw to {}", at(p)),
+            Order::Reserve => "stand in reserve".into(),
+        }
+    }
+}
+
 impl std::fmt::Display for Order {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let p = |at: &Point| format!("[{:.0}, {:.0}]", at.x, at.y);

@@ -166,6 +166,74 @@ pub struct Static {
     pub wagons_taken_breaks: bool,
 }
 
+/// A place farther than this from every named one (inches) is given by its coordinates.
+pub const NAMED_NEAR: f64 = 18.0;
+
+/// The nearest point of the segment `a`–`b` to `p`.
+fn nearest_on_segment(p: Point, a: Point, b: Point) -> Point {
+    let ab = b - a;
+    let l2 = ab.dot(ab);
+    if l2 < 1e-12 {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
+}
+
+/// The eight points of the compass, for a heading in degrees clockwise from north.
+fn compass(heading: f64) -> &'static str {
+    const POINTS: [&str; 8] =
+        ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
+    POINTS[((heading.rem_euclid(360.0) + 22.5) / 45.0) as usize % 8]
+}
+
+impl Static {
+    /// A place in words, by the names the scenario gives the ground: an objective, a wagon park
+    /// or a terrain feature it lies in (`Mittelhof`), else the nearest of them within
+    /// [`NAMED_NEAR`] with the distance and the direction from it (`6" south of Mittelhof`),
+    /// else its coordinates (`(48, 5)`).
+    pub fn place_words(&self, p: Point) -> String {
+        // Named outlines (closed) and lines, objectives and parks first.
+        let mut named: Vec<(String, Vec<Point>, bool)> =
+            self.objectives.iter().map(|o| (o.name.clone(), o.points.clone(), true)).collect();
+        for (s, (c, h)) in self.parks.iter().enumerate() {
+            let corners = vec![
+                Point::new(c.x - h.x, c.y - h.y),
+                Point::new(c.x + h.x, c.y - h.y),
+                Point::new(c.x + h.x, c.y + h.y),
+                Point::new(c.x - h.x, c.y + h.y),
+            ];
+            named.push((format!("the {} wagon park", volley_scenario::possessive(&self.sides[s])), corners, true));
+        }
+        for f in self.table.features().iter().filter(|f| !f.name.trim().is_empty()) {
+            named.push((f.name.clone(), f.points.clone(), !f.kind.is_linear()));
+        }
+        if let Some((name, _, _)) =
+            named.iter().find(|(_, pts, closed)| *closed && pts.len() >= 3 && volley_table::point_in_polygon(p, pts))
+        {
+            return name.clone();
+        }
+        let nearest = named
+            .iter()
+            .filter_map(|(name, pts, closed)| {
+                let n = pts.len();
+                let edges = if *closed { n } else { n.saturating_sub(1) };
+                (0..edges)
+                    .map(|k| nearest_on_segment(p, pts[k], pts[(k + 1) % n]))
+                    .min_by(|a, b| a.dist2(p).total_cmp(&b.dist2(p)))
+                    .or_else(|| pts.first().copied())
+                    .map(|q| (name, q))
+            })
+            .min_by(|a, b| a.1.dist2(p).total_cmp(&b.1.dist2(p)));
+        match nearest {
+            Some((name, q)) if q.dist(p) < 0.5 => name.clone(),
+            Some((name, q)) if q.dist(p) <= NAMED_NEAR => {
+                format!("{:.0}\" {} of {name}", q.dist(p), compass(volley_table::heading_to(q, p)))
+            }
+            _ => format!("({:.0}, {:.0})", p.x, p.y),
+        }
+    }
+}
+
 /// Bounds fought when a scenario gives no turn limit: 30 bounds, five hours.
 pub const DEFAULT_TURN_LIMIT: u32 = 30;
 /// Width of a wagon model's place in the park, inches.

@@ -54,10 +54,10 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             side: Some(u.side),
             unit: Some(b.name(i).to_string()),
             label: format!(
-                "{} ({}, {:?}): {} of {} figures, {} green{}{guns}",
+                "{} ({}, quality {}): {} of {} figures, {} green{}{guns}",
                 b.name(i),
                 u.kind.name(),
-                u.quality,
+                u.quality.letter(),
                 u.figures,
                 u.figures_start,
                 u.greens,
@@ -82,7 +82,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 side: Some(info.side),
                 kind: "general".into(),
                 at: (*c).into(),
-                label: format!("{} ({:?}), {}", info.general, info.quality, info.name),
+                label: format!("{} ({} general), {}", info.general, info.quality.name(), info.name),
             });
         }
     }
@@ -109,11 +109,16 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             "{} {}: {}{}",
             st.sides[usize::from(info.side)],
             info.name,
-            wing.order,
+            wing.order.words(&b.place_of(&wing.order)),
             if wing.general_engaged { " (its general is in close combat)" } else { "" }
         ));
         for d in b.dispatches.iter().filter(|d| usize::from(d.wing) == w) {
-            notes.push(format!("  on its way to the {}: {} (takes effect in bound {})", info.name, d.order, d.arrives));
+            notes.push(format!(
+                "  on its way to the {}: {} (takes effect in bound {})",
+                info.name,
+                d.order.words(&b.place_of(&d.order)),
+                d.arrives
+            ));
         }
     }
     if viewer != Viewer::Umpire {

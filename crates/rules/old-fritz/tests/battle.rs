@@ -559,8 +559,10 @@ fn orders_are_hidden_from_the_enemy() {
     let mine = b.view(Viewer::Side(0)).notes.join("\n");
     let theirs = b.view(Viewer::Side(1)).notes.join("\n");
     let umpire = b.view(Viewer::Umpire).notes.join("\n");
-    assert!(mine.contains("hold [20, 30]") && umpire.contains("hold [20, 30]"), "{mine}");
-    assert!(!theirs.contains("hold [20, 30]") && theirs.contains("hidden"), "{theirs}");
+    let place = b.stat().place_words(Point::new(20.0, 30.0));
+    let order = format!("hold {place}");
+    assert!(mine.contains(&order) && umpire.contains(&order), "{mine}");
+    assert!(!theirs.contains(&order) && theirs.contains("hidden"), "{theirs}");
 }
 
 #[test]
@@ -888,7 +890,23 @@ fn an_order_is_drawn_from_the_wings_centre_to_its_place_and_described_with_its_a
     let o = Action::Order { wing: 0, order: hold(25.0, 40.0) };
     assert_eq!(b.action_points(&o), vec![[25.0, 10.0], [25.0, 40.0]]);
     // Two battalions: 24 minutes, 3 bounds: sent in bound 1, in effect in bound 4.
-    assert_eq!(b.describe(&o), "order the a: hold [25, 40] (takes effect in bound 4)");
+    assert_eq!(b.describe(&o), "order the a: hold (25, 40); 24 minutes, in effect in bound 4");
+}
+
+#[test]
+fn an_orders_place_is_named_by_the_ground_it_lies_in_or_near() {
+    let ground = "[[terrain]]\nkind = \"town\"\nname = \"Dorf\"\nrect = [40, 40, 50, 50]\n\n\
+[[objectives]]\nname = \"the mill\"\nrect = [10, 60, 14, 64]\n";
+    let b = battle(ground, &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    let st = b.stat();
+    assert_eq!(st.place_words(Point::new(45.0, 45.0)), "Dorf");
+    assert_eq!(st.place_words(Point::new(12.0, 62.0)), "the mill");
+    assert_eq!(st.place_words(Point::new(45.0, 56.0)), "6\" north of Dorf");
+    assert_eq!(st.place_words(Point::new(34.0, 45.0)), "6\" west of Dorf");
+    // Nothing named within 18": the coordinates.
+    assert_eq!(st.place_words(Point::new(80.0, 60.0)), "(80, 60)");
+    let o = Action::Order { wing: 0, order: hold(45.0, 45.0) };
+    assert!(b.describe(&o).starts_with("order the a: hold Dorf;"), "{}", b.describe(&o));
 }
 
 #[test]

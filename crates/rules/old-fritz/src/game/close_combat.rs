@@ -17,15 +17,21 @@ impl Battle {
             let heading = self.rear_heading(u.side);
             // Crossing a linear obstacle costs half a bound, running or not.
             let mut to = u.at.toward(heading, rate);
+            let pace = if u.kind.arm() == Arm::Cavalry { "its trot" } else { "running infantry's rate" };
+            let inches = |x: f64| if x.fract() == 0.0 { format!("{x:.0}\"") } else { format!("{x:.1}\"") };
+            let mut way = format!("up to {} ({pace})", inches(rate));
             if self.crosses_obstacle(u.at, to) {
                 to = u.at.toward(heading, rate / 2.0);
+                way = format!("up to {} (half of {pace} {}, crossing an obstacle)", inches(rate / 2.0), inches(rate));
             }
-            let deserted: u8 = if !u.deserts {
-                0
-            } else if u.unreliable || (u.kind.arm() == Arm::Cavalry && u.pursued) {
-                2
+            let (deserted, why): (u8, &str) = if !u.deserts {
+                (0, "the cavalry-against-infantry table gives no desertion")
+            } else if u.unreliable {
+                (2, "two a bound: unreliable troops")
+            } else if u.kind.arm() == Arm::Cavalry && u.pursued {
+                (2, "two a bound: pursued")
             } else {
-                1
+                (1, "one a bound by desertion")
             };
             let name = self.name(i).to_string();
             let u = &mut self.units[i];
@@ -33,7 +39,7 @@ impl Battle {
             u.facing = heading;
             u.acted = true;
             u.engage = None;
-            events.push(Event::Ran { unit: name.clone(), deserted });
+            events.push(Event::Ran { unit: name.clone(), deserted, why: why.into(), way });
             if u.figures == 0 {
                 u.state = State::Gone(Fate::Destroyed);
                 events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
@@ -401,6 +407,29 @@ impl Battle {
         }
     }
 
+    /// [`Battle::take`] for what pursuit costs, told first: `why` in the results table's words.
+    fn losses(
+        &mut self,
+        units: &[usize],
+        why: &str,
+        table: Table,
+        greens: u8,
+        casualties: u8,
+        events: &mut Vec<Event>,
+    ) {
+        let names: Vec<&str> = units.iter().filter(|&&k| self.units[k].present()).map(|&k| self.name(k)).collect();
+        if !names.is_empty() {
+            events.push(Event::PursuitLosses {
+                unit: names.join(" and "),
+                why: format!("{why} ({})", table.name()),
+                greens,
+                casualties,
+                test: Vec::new(),
+            });
+        }
+        self.take(units, greens, casualties, events);
+    }
+
     /// The pursuit that follows a beaten enemy, for a winning grouping: the pursuit test where
     /// the row calls for one, and what being pursued costs the enemy.
     #[allow(clippy::too_many_arguments)]
@@ -456,7 +485,8 @@ impl Battle {
                 let addition = pursuit_addition(&u, against_routing);
                 let needs = pursuit_needs(u.arm);
                 let under_control = i32::from(die) + addition >= needs;
-                events.push(Event::PursuitTest { unit: name, die, addition, needs, under_control });
+                let additions = combat::pursuit_terms(&u, against_routing);
+                events.push(Event::PursuitTest { unit: name, die, addition, additions, needs, under_control });
                 if under_control {
                     self.units[k].hold_here = true;
                     kept.push(k);
@@ -495,29 +525,47 @@ impl Battle {
                 // routing enemy.
                 let firer = if attacking { s.attacker } else { s.defender };
                 let n = casualty_dice(firer.figures);
-                let add = casualty_addition(&firer, TargetState::Routing, s_target_cover(s, attacking));
+                let cover = s_target_cover(s, attacking);
+                let add = casualty_addition(&firer, TargetState::Routing, cover);
                 let mut score = add;
+                let mut dice = Vec::with_capacity(usize::from(n));
                 for d in 0..n {
                     let tn = self.name(target).to_string();
-                    score += chance.draw(
+                    let die = chance.draw(
                         &DrawKind::Die { sides: 10 },
                         &format_args!("casualty test against {tn}, pursued: d10 {} of {n}", d + 1),
                     )? as i32;
+                    score += die;
+                    dice.push(die as u8);
                 }
-                self.take(&[target], 0, casualties_for(score), events);
+                let casualties = casualties_for(score);
+                events.push(Event::PursuitLosses {
+                    unit: self.name(target).to_string(),
+                    why: format!("pursued while running away ({})", table.name()),
+                    greens: 0,
+                    casualties,
+                    test: vec![combat::TestShare {
+                        figures: firer.figures,
+                        dice,
+                        additions: combat::casualty_terms(&firer, TargetState::Routing, cover),
+                    }],
+                });
+                self.take(&[target], 0, casualties, events);
             }
             (Table::CavalryVsCavalry, Reaction::Withdraw) => {
-                self.take(&[target], 1, 1, events);
-                self.take(units, 0, 1, events);
+                self.losses(&[target], "pursued while withdrawing", table, 1, 1, events);
+                self.losses(units, "following up a withdrawing enemy", table, 0, 1, events);
             }
             (Table::CavalryVsCavalry, Reaction::RunAway) => self.units[target].pursued = true,
             (Table::CavalryVsInfantry, Reaction::Withdraw) => {
                 if self.units[target].present() {
                     self.units[target].state = State::Running;
                 }
-                self.take(&[target], 2, 2, events);
+                self.losses(&[target], "pursued while withdrawing: runs away instead", table, 2, 2, events);
             }
-            (Table::CavalryVsInfantry, Reaction::RunAway) => self.take(&[target], 1, 1, events),
+            (Table::CavalryVsInfantry, Reaction::RunAway) => {
+                self.losses(&[target], "pursued while running away", table, 1, 1, events);
+            }
             _ => {}
         }
         Ok(())

@@ -61,6 +61,7 @@ impl Battle {
                     side: self.wing_side_name(w),
                     wing: self.wing_name(w).to_string(),
                     order: d.order,
+                    place: self.place_of(&d.order),
                 });
             }
         }
