@@ -104,7 +104,10 @@ async function newRidge(a, you = "auto", hold = false) {
   const card = a.locator(".card", { has: a.locator('button[data-scenario="attack-on-the-ridge"]') });
   await card.locator('select[data-side="1"]').selectOption("human");
   await card.locator('select[data-me="attack-on-the-ridge"]').selectOption(you);
-  if (hold) await card.locator('input[data-hold="attack-on-the-ridge"]').check();
+  if (hold) {
+    await card.locator("details.options summary").click();
+    await card.locator('input[data-hold="attack-on-the-ridge"]').check();
+  }
   await card.locator('button[data-scenario="attack-on-the-ridge"]').click();
   await a.waitForURL(/#\/game\/[0-9a-f]+$/);
   return /#\/game\/([0-9a-f]+)$/.exec(a.url())[1];
@@ -230,12 +233,12 @@ test("with results held, the players wait for the umpire, who sees the bound fir
   // The bound is fought, and held: the players wait, still in turn 1; the umpire sees turn 2.
   for (const p of players) {
     await p.waitForFunction(() => document.body.innerText.includes("The umpire is looking at the turn's results"), null, { timeout: 10000 });
-    assert.match(await p.locator(".panel").innerText(), /Turn 1,/);
+    assert.match(await p.locator(".panel").innerText(), /Turn 1:/);
   }
   await u.waitForSelector('button[data-release="1"]', { timeout: 10000 });
-  assert.match(await u.locator(".panel").innerText(), /Turn 2,/);
+  assert.match(await u.locator(".panel").innerText(), /Turn 2:/);
   await u.click('button[data-release="1"]');
-  await prussians.waitForFunction(() => /Turn 2,/.test(document.body.innerText) && document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
+  await prussians.waitForFunction(() => /Turn 2:/.test(document.body.innerText) && document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
   await u.waitForSelector('button[data-release="1"]', { state: "detached", timeout: 10000 });
   assert.deepEqual(errors, []);
 });
@@ -341,4 +344,208 @@ test("En Avant on the table: give a card, play the turn; the computer answers, a
   const labels = await page.locator("svg.map .piece").evaluateAll((ps) => ps.map((p) => p.dataset.unit));
   assert.ok(labels.includes("1/52nd") && labels.includes("2/6e Leger"), `both armies on the map: ${labels}`);
   assert.deepEqual(errors, []);
+});
+
+// ----- the page polished (issue 19) -----
+
+// A battle the two computers fight out on the server; returns its id once it is over.
+async function computerBattle(scenario, seed = 3) {
+  const r = await fetch(`${base}api/games`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ scenario, players: ["heuristic", "heuristic"], creator: "spectator", seed }),
+  });
+  const g = await r.json();
+  assert.equal(r.status, 200, g.error);
+  for (let i = 0; i < 240; i++) {
+    const v = await (await fetch(`${base}api/games/${g.id}`)).json();
+    if (v.outcome) return g.id;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  throw new Error(`${scenario}: the computers did not finish`);
+}
+
+const viewBox = (page) => page.locator("svg.map").first().evaluate((m) => m.getAttribute("viewBox").split(" ").map(Number));
+
+test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on screen, a scale bar and a legend", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map text.ulabel");
+  const full = await viewBox(page);
+  const nameHeight = () => page.locator("svg.map text.ulabel:visible").first().evaluate((t) => t.getBoundingClientRect().height);
+  const h0 = await nameHeight();
+  assert.ok(h0 >= 10 && h0 <= 20, `a name is about 12 px high on screen, not ${h0}`);
+  await page.click('button[data-zoom="in"]');
+  const zoomed = await viewBox(page);
+  assert.ok(zoomed[2] < full[2] * 0.8, `zoomed in: ${zoomed} from ${full}`);
+  const h1 = await nameHeight();
+  assert.ok(Math.abs(h1 - h0) < 3, `names keep their size on screen when zoomed: ${h0} then ${h1}`);
+  // The wheel zooms about the pointer; dragging the ground pans.
+  const box = await page.locator("svg.map").first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((w) => Number(document.querySelector("svg.map").getAttribute("viewBox").split(" ")[2]) < w, zoomed[2]);
+  const before = await viewBox(page);
+  // Drag from a corner of the table (ground, not a unit).
+  await page.mouse.move(box.x + 30, box.y + box.height - 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 130, box.y + box.height - 40, { steps: 5 });
+  await page.mouse.up();
+  const after = await viewBox(page);
+  assert.ok(after[0] < before[0] - 1e-6, `dragging right moves the view left: ${before} → ${after}`);
+  await page.click('button[data-zoom="fit"]');
+  assert.deepEqual(await viewBox(page), full);
+  // The scale bar names the table's unit; the legend names the armies and the terrain.
+  assert.match(await page.locator(".scalebar").innerText(), /\d+ (inch|inches|cm|areas?|table units)/);
+  await page.locator(".legend summary").click();
+  const legend = await page.locator(".legend").innerText();
+  assert.match(legend, /Prussians/);
+  assert.match(legend, /Austrians/);
+  assert.match(legend, /woods|hill|town|builtup|field/);
+  // Terrain is named on the map.
+  assert.ok(await page.locator("svg.map text.tlabel").count() > 0);
+  // Clicking a unit shows its panel: name, what it is, its state.
+  const unit = await page.locator("svg.map .piece[data-unit]").first().getAttribute("data-unit");
+  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  assert.match(await page.locator(".unitbox").innerText(), /infantry|cavalry|artillery|general/);
+  // Where the battle stands: the turn and the objective with its holder.
+  assert.match(await page.locator(".standing").innerText(), /Turn \d+[\s\S]*★ Kirchdorf: (held by nobody|the (Prussians|Austrians))/);
+  assert.deepEqual(errors, []);
+});
+
+test("Itchy and Scratchy: a General in a unit's area is drawn apart from it, and each can be clicked", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(base);
+  await page.click('button[data-scenario="hochdorf-mill"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector('svg.map .piece[data-arm="general"]');
+  // A General and the unit whose area he shares: his box lies inside the unit's.
+  const pair = await page.evaluate(() => {
+    const pieces = [...document.querySelectorAll("svg.map .piece[data-unit]")].map((p) => ({ unit: p.dataset.unit, arm: p.dataset.arm, r: p.getBoundingClientRect() }));
+    for (const g of pieces.filter((p) => p.arm === "general")) {
+      const host = pieces.find((p) => p.arm !== "general" && p.r.left <= g.r.left + 1 && p.r.right >= g.r.right - 1 && p.r.top <= g.r.top + 1 && p.r.bottom >= g.r.bottom - 1);
+      if (host) return { general: g.unit, gr: [g.r.x + g.r.width / 2, g.r.y + g.r.height / 2], unit: host.unit, ur: [host.r.x + host.r.width * 0.2, host.r.y + host.r.height * 0.8] };
+    }
+    return null;
+  });
+  assert.ok(pair, "a General shares a unit's area at the start of the mill");
+  assert.ok(pair.general !== pair.unit);
+  await page.mouse.click(...pair.gr);
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, pair.general);
+  await page.mouse.click(...pair.ur);
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, pair.unit);
+  // The grid's areas are not named on the map one by one.
+  assert.equal(await page.locator("svg.map text.tlabel", { hasText: /^\[/ }).count(), 0);
+});
+
+test("the replay plays by itself, steps with the keys, and marks what each step changed", async () => {
+  const id = await computerBattle("the-village");
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}#/replay/${id}`);
+  await page.waitForFunction(() => /^action 0 of \d+/.test(document.querySelector(".steplabel")?.textContent ?? ""));
+  const step = () => page.locator(".steplabel").evaluate((l) => Number(/^action (\d+)/.exec(l.textContent)[1]));
+  await page.selectOption('select[aria-label="speed"]', "250");
+  await page.keyboard.press(" ");
+  await page.waitForFunction(() => Number(/^action (\d+)/.exec(document.querySelector(".steplabel").textContent)[1]) >= 3);
+  await page.keyboard.press(" ");
+  const paused = await step();
+  await page.waitForTimeout(600);
+  assert.equal(await step(), paused, "paused");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((k) => document.querySelector(".steplabel").textContent.startsWith(`action ${k} `), paused + 1);
+  assert.ok(await page.locator(".log .fresh").count() > 0 || (await page.locator(".summary").innerText()).length > 0, "the step's news is marked");
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((k) => document.querySelector(".steplabel").textContent.startsWith(`action ${k} `), paused);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => { const m = /^action (\d+) of (\d+)/.exec(document.querySelector(".steplabel").textContent); return m && m[1] === m[2]; });
+  // Stepping on a unit's move: the moved unit is marked on the map.
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector(".steplabel").textContent.startsWith("action 0 "));
+  let marked = false;
+  for (let i = 0; i < 40 && !marked; i++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((k) => document.querySelector(".steplabel").textContent.startsWith(`action ${k} `), i + 1);
+    marked = (await page.locator("svg.map g.unit.moved").count()) > 0;
+  }
+  assert.ok(marked, "a step that moved a unit marks it");
+  assert.match(await page.locator(".summary").innerText(), /Moved: /);
+  assert.deepEqual(errors, []);
+});
+
+test("the desk: labels in words, an average unit to start, the odds in short, and the draws listed in the order needed", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}#/desk/old-fritz`);
+  await page.waitForSelector("fieldset");
+  const quality = page.locator('select[name="quality"]').first();
+  assert.equal(await quality.inputValue(), "D", "a standard unit to start");
+  assert.match(await page.locator(".desk").innerText(), /Troop quality/);
+  await page.click("button[data-odds]");
+  await page.waitForSelector(".oddsummary .oddline");
+  const summary = await page.locator(".oddsummary").innerText();
+  assert.match(summary, /attacker band: .*%/);
+  assert.match(summary, /on average \d/);
+  assert.doesNotMatch(summary, /_/, "no program names");
+  // Resolve with the computer's dice: every draw is listed; typed back in, they give the same.
+  await page.click("button[data-resolve]");
+  await page.waitForSelector(".drawlist li");
+  const first = await page.locator("pre.resolution").innerText();
+  const draws = await page.locator(".drawlist li").allInnerTexts();
+  assert.ok(draws.length >= 2 && draws.every((d) => /^d10 for .+: \d+$/.test(d)), draws.join("\n"));
+  await page.fill('input[aria-label="draws"]', draws.map((d) => /(\d+)$/.exec(d)[1]).join(" "));
+  await page.click("button[data-resolve]");
+  await page.waitForFunction((t) => document.querySelector("pre.resolution")?.innerText === t, first);
+  // Too many draws: the error says how many were needed and what for.
+  await page.fill('input[aria-label="draws"]', `${draws.map((d) => /(\d+)$/.exec(d)[1]).join(" ")} 5`);
+  await page.click("button[data-resolve]");
+  await page.waitForFunction(() => /not needed \(this combat needed \d+, in this order: /.test(document.querySelector(".error")?.innerText ?? ""));
+  assert.deepEqual(errors, []);
+});
+
+test("on a phone: the first page fits, a battle begins, the map and the choices work", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.waitForSelector(".card");
+  const overflow = () => page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(await overflow() <= 1, `the first page fits the screen's width (${await overflow()} px over)`);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map");
+  assert.ok(await overflow() <= 1, `the game fits the screen's width (${await overflow()} px over)`);
+  const map = await page.locator("svg.map").boundingBox();
+  assert.ok(map.width <= 390 && map.width > 300 && map.height > 150, `the map fills the width: ${JSON.stringify(map)}`);
+  const before = await logText(page);
+  await page.locator(".choice", { hasText: /^begin the battle/ }).tap();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  assert.deepEqual(errors, []);
+});
+
+test("small things: a favicon, an unknown game said so (and not asked for again and again), a spectator told he watches", async () => {
+  const icon = await fetch(`${base}favicon.ico`);
+  assert.equal(icon.status, 200);
+  assert.match(icon.headers.get("content-type"), /image\/svg\+xml/);
+  const page = await (await browser.newContext()).newPage();
+  let sockets = 0;
+  page.on("websocket", () => { sockets += 1; });
+  await page.goto(`${base}#/game/0123456789abcdef`);
+  await page.waitForFunction(() => /There is no game 0123456789abcdef/.test(document.body.innerText));
+  await page.waitForTimeout(3000);
+  assert.ok(sockets <= 1, `${sockets} WebSockets opened for a game that is not there`);
+  // A spectator of a game between two people: watching, not waiting for "the other side".
+  const a = await (await browser.newContext()).newPage();
+  const id = await newRidge(a);
+  const watcher = await (await browser.newContext()).newPage();
+  await watcher.goto(`${base}#/game/${id}`);
+  await watcher.waitForSelector(".waiting");
+  assert.match(await watcher.locator(".waiting").innerText(), /You are watching/);
+  assert.match(await watcher.locator(".status").innerText(), /You are watching/);
 });

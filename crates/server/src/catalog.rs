@@ -230,6 +230,8 @@ pub struct Listed {
     pub title: String,
     /// Its description.
     pub description: String,
+    /// The sides' names (the armies), where the scenario names them.
+    pub sides: Vec<String>,
 }
 
 /// Every bundled scenario, described.
@@ -242,6 +244,12 @@ pub fn list() -> Vec<Listed> {
         variant: Option<String>,
         #[serde(default)]
         description: String,
+        #[serde(default)]
+        sides: Vec<SideHead>,
+    }
+    #[derive(serde::Deserialize)]
+    struct SideHead {
+        name: String,
     }
     SCENARIOS
         .iter()
@@ -253,9 +261,18 @@ pub fn list() -> Vec<Listed> {
                 variant: h.variant,
                 title: h.name,
                 description: h.description,
+                sides: h.sides.into_iter().map(|s| s.name).collect(),
             })
         })
         .collect()
+}
+
+/// A bundled scenario's table before the battle, as a spectator sees it (the first page's
+/// picture of it); `None` if there is no such scenario.
+pub fn preview(name: &str) -> Option<volley_core::View> {
+    let bundled = find(name)?;
+    let (_, live) = load(&volley_scenario::Source::new(bundled.path, bundled.text)).ok()?;
+    Some(live.view(volley_core::Viewer::Spectator))
 }
 
 /// The top-level keys of a scenario, ignoring the rest.

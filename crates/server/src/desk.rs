@@ -4,7 +4,7 @@
 
 use schemars::JsonSchema;
 use serde_json::{Value, json};
-use volley_chance::{Chance, Scripted, Seeded};
+use volley_chance::{Chance, Recorder, Scripted, Seeded};
 use volley_core::calc::Calculator;
 
 use crate::server::ApiError;
@@ -15,7 +15,8 @@ pub trait Desk: Send + Sync {
     fn schema(&self) -> Value;
     /// Every outcome with its exact probability, most likely first.
     fn odds(&self, situation: &Value) -> Result<Value, ApiError>;
-    /// One combat resolved: with `draws` (as a person types them) if given, else with `seed`.
+    /// One combat resolved: with `draws` (as a person types them) if given, else with `seed`;
+    /// the answer lists every draw made, in order, with what it was for.
     fn resolve(&self, situation: &Value, draws: Option<&str>, seed: u64) -> Result<Value, ApiError>;
 }
 
@@ -53,11 +54,19 @@ where
             None => Scripted::default(),
         };
         let chance: &mut dyn Chance = if draws.is_some() { &mut scripted } else { &mut seeded };
-        let r = self.0.resolve(&s, chance).map_err(|e| ApiError::bad(e.to_string()))?;
+        // Every draw made, in order, with what it was for: the umpire learns what to roll.
+        let mut recorder = Recorder::new(chance);
+        let r = self.0.resolve(&s, &mut recorder).map_err(|e| ApiError::bad(e.to_string()))?;
+        let made = std::mem::take(&mut recorder.draws);
         if scripted.remaining() > 0 {
-            return Err(ApiError::bad(format!("{} of the draws given were not needed", scripted.remaining())));
+            return Err(ApiError::bad(format!(
+                "{} of the draws given were not needed (this combat needed {}, in this order: {})",
+                scripted.remaining(),
+                made.len(),
+                made.iter().map(|d| d.purpose.as_str()).collect::<Vec<_>>().join("; ")
+            )));
         }
-        Ok(json!({"text": r.to_string(), "resolution": r}))
+        Ok(json!({"text": r.to_string(), "resolution": r, "draws": made}))
     }
 }
 

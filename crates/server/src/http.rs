@@ -2,8 +2,9 @@
 //!
 //! | method and path | what |
 //! |---|---|
-//! | `GET /` | the page (`web/`, embedded) |
-//! | `GET /api/scenarios` | the bundled scenarios |
+//! | `GET /` | the page (`web/`, embedded; its modules at `/js/{file}`) |
+//! | `GET /api/scenarios` | the bundled scenarios (name, rule set, title, description, the sides' names) |
+//! | `GET /api/scenarios/{name}/view` | a bundled scenario's table before the battle, as a spectator sees it |
 //! | `GET /api/games` | the stored games, but the private ones |
 //! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?, "creator"?, "private"?, "hold_results"?}` → its id, the creator's credentials and an invitation for every other role |
 //! | `POST /api/games/{id}/release` | the umpire releases the turn's results he holds |
@@ -102,7 +103,11 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/", get(|| async { page("text/html; charset=utf-8", INDEX) }))
         .route("/app.js", get(|| async { page("text/javascript; charset=utf-8", APP) }))
         .route("/style.css", get(|| async { page("text/css; charset=utf-8", STYLE) }))
+        .route("/favicon.ico", get(|| async { page("image/svg+xml", ICON) }))
+        .route("/favicon.svg", get(|| async { page("image/svg+xml", ICON) }))
+        .route("/js/{file}", get(module))
         .route("/api/scenarios", get(|| async { ok(json!(catalog::list())) }))
+        .route("/api/scenarios/{name}/view", get(scenario_view))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
@@ -123,6 +128,33 @@ pub fn router(server: Server, gate: Gate) -> Router {
 const INDEX: &str = include_str!("../../../web/index.html");
 const APP: &str = include_str!("../../../web/app.js");
 const STYLE: &str = include_str!("../../../web/style.css");
+const ICON: &str = include_str!("../../../web/favicon.svg");
+
+/// The page's modules (`web/js/`), by file name.
+const MODULES: &[(&str, &str)] = &[
+    ("util.js", include_str!("../../../web/js/util.js")),
+    ("map.js", include_str!("../../../web/js/map.js")),
+    ("home.js", include_str!("../../../web/js/home.js")),
+    ("game.js", include_str!("../../../web/js/game.js")),
+    ("replay.js", include_str!("../../../web/js/replay.js")),
+    ("desk.js", include_str!("../../../web/js/desk.js")),
+];
+
+async fn module(Path(file): Path<String>) -> Response {
+    match MODULES.iter().find(|(name, _)| *name == file) {
+        Some((_, text)) => page("text/javascript; charset=utf-8", text),
+        None => ApiError { status: 404, message: format!("no such module: {file}") }.into_response(),
+    }
+}
+
+async fn scenario_view(Path(name): Path<String>) -> Response {
+    blocking(move || {
+        let view = catalog::preview(&name)
+            .ok_or_else(|| ApiError { status: 404, message: format!("no bundled scenario is named {name:?}") })?;
+        serde_json::to_value(view).map_err(|e| ApiError { status: 500, message: e.to_string() })
+    })
+    .await
+}
 
 fn page(kind: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()

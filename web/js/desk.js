@@ -1,0 +1,207 @@
+// The umpire's desk: a form for a rule set's combat situation (from its JSON Schema), the
+// exact odds of every outcome with a summary of them, and a resolution with the computer's dice
+// or those rolled on the table, the draws listed in the order they are needed.
+
+import { el, api, post } from "./util.js";
+
+// A label from a schema's description: its first sentence, without the trailing full stop.
+const labelOf = (description, key) => {
+  if (!description) return key.replaceAll("_", " ");
+  const first = description.split(/\.(\s|$)/)[0].replace(/\s+/g, " ").trim();
+  return first.length > 90 ? `${first.slice(0, 87)}…` : first;
+};
+
+// The option to start with when the schema names no default: an average one where the
+// descriptions say which ("standard", "average", "regular"), else the first.
+const AVERAGE = [/\b(standard|average)\b/i, /\b(regular|ordinary)\b/i];
+
+/**
+ * A form for `schema` (JSON Schema, as schemars writes it): returns the element and a function
+ * that reads the value back. Objects become fieldsets, enumerations selects, optional values a
+ * labelled box that opens their form.
+ */
+export function formFor(schema, root, name = "", description = "") {
+  const deref = (s) => (s && s.$ref ? root.$defs[s.$ref.split("/").pop()] : s);
+  const own = schema && schema.description;
+  schema = deref(schema);
+  description = own || description || schema.description || "";
+  const optionalOf = (s) => {
+    if (s.anyOf && s.anyOf.length === 2) return s.anyOf.find((x) => x.type !== "null");
+    if (Array.isArray(s.type) && s.type.includes("null")) return { ...s, type: s.type.find((t) => t !== "null"), default: undefined };
+    return null;
+  };
+  const inner = optionalOf(schema);
+  if (inner) {
+    const sub = formFor(inner, root, name, description);
+    const on = el("input", { type: "checkbox", "aria-label": `give: ${labelOf(description, name)}` });
+    const box = el("span", { class: "optional" }, el("label", { class: "give" }, on, " give"), " ", sub.node);
+    sub.node.style.display = "none";
+    on.addEventListener("change", () => { sub.node.style.display = on.checked ? "" : "none"; });
+    return { node: box, get: () => (on.checked ? sub.get() : null) };
+  }
+  // One of several kinds, each an object of one key (a volley, a rally, a charge): a choice of
+  // kind, and the chosen kind's own form.
+  const kinds = schema.oneOf && schema.oneOf.every((o) => {
+    const d = deref(o);
+    return d && d.type === "object" && d.properties && Object.keys(d.properties).length === 1;
+  }) ? schema.oneOf.map((o) => {
+      const d = deref(o);
+      const k = Object.keys(d.properties)[0];
+      return { k, form: formFor(d.properties[k], root, k), what: d.description };
+    }) : null;
+  if (kinds) {
+    const sel = el("select", { name: name || "kind", "aria-label": "what to work out" },
+      kinds.map(({ k, what }) => el("option", { value: k }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
+    const show = () => kinds.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
+    sel.addEventListener("change", show);
+    show();
+    return {
+      node: el("div", {}, sel, kinds.map(({ form }) => form.node)),
+      get: () => { const c = kinds.find(({ k }) => k === sel.value); return { [c.k]: c.form.get() }; },
+    };
+  }
+  const choices = schema.oneOf && schema.oneOf.every((o) => "const" in o) ? schema.oneOf.map((o) => [o.const, o.description || String(o.const)])
+    : schema.enum ? schema.enum.map((v) => [v, String(v)]) : null;
+  if (choices) {
+    const start = schema.default !== undefined ? schema.default
+      : (AVERAGE.map((re) => choices.find(([, d]) => re.test(d))).find(Boolean) || choices[0])[0];
+    const sel = el("select", { name }, choices.map(([v, d]) => el("option", { value: v, selected: v === start, title: d },
+      d === String(v) ? String(v).replaceAll("_", " ") : /^[A-Z]$/.test(String(v)) ? `${v}: ${labelOf(d, String(v))}` : labelOf(d, String(v)))));
+    return { node: sel, get: () => sel.value };
+  }
+  if (schema.type === "object" && schema.properties) {
+    const fields = Object.entries(schema.properties).map(([k, sub]) => {
+      const d = deref(sub) || {};
+      const what = sub.description || d.description || "";
+      const f = formFor(sub, root, k, what);
+      const nested = (d.type === "object" && d.properties) || f.node.tagName === "FIELDSET";
+      const row = nested ? f.node
+        : el("label", { class: "field", title: what ? `${k}: ${what}` : k }, el("span", { class: "fname" }, labelOf(what, k)), f.node);
+      return { k, f, row };
+    });
+    const node = el("fieldset", {}, name ? el("legend", { title: description }, labelOf(description, name)) : null, fields.map((x) => x.row));
+    return { node, get: () => Object.fromEntries(fields.map(({ k, f }) => [k, f.get()]).filter(([, v]) => v !== null && v !== "")) };
+  }
+  if (schema.type === "array") {
+    // A list (an attacking grouping's other battalions): none to start, add as needed.
+    const items = [];
+    const list = el("div", { class: "items" });
+    const add = el("button", { class: "plain", type: "button", onclick: () => {
+      const f = formFor(schema.items, root, `${name} ${items.length + 1}`);
+      const entry = { f };
+      const remove = el("button", { class: "plain", type: "button", onclick: () => { items.splice(items.indexOf(entry), 1); row.remove(); } }, "remove");
+      const row = el("div", { class: "item" }, f.node, remove);
+      items.push(entry);
+      list.append(row);
+    } }, `add (${labelOf(description, name).toLowerCase()})`);
+    return { node: el("fieldset", {}, el("legend", { title: description }, labelOf(description, name)), list, add), get: () => items.map((i) => i.f.get()) };
+  }
+  if (schema.type === "boolean") {
+    const c = el("input", { type: "checkbox", name, checked: schema.default === true });
+    return { node: c, get: () => c.checked };
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    const i = el("input", { type: "number", name, value: schema.default ?? schema.examples?.[0] ?? schema.minimum ?? 0, min: schema.minimum, max: Math.min(schema.maximum ?? 1e9, 1e9), step: schema.type === "integer" ? 1 : "any" });
+    return { node: i, get: () => (i.value === "" ? null : Number(i.value)) };
+  }
+  const t = el("input", { type: "text", name, value: schema.default ?? "" });
+  return { node: t, get: () => { try { return JSON.parse(t.value); } catch { return t.value; } } };
+}
+
+/**
+ * A summary of exact odds: for each part of the outcome (each side's result, its casualties), the
+ * chance of each value, and the average of the numbers. `outcomes` as the API gives them.
+ */
+export function summarise(outcomes) {
+  const parts = new Map(); // field → Map(value → probability)
+  for (const o of outcomes) {
+    const d = o.detail;
+    if (!d || typeof d !== "object") continue;
+    const walk = (v, path) => {
+      if (v && typeof v === "object" && !Array.isArray(v)) {
+        for (const [k, w] of Object.entries(v)) walk(w, path ? `${path} ${k}` : k);
+        return;
+      }
+      const key = path.replaceAll("_", " ");
+      const value = Array.isArray(v) ? v.join(" ") : human(String(v));
+      if (!parts.has(key)) parts.set(key, new Map());
+      const m = parts.get(key);
+      m.set(value, (m.get(value) || 0) + o.probability);
+    };
+    walk(d, "");
+  }
+  return [...parts].filter(([, m]) => m.size > 1 || parts.size <= 4).map(([field, m]) => {
+    const values = [...m].sort((a, b) => b[1] - a[1]);
+    const numeric = values.every(([v]) => v !== "" && !Number.isNaN(Number(v)));
+    const mean = numeric ? values.reduce((s, [v, p]) => s + Number(v) * p, 0) : null;
+    return { field, values, mean };
+  });
+}
+
+// A value as a person reads it: a band of scores ("minus1_to7") as "−1 to −7", an open band
+// ("plus4") as "+4 or over", words without underscores.
+function human(v) {
+  const sign = (w) => (w === "plus" ? "+" : "−");
+  let m = /^(plus|minus)(\d+)_to(\d+)$/.exec(v);
+  if (m) return `${sign(m[1])}${m[2]} to ${sign(m[1])}${m[3]}`;
+  m = /^(plus|minus)(\d+)$/.exec(v);
+  if (m) return m[1] === "plus" ? `+${m[2]} or over` : `−${m[2]} or under`;
+  return v.replaceAll("_", " ");
+}
+
+const pct = (p) => `${(p * 100).toFixed(p < 0.001 ? 2 : 1)}%`;
+
+/** Show the desk of `ruleset` in `main`. */
+export async function showDesk(main, ruleset) {
+  main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
+  let schema;
+  try {
+    schema = await api(`/api/desk/${ruleset}/schema`);
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, e.status === 404 ? `There is no desk for "${ruleset}".` : e.message), el("a", { href: "#/" }, "All battles"));
+    return;
+  }
+  const form = formFor(schema, schema);
+  const out = el("div", { class: "box deskout" });
+  const draws = el("input", { type: "text", placeholder: "as rolled: 7 3, or Q 7 (empty: the computer rolls)", size: 34, "aria-label": "draws" });
+  const err = el("div", { class: "error" });
+  const odds = async () => {
+    err.textContent = "";
+    try {
+      const r = await post(`/api/desk/${ruleset}/odds`, { situation: form.get() });
+      const summary = summarise(r.outcomes);
+      out.replaceChildren(...[
+        el("h4", {}, "The odds in short"),
+        el("div", { class: "oddsummary" }, summary.map((s) => el("div", { class: "oddline" },
+          el("strong", {}, s.field), ": ",
+          s.values.map(([v, p]) => `${v} ${pct(p)}`).join(", "),
+          s.mean !== null ? el("span", { class: "quiet" }, ` (on average ${s.mean.toFixed(2)})`) : null))),
+        el("h4", {}, `Every outcome (${r.outcomes.length}), most likely first`),
+        ...r.outcomes.slice(0, 40).map((o) => el("div", { class: "bar" },
+          el("span", { class: "barfill", style: `width: ${Math.max(0.5, o.probability * 100)}%` }),
+          el("span", { class: "bartext" }, `${(o.probability * 100).toFixed(2)}%  ${o.outcome}`))),
+        r.outcomes.length > 40 ? el("div", { class: "quiet" }, `and ${r.outcomes.length - 40} less likely outcomes`) : null].filter(Boolean));
+    } catch (e) { err.textContent = e.message; }
+  };
+  const resolve = async () => {
+    err.textContent = "";
+    try {
+      const r = await post(`/api/desk/${ruleset}/resolve`, { situation: form.get(), draws: draws.value, seed: Math.floor(Math.random() * 1e9) });
+      const list = r.draws || [];
+      const kind = (d) => (d.kind === "die" ? `d${d.sides}` : d.kind === "card" ? "a card" : d.kind);
+      out.replaceChildren(el("h4", {}, "Result"), el("pre", { class: "resolution" }, r.text),
+        list.length ? el("div", { class: "drawlist" },
+          el("h4", {}, `The draws, in the order they were needed (${list.length})`),
+          el("ol", {}, list.map((d) => el("li", {}, `${kind(d)} for ${d.purpose}: ${d.value}`))),
+          el("div", { class: "quiet" }, "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : null);
+    } catch (e) { err.textContent = e.message; }
+  };
+  main.replaceChildren(el("h2", {}, `The umpire's desk: ${ruleset}`),
+    el("div", { class: "game" },
+      el("div", { class: "box desk" }, schema.description ? el("p", { class: "quiet" }, schema.description) : null, form.node),
+      el("div", { class: "panel" },
+        el("div", { class: "box" }, el("button", { onclick: odds, "data-odds": "1" }, "Exact odds"), " ",
+          el("div", { class: "drawrow" }, draws, " ", el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve")),
+          el("div", { class: "quiet" }, "Leave the draws empty and the computer rolls; the result lists every draw it needed, in order."), err),
+        out, el("a", { href: "#/" }, "All battles"))));
+}

@@ -1,0 +1,329 @@
+// A game: the map, where the battle stands, the selected unit, the choices, the umpire's
+// desk, the notes and the log; kept up to date through a WebSocket.
+
+import { el, api, post, auth, held, roleKey, words, bearing } from "./util.js";
+import { drawMap, movedUnits, armOf } from "./map.js";
+
+/** Show game `id` in `main`; returns the function that stops watching it. */
+export function showGame(main, id) {
+  let selected = null;
+  let closed = false;
+  let socket = null;
+  let retry = 1000;
+  let opened = false;
+  let busy = false;
+  let chosen = null; // a role picked by hand, when this browser holds several
+  let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
+  let handedTo = null; // hot seat: the side whose screen this is now
+  const camera = {}; // the map's zoom, kept between drawings
+  const mapBox = el("div", { class: "mapbox" });
+  const summary = el("div", { class: "summary quiet", "aria-live": "polite" });
+  const status = el("div", { class: "box status" });
+  const standing = el("div", { class: "box standing" });
+  const unitBox = el("div", { class: "box unitbox" });
+  const choices = el("div", { class: "box" });
+  const umpireBox = el("div", { class: "box umpire" });
+  const log = el("div", { class: "box" });
+  const links = el("div", { class: "box" });
+  const notes = el("details", { class: "box notes" });
+  main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, summary),
+    el("div", { class: "panel" }, status, standing, unitBox, choices, umpireBox, log, notes, links)));
+
+  const roles = () => held(id).roles;
+  // The role to look as: one picked by hand; else the side that must act if this browser holds
+  // it (hot seat); else a side it holds; else the umpire; else nobody (a spectator).
+  const current = (actor) => {
+    const r = roles();
+    if (chosen && r[chosen]) return chosen;
+    if (actor && actor.side !== undefined && r[actor.side]) return String(actor.side);
+    const sides = Object.keys(r).filter((k) => k !== "umpire");
+    if (sides.length) return sides[0];
+    return r.umpire ? "umpire" : null;
+  };
+  const look = (key) => api(`/api/games/${id}${key === "umpire" && viewAs !== "" ? `?view_as=${viewAs}` : ""}`,
+    { headers: auth(key ? roles()[key] : null) });
+
+  let actor = null;
+  let shown = -1; // the number of actions on screen
+  let shownHeld = null; // whether results were held for the umpire when it was drawn
+  let names = [];
+  let last = null; // {g, key}: the game as last fetched
+  let before = null; // the view before the last change (what moved since is highlighted)
+  let seenLog = -1; // how many log lines were on screen before the last change
+  let fresh = false; // the next drawing shows a change (animate it)
+  async function refresh() {
+    try {
+      let key = current(actor);
+      let g = await look(key);
+      const next = current(g.actor);
+      if (next !== key) {
+        key = next;
+        g = await look(key);
+      }
+      if (last && g.actions !== shown) {
+        before = last.g.view;
+        seenLog = last.g.log.length;
+        fresh = true;
+      }
+      actor = g.actor;
+      shown = g.actions;
+      shownHeld = g.held;
+      names = g.view.sides;
+      last = { g, key };
+      // Hot seat: before the other side's secrets come on screen, the screen is handed over.
+      if (g.hot_seat && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
+        if (handedTo === null) handedTo = key;
+        else return handOver(key);
+      }
+      render(g, key);
+    } catch (e) {
+      if (e.status === 404) {
+        closed = true;
+        if (socket) socket.close();
+        main.replaceChildren(el("p", { class: "error" }, `There is no game ${id} on this server.`),
+          el("p", {}, el("a", { href: "#/" }, "All battles")));
+        return;
+      }
+      status.querySelector(".problem")?.remove();
+      status.append(el("div", { class: "error problem" }, e.message));
+    }
+  }
+
+  function handOver(key) {
+    const side = names[Number(key)] || `side ${Number(key) + 1}`;
+    mapBox.replaceChildren(el("div", { class: "handover" },
+      el("h3", {}, `Hand the screen to the ${side}`),
+      el("p", {}, "Their orders and what only they may see come next: the other side should look away."),
+      el("button", { "data-handover": key, onclick: () => { handedTo = key; refresh(); } }, `I am the ${side}: show my side`)));
+    for (const box of [summary, status, standing, unitBox, choices, umpireBox, notes, log, links]) box.replaceChildren();
+  }
+
+  function render(g, key) {
+    const v = g.view;
+    const token = key ? roles()[key] : null;
+    const err = el("div", { class: "error" });
+    const animate = fresh;
+    fresh = false;
+    // One action at a time: the choices are disabled while one is on its way, and enabled again
+    // once its answer is drawn (a click meanwhile waits, it is not lost).
+    const enable = (on) => document.querySelectorAll("button.choice, button[data-umpire-act], button[data-release]")
+      .forEach((b) => { b.disabled = !on; });
+    const send = async (action) => {
+      if (busy) return;
+      busy = true;
+      enable(false);
+      try {
+        const r = await post(`/api/games/${id}/actions`, { action }, token);
+        selected = null;
+        if (key !== "umpire") actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
+        await refresh();
+      } catch (e) {
+        err.textContent = e.message;
+      } finally {
+        busy = false;
+        enable(true);
+      }
+    };
+    const take = (c) => () => send(c.action);
+    const unitNames = new Set(v.pieces.map((p) => p.unit).filter(Boolean));
+    if (selected && !unitNames.has(selected)) selected = null;
+    const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
+    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
+    // A unit picked is drawn from the game as last fetched (never an older one).
+    const pick = (u) => { if (selected !== u) { selected = u; if (last) render(last.g, last.key); } };
+    const { node, show } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate });
+    mapBox.replaceChildren(node);
+
+    // What changed since the last drawing, in a line.
+    if (animate && before) {
+      const moved = movedUnits(before, v);
+      const bySide = v.sides.map((s, i) => [...moved.keys()].filter((u) => v.pieces.find((p) => p.unit === u)?.side === i));
+      const parts = bySide.map((us, i) => (us.length ? `the ${v.sides[i]} moved ${words(us.length > 4 ? [...us.slice(0, 3), `${us.length - 3} more`] : us)}` : null)).filter(Boolean);
+      const lines = g.log.length - seenLog;
+      summary.textContent = `${parts.length ? `${parts.join("; ")}. ` : ""}${lines > 0 ? `${lines} new line${lines === 1 ? "" : "s"} in the account (marked).` : ""}`;
+      summary.textContent = summary.textContent.charAt(0).toUpperCase() + summary.textContent.slice(1);
+    }
+
+    const mine = g.seat !== null && g.seat !== undefined && g.actor && g.actor.side === g.seat;
+    const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `The ${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
+      : el("div", { class: "actor" }, g.actor && g.actor.side !== undefined ? (mine && g.candidates.length ? "Your move." : `The ${v.sides[g.actor.side]} to act.`) : "",
+        g.thinking && !(mine && g.candidates.length) ? " (the computer is thinking…)" : "");
+    const sideName = (k) => v.sides[Number(k)];
+    const me = g.role === "umpire"
+      ? `You are the umpire${g.viewing_as && g.viewing_as.side !== undefined ? `, looking as the ${v.sides[g.viewing_as.side]} see it` : ", seeing everything"}.`
+      : g.seat !== null && g.seat !== undefined
+        ? (g.hot_seat ? `Hot seat: the ${v.sides[g.seat]} have the screen.` : `You play the ${v.sides[g.seat]}.`)
+        : "You are watching.";
+    const heldRoles = Object.keys(roles());
+    const switcher = heldRoles.length > 1 && !g.hot_seat ? el("select", { "aria-label": "look as", onchange: (e) => { chosen = e.target.value; refresh(); } },
+      heldRoles.map((k) => el("option", { value: k, selected: k === key }, k === "umpire" ? "the umpire" : `the ${sideName(k)}`))) : null;
+    const seed = g.seed.chosen
+      ? `Practice game: its creator chose the seed (${g.seed.value}), so its dice could be foreseen.`
+      : g.seed.value !== null && g.seed.value !== undefined
+        ? `The server's seed, kept secret until now: ${g.seed.value}${g.seed.salt ? `, salt ${g.seed.salt}` : ""} (SHA-256 of "volley seed ${g.seed.value}${g.seed.salt ? ` ${g.seed.salt}` : ""}" was published at the start: ${g.seed.commitment.slice(0, 16)}…).`
+        : `The dice come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
+    status.replaceChildren(...[
+      el("h4", {}, v.title),
+      el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),
+      who,
+      el("div", { class: "quiet role" }, me, switcher ? " Look as: " : "", switcher),
+      el("div", { class: "quiet seed" }, seed),
+      g.umpire !== "none" ? el("div", { class: "quiet umpire-seat" }, g.umpire === "seated"
+        ? "An umpire is seated: he sees everything, both sides' orders included."
+        : "An umpire is invited but not yet seated.") : null].filter(Boolean));
+
+    // Where the battle stands: the turn, the objectives and their holders, and what the rule set
+    // says of each side (break points, exhaustion, turns left).
+    standing.replaceChildren(...[
+      el("h4", {}, "Where the battle stands"),
+      el("div", { class: "turnline" }, `Turn ${v.turn}: ${v.phase}`),
+      ...v.objectives.map((o) => el("div", { class: "objline" }, `★ ${o.name}: `,
+        o.holder === null || o.holder === undefined ? el("span", { class: "quiet" }, "held by nobody")
+          : el("span", { class: `side${o.holder}` }, `the ${v.sides[o.holder]}`))),
+      ...(v.standing || []).map((s) => el("div", { class: s.side === null || s.side === undefined ? "" : `side${s.side}` }, s.text)),
+    ]);
+
+    // The selected unit: what it is, how it stands, what it may do.
+    if (selected) {
+      const pieces = v.pieces.filter((p) => p.unit === selected);
+      const p = pieces[0];
+      const counters = new Map();
+      for (const q of pieces) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
+      unitBox.replaceChildren(...[
+        el("h4", {}, "The unit"),
+        el("div", { class: "unitname" }, el("strong", {}, selected), p && p.side !== null && p.side !== undefined ? ` (${v.sides[p.side]})` : ""),
+        p ? el("div", {}, `${p.label}; ${armOf(p)}; ${p.status}${typeof p.facing === "number" ? `; facing ${bearing(p.facing)}` : ""}`) : null,
+        counters.size ? el("div", {}, [...counters].map(([k, n]) => `${k === "green" ? "green counters" : k}: ${n}`).join("; ")) : null,
+        ...pieces.flatMap((q) => (q.ranges || []).map((r) => el("div", { class: "quiet" }, `reach: ${r.label}`))),
+        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.`
+          : g.candidates.length ? "No choice names this unit now." : "It is not your move."),
+      ].filter(Boolean));
+      unitBox.hidden = false;
+    } else {
+      unitBox.replaceChildren(el("h4", {}, "The unit"), el("div", { class: "quiet" }, "Click a unit on the map to see it and its choices; drag the ground to pan, the wheel or the buttons to zoom."));
+    }
+
+    // Choices: all, or those naming the selected unit.
+    const buttons = list.map((c) => el("button", {
+      class: "choice",
+      disabled: busy,
+      onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
+      onclick: take(c),
+    }, c.text));
+    const waiting = g.outcome ? "The battle is over."
+      : g.held ? (g.role === "umpire" ? "The turn's results are held: the players see the battle as it was before them." : "The umpire is looking at the turn's results.")
+        : g.role === "umpire" ? "The sides decide; the umpire may step in below."
+          : g.seat === null || g.seat === undefined ? (g.actor && g.actor.side !== undefined ? `You are watching: the ${v.sides[g.actor.side]} decide.` : "You are watching.")
+            : mine ? "Nothing to choose just now." : "Waiting for the other side.";
+    choices.replaceChildren(...[
+      el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
+      selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
+      g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
+      err].filter(Boolean));
+    if (g.role === "umpire") umpireDesk(g, send);
+    else umpireBox.replaceChildren();
+    umpireBox.hidden = g.role !== "umpire";
+    const wasOpen = notes.open;
+    notes.replaceChildren(el("summary", {}, "Notes on the scenario and the rules"), ...v.notes.map((n) => el("div", {}, n)));
+    notes.open = wasOpen;
+    const from = animate && seenLog >= 0 ? seenLog : g.log.length;
+    const shownLines = g.log.slice(-300);
+    const offset = g.log.length - shownLines.length;
+    const lines = shownLines.map((l, i) => el("div", { class: `${/^Turn \d/.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text));
+    const box = el("div", { class: "log" }, lines);
+    log.replaceChildren(el("h4", {}, "What happened"), box);
+    box.scrollTop = box.scrollHeight;
+    const base = `${location.origin}${location.pathname}`;
+    const invites = held(id).invitations.map((i) => el("div", {},
+      i.role === "umpire" ? "Invitation for the umpire" : `Invitation for the ${sideName(i.role.side)}`,
+      " (send it to one person: it works once): ",
+      el("div", { class: "link", "data-invite": roleKey(i.role) }, `${base}#/join/${id}/${i.code}`)));
+    links.replaceChildren(el("h4", {}, "Links"), ...invites,
+      el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
+      g.outcome ? el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
+        " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)") : null,
+      el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: "#/" }, "All battles")));
+  }
+
+  // The umpire's desk in a live game: look as either side, and (where the rules give the
+  // umpire actions) grant a tactical advantage or adjust, move or turn a unit, with a reason.
+  function umpireDesk(g, send) {
+    const v = g.view;
+    const looking = el("select", { "aria-label": "view as", onchange: (e) => { viewAs = e.target.value; refresh(); } },
+      el("option", { value: "", selected: viewAs === "" }, "everything"),
+      ...v.sides.map((s, i) => el("option", { value: String(i), selected: viewAs === String(i) }, `as the ${s} see it`)));
+    const problem = el("div", { class: "error" });
+    const parts = [el("h4", {}, "The umpire"), el("div", {}, "Look at the battle: ", looking), problem];
+    if (g.held) {
+      parts.push(el("div", { class: "held" }, "The players wait for this turn's results. Amend them below if need be, then ",
+        el("button", { "data-release": "1", onclick: async () => {
+          try { await post(`/api/games/${id}/release`, {}, roles().umpire); await refresh(); } catch (e) { problem.textContent = e.message; }
+        } }, "release the results")));
+    }
+    if (g.umpire_units && !g.outcome) {
+      const unit = el("select", { "aria-label": "unit" }, g.umpire_units.map((n, i) => el("option", { value: String(i) }, n)));
+      const kind = el("select", { "aria-label": "umpire action" },
+        el("option", { value: "advantage" }, "grant a tactical advantage"),
+        el("option", { value: "adjust" }, "adjust, move or turn the unit"));
+      const num = (label, attrs = {}) => el("input", { type: "number", "aria-label": label, placeholder: label, ...attrs });
+      const value = num("advantage (0 to 3)", { min: 0, max: 3, value: 1 });
+      const figures = num("figures"), greens = num("green counters", { min: 0 });
+      const x = num("x"), y = num("y"), facing = num("facing (°)");
+      const steady = el("input", { type: "checkbox", "aria-label": "back in good order" });
+      const reason = el("input", { type: "text", "aria-label": "reason", placeholder: "why (every player reads it)", size: 30 });
+      const adv = el("div", {}, "Advantage: ", value);
+      const adj = el("div", { hidden: true }, figures, greens, el("label", {}, steady, " back in good order"), el("div", {}, "Put at ", x, y, " facing ", facing));
+      kind.addEventListener("change", () => { adv.hidden = kind.value !== "advantage"; adj.hidden = kind.value !== "adjust"; });
+      const opt = (input) => (input.value === "" ? undefined : Number(input.value));
+      const go = el("button", { "data-umpire-act": "1", onclick: () => {
+        const u = Number(unit.value);
+        if (kind.value === "advantage") return send({ advantage: { unit: u, value: Number(value.value), reason: reason.value } });
+        const a = { unit: u, figures: opt(figures), greens: opt(greens), steady: steady.checked, reason: reason.value };
+        if (x.value !== "" || y.value !== "") a.at = [opt(x), opt(y)];
+        if (facing.value !== "") a.facing = opt(facing);
+        return send({ adjust: a });
+      } }, "Act as the umpire");
+      parts.push(el("div", {}, unit, " ", kind), adv, adj, el("div", {}, reason, " ", go));
+    } else if (!g.outcome) {
+      parts.push(el("div", { class: "quiet" }, "These rules give the umpire no actions of his own: he watches, with every secret in view."));
+    }
+    umpireBox.replaceChildren(...parts);
+  }
+
+  // Keys: Escape clears the selection.
+  const onKey = (e) => {
+    if (e.key === "Escape" && selected && last) { selected = null; render(last.g, last.key); }
+  };
+  document.addEventListener("keydown", onKey);
+
+  function connect() {
+    if (closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    // Say who watches: the count it tells is of the actions this role may know of.
+    socket.onopen = () => {
+      retry = 1000;
+      const again = opened;
+      opened = true;
+      const key = current(actor);
+      socket.send(JSON.stringify(key ? { token: roles()[key] } : {}));
+      // Back after a break: what happened meanwhile (and the old error goes).
+      if (again) refresh();
+    };
+    socket.onmessage = (m) => {
+      // Only news: our own action is already drawn when its answer comes back.
+      let n = -1, heldNow = null;
+      try { ({ actions: n, held: heldNow } = JSON.parse(m.data)); } catch { /* refresh anyway */ }
+      if (n !== shown || heldNow !== shownHeld) refresh();
+    };
+    // Lost: try again, waiting longer each time (up to half a minute).
+    socket.onclose = () => {
+      if (closed) return;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    };
+  }
+  // Watch for news once the game is known to be there.
+  refresh().then(() => connect());
+  return () => { closed = true; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+}

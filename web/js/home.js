@@ -1,0 +1,107 @@
+// The first page: the battles (each with a picture of its table and its armies named), the
+// umpire's desks, and the games on this server, yours marked.
+
+import { el, api, post, held, keep, roleKey, words } from "./util.js";
+import { drawMap } from "./map.js";
+
+/** Show the first page in `main`. */
+export async function showHome(main) {
+  main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
+  let scenarios, games, calculators;
+  try {
+    [scenarios, games, calculators] = await Promise.all([api("/api/scenarios"), api("/api/games"), api("/api/desk")]);
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, `The server did not answer: ${e.message}`),
+      el("button", { onclick: () => showHome(main) }, "Try again"));
+    return;
+  }
+  const titles = new Map(scenarios.map((s) => [s.name, s]));
+  const cards = scenarios.map((s) => {
+    const sides = s.sides && s.sides.length === 2 ? s.sides : ["First side", "Second side"];
+    const pick = (side) => el("select", { "data-side": side, "aria-label": `who plays the ${sides[side]}` },
+      el("option", { value: "human", selected: side === 0 }, "a person"),
+      el("option", { value: "heuristic", selected: side === 1 }, "the computer (heuristic)"),
+      el("option", { value: "random" }, "the computer (random)"),
+      el("option", { value: "mcts" }, "the computer (searching: stronger, thinks 0.2 s a move)"));
+    const a = pick(0), b = pick(1);
+    const me = el("select", { "data-me": s.name, "aria-label": "you are" },
+      el("option", { value: "auto" }, "the first side a person plays"),
+      el("option", { value: "hot_seat" }, "both sides, taking turns at this screen (hot seat)"),
+      el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
+      el("option", { value: "spectator" }, "nobody: send every invitation"));
+    const hidden = el("input", { type: "checkbox", "data-private": s.name });
+    const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
+    const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
+    const err = el("div", { class: "error" });
+    const start = el("button", {
+      "data-scenario": s.name,
+      onclick: async () => {
+        start.disabled = true;
+        try {
+          const players = [a.value, b.value];
+          const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
+          if (me.value !== "auto") req.creator = me.value;
+          const g = await post("/api/games", req);
+          keep(g.id, (h) => {
+            for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
+            h.invitations = g.invitations;
+          });
+          location.hash = `#/game/${g.id}`;
+        } catch (e) {
+          err.textContent = e.message;
+          start.disabled = false;
+        }
+      },
+    }, "Play");
+    const picture = el("div", { class: "thumbbox", "data-thumb": s.name });
+    return el("div", { class: "card" },
+      picture,
+      el("h3", {}, s.title),
+      el("div", { class: "rs" }, `${s.ruleset_title || s.ruleset}${s.variant ? ` (${s.variant})` : ""} · ${s.name}`),
+      s.sides && s.sides.length === 2 ? el("div", { class: "armies" }, el("span", { class: "side0" }, s.sides[0]), " against ", el("span", { class: "side1" }, s.sides[1])) : null,
+      el("p", {}, s.description),
+      el("div", { class: "field" }, el("span", {}, `The ${sides[0]}: `), a),
+      el("div", { class: "field" }, el("span", {}, `The ${sides[1]}: `), b),
+      el("div", { class: "field" }, el("span", {}, "You are: "), me),
+      el("details", { class: "options" }, el("summary", {}, "More options"),
+        el("label", {}, hidden, " private (not listed; watched only with its link)"),
+        el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
+        el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)")),
+      el("div", {}, start), err);
+  });
+  const when = (t) => {
+    if (!t) return "";
+    const d = new Date(t * 1000);
+    return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  };
+  const sorted = [...games].sort((x, y) => (y.created || 0) - (x.created || 0));
+  const rows = sorted.map((g) => {
+    const mine = Object.keys(held(g.id).roles);
+    const s = titles.get(g.scenario_name);
+    const sides = s && s.sides && s.sides.length === 2 ? s.sides : null;
+    const yours = mine.length ? (mine.includes("umpire") ? "you umpire" : `yours (${words(mine.filter((k) => k !== "umpire").map((k) => (sides ? `the ${sides[Number(k)]}` : `side ${Number(k) + 1}`)))})`) : "";
+    return el("tr", { class: mine.length ? "yours" : "" },
+      el("td", {}, when(g.created)),
+      el("td", {}, s ? s.title : g.scenario_name),
+      el("td", {}, g.players.map((p, i) => `${sides ? `${sides[i]}: ` : ""}${p === "human" ? "a person" : `the computer (${p})`}`).join("; ")),
+      el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
+      el("td", { class: "mine" }, yours),
+      el("td", {}, el("a", { href: `#/game/${g.id}` }, mine.length ? "play" : "watch"), " · ", el("a", { href: `#/replay/${g.id}` }, "replay")));
+  });
+  const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
+  main.replaceChildren(
+    el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
+    el("h2", {}, "The umpire's desk"),
+    el("p", {}, "Describe a combat, get the exact odds of every outcome, or resolve it with the dice or cards rolled on the table: ",
+      desks.flatMap((d, i) => (i ? [" · ", d] : [d]))),
+    el("h2", {}, "Games"),
+    rows.length ? el("table", { class: "games" }, el("tr", {}, el("th", {}, "begun"), el("th", {}, "battle"), el("th", {}, "players"), el("th", {}, "where it stands"), el("th", {}, ""), el("th", {}, "")), rows)
+      : el("p", { class: "quiet" }, "No games yet."));
+  // The tables' pictures, as they come.
+  for (const s of scenarios) {
+    api(`/api/scenarios/${encodeURIComponent(s.name)}/view`).then((v) => {
+      const box = main.querySelector(`[data-thumb="${CSS.escape(s.name)}"]`);
+      if (box) box.replaceChildren(drawMap(v, { thumbnail: true }).node);
+    }).catch(() => { /* no picture: the card says it all */ });
+  }
+}

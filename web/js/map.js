@@ -1,0 +1,448 @@
+// The map: a rule set's `view` drawn as SVG — terrain, objectives, pieces by arm with their
+// facing, readable names, the selected unit's reach, and the places its choices lead — with
+// zoom and pan (wheel, pinch, drag, buttons), a scale bar and a legend. What moved since the
+// last drawing is highlighted and slides to its new place.
+
+import { el, svg, centre, words } from "./util.js";
+
+const TERRAIN = {
+  woods: ["#9fbf8a", "#6f8f5a"], town: ["#c9b59a", "#8a7560"], hill: ["#e2d6aa", "#b9a97a"],
+  river: ["#9cc4e4", "#6f9cc4"], bridge: ["#b08f6a", "#7a5f40"], impassable: ["#9a9a9a", "#666"],
+  field: ["#efe7bf", "#cdbf8a"], softground: ["#cfdcb6", "#9fb08a"], builtup: ["#c9b59a", "#8a7560"],
+  farm: ["#c9b59a", "#8a7560"], village: ["#c9b59a", "#8a7560"], marsh: ["#b9d2c0", "#7f9f8a"],
+  open: ["none", "none"],
+};
+const LINES = {
+  wall: ["#6b5b4b", 0.35, ""], hedge: ["#4f7040", 0.35, "0.6 0.3"], road: ["#bba27a", 0.6, ""],
+  redoubt: ["#5b4b3b", 0.5, ""], trench: ["#5b4b3b", 0.4, "0.4 0.2"], stream: ["#6f9cc4", 0.4, ""],
+};
+export const SIDES = ["#35588f", "#a8432f"];
+
+/** The arm of a piece: the view's word, else one guessed from its label. */
+export function armOf(p) {
+  if (p.arm) return p.arm;
+  const l = `${p.label} ${p.unit || ""}`.toLowerCase();
+  if (/general|commander|officer|\bgen\.|brigadier|colonel/.test(l)) return "general";
+  if (/gun|battery|artillery|howitzer/.test(l)) return "artillery";
+  if (/cav|hussar|dragoon|cuirass|kürass|uhlan|horse|chasseur à cheval|lancer/.test(l)) return "cavalry";
+  if (/wagon|train|transport|baggage/.test(l)) return "transport";
+  return "infantry";
+}
+
+// The sign of each arm, drawn at a piece's middle in a box `s` wide: the soldier's usual map
+// signs (a cross for foot, a slash for horse, a ball for guns, a flag for a general).
+function armSign(arm, [x, y], s, fy) {
+  const g = svg("g", { class: `sign ${arm}` });
+  const X = x, Y = fy(y), h = s * 0.6;
+  const box = () => g.append(svg("rect", { x: X - s / 2, y: Y - h / 2, width: s, height: h, fill: "none", stroke: "#fff", "stroke-width": s / 14 }));
+  const line = (x1, y1, x2, y2) => g.append(svg("line", { x1, y1, x2, y2, stroke: "#fff", "stroke-width": s / 14 }));
+  if (arm === "infantry") { box(); line(X - s / 2, Y - h / 2, X + s / 2, Y + h / 2); line(X - s / 2, Y + h / 2, X + s / 2, Y - h / 2); }
+  else if (arm === "cavalry") { box(); line(X - s / 2, Y + h / 2, X + s / 2, Y - h / 2); }
+  else if (arm === "artillery") { box(); g.append(svg("circle", { cx: X, cy: Y, r: h / 5, fill: "#fff" })); }
+  else if (arm === "transport") { box(); line(X - s / 2, Y, X + s / 2, Y); g.append(svg("circle", { cx: X - s / 4, cy: Y + h / 2, r: h / 8, fill: "#fff" })); g.append(svg("circle", { cx: X + s / 4, cy: Y + h / 2, r: h / 8, fill: "#fff" })); }
+  else if (arm === "general") { line(X - s / 4, Y + h / 2, X - s / 4, Y - h / 2); g.append(svg("polygon", { points: `${X - s / 4},${Y - h / 2} ${X + s / 3},${Y - h / 4} ${X - s / 4},${Y}`, fill: "#fff" })); }
+  return g;
+}
+
+// The places an action names, in order: [x, y] pairs, and grid areas ({col, row}) at their
+// centres; on a grid, whole-number pairs are areas too.
+export function actionPoints(action, grid) {
+  const points = [];
+  const walk = (v) => {
+    if (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number")) points.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") {
+      if (typeof v.col === "number" && typeof v.row === "number") points.push([v.col + 0.5, v.row + 0.5]);
+      else Object.values(v).forEach(walk);
+    }
+  };
+  walk(action);
+  return grid ? points.map(([x, y]) => (Number.isInteger(x) && Number.isInteger(y) ? [x + 0.5, y + 0.5] : [x, y])) : points;
+}
+
+/** Whether a view is drawn on a grid of areas (Itchy and Scratchy). */
+export const isGrid = (view) => view.pieces.some((p) => p.footprint.shape === "polygon") && view.width <= 40 && Number.isInteger(view.width)
+  && (view.unit === undefined || view.unit === "area");
+
+/** Where each unit stands: its name → the middle of its pieces and its side. */
+export function unitPlaces(view) {
+  const places = new Map();
+  for (const p of view.pieces) {
+    if (!p.unit) continue;
+    const c = centre(p.footprint);
+    const e = places.get(p.unit) || { x: 0, y: 0, n: 0, side: p.side, facing: p.facing };
+    e.x += c[0]; e.y += c[1]; e.n += 1;
+    places.set(p.unit, e);
+  }
+  for (const e of places.values()) { e.x /= e.n; e.y /= e.n; }
+  return places;
+}
+
+/** The units that moved or turned between two views: name → [dx, dy] (table units). */
+export function movedUnits(before, after) {
+  const moved = new Map();
+  if (!before) return moved;
+  const a = unitPlaces(before), b = unitPlaces(after);
+  const eps = Math.max(after.width, after.depth) / 2000;
+  for (const [name, q] of b) {
+    const p = a.get(name);
+    if (!p) continue;
+    const turned = typeof p.facing === "number" && typeof q.facing === "number" && Math.abs(p.facing - q.facing) > 0.5;
+    if (Math.hypot(q.x - p.x, q.y - p.y) > eps || turned) moved.set(name, [q.x - p.x, q.y - p.y]);
+  }
+  return moved;
+}
+
+/** A footprint's two side lengths (a rectangle's; a circle's diameter twice; else its box). */
+function sides(f) {
+  if (f.shape === "circle") return [f.r * 2, f.r * 2];
+  const ps = f.points;
+  if (ps.length === 4) return [Math.hypot(ps[1][0] - ps[0][0], ps[1][1] - ps[0][1]), Math.hypot(ps[2][0] - ps[1][0], ps[2][1] - ps[1][1])];
+  return [0, 1].map((i) => { const vs = ps.map((q) => q[i]); return Math.max(...vs) - Math.min(...vs); });
+}
+
+/** A footprint scaled by `s` about `c`, then shifted by `off`. */
+function moveFootprint(f, c, s, off) {
+  const at = ([x, y]) => [c[0] + (x - c[0]) * s + off[0], c[1] + (y - c[1]) * s + off[1]];
+  return f.shape === "circle" ? { ...f, at: at(f.at), r: f.r * s } : { ...f, points: f.points.map(at) };
+}
+
+/** A "nice" length for a scale bar about `target` units long: 1, 2 or 5 times a power of ten. */
+function niceLength(target) {
+  const p = 10 ** Math.floor(Math.log10(target));
+  return [5, 2, 1].map((m) => m * p).find((v) => v <= target) || p;
+}
+
+const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", "areas"], mm: ["mm", "mm"] };
+
+/**
+ * Draw `view`. Options: `onPick(unit|null)` when a piece (or the ground) is clicked;
+ * `selected` the selected unit; `targets` the places its choices lead ({points|action, text,
+ * take}); `camera` an object keeping the zoom between drawings ({x, y, w, h}, changed in
+ * place); `previous` the view before the last change (what moved since is highlighted, and
+ * slides unless `animate` is false); `thumbnail`
+ * for a small picture without controls or names.
+ * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
+ * choice's places over the map (null hides them).
+ */
+export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail } = {}) {
+  const W = view.width, D = view.depth;
+  const fy = (y) => D - y; // the table's y runs north; the screen's down
+  const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
+  const size = Math.max(W, D);
+  const grid = isGrid(view);
+  const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: thumbnail ? "map thumb" : "map", role: "img", "aria-label": view.title });
+  const ground = thumbnail ? svg("g", {}) : svg("rect", { x: -W, y: -D, width: 3 * W, height: 3 * D, fill: "#e4dcc6", class: "ground" });
+  map.append(ground, svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4", class: "table" }));
+  const labels = []; // {node, x, y, chars, priority}
+  for (const f of view.terrain.filter((t) => t.closed)) {
+    const [fill, stroke] = TERRAIN[f.kind] || ["#ddd", "#aaa"];
+    map.append(svg("polygon", { points: pts(f.points), fill, stroke, "stroke-width": size / 600, class: "terrain", "data-kind": f.kind }, `${f.name} (${f.kind})`));
+  }
+  for (const f of view.terrain.filter((t) => !t.closed)) {
+    const [stroke, w, dash] = LINES[f.kind] || ["#555", 0.3, ""];
+    map.append(svg("polyline", { points: pts(f.points), fill: "none", stroke, "stroke-width": (w * size) / 120, "stroke-dasharray": dash ? dash.split(" ").map((d) => (d * size) / 120).join(" ") : null, class: "terrain", "data-kind": f.kind }, `${f.name} (${f.kind})`));
+  }
+  if (grid) {
+    for (let x = 0; x <= W; x++) map.append(svg("line", { x1: x, y1: 0, x2: x, y2: D, stroke: "#d6cdb5", "stroke-width": 0.03 }));
+    for (let y = 0; y <= D; y++) map.append(svg("line", { x1: 0, y1: y, x2: W, y2: y, stroke: "#d6cdb5", "stroke-width": 0.03 }));
+  }
+  // Terrain named on the map (after the units' names, where there is room).
+  const named = new Set();
+  for (const f of view.terrain) {
+    // (Not the grid's areas, named by their column and row: the grid says that.)
+    if (!f.name || named.has(f.name) || /^\[[\d\s,.-]+\]$/.test(f.name)) continue;
+    named.add(f.name);
+    const [x, y] = f.closed ? centre({ shape: "polygon", points: f.points }) : f.points[Math.floor(f.points.length / 2)];
+    const t = svg("text", { x, y: fy(y), class: "label tlabel", "text-anchor": "middle" });
+    t.textContent = f.name;
+    labels.push({ node: t, x, y: fy(y), chars: f.name.length, priority: 2 });
+  }
+  for (const o of view.objectives) {
+    const colour = o.holder === null || o.holder === undefined ? "#777" : SIDES[o.holder];
+    map.append(svg("polygon", { points: pts(o.points), fill: "none", stroke: colour, "stroke-width": W / 300, "stroke-dasharray": `${W / 100} ${W / 200}`, class: "objective" },
+      `${o.name}: ${o.holder === null || o.holder === undefined ? "held by nobody" : `held by the ${view.sides[o.holder]}`}`));
+    const [cx, cy] = centre({ shape: "polygon", points: o.points });
+    const t = svg("text", { x: cx, y: fy(cy), class: "label olabel", "text-anchor": "middle", fill: colour });
+    t.textContent = `★ ${o.name}`;
+    labels.push({ node: t, x: cx, y: fy(cy), chars: o.name.length + 2, priority: 1 });
+  }
+  // The pieces, each unit's in a group of its own (so that a move slides it as one).
+  const moved = movedUnits(previous, view);
+  const groups = new Map();
+  const groupOf = (p) => {
+    const key = p.unit || `#${groups.size}`;
+    if (!groups.has(key)) {
+      const g = svg("g", { class: `unit${p.unit && moved.has(p.unit) ? " moved" : ""}${selected && p.unit === selected ? " selected" : ""}`, "data-unit-group": p.unit || null });
+      groups.set(key, g);
+      map.append(g);
+    }
+    return groups.get(key);
+  };
+  const arms = new Set();
+  // Pieces on one place (a General with a unit in its area) are drawn so that each shows and
+  // each can be clicked: the General small in a corner, the others a little apart.
+  const stacks = new Map();
+  for (const p of view.pieces) {
+    const c = centre(p.footprint);
+    const key = `${Math.round(c[0] * 200 / size)},${Math.round(c[1] * 200 / size)}`;
+    if (!stacks.has(key)) stacks.set(key, []);
+    stacks.get(key).push(p);
+  }
+  const placed = new Map();
+  for (const stack of stacks.values()) {
+    if (stack.length < 2) continue;
+    const ordered = [...stack.filter((p) => armOf(p) !== "general"), ...stack.filter((p) => armOf(p) === "general")];
+    const others = ordered.filter((p) => armOf(p) !== "general").length;
+    ordered.forEach((p, i) => {
+      const general = armOf(p) === "general" && others > 0;
+      const c = centre(p.footprint);
+      const [w, h] = sides(p.footprint);
+      const s2 = general ? 0.45 : others > 1 ? 0.8 : 1;
+      const off = general ? [w * 0.27, h * 0.27] : others > 1 ? [(i - (others - 1) / 2) * w * 0.12, -(i - (others - 1) / 2) * h * 0.12] : [0, 0];
+      placed.set(p, moveFootprint(p.footprint, c, s2, off));
+    });
+  }
+  // (A General stacked with a unit is drawn after it, on top.)
+  const onTop = (p) => (placed.has(p) && armOf(p) === "general" ? 1 : 0);
+  const drawn = [...view.pieces].sort((a, b) => onTop(a) - onTop(b)).map((p) => (placed.has(p) ? { ...p, footprint: placed.get(p) } : p));
+  for (const p of drawn) {
+    const g = groupOf(p);
+    const colour = p.side === null || p.side === undefined ? "#555" : SIDES[p.side];
+    const faint = /running|fallen|rallying|routed|broken|gone/.test(p.status);
+    const shape = p.footprint.shape === "circle"
+      ? svg("circle", { cx: p.footprint.at[0], cy: fy(p.footprint.at[1]), r: p.footprint.r })
+      : svg("polygon", { points: pts(p.footprint.points) });
+    shape.setAttribute("fill", colour);
+    shape.setAttribute("fill-opacity", faint ? 0.35 : 0.85);
+    shape.setAttribute("stroke", faint ? colour : "#1d1d1d");
+    shape.setAttribute("stroke-width", size / 600);
+    if (faint) shape.setAttribute("stroke-dasharray", `${size / 300}`);
+    shape.setAttribute("class", `piece${selected && p.unit === selected ? " selected" : ""}`);
+    if (p.unit) shape.setAttribute("data-unit", p.unit);
+    const arm = armOf(p);
+    arms.add(arm);
+    shape.setAttribute("data-arm", arm);
+    shape.append(svg("title"));
+    shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
+    // Pressing a piece selects its unit; releasing over one of its places takes that choice,
+    // so a unit is moved by a click on it and a click on the place, or by dragging it there.
+    if (onPick && p.unit) shape.addEventListener("pointerdown", (e) => { e.stopPropagation(); onPick(p.unit); });
+    g.append(shape);
+    const c = centre(p.footprint);
+    // The sign of its arm, turned with the piece, where the piece is big enough to hold one.
+    const [long, short] = sides(p.footprint).sort((a, b) => b - a);
+    if (!thumbnail && long >= size / 60 && p.footprint.shape !== "circle") {
+      const sign = armSign(arm, c, Math.min(long * 0.5, short * 1.2), fy);
+      if (typeof p.facing === "number" && !grid) sign.setAttribute("transform", `rotate(${p.facing} ${c[0]} ${fy(c[1])})`);
+      g.append(sign);
+    }
+    // Facing: a short stroke from the middle of the piece out past its front.
+    if (typeof p.facing === "number") {
+      const len = short / 2 + size / 120, rad = (p.facing * Math.PI) / 180;
+      g.append(svg("line", { x1: c[0], y1: fy(c[1]), x2: c[0] + Math.sin(rad) * len, y2: fy(c[1] + Math.cos(rad) * len), stroke: "#1d1d1d", "stroke-width": size / 500, class: "facing" }));
+    }
+    // Counters: green counters as green dots beside the piece, numbers (strength, figures) in it.
+    let dx = 0;
+    const r = size / 300;
+    for (const k of p.counters || []) {
+      if (k.kind === "green") {
+        for (let i = 0; i < Math.min(k.n, 6); i++) {
+          g.append(svg("circle", { cx: c[0] + r * 2.4 * i, cy: fy(c[1]) + size / 80, r, fill: "#3f9a3f", stroke: "#1d5a1d", "stroke-width": r / 4, class: "counter green" }));
+        }
+      } else if (!thumbnail) {
+        const t = svg("text", { x: c[0] + dx + size / 70, y: fy(c[1]) - size / 120, "font-size": size / 110, "stroke-width": size / 800, "text-anchor": "start", class: `counter ${k.kind}` });
+        t.textContent = String(k.n);
+        g.append(t);
+        dx += size / 60;
+      }
+    }
+  }
+  // The units' names, once per unit, above the middle of its pieces.
+  for (const [name, c] of unitPlaces({ ...view, pieces: drawn })) {
+    const t = svg("text", { x: c.x, y: fy(c.y), class: `label ulabel${name === selected ? " sel" : ""}`, "text-anchor": "middle", "data-label": name });
+    t.textContent = name;
+    labels.push({ node: t, x: c.x, y: fy(c.y), chars: name.length, priority: name === selected ? -1 : 0, lift: 1 });
+  }
+  // Where the moved units came from: a faint trail.
+  const places = unitPlaces(view);
+  for (const [name, [dx, dy]] of moved) {
+    const q = places.get(name);
+    if (!q || Math.hypot(dx, dy) < size / 400) continue;
+    map.append(svg("line", { x1: q.x - dx, y1: fy(q.y - dy), x2: q.x, y2: fy(q.y), class: "trail", stroke: SIDES[q.side ?? 0], "stroke-width": size / 500, "stroke-dasharray": `${size / 200} ${size / 300}` }));
+  }
+  for (const m of view.markers) {
+    const [x, y] = m.at;
+    const dot = svg("circle", { cx: x, cy: fy(y), r: size / 250, fill: m.side === null || m.side === undefined ? "#555" : SIDES[m.side], stroke: "#fff", "stroke-width": size / 1500, class: "marker" }, `${m.kind}: ${m.label}`);
+    // A marker over a piece (an officer with his unit) passes a press on to the piece.
+    if (onPick) {
+      dot.addEventListener("pointerdown", (e) => {
+        const under = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.classList && n.classList.contains("piece") && n.dataset.unit);
+        if (under) { e.stopPropagation(); onPick(under.dataset.unit); }
+      });
+    }
+    map.append(dot);
+  }
+  // The selected unit's reach: weapon ranges within their arcs.
+  for (const p of view.pieces.filter((q) => selected && q.unit === selected)) {
+    for (const r of p.ranges || []) {
+      map.append(svg("polygon", { points: pts(r.points), fill: "#e0b000", "fill-opacity": 0.12, stroke: "#b08a00", "stroke-width": size / 900, class: "range" }, r.label));
+    }
+  }
+  const overlay = svg("g", { class: "overlay" });
+  map.append(overlay);
+  // `c` is a choice: its places if the rule set gave them, else those found in its JSON.
+  const placesOf = (c) => (c.points && c.points.length ? c.points : actionPoints(c.action, grid));
+  const show = (c) => {
+    overlay.replaceChildren();
+    if (!c) return;
+    const ps = placesOf(c);
+    if (ps.length > 1) overlay.append(svg("polyline", { points: pts(ps), fill: "none", stroke: "#e0b000", "stroke-width": size / 300 }));
+    for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
+  };
+  // Where the selected unit's choices lead: a dot each, to click.
+  for (const t of targets || []) {
+    const ps = placesOf(t);
+    if (!ps.length) continue;
+    const [x, y] = ps[ps.length - 1];
+    const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" }, t.text);
+    dot.style.cursor = "pointer";
+    dot.addEventListener("pointerup", () => t.take());
+    dot.addEventListener("mouseenter", () => show(t));
+    dot.addEventListener("mouseleave", () => show(null));
+    map.append(dot);
+  }
+  if (thumbnail) return { node: map, map, show };
+  const labelLayer = svg("g", { class: "labels" });
+  labels.sort((a, b) => a.priority - b.priority);
+  for (const l of labels) labelLayer.append(l.node);
+  map.append(labelLayer);
+
+  // ----- zoom and pan -----
+  const cam = camera || {};
+  if (!(cam.w > 0)) Object.assign(cam, { x: 0, y: 0, w: W, h: D });
+  const scale = el("div", { class: "scalebar" });
+  const unitWords = UNIT_WORDS[view.unit] || (grid ? UNIT_WORDS.area : null);
+  const apply = () => {
+    map.setAttribute("viewBox", `${cam.x} ${cam.y} ${cam.w} ${cam.h}`);
+    const px = map.clientWidth || 800;
+    // The SVG keeps the aspect: one user unit is this many screen pixels.
+    const perUnit = Math.min(px / cam.w, (map.clientHeight || px * (cam.h / cam.w)) / cam.h);
+    const k = 1 / perUnit;
+    map.style.setProperty("--k", k);
+    // Names that would overlap one another are left out (they show on hover and in the lists).
+    const placed = [];
+    for (const l of labels) {
+      const fs = 12 * k * (l.priority === 2 ? 0.9 : 1);
+      const w = l.chars * fs * 0.55, h = fs * 1.15;
+      const y = l.lift ? l.y - fs * 0.9 : l.y;
+      if (l.lift) l.node.setAttribute("y", y);
+      const clash = placed.some((b) => Math.abs(b.x - l.x) < (b.w + w) / 2 && Math.abs(b.y - y) < (b.h + h) / 2);
+      l.node.style.display = clash ? "none" : "";
+      if (!clash) placed.push({ x: l.x, y, w, h });
+    }
+    const len = niceLength((cam.w / 5));
+    scale.replaceChildren(el("span", { class: "scaleline", style: `width: ${len * perUnit}px` }),
+      ` ${len} ${unitWords ? unitWords[len === 1 ? 0 : 1] : "table units"}`);
+  };
+  const zoomAt = (factor, ux, uy) => {
+    const w = Math.min(Math.max(cam.w * factor, size / 40), W * 1.6);
+    const f = w / cam.w;
+    cam.x = ux - (ux - cam.x) * f;
+    cam.y = uy - (uy - cam.y) * f;
+    cam.w = w;
+    cam.h = (w * D) / W;
+    apply();
+  };
+  const fit = () => { Object.assign(cam, { x: 0, y: 0, w: W, h: D }); apply(); };
+  const toUser = (e) => {
+    const m = map.getScreenCTM();
+    if (!m) return [cam.x + cam.w / 2, cam.y + cam.h / 2];
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
+  };
+  map.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const [ux, uy] = toUser(e);
+    zoomAt(e.deltaY > 0 ? 1.2 : 1 / 1.2, ux, uy);
+  }, { passive: false });
+  // Dragging the ground pans; two fingers pinch; a click on the ground clears the selection.
+  const pointers = new Map();
+  let panned = false, pinch = null;
+  ground.parentNode.addEventListener("pointerdown", (e) => {
+    if (e.target !== ground && !e.target.classList.contains("table") && !e.target.classList.contains("terrain")) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    panned = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]), w: cam.w };
+    }
+    map.setPointerCapture?.(e.pointerId);
+  });
+  map.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    const [lx, ly] = pointers.get(e.pointerId);
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      const [ux, uy] = toUser({ clientX: (a[0] + b[0]) / 2, clientY: (a[1] + b[1]) / 2 });
+      zoomAt((pinch.w * (pinch.d / Math.max(d, 1))) / cam.w, ux, uy);
+      panned = true;
+      return;
+    }
+    const k = cam.w / (map.clientWidth || 800);
+    if (Math.abs(e.clientX - lx) + Math.abs(e.clientY - ly) > 0) {
+      cam.x -= (e.clientX - lx) * k;
+      cam.y -= (e.clientY - ly) * k;
+      if (!panned) panned = true;
+      apply();
+    }
+  });
+  const release = (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (!panned && pointers.size === 0 && onPick) onPick(null);
+  };
+  map.addEventListener("pointerup", release);
+  map.addEventListener("pointercancel", release);
+  const button = (text, title, act, data) => el("button", { class: "plain", title, "aria-label": title, "data-zoom": data, onclick: act }, text);
+  const controls = el("div", { class: "mapcontrols" },
+    button("+", "zoom in", () => zoomAt(1 / 1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "in"),
+    button("−", "zoom out", () => zoomAt(1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "out"),
+    button("⤢", "fit the table to the screen", fit, "fit"));
+  const legend = mapLegend(view, arms);
+  const node = el("div", { class: "mapwrap" }, map, controls, scale, legend);
+  // Draw the zoom once the map has its size on screen, and again whenever that size changes.
+  new ResizeObserver(() => apply()).observe(map);
+  requestAnimationFrame(apply);
+  // The moved units slide from where they were (after the map is on screen).
+  if (moved.size && animate) {
+    requestAnimationFrame(() => {
+      for (const [name, [dx, dy]] of moved) {
+        const g = groups.get(name);
+        if (!g || typeof g.animate !== "function") continue;
+        g.animate([{ transform: `translate(${-dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }], { duration: 600, easing: "ease-out" });
+      }
+    });
+  }
+  return { node, map, show };
+}
+
+// What the colours and signs on this map mean.
+function mapLegend(view, arms) {
+  const kinds = [...new Set(view.terrain.map((t) => t.kind))].filter((k) => k !== "open");
+  const swatch = (kind) => {
+    const [fill, stroke] = TERRAIN[kind] || (LINES[kind] ? [LINES[kind][0], LINES[kind][0]] : ["#ddd", "#aaa"]);
+    return el("span", { class: "swatch", style: `background: ${fill === "none" ? "transparent" : fill}; border-color: ${stroke}` });
+  };
+  const items = [
+    ...view.sides.map((s, i) => el("span", { class: "item" }, el("span", { class: "swatch", style: `background: ${SIDES[i]}` }), s)),
+    ...kinds.map((k) => el("span", { class: "item" }, swatch(k), k)),
+    view.objectives.length ? el("span", { class: "item" }, "★ objective (dashed: its holder's colour)") : null,
+    el("span", { class: "item" }, `signs: ${words([...arms].map((a) => ({ infantry: "⊠ infantry", cavalry: "◩ cavalry", artillery: "⊡ artillery", general: "⚑ general", transport: "transport" }[a] || a)))}; a stroke shows the front`),
+    view.pieces.some((p) => (p.counters || []).some((c) => c.kind === "green")) ? el("span", { class: "item" }, el("span", { class: "swatch dot" }), "green counters") : null,
+  ];
+  return el("details", { class: "legend" }, el("summary", {}, "Legend"), el("div", {}, items));
+}

@@ -1,0 +1,101 @@
+// A replay: the battle step by step, the map showing what each step changed; autoplay and keys
+// (← → step, Home End, space plays or pauses).
+
+import { el, api } from "./util.js";
+import { drawMap, movedUnits } from "./map.js";
+
+/** Show the replay of game `id` in `main`; returns the function that stops it. */
+export function showReplay(main, id) {
+  const mapBox = el("div", { class: "mapbox" });
+  const changes = el("div", { class: "summary quiet", "aria-live": "polite" });
+  const log = el("div", { class: "box" });
+  const slider = el("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "step" });
+  const label = el("span", { class: "steplabel" });
+  const camera = {};
+  let total = 0;
+  let at = -1;
+  let view = null;
+  let lines = 0;
+  let timer = null;
+  let loading = false;
+  let want = null; // the step asked for while another was loading: the latest wins
+  const go = async (k) => {
+    want = k;
+    if (loading) return;
+    loading = true;
+    try {
+      while (want !== null) {
+        const next = want;
+        want = null;
+        await load(next);
+      }
+    } finally {
+      loading = false;
+    }
+  };
+  const load = async (k) => {
+    const r = await api(`/api/games/${id}/replay?step=${k}`);
+    total = r.total;
+    slider.max = total;
+    slider.value = r.step;
+    label.textContent = `action ${r.step} of ${total}, turn ${r.view.turn}`;
+    // A step forward shows what it changed; a jump shows the position as it is.
+    const next = r.step === at + 1;
+    const previous = next ? view : null;
+    mapBox.replaceChildren(drawMap(r.view, { camera, previous }).node);
+    if (next && view) {
+      const moved = [...movedUnits(view, r.view).keys()];
+      const added = r.log.length - lines;
+      changes.textContent = `${moved.length ? `Moved: ${moved.slice(0, 6).join(", ")}${moved.length > 6 ? ` and ${moved.length - 6} more` : ""}. ` : ""}${added > 0 ? `${added} new line${added === 1 ? "" : "s"} (marked).` : ""}`;
+    } else changes.textContent = "";
+    const from = next ? lines : r.log.length;
+    const shown = r.log.slice(-200);
+    const offset = r.log.length - shown.length;
+    const box = el("div", { class: "log" }, shown.map((l, i) => el("div", { class: `${/^Turn \d/.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text)));
+    log.replaceChildren(el("h4", {}, "What happened"), box);
+    box.scrollTop = box.scrollHeight;
+    at = r.step;
+    view = r.view;
+    lines = r.log.length;
+    if (at >= total) pause();
+  };
+  const speed = el("select", { "aria-label": "speed" },
+    el("option", { value: "1500" }, "slow"), el("option", { value: "700", selected: true }, "steady"), el("option", { value: "250" }, "fast"));
+  const playButton = el("button", { class: "plain", "data-play": "1", title: "play or pause (space)" }, "▶ play");
+  function pause() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    playButton.textContent = "▶ play";
+  }
+  function play() {
+    if (at >= total) go(0);
+    playButton.textContent = "❚❚ pause";
+    const tick = () => { if (at < total) go(at + 1).catch(pause); else pause(); };
+    timer = setInterval(tick, Number(speed.value));
+  }
+  playButton.addEventListener("click", () => (timer ? pause() : play()));
+  speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
+  slider.addEventListener("change", () => { pause(); go(Number(slider.value)); });
+  const step = (d) => { pause(); go(Math.min(total, Math.max(0, at + d))); };
+  const bar = el("div", { class: "replaybar box" },
+    el("button", { class: "plain", onclick: () => { pause(); go(0); }, title: "the start (Home)" }, "«"),
+    el("button", { class: "plain", "data-step": "back", onclick: () => step(-1), title: "a step back (←)" }, "◀"),
+    slider,
+    el("button", { class: "plain", "data-step": "forward", onclick: () => step(1), title: "a step on (→)" }, "▶"),
+    el("button", { class: "plain", onclick: () => { pause(); go(total); }, title: "the end (End)" }, "»"),
+    playButton, speed, label);
+  const onKey = (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    if (e.key === "ArrowRight") { e.preventDefault(); step(1); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); step(-1); }
+    else if (e.key === "Home") { e.preventDefault(); pause(); go(0); }
+    else if (e.key === "End") { e.preventDefault(); pause(); go(total); }
+    else if (e.key === " ") { e.preventDefault(); if (timer) pause(); else play(); }
+  };
+  document.addEventListener("keydown", onKey);
+  main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, changes), el("div", { class: "panel" }, bar,
+    el("div", { class: "quiet keys" }, "Keys: ← → a step, Home and End, space to play or pause."), log,
+    el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
+  go(0).catch((e) => mapBox.replaceChildren(el("p", { class: "error" }, e.status === 404 ? `There is no game ${id} on this server.` : e.message)));
+  return () => { pause(); document.removeEventListener("keydown", onKey); };
+}
