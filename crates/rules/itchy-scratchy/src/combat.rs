@@ -357,6 +357,27 @@ impl Resolution {
     pub fn lines(&self) -> Vec<String> {
         self.situation.judge(&Showing::of_dice(self.dice())).1
     }
+
+    /// Every result rule that could apply, in words: what the throw did, or what it needed
+    /// (`needed a double 1 to take 1 SP from artillery in the open`).
+    pub fn verdicts(&self) -> Vec<String> {
+        self.situation.verdicts(&Showing::of_dice(self.dice()))
+    }
+
+    /// The dice thrown and where they come from, in words: `4 dice for rifles and carbines at
+    /// range 2` or `6 dice: 4 for rifles and carbines at range 2 + 2 for a General in the
+    /// attacker's grid area`.
+    pub fn dice_words(&self) -> String {
+        let from = self.dice_from();
+        let n: u8 = from.iter().map(|d| d.dice).sum();
+        match from.as_slice() {
+            [one] => format!("{} dice for {}", one.dice, one.rule),
+            many => {
+                let parts: Vec<String> = many.iter().map(|d| format!("{} for {}", d.dice, d.rule)).collect();
+                format!("{n} dice: {}", parts.join(" + "))
+            }
+        }
+    }
 }
 
 /// The JSON of a resolution: `situation`, `dice_from`, `dice`, `lines`, `outcome`.
@@ -472,6 +493,34 @@ impl Situation {
             lines.push(format!("{} kills the General with the target {place}", GENERAL_PATTERN.name));
         }
         (Outcome { target_hit, general_killed }, lines)
+    }
+
+    /// Every result rule that could apply to a throw that shows these faces, in words: the
+    /// line that applied, or what it needed.
+    pub fn verdicts(&self, showing: &Showing) -> Vec<String> {
+        let cover = self.target_in_cover;
+        let (place, and) = if cover { ("in cover", " and any other double") } else { ("in the open", "") };
+        let p = self.target.pattern();
+        let Outcome { target_hit, general_killed } = self.outcome_of(showing);
+        let (hits, lines) = self.judge(showing);
+        debug_assert_eq!((hits.target_hit, hits.general_killed), (target_hit, general_killed));
+        let mut lines = lines.into_iter();
+        let mut out = Vec::new();
+        if target_hit {
+            out.extend(lines.next());
+        } else if self.target == Target::General {
+            out.push(format!("needed a {}{and} to kill a General {place}", p.name));
+        } else {
+            out.push(format!("needed a {}{and} to take 1 SP from {} {place}", p.name, self.target.name()));
+        }
+        if self.general_with_target {
+            if general_killed {
+                out.extend(lines.next());
+            } else {
+                out.push(format!("needed a {}{and} to kill the General with the target {place}", GENERAL_PATTERN.name));
+            }
+        }
+        out
     }
 
     /// The outcome of these dice.
@@ -597,18 +646,11 @@ impl fmt::Display for Resolution {
             write!(f, " (with a General)")?;
         }
         writeln!(f)?;
-        let dice_from = self.dice_from();
-        let n: u8 = dice_from.iter().map(|d| d.dice).sum();
-        let parts: Vec<String> = dice_from.iter().map(|d| format!("{} from {}", d.dice, d.rule)).collect();
-        writeln!(f, "  dice: {n} ({})", parts.join(" + "))?;
+        writeln!(f, "  dice: {}", self.dice_words())?;
         let shown: Vec<String> = self.dice().iter().map(u8::to_string).collect();
         writeln!(f, "  thrown: {}", shown.join(" "))?;
-        let lines = self.lines();
-        for l in &lines {
+        for l in self.verdicts() {
             writeln!(f, "  {l}")?;
-        }
-        if lines.is_empty() {
-            writeln!(f, "  no result line applies")?;
         }
         write!(f, "  result: {}", self.outcome)
     }

@@ -19,6 +19,9 @@ pub enum Event {
     },
     /// The initiative throw (ties thrown again).
     Initiative {
+        /// The sides' names, the first side's first.
+        #[serde(default)]
+        sides: Vec<String>,
         /// Each throw: the first side's die and the second's.
         throws: Vec<(u32, u32)>,
         /// Who threw higher.
@@ -74,6 +77,9 @@ pub enum Event {
         lost: u32,
         /// The Exhaustion Point.
         point: u32,
+        /// Its Strength Points at the start.
+        #[serde(default)]
+        start: u32,
     },
     /// An objective changed hands.
     ObjectiveTaken {
@@ -89,7 +95,8 @@ pub enum Event {
     },
 }
 
-fn dir(d: Dir) -> &'static str {
+/// An edge's direction in a word.
+pub fn dir(d: Dir) -> &'static str {
     match d {
         Dir::North => "north",
         Dir::East => "east",
@@ -102,12 +109,15 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::TurnBegins { turn } => write!(f, "Turn {turn}"),
-            Event::Initiative { throws, winner } => {
-                let t: Vec<String> = throws.iter().map(|(a, b)| format!("{a} against {b}")).collect();
-                write!(f, "Initiative: {}; {winner} choose.", t.join(", then "))
+            Event::Initiative { sides, throws, winner } => {
+                let name = |k: usize| sides.get(k).map_or("", String::as_str);
+                let t: Vec<String> =
+                    throws.iter().map(|(a, b)| format!("{} {a} against {} {b}", name(0), name(1))).collect();
+                let tie = if throws.len() > 1 { " (a tie is thrown again)" } else { "" };
+                write!(f, "Initiative: {}{tie}; {winner} throw higher and choose.", t.join(", then "))
             }
             Event::Order { side } => write!(f, "{side} go first."),
-            Event::SecondHalf { side } => write!(f, "{side} move and attack."),
+            Event::SecondHalf { side } => write!(f, "{side} move and attack second."),
             Event::Moved { unit, areas, to, facing } => {
                 if *areas == 0 {
                     write!(f, "{unit} turn to face {}.", dir(*facing))
@@ -124,18 +134,16 @@ impl fmt::Display for Event {
             }
             Event::Attack { attacker, target, resolution } => {
                 let dice: Vec<String> = resolution.dice().iter().map(u8::to_string).collect();
-                let from: Vec<String> =
-                    resolution.dice_from().iter().map(|d| format!("{} {}", d.dice, d.rule)).collect();
-                write!(f, "{attacker} attack {target}: {} ({}): ", dice.join(" "), from.join(" + "))?;
-                let lines = resolution.lines();
-                if lines.is_empty() { write!(f, "no effect.") } else { write!(f, "{}.", lines.join("; ")) }
+                write!(f, "{attacker} attack {target}: {} ({}): ", dice.join(" "), resolution.dice_words())?;
+                write!(f, "{}", resolution.verdicts().join("; "))?;
+                if resolution.lines().is_empty() { write!(f, ": no effect.") } else { write!(f, ".") }
             }
             Event::LostSp { unit, left } => write!(f, "{unit} lose a Strength Point ({left} left)."),
             Event::Destroyed { unit } => write!(f, "{unit} are destroyed."),
-            Event::Exhausted { side, lost, point } => {
+            Event::Exhausted { side, lost, point, start } => {
                 write!(
                     f,
-                    "{side} have lost {lost} Strength Points and reached their Exhaustion Point ({point}): no more aggressive action."
+                    "{side} have lost {lost} Strength Points and reached their Exhaustion Point ({point}: half their {start} at the start, rounded up): no more aggressive action."
                 )
             }
             Event::ObjectiveTaken { objective, side } => write!(f, "{side} take {objective}."),

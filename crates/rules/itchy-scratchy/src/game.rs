@@ -144,6 +144,20 @@ impl Battle {
         self.units.iter().filter(|u| u.side == s).map(|u| u32::from(u.sp_start - u.sp)).sum()
     }
 
+    /// Where the turn stands, in the turn sequence's words: `the British move and attack
+    /// (first)`.
+    pub fn phase_words(&self) -> String {
+        let side = |s: SideId| &self.stat.sides[usize::from(s) & 1];
+        match self.phase {
+            Phase::Initiative => "both sides throw a D6 for the initiative".into(),
+            Phase::Choose { side: s } => format!("the {} threw higher and choose to go first or second", side(s)),
+            Phase::Act { side: s, second } => {
+                format!("the {} move and attack ({})", side(s), if second { "second" } else { "first" })
+            }
+            Phase::Over => "the battle is over".into(),
+        }
+    }
+
     /// A side's Exhaustion Point: half its initial Strength Points, rounded up.
     pub fn exhaustion_point(&self, s: SideId) -> u32 {
         self.stat.sp_start[usize::from(s) & 1].div_ceil(2)
@@ -504,6 +518,7 @@ impl Battle {
                     side: self.stat.sides[usize::from(s)].clone(),
                     lost: self.sp_lost(s),
                     point: self.exhaustion_point(s),
+                    start: self.stat.sp_start[usize::from(s)],
                 });
             }
         }
@@ -581,7 +596,11 @@ impl Battle {
                 }
                 let (a, b) = throws[throws.len() - 1];
                 let winner = if a > b { 0 } else { 1 };
-                events.push(Event::Initiative { throws, winner: self.stat.sides[winner].clone() });
+                events.push(Event::Initiative {
+                    sides: self.stat.sides.to_vec(),
+                    throws,
+                    winner: self.stat.sides[winner].clone(),
+                });
                 self.phase = Phase::Choose { side: winner as u8 };
             }
             Action::GoFirst { first } => {
@@ -788,13 +807,7 @@ impl GameState for Battle {
     }
 
     fn phase(&self) -> PhaseInfo {
-        let phase = match self.phase {
-            Phase::Initiative => "initiative",
-            Phase::Choose { .. } => "choose order",
-            Phase::Act { .. } => "move and attack",
-            Phase::Over => "over",
-        };
-        PhaseInfo { turn: self.turn, phase: phase.to_string(), side: self.acting_side() }
+        PhaseInfo { turn: self.turn, phase: self.phase_words(), side: self.acting_side() }
     }
 
     fn candidate_actions(&self, out: &mut Vec<Action>) {
@@ -856,8 +869,8 @@ impl GameState for Battle {
             Action::Move { unit, path, facing } => {
                 let name = self.name(usize::from(*unit));
                 match path.last() {
-                    Some(end) => format!("move {name} to {} facing {facing:?}", area(end)),
-                    None => format!("turn {name} to face {facing:?}"),
+                    Some(end) => format!("move {name} to {} facing {}", area(end), crate::events::dir(*facing)),
+                    None => format!("turn {name} to face {}", crate::events::dir(*facing)),
                 }
             }
             Action::Attack { unit, target } => {

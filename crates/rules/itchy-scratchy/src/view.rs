@@ -91,7 +91,7 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
     View {
         title: st.name.clone(),
         turn: b.turn,
-        phase: format!("{:?}", b.phase).to_lowercase(),
+        phase: b.phase_words(),
         width: f64::from(st.grid.cols()),
         depth: f64::from(st.grid.rows()),
         sides: st.sides.to_vec(),

@@ -112,7 +112,8 @@ fn the_initiative_throw_is_repeated_on_a_tie_and_the_winner_chooses() {
     );
     let ev = apply!(b, Action::Throw, "3 3 4 4 2 5");
     assert!(
-        ev.iter().any(|e| matches!(e, Event::Initiative { throws, winner } if throws.len() == 3 && winner == "Red"))
+        ev.iter()
+            .any(|e| matches!(e, Event::Initiative { throws, winner, .. } if throws.len() == 3 && winner == "Red"))
     );
     assert_eq!(b.phase, Phase::Choose { side: 1 });
     apply!(b, Action::GoFirst { first: false }, "");
@@ -445,7 +446,10 @@ fn exhaustion_stops_advances_and_both_exhausted_end_the_battle() {
     b.units[0].sp = 0; // Blue's General falls (as if by an attack)
     apply!(b, Action::EndHalf, "");
     let ev = apply!(b, Action::EndHalf, "");
-    assert!(ev.iter().any(|e| matches!(e, Event::Exhausted { side, lost: 1, point: 1 } if side == "Blue")), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Exhausted { side, lost: 1, point: 1, .. } if side == "Blue")),
+        "{ev:?}"
+    );
     assert!(b.exhausted[0].is_some() && b.exhausted[1].is_none());
     // Exhausted, Blue may not move towards the enemy, but may move away and still shoot.
     apply!(b, Action::Throw, "6 2");
