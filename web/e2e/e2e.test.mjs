@@ -144,7 +144,8 @@ test("two people in two browsers: the second takes his seat by a one-time invita
   // The Austrians' page shows their choices without a reload, and nothing of that order.
   await b.waitForFunction(() => document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });
   assert.match(await b.locator(".choices").innerText(), /order the ridge/);
-  assert.ok(!(await b.locator(".log").innerText()).includes(wing), "the Prussians' order is theirs");
+  const seenByB = await b.locator(".log").innerText();
+  assert.ok(!seenByB.includes(`Prussians: order to the ${wing}`) && !/^Prussians: order/m.test(seenByB), `the Prussians' order is theirs:\n${seenByB}`);
   assert.match(await a.locator(".role").innerText(), /You play the Prussians/, "the creator stays a Prussian");
   // And the Austrians' order is theirs: the Prussians' page never shows it.
   const theirs = await ordersOf(b).first().innerText();
@@ -152,7 +153,8 @@ test("two people in two browsers: the second takes his seat by a one-time invita
   await ordersOf(b).first().click();
   await b.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), theirWing);
   await a.waitForTimeout(500);
-  assert.ok(!(await a.locator(".log").innerText()).includes(theirWing), "the Austrians' order is theirs");
+  const seen = await a.locator(".log").innerText();
+  assert.ok(!seen.includes(`Austrians: order to the ${theirWing}`) && !/^Austrians: order/m.test(seen), `the Austrians' order is theirs: "${theirWing}" in\n${seen}`);
   assert.match(await a.locator(".role").innerText(), /You play the Prussians/);
   assert.deepEqual(errors, []);
 });
@@ -261,7 +263,7 @@ test("the umpire's desk: a form from the situation's schema, exact odds as bars,
   await page.waitForSelector("pre.resolution");
   const text = await page.locator("pre.resolution").innerText();
   assert.match(text, /d10 7/);
-  assert.match(text, /Withdraw/);
+  assert.match(text, /withdraws/);
   assert.deepEqual(errors, []);
 });
 
@@ -548,4 +550,54 @@ test("small things: a favicon, an unknown game said so (and not asked for again 
   await watcher.waitForSelector(".waiting");
   assert.match(await watcher.locator(".waiting").innerText(), /You are watching/);
   assert.match(await watcher.locator(".status").innerText(), /You are watching/);
+});
+
+test("a free move: a unit dragged anywhere is checked at once; refused with the rule's reason and halted where the rules allow; a legal place taken", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.locator(".choice", { hasText: /^begin the battle/ }).click();
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+  const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
+  if (await fireFirst.count()) await fireFirst.click();
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: moves /.test(b.innerText))
+    && !document.body.innerText.includes("thinking"));
+  const units = [...new Set((await page.locator(".choice", { hasText: /: moves / }).allInnerTexts()).map((t) => /^(.+?): moves /.exec(t)[1]))];
+  const [first, second] = units;
+  // Press the unit and drag it to the far edge of the table: the rules refuse, say why, and
+  // show where it would halt.
+  const piece = page.locator(`svg.map .piece[data-unit="${first}"]`).first();
+  const at = await piece.boundingBox();
+  const map = await page.locator("svg.map").boundingBox();
+  await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(at.x + at.width / 2, map.y + 8, { steps: 12 });
+  await page.waitForSelector("svg.map circle.proposed.refused");
+  assert.ok(await page.locator("svg.map circle.halt").count() > 0, "where it would halt is drawn while dragging");
+  await page.mouse.up();
+  await page.waitForSelector('.proposal button[data-proposal="halt"]');
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${first} may not go there: .{6,}`));
+  const before = await logText(page);
+  await page.click('.proposal button[data-proposal="halt"]');
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  assert.match(await logText(page), new RegExp(`${first}: moves [0-9.]+"`));
+  // Another unit: click it, then click a place a little ahead: the rules allow it; go there.
+  await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
+  const other = page.locator(`svg.map .piece[data-unit="${second}"]`).first();
+  await other.click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, second);
+  // (The map is drawn afresh on news: ask for the piece's place until it is on screen.)
+  let ob = null;
+  for (let i = 0; i < 50 && !ob; i++) ob = await other.boundingBox() || await page.waitForTimeout(100) || null;
+  await page.mouse.click(ob.x + ob.width / 2, ob.y - 25);
+  await page.waitForSelector('.proposal button[data-proposal="go"]');
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${second} may go there`));
+  const before2 = await logText(page);
+  await page.click('.proposal button[data-proposal="go"]');
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before2);
+  assert.match(await logText(page), new RegExp(`${second}: moves [0-9.]+"`));
+  assert.deepEqual(errors, []);
 });

@@ -2,7 +2,29 @@
 // desk, the notes and the log; kept up to date through a WebSocket.
 
 import { el, api, post, auth, held, roleKey, words, bearing } from "./util.js";
-import { drawMap, movedUnits, armOf } from "./map.js";
+import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces } from "./map.js";
+
+// The action's JSON with its last place (an `[x, y]` pair) put at `point`: a copy.
+function withLastPoint(action, point) {
+  const copy = JSON.parse(JSON.stringify(action));
+  let done = false;
+  const walk = (v) => {
+    if (done || !v || typeof v !== "object") return;
+    const keys = Array.isArray(v) ? [...v.keys()].reverse() : Object.keys(v).reverse();
+    for (const k of keys) {
+      const w = v[k];
+      if (Array.isArray(w) && w.length === 2 && w.every((n) => typeof n === "number")) {
+        v[k] = [Math.round(point[0] * 100) / 100, Math.round(point[1] * 100) / 100];
+        done = true;
+        return;
+      }
+      walk(w);
+      if (done) return;
+    }
+  };
+  walk(copy);
+  return done ? copy : null;
+}
 
 /** Show game `id` in `main`; returns the function that stops watching it. */
 export function showGame(main, id) {
@@ -51,6 +73,7 @@ export function showGame(main, id) {
   let before = null; // the view before the last change (what moved since is highlighted)
   let seenLog = -1; // how many log lines were on screen before the last change
   let fresh = false; // the next drawing shows a change (animate it)
+  let pressed = null; // a press on a unit, still held, that selected it (it may become a drag)
   async function refresh() {
     try {
       let key = current(actor);
@@ -130,9 +153,58 @@ export function showGame(main, id) {
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
     const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
     // A unit picked is drawn from the game as last fetched (never an older one).
-    const pick = (u) => { if (selected !== u) { selected = u; if (last) render(last.g, last.key); } };
-    const { node, show } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate });
+    const pick = (u, e) => {
+      if (selected === u) return;
+      selected = u;
+      pressed = e && e.buttons ? { x: e.clientX, y: e.clientY } : null;
+      if (last) render(last.g, last.key);
+      pressed = null;
+    };
+    // Moving the selected unit anywhere (on a measured table): the choice whose place is nearest
+    // to where it is dragged is the pattern (its formation, its facing), sent to the place.
+    const movable = !isGrid(v) && selected ? list.filter((c) => actionPoints(c.action, false).length === 1) : [];
+    let proposal = null;
+    const patternFor = (point) => {
+      let best = null, dist = Infinity;
+      for (const c of movable) {
+        const [x, y] = actionPoints(c.action, false)[0];
+        const d = Math.hypot(x - point[0], y - point[1]);
+        if (d < dist) { dist = d; best = c; }
+      }
+      return best;
+    };
+    const origin = () => { const p = unitPlaces(v).get(selected); return p ? [p.x, p.y] : null; };
+    const check = async (point) => {
+      const pattern = patternFor(point);
+      if (!pattern) return { legal: false, why: "no move of this unit is offered now" };
+      const action = withLastPoint(pattern.action, point);
+      const verdict = await post(`/api/games/${id}/check`, { action, from: origin() }, token);
+      return { ...verdict, action, pattern: pattern.text };
+    };
+    const propose = async (point, go) => {
+      let verdict;
+      try { verdict = await check(point); } catch (e) { err.textContent = e.message; return; }
+      if (go && verdict.legal) return send(verdict.action);
+      proposal = { point, verdict };
+      showVerdict(point, verdict);
+      drawProposal();
+    };
+    const drag = movable.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) } : null;
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed });
     mapBox.replaceChildren(node);
+    const proposalBox = el("div", { class: "proposal" });
+    function drawProposal() {
+      if (!proposal) { proposalBox.replaceChildren(); return; }
+      const { verdict } = proposal;
+      const cancel = el("button", { class: "plain", "data-proposal": "cancel", onclick: () => { proposal = null; showVerdict(null); drawProposal(); } }, "cancel");
+      proposalBox.replaceChildren(...(verdict.legal
+        ? [el("div", { class: "legal" }, `${selected} may go there (as: ${verdict.pattern}).`),
+          el("button", { "data-proposal": "go", onclick: () => send(verdict.action) }, "go there"), " ", cancel]
+        : [el("div", { class: "refused" }, `${selected} may not go there: ${verdict.why}.`),
+          verdict.halt ? el("div", {}, "The rules would halt it at the yellow ring. ",
+            el("button", { "data-proposal": "halt", onclick: () => send(verdict.halt_action) }, "go as far as allowed")) : null,
+          " ", cancel]).filter(Boolean));
+    }
 
     // What changed since the last drawing, in a line.
     if (animate && before) {
@@ -195,8 +267,9 @@ export function showGame(main, id) {
         p ? el("div", {}, `${p.label}; ${armOf(p)}; ${p.status}${typeof p.facing === "number" ? `; facing ${bearing(p.facing)}` : ""}`) : null,
         counters.size ? el("div", {}, [...counters].map(([k, n]) => `${k === "green" ? "green counters" : k}: ${n}`).join("; ")) : null,
         ...pieces.flatMap((q) => (q.ranges || []).map((r) => el("div", { class: "quiet" }, `reach: ${r.label}`))),
-        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.`
+        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.${movable.length ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ""}`
           : g.candidates.length ? "No choice names this unit now." : "It is not your move."),
+        proposalBox,
       ].filter(Boolean));
       unitBox.hidden = false;
     } else {

@@ -121,11 +121,15 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * take}); `camera` an object keeping the zoom between drawings ({x, y, w, h}, changed in
  * place); `previous` the view before the last change (what moved since is highlighted, and
  * slides unless `animate` is false); `thumbnail`
- * for a small picture without controls or names.
+ * for a small picture without controls or names; `drag` to move the selected unit anywhere:
+ * `{check(point) → Promise<verdict>, drop(point, verdict), click(point)}` — while the unit is
+ * dragged each place is checked and the verdict drawn (`{legal, why, halt}`), on release
+ * `drop`, and a click on the ground with the unit selected is `click` (points in table units);
+ * `press` the screen place of a press still held (the one that selected the unit).
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -227,7 +231,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
     // Pressing a piece selects its unit; releasing over one of its places takes that choice,
     // so a unit is moved by a click on it and a click on the place, or by dragging it there.
-    if (onPick && p.unit) shape.addEventListener("pointerdown", (e) => { e.stopPropagation(); onPick(p.unit); });
+    if (onPick && p.unit) shape.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressUnit(p.unit, e); });
     g.append(shape);
     const c = centre(p.footprint);
     // The sign of its arm, turned with the piece, where the piece is big enough to hold one.
@@ -278,7 +282,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     if (onPick) {
       dot.addEventListener("pointerdown", (e) => {
         const under = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.classList && n.classList.contains("piece") && n.dataset.unit);
-        if (under) { e.stopPropagation(); onPick(under.dataset.unit); }
+        if (under) { e.stopPropagation(); pressUnit(under.dataset.unit, e); }
       });
     }
     map.append(dot);
@@ -301,13 +305,17 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
   };
   // Where the selected unit's choices lead: a dot each, to click.
+  let pressedDot = null;
   for (const t of targets || []) {
     const ps = placesOf(t);
     if (!ps.length) continue;
     const [x, y] = ps[ps.length - 1];
     const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" }, t.text);
     dot.style.cursor = "pointer";
-    dot.addEventListener("pointerup", () => t.take());
+    // Taken by a click on it, or by a unit dragged onto it; never by the release of the press
+    // that selected the unit (a choice may lead to where the unit already stands).
+    dot.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressedDot = dot; });
+    dot.addEventListener("pointerup", () => { if (pressedDot === dot || (dragging && dragging.moved)) t.take(); pressedDot = null; });
     dot.addEventListener("mouseenter", () => show(t));
     dot.addEventListener("mouseleave", () => show(null));
     map.append(dot);
@@ -317,6 +325,69 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
   labels.sort((a, b) => a.priority - b.priority);
   for (const l of labels) labelLayer.append(l.node);
   map.append(labelLayer);
+
+  // ----- moving the selected unit anywhere: drag it, or click a place -----
+  // A press on a unit: the selected one begins a drag; another is selected.
+  function pressUnit(unit, e) {
+    if (unit === selected) dragging = { x: e.clientX, y: e.clientY, moved: false };
+    else if (onPick) onPick(unit, e);
+  }
+  const ghost = svg("g", { class: "ghost" });
+  map.append(ghost);
+  const from = selected ? unitPlaces({ ...view, pieces: drawn }).get(selected) : null;
+  /** Draw a proposed place and the rules' verdict on it (null clears). */
+  const showVerdict = (point, verdict) => {
+    ghost.replaceChildren();
+    if (!point || !from) return;
+    const colour = !verdict ? "#888" : verdict.legal ? "#3f9a3f" : "#b03a2e";
+    ghost.append(svg("line", { x1: from.x, y1: fy(from.y), x2: point[0], y2: fy(point[1]), stroke: colour, "stroke-width": size / 400, "stroke-dasharray": `${size / 150} ${size / 300}` }));
+    ghost.append(svg("circle", { cx: point[0], cy: fy(point[1]), r: size / 120, fill: colour, "fill-opacity": 0.5, stroke: colour, "stroke-width": size / 600, class: `proposed ${verdict ? (verdict.legal ? "legal" : "refused") : "asking"}` }));
+    if (verdict && verdict.halt) {
+      ghost.append(svg("circle", { cx: verdict.halt[0], cy: fy(verdict.halt[1]), r: size / 100, fill: "none", stroke: "#e0b000", "stroke-width": size / 300, class: "halt" }, "where the rules halt it"));
+    }
+  };
+  // (A press that selected the unit, drawing this map, may go on into a drag.)
+  let dragging = press && selected ? { x: press.x, y: press.y, moved: false } : null; // where the press began (screen)
+  const toUserPoint = (e) => {
+    const m = map.getScreenCTM();
+    if (!m) return [0, 0];
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
+  };
+  const tableAt = (e) => { const [ux, uy] = toUserPoint(e); return [ux, D - uy]; };
+  if (drag && selected) {
+    for (const shape of map.querySelectorAll(".piece")) {
+      if (shape.dataset.unit === selected) shape.style.cursor = "grab";
+    }
+  }
+  // Ask the rules about a place, one question on its way at a time (the latest place wins).
+  const ask = (pt) => {
+    if (dragging.busy) { dragging.want = pt; return; }
+    dragging.busy = true;
+    drag.check(pt).then((v) => {
+      if (dragging && !dragging.want) showVerdict(pt, v);
+    }).catch(() => {}).finally(() => {
+      if (!dragging) return;
+      dragging.busy = false;
+      if (dragging.want) { const w = dragging.want; dragging.want = null; ask(w); }
+    });
+  };
+  map.addEventListener("pointermove", (e) => {
+    if (!dragging) return;
+    if (!dragging.moved && Math.abs(e.clientX - dragging.x) + Math.abs(e.clientY - dragging.y) < 5) return;
+    dragging.moved = true;
+    if (!drag) return;
+    const point = tableAt(e);
+    if (!dragging.busy) showVerdict(point, null);
+    ask(point);
+  });
+  map.addEventListener("pointerup", (e) => {
+    const d = dragging;
+    dragging = null;
+    if (!d || !d.moved || !drag) return;
+    if (e.target.classList && e.target.classList.contains("target")) return; // a choice's own place: taken
+    drag.drop(tableAt(e));
+  });
 
   // ----- zoom and pan -----
   const cam = camera || {};
@@ -403,7 +474,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     if (!pointers.has(e.pointerId)) return;
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
-    if (!panned && pointers.size === 0 && onPick) onPick(null);
+    if (!panned && pointers.size === 0) {
+      if (drag && selected) drag.click(tableAt(e));
+      else if (onPick) onPick(null);
+    }
   };
   map.addEventListener("pointerup", release);
   map.addEventListener("pointercancel", release);
@@ -427,7 +501,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
       }
     });
   }
-  return { node, map, show };
+  return { node, map, show, showVerdict };
 }
 
 // What the colours and signs on this map mean.

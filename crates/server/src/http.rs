@@ -11,6 +11,7 @@
 //! | `POST /api/games/{id}/claim` | `{"invitation"}` → that role's credential, once |
 //! | `GET /api/games/{id}?view_as=S` | the game as the credential's holder sees it (a spectator without one; the umpire may look as side S), with its choices when it must act |
 //! | `POST /api/games/{id}/actions` | `{"action"}`: act as the credential's holder; answered once the action is stored |
+//! | `POST /api/games/{id}/check` | `{"action", "from"?}`: whether the side to act may take it, taking nothing; if not, why, and the farthest legal place short of it on the line from `from` |
 //! | `GET /api/games/{id}/replay?step=K` | the game after K actions (those a spectator may know of, while it lasts) |
 //! | `GET /api/games/{id}/log` | the game's log once it is over, signed with the server's key (`volley replay` checks it) |
 //! | `GET /api/key` | the server's public key, which signs the logs it exports |
@@ -111,6 +112,7 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/check", post(check))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/release", post(release))
         .route("/api/games/{id}/log", get(export))
@@ -220,6 +222,29 @@ async fn act(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap
     };
     let action = action.clone();
     blocking(move || s.act(&id, &token, &action)).await
+}
+
+async fn check(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap, body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let token = bearer(&headers).or_else(|| v.get("token").and_then(Value::as_str).map(str::to_string));
+    let (Some(token), Some(action)) = (token, v.get("action")) else {
+        return ApiError::bad(
+            "expected {\"action\": ..., \"from\"?: [x, y]} and a credential (Authorization: Bearer ...)",
+        )
+        .into_response();
+    };
+    let from = match v.get("from") {
+        None | Some(Value::Null) => None,
+        Some(f) => match serde_json::from_value::<[f64; 2]>(f.clone()) {
+            Ok(p) if p.iter().all(|c| c.is_finite()) => Some(p),
+            _ => return ApiError::bad("from: a place, [x, y]").into_response(),
+        },
+    };
+    let action = action.clone();
+    blocking(move || s.check(&id, &token, &action, from)).await
 }
 
 async fn export(State(s): State<Server>, Path(id): Path<String>) -> Response {

@@ -31,6 +31,9 @@ pub trait Live: Send + Sync {
     fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)>;
     /// Whether side 0, side 1 and a spectator may know that `by` took `action` (JSON) now.
     fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError>;
+    /// Whether `by` may take `action` (JSON) now, without taking it or drawing anything: the
+    /// rule set's reason if not.
+    fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError>;
     /// Apply an action given as JSON, taken by `by`, drawing from `chance`: the rule set
     /// refuses it if it is not `by`'s to take.
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError>;
@@ -97,6 +100,11 @@ where
     fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError> {
         let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
         Ok([Viewer::Side(0), Viewer::Side(1), Viewer::Spectator].map(|v| self.0.action_visible(by, &a, v)))
+    }
+
+    fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError> {
+        let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
+        self.0.validate_by(by, &a).map_err(|e| LiveError::Refused(e.into()))
     }
 
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError> {

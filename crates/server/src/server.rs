@@ -214,6 +214,29 @@ fn line_visible(vis: [bool; 2], viewer: Viewer) -> bool {
     }
 }
 
+/// The last place (`[x, y]`, two numbers) an action's JSON names, depth first.
+fn last_point(v: &Value) -> Option<[f64; 2]> {
+    match v {
+        Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_number) => Some([a[0].as_f64()?, a[1].as_f64()?]),
+        Value::Array(a) => a.iter().rev().find_map(last_point),
+        Value::Object(o) => o.values().rev().find_map(last_point),
+        _ => None,
+    }
+}
+
+/// Put `p` in place of the last place an action's JSON names (see [`last_point`]).
+fn set_last_point(v: &mut Value, p: [f64; 2]) -> bool {
+    match v {
+        Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_number) => {
+            *v = json!(p);
+            true
+        }
+        Value::Array(a) => a.iter_mut().rev().any(|x| set_last_point(x, p)),
+        Value::Object(o) => o.values_mut().rev().any(|x| set_last_point(x, p)),
+        _ => false,
+    }
+}
+
 /// The published commitment to a seed: SHA-256 of `volley seed <seed> <salt>` (the seed in
 /// decimal, the salt as kept; without a salt, of `volley seed <seed>`), in hex.
 pub fn seed_commitment(seed: u64, salt: Option<&str>) -> String {
@@ -794,6 +817,62 @@ impl Server {
         // A side learns no more than its view would show: not what held results hold.
         let actor = if role == Viewer::Umpire { g.live.actor() } else { g.public().actor() };
         Ok(json!({"ok": true, "actions": g.count(role), "actor": actor, "held": g.hold.is_some()}))
+    }
+
+    /// Whether the holder of `token` (the side to act) may take `action` now, taking nothing:
+    /// `{"legal": true}`, or `{"legal": false, "why"}` with the rule set's reason and, given
+    /// `from` (where the unit stands), `halt` and `halt_action`: the farthest place on the
+    /// straight line from `from` to the action's last place that the rules allow, and the
+    /// action that goes there. The page asks this while a unit is dragged. It tells nothing the
+    /// side's own choices do not: whether its own moves are legal.
+    pub fn check(&self, id: &str, token: &str, action: &Value, from: Option<[f64; 2]>) -> Result<Value, ApiError> {
+        let game = self.game(id)?;
+        let g = lock(&game)?;
+        let role = g.role(Some(token))?;
+        let live = g.public();
+        let by = match (role, live.actor()) {
+            (Viewer::Side(_), _) if g.hold.is_some() => {
+                return Err(ApiError::new(409, "the umpire is looking at the turn's results"));
+            }
+            (Viewer::Side(s), Actor::Side(a)) if s == a => Actor::Side(s),
+            (Viewer::Side(_), other) => {
+                return Err(ApiError::new(409, format!("it is not your turn: {other} must act")));
+            }
+            _ => return Err(ApiError::new(403, "only the side to act checks its moves")),
+        };
+        let why = match live.check(by, action) {
+            Ok(()) => return Ok(json!({"legal": true})),
+            Err(LiveError::Malformed(m)) => return Err(ApiError::bad(format!("not an action of this game: {m}"))),
+            Err(LiveError::Refused(e)) => e.to_string(),
+        };
+        let why = why.strip_prefix("illegal: ").unwrap_or(&why).to_string();
+        // The farthest legal place short of it on the straight line, found by halving.
+        let halt = from.and_then(|from| {
+            let to = last_point(action)?;
+            let at = |t: f64| [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t];
+            let legal = |t: f64| {
+                let mut a = action.clone();
+                set_last_point(&mut a, at(t));
+                live.check(by, &a).is_ok().then_some(a)
+            };
+            let (mut lo, mut hi) = (0.0, 1.0);
+            let mut best = None;
+            for _ in 0..14 {
+                let mid = (lo + hi) / 2.0;
+                match legal(mid) {
+                    Some(a) => {
+                        best = Some((mid, a));
+                        lo = mid;
+                    }
+                    None => hi = mid,
+                }
+            }
+            best.filter(|(t, _)| *t > 0.02).map(|(t, a)| (at(t), a))
+        });
+        Ok(match halt {
+            Some((point, a)) => json!({"legal": false, "why": why, "halt": point, "halt_action": a}),
+            None => json!({"legal": false, "why": why}),
+        })
     }
 
     /// Release the results held for the umpire (the holder of `token`): the players see them,

@@ -423,3 +423,118 @@ async fn a_client_may_create_twenty_games_a_minute() {
     assert!(e["error"].as_str().unwrap().contains("20 a minute"), "{e}");
     s.task.abort();
 }
+
+/// Take the first of the candidates the side to act is offered that `want` accepts, acting
+/// through the other choices (the first offered) until one is; the side and the action.
+async fn act_until(
+    addr: SocketAddr,
+    id: &str,
+    tokens: &[Option<String>],
+    want: impl Fn(&Value) -> bool,
+) -> (usize, Value) {
+    for _ in 0..40 {
+        for (side, t) in tokens.iter().enumerate() {
+            let g = look(addr, id, t.as_deref()).await;
+            let cands = g["candidates"].as_array().unwrap();
+            if cands.is_empty() {
+                continue;
+            }
+            if let Some(c) = cands.iter().find(|c| want(&c["action"])) {
+                return (side, c["action"].clone());
+            }
+            let (status, r) = act(addr, id, t.as_deref().unwrap(), cands[0]["action"].clone()).await;
+            assert_eq!(status, 200, "{r}");
+            break;
+        }
+    }
+    panic!("no such choice came");
+}
+
+#[tokio::test]
+async fn a_dragged_move_is_checked_and_halted_where_the_rules_allow_without_being_taken() {
+    let db = temp_db("check");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "the-village", ["human", "human"]).await;
+    let (side, mv) = act_until(s.addr, &id, &tokens, |a| a["kind"] == "move").await;
+    let token = tokens[side].clone().unwrap();
+    let other = tokens[1 - side].clone().unwrap();
+    let check = |token: Option<String>, action: Value, from: Option<[f64; 2]>| {
+        let body = json!({"action": action, "from": from}).to_string();
+        let id = id.clone();
+        async move { http_as(s.addr, token.as_deref(), "POST", &format!("/api/games/{id}/check"), Some(&body)).await }
+    };
+    let before = look(s.addr, &id, Some(&token)).await["actions"].clone();
+    // An offered move is legal.
+    let (status, r) = check(Some(token.clone()), mv.clone(), None).await;
+    assert_eq!((status, r["legal"].as_bool()), (200, Some(true)), "{r}");
+    // Dragged 40" on: refused with the rule's reason, and halted short of it on the line.
+    let to = [mv["to"][0].as_f64().unwrap(), mv["to"][1].as_f64().unwrap()];
+    let unit = mv["unit"].as_u64().unwrap() as usize;
+    let g = look(s.addr, &id, Some(&token)).await;
+    let name = g["candidates"].as_array().unwrap().iter().find(|c| c["action"] == mv).unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap()
+        .to_string();
+    let piece = g["view"]["pieces"].as_array().unwrap().iter().find(|p| p["unit"] == name.as_str()).unwrap();
+    let pts = piece["footprint"]["points"].as_array().unwrap();
+    let from = [
+        pts.iter().map(|p| p[0].as_f64().unwrap()).sum::<f64>() / pts.len() as f64,
+        pts.iter().map(|p| p[1].as_f64().unwrap()).sum::<f64>() / pts.len() as f64,
+    ];
+    let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let far = [from[0] + dx / len * 40.0, from[1] + dy / len * 40.0];
+    let mut dragged = mv.clone();
+    dragged["to"] = json!(far);
+    let (status, r) = check(Some(token.clone()), dragged.clone(), Some(from)).await;
+    assert_eq!((status, r["legal"].as_bool()), (200, Some(false)), "{r}");
+    assert!(r["why"].as_str().unwrap().len() > 5, "{r}");
+    assert!(!r["why"].as_str().unwrap().starts_with("illegal:"), "{r}");
+    let halt = [r["halt"][0].as_f64().unwrap(), r["halt"][1].as_f64().unwrap()];
+    let gone = ((halt[0] - from[0]).powi(2) + (halt[1] - from[1]).powi(2)).sqrt();
+    assert!(gone > 1.0 && gone < 40.0, "halted {gone}\" along: {r}");
+    assert_eq!(r["halt_action"]["unit"].as_u64(), Some(unit as u64));
+    let (status, r2) = check(Some(token.clone()), r["halt_action"].clone(), None).await;
+    assert_eq!((status, r2["legal"].as_bool()), (200, Some(true)), "the halt is legal: {r2}");
+    // Nothing was taken; the other side, a spectator and a bad action are refused.
+    assert_eq!(look(s.addr, &id, Some(&token)).await["actions"], before);
+    let (status, _) = check(Some(other), mv.clone(), None).await;
+    assert_eq!(status, 409);
+    let (status, _) = check(None, mv.clone(), None).await;
+    assert_eq!(status, 400);
+    let (status, r) = check(Some(token.clone()), json!({"kind": "move", "unit": "x"}), None).await;
+    assert_eq!(status, 400, "{r}");
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn the_desk_lists_every_draw_it_made_in_order_and_says_what_was_not_needed() {
+    let db = temp_db("desk-draws");
+    let s = start(&db).await;
+    let unit = json!({"arm": "infantry", "quality": "C", "figures": 12});
+    let situation = json!({"attacker": unit, "defender": unit});
+    let body = json!({"situation": situation, "seed": 11}).to_string();
+    let (status, r) = http(s.addr, "POST", "/api/desk/old-fritz/resolve", Some(&body)).await;
+    assert_eq!(status, 200, "{r}");
+    let draws = r["draws"].as_array().unwrap();
+    assert!(draws.len() >= 2, "{r}");
+    assert!(draws.iter().all(|d| d["kind"] == "die" && d["sides"] == 10 && !d["purpose"].as_str().unwrap().is_empty()));
+    // The same dice typed in, in that order, give the same result.
+    let typed: Vec<String> = draws.iter().map(|d| d["value"].to_string()).collect();
+    let body = json!({"situation": situation, "draws": typed.join(" ")}).to_string();
+    let (status, r2) = http(s.addr, "POST", "/api/desk/old-fritz/resolve", Some(&body)).await;
+    assert_eq!(status, 200, "{r2}");
+    assert_eq!(r2["text"], r["text"]);
+    assert_eq!(r2["draws"], r["draws"]);
+    // One too many: the error counts what was needed and names each.
+    let body = json!({"situation": situation, "draws": format!("{} 4", typed.join(" "))}).to_string();
+    let (status, e) = http(s.addr, "POST", "/api/desk/old-fritz/resolve", Some(&body)).await;
+    assert_eq!(status, 400);
+    let msg = e["error"].as_str().unwrap();
+    assert!(msg.contains(&format!("this combat needed {}", draws.len())), "{msg}");
+    assert!(msg.contains(draws[0]["purpose"].as_str().unwrap()), "{msg}");
+    s.task.abort();
+}
