@@ -579,7 +579,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   assert.ok(await page.locator("svg.map circle.halt").count() > 0, "where it would halt is drawn while dragging");
   await page.mouse.up();
   await page.waitForSelector('.proposal button[data-proposal="halt"]');
-  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${first} may not go there: .{6,}`));
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${first} may not go there \\(as: .+\\): .{6,}`));
   const before = await logText(page);
   await page.click('.proposal button[data-proposal="halt"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
@@ -599,5 +599,39 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   await page.click('.proposal button[data-proposal="go"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before2);
   assert.match(await logText(page), new RegExp(`${second}: moves [0-9.]+"`));
+  // A third: drag its turning knob a quarter round to the east; the facing is checked.
+  await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
+  const third = units[2];
+  await page.locator(`svg.map .piece[data-unit="${third}"]`).first().click({ force: true });
+  await page.waitForSelector("svg.map circle.turnknob");
+  const knob = await page.locator("svg.map circle.turnknob").boundingBox();
+  const centre = await page.locator(`svg.map .piece[data-unit="${third}"]`).first().boundingBox();
+  const [cx, cy] = [centre.x + centre.width / 2, centre.y + centre.height / 2];
+  const r = Math.hypot(knob.x + knob.width / 2 - cx, knob.y + knob.height / 2 - cy);
+  await page.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(cx + r * 0.7, cy - r * 0.7, { steps: 4 });
+  await page.mouse.move(cx + r, cy, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForSelector(".proposal button[data-proposal]");
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${third} may (not )?go there \\(as: facing east \\((8[0-9]|9[0-9]|100)°\\)\\)`));
   assert.deepEqual(errors, []);
+});
+
+test("with \"ask before sending\" on, a choice waits for a second word", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.check('input[data-ask]');
+  const before = await logText(page);
+  await page.locator(".choice", { hasText: /^begin the battle/ }).click();
+  await page.waitForSelector('button[data-confirm="yes"]');
+  assert.match(await page.locator(".confirm").innerText(), /Send “begin the battle/);
+  await page.click('button[data-confirm="no"]');
+  await page.waitForTimeout(300);
+  assert.equal(await logText(page), before, "nothing sent");
+  await page.locator(".choice", { hasText: /^begin the battle/ }).click();
+  await page.click('button[data-confirm="yes"]');
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
 });

@@ -147,7 +147,14 @@ export function showGame(main, id) {
         enable(true);
       }
     };
-    const take = (c) => () => send(c.action);
+    // With "ask before sending" on, a choice waits for a second word (there is no taking back).
+    const confirmBox = el("div", { class: "confirm" });
+    const take = (c) => () => {
+      if (localStorage.getItem("volley:confirm") !== "1") return send(c.action);
+      confirmBox.replaceChildren(el("span", {}, `Send “${c.text}”? `),
+        el("button", { "data-confirm": "yes", onclick: () => { confirmBox.replaceChildren(); send(c.action); } }, "send it"), " ",
+        el("button", { class: "plain", "data-confirm": "no", onclick: () => confirmBox.replaceChildren() }, "not that"));
+    };
     const unitNames = new Set(v.pieces.map((p) => p.unit).filter(Boolean));
     if (selected && !unitNames.has(selected)) selected = null;
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
@@ -190,7 +197,27 @@ export function showGame(main, id) {
       drawProposal();
     };
     const drag = movable.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) } : null;
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed });
+    // Turning: a handle in front of the unit, dragged round; the new facing is put in the move
+    // proposed (or in the offered move that keeps the unit nearest where it stands).
+    const facingKey = (a) => ["facing", "pivot"].find((k) => k in a);
+    const turnable = movable.filter((c) => facingKey(c.action));
+    const here = origin();
+    const turn = turnable.length && here ? {
+      at: here,
+      facing: v.pieces.find((p) => p.unit === selected && typeof p.facing === "number")?.facing ?? 0,
+      set: async (deg) => {
+        const base = proposal && proposal.verdict.legal && facingKey(proposal.verdict.action) ? proposal.verdict.action : patternFor(here)?.action;
+        if (!base || !facingKey(base)) return;
+        const action = { ...base, [facingKey(base)]: Math.round(((deg % 360) + 360) % 360) };
+        let verdict;
+        try { verdict = await post(`/api/games/${id}/check`, { action }, token); } catch (e) { err.textContent = e.message; return; }
+        const point = actionPoints(action, false)[0] || here;
+        proposal = { point, verdict: { ...verdict, action, pattern: `facing ${bearing(action[facingKey(action)])} (${action[facingKey(action)]}°)` } };
+        showVerdict(point, proposal.verdict);
+        drawProposal();
+      },
+    } : null;
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed, turn });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
     function drawProposal() {
@@ -200,7 +227,7 @@ export function showGame(main, id) {
       proposalBox.replaceChildren(...(verdict.legal
         ? [el("div", { class: "legal" }, `${selected} may go there (as: ${verdict.pattern}).`),
           el("button", { "data-proposal": "go", onclick: () => send(verdict.action) }, "go there"), " ", cancel]
-        : [el("div", { class: "refused" }, `${selected} may not go there: ${verdict.why}.`),
+        : [el("div", { class: "refused" }, `${selected} may not go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}: ${verdict.why}.`),
           verdict.halt ? el("div", {}, "The rules would halt it at the yellow ring. ",
             el("button", { "data-proposal": "halt", onclick: () => send(verdict.halt_action) }, "go as far as allowed")) : null,
           " ", cancel]).filter(Boolean));
@@ -292,6 +319,9 @@ export function showGame(main, id) {
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
       selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
+      confirmBox,
+      g.candidates.length ? el("label", { class: "quiet asktoggle" }, el("input", { type: "checkbox", "data-ask": "1", checked: localStorage.getItem("volley:confirm") === "1",
+        onchange: (e) => localStorage.setItem("volley:confirm", e.target.checked ? "1" : "0") }), " ask before sending a choice (no choice is taken back)") : null,
       err].filter(Boolean));
     if (g.role === "umpire") umpireDesk(g, send);
     else umpireBox.replaceChildren();

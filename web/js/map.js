@@ -125,11 +125,12 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * `{check(point) → Promise<verdict>, drop(point, verdict), click(point)}` — while the unit is
  * dragged each place is checked and the verdict drawn (`{legal, why, halt}`), on release
  * `drop`, and a click on the ground with the unit selected is `click` (points in table units);
- * `press` the screen place of a press still held (the one that selected the unit).
+ * `press` the screen place of a press still held (the one that selected the unit); `turn` a
+ * handle to set the selected unit's facing: `{at, facing, set(degrees)}`.
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press, turn } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -388,6 +389,33 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     if (e.target.classList && e.target.classList.contains("target")) return; // a choice's own place: taken
     drag.drop(tableAt(e));
   });
+
+  // The turning handle: a knob in front of the unit; dragged round, it sets the facing.
+  if (turn) {
+    const reach = size / 25;
+    const knobAt = (deg) => [turn.at[0] + Math.sin((deg * Math.PI) / 180) * reach, turn.at[1] + Math.cos((deg * Math.PI) / 180) * reach];
+    const [kx, ky] = knobAt(turn.facing);
+    const arm = svg("line", { x1: turn.at[0], y1: fy(turn.at[1]), x2: kx, y2: fy(ky), stroke: "#7a5f00", "stroke-width": size / 700, class: "turnarm" });
+    const knob = svg("circle", { cx: kx, cy: fy(ky), r: size / 140, fill: "#fff", stroke: "#7a5f00", "stroke-width": size / 500, class: "turnknob" }, "drag round to face another way");
+    knob.style.cursor = "grab";
+    let turning = null;
+    const angle = (e) => { const [x, y] = tableAt(e); return ((Math.atan2(x - turn.at[0], y - turn.at[1]) * 180) / Math.PI + 360) % 360; };
+    knob.addEventListener("pointerdown", (e) => { e.stopPropagation(); turning = turn.facing; map.setPointerCapture?.(e.pointerId); });
+    map.addEventListener("pointermove", (e) => {
+      if (turning === null) return;
+      turning = angle(e);
+      const [x, y] = knobAt(turning);
+      knob.setAttribute("cx", x); knob.setAttribute("cy", fy(y));
+      arm.setAttribute("x2", x); arm.setAttribute("y2", fy(y));
+    });
+    map.addEventListener("pointerup", () => {
+      if (turning === null) return;
+      const deg = turning;
+      turning = null;
+      turn.set(deg);
+    });
+    map.append(arm, knob);
+  }
 
   // ----- zoom and pan -----
   const cam = camera || {};
