@@ -206,14 +206,16 @@ pub fn view_texts(view: &View) -> Vec<(&'static str, String)> {
     out
 }
 
-/// The proper names a view gives: the title, the sides, the terrain's, the objectives' and the
-/// units' names (the names [`program_name`] lets be).
+/// The proper names a view gives, each once: the title, the sides, the terrain's, the
+/// objectives' and the units' names (the names [`program_name`] lets be).
 pub fn view_names(view: &View) -> Vec<String> {
     let mut out = vec![view.title.clone()];
     out.extend(view.sides.iter().cloned());
     out.extend(view.terrain.iter().map(|f| f.name.clone()));
     out.extend(view.objectives.iter().map(|o| o.name.clone()));
     out.extend(view.pieces.iter().filter_map(|p| p.unit.clone()));
+    out.sort();
+    out.dedup();
     out
 }
 

@@ -81,6 +81,9 @@ pub enum Event {
         unit: String,
         /// How many returned to ranks.
         men: u16,
+        /// Why so many, in the rules' words.
+        #[serde(default)]
+        why: String,
         /// Gunners who went straight back to their gun.
         to_gun: u16,
     },
@@ -171,9 +174,49 @@ fn the(name: &str) -> String {
     }
 }
 
+/// What the rules call for, every number with its terms: `1 killed (one man a combat), 2 to
+/// run: 1 (one runs for each man killed in this engagement so far) +1 (cavalry win)`.
 fn loss_text(f: &mut fmt::Formatter<'_>, l: &Loss) -> fmt::Result {
-    let parts: Vec<String> = l.explanation.iter().map(|m| format!("{:+} {}", m.value, m.rule)).collect();
-    write!(f, "{} killed, {} to run [{}]", l.killed, l.run, parts.join("; "))
+    let artillery = l.explanation.first().filter(|m| m.rule.starts_with("artillery") && m.rule.contains("killed"));
+    match artillery {
+        Some(m) => write!(f, "{} killed ({})", l.killed, m.rule)?,
+        None => write!(f, "{} killed (one man a combat)", l.killed)?,
+    }
+    write!(f, ", {} to run:", l.run)?;
+    for (k, m) in l.explanation.iter().enumerate() {
+        if k == 0 {
+            write!(f, " {} ({})", m.value, m.rule)?;
+        } else {
+            write!(f, " {:+} ({})", m.value, m.rule)?;
+        }
+    }
+    let sum: i32 = l.explanation.iter().map(|m| m.value).sum();
+    if sum < 0 {
+        write!(f, " = {sum}: none")?;
+    }
+    Ok(())
+}
+
+/// What was done of what the rules called for: `1 killed, 3 ran (no more in ranks)`.
+fn applied_text(f: &mut fmt::Formatter<'_>, l: &Loss, applied: (u16, u16)) -> fmt::Result {
+    write!(f, " -> {} killed, {} ran", applied.0, applied.1)?;
+    if applied.0 < l.killed || applied.1 < l.run {
+        write!(f, " (no more men in ranks)")?;
+    }
+    Ok(())
+}
+
+/// A card and its value, with what was added to it: `Q = 12`, `8 +3 (...) = 11`.
+fn card_text(card: u8, additions: &[crate::combat::Modifier], total: u8) -> String {
+    let name = card_name(card);
+    let mut out = if name == card.to_string() { name.to_string() } else { format!("{name} = {card}") };
+    for m in additions {
+        out.push_str(&format!(" {:+} ({})", m.value, m.rule));
+    }
+    if !additions.is_empty() {
+        out.push_str(&format!(" = {total}"));
+    }
+    out
 }
 
 impl fmt::Display for Event {
@@ -212,8 +255,11 @@ impl fmt::Display for Event {
                     write!(f, "The running men of {unit} scatter 18\" before {by}.")
                 }
             }
-            Event::Rallied { unit, men, to_gun } => {
-                write!(f, "{unit} rally {men} men")?;
+            Event::Rallied { unit, men, to_gun, why } => {
+                write!(f, "{unit} rally {men} {}", if *men == 1 { "man" } else { "men" })?;
+                if !why.is_empty() {
+                    write!(f, " ({why})")?;
+                }
                 if *to_gun > 0 {
                     write!(f, " ({to_gun} straight back to the gun)")?;
                 }
@@ -226,7 +272,7 @@ impl fmt::Display for Event {
             Event::Fired { gun, target, cover, spent, left, on_field } => {
                 write!(
                     f,
-                    "{gun} fire at {target} ({}): one man killed{}; {spent} ball{} spent, {left} left.",
+                    "{gun} fire at {target} ({}): one man killed{}; {spent} ball{} spent ({}), {left} left.",
                     match cover {
                         Cover::Open => "in the open",
                         Cover::Soft => "in soft cover",
@@ -234,37 +280,33 @@ impl fmt::Display for Event {
                         Cover::Works => "behind works",
                     },
                     if *on_field { " and left where he fell" } else { "" },
-                    if *spent == 1 { "" } else { "s" }
+                    if *spent == 1 { "" } else { "s" },
+                    match cover {
+                        Cover::Open | Cover::Soft => "1 for a target in the open or in soft cover",
+                        Cover::Wall => "2 for a target behind a solid wall",
+                        Cover::Works => "3 for a target behind a redoubt or in a trench",
+                    }
                 )
             }
             Event::CardCombat { attacker, defender, result, applied } => {
                 write!(
                     f,
-                    "{attacker} ({}{}) against {defender} ({}{}): ",
-                    card_name(result.cards[0]),
-                    if result.totals[0] != result.cards[0] {
-                        format!(" +3 = {}", result.totals[0])
-                    } else {
-                        String::new()
-                    },
-                    card_name(result.cards[1]),
-                    if result.totals[1] != result.cards[1] {
-                        format!(" +3 = {}", result.totals[1])
-                    } else {
-                        String::new()
-                    },
+                    "{attacker} ({}) against {defender} ({}): ",
+                    card_text(result.cards[0], &result.additions[0], result.totals[0]),
+                    card_text(result.cards[1], &result.additions[1], result.totals[1]),
                 )?;
                 match result.winner {
-                    Some(0) => write!(f, "{attacker} win. ")?,
-                    Some(_) => write!(f, "{defender} win. ")?,
-                    None => write!(f, "equal cards, both win. ")?,
+                    Some(0) => write!(f, "{attacker} win.")?,
+                    Some(_) => write!(f, "{defender} win.")?,
+                    None => write!(f, "equal cards, both win.")?,
                 }
                 let names = [attacker, defender];
                 for i in 0..2 {
                     if let Some(l) = &result.losses[i] {
-                        write!(f, "{}: ", names[i])?;
+                        write!(f, " {}: ", names[i])?;
                         loss_text(f, l)?;
-                        write!(f, " -> {} killed, {} ran. ", applied[i].0, applied[i].1)?;
+                        applied_text(f, l, applied[i])?;
+                        write!(f, ".")?;
                     }
                 }
                 Ok(())
@@ -272,7 +314,8 @@ impl fmt::Display for Event {
             Event::Attack { attacker, target, loss, applied } => {
                 write!(f, "{attacker} attack {target}: ")?;
                 loss_text(f, loss)?;
-                write!(f, " -> {} killed, {} ran.", applied.0, applied.1)
+                applied_text(f, loss, *applied)?;
+                write!(f, ".")
             }
             Event::CavalryWeakness { unit, ran } => {
                 write!(f, "Steady enemy still face {unit}: the remaining {ran} cavalrymen run.")

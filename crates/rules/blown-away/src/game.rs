@@ -370,6 +370,19 @@ impl Battle {
         Ok(unit)
     }
 
+    /// Where the turn stands, in the course of play's words, with the side that acts: `the
+    /// Prussians move or rally one unit, and move their commander`.
+    pub fn phase_words(&self) -> String {
+        let side = self.acting_side().map_or(String::new(), |s| self.stat.sides[usize::from(s) & 1].clone());
+        match self.phase {
+            Phase::Deploy => format!("the {side} fix their deployment in secret"),
+            Phase::Main => format!("the {side} move or rally one unit, and move their commander"),
+            Phase::Artillery => format!("the {side} fire long-range artillery"),
+            Phase::Combat { .. } => format!("the {side} conduct combats"),
+            Phase::Over => "the battle is over".into(),
+        }
+    }
+
     /// The side that must act.
     pub fn acting_side(&self) -> Option<SideId> {
         match self.phase {
@@ -546,9 +559,10 @@ impl Battle {
             Action::Rally { unit } => {
                 let ui = usize::from(*unit);
                 let n = self.rally_allowance(ui)?;
+                let why = self.rally_why(ui, n);
                 let (rallied, to_gun) = self.rally(ui, n);
                 self.unit_done = true;
-                events.push(Event::Rallied { unit: self.name(ui).to_string(), men: rallied, to_gun });
+                events.push(Event::Rallied { unit: self.name(ui).to_string(), men: rallied, to_gun, why });
                 self.close_engagements(events);
                 self.update_objectives(None, events);
                 self.check_victory(events);
@@ -730,7 +744,7 @@ impl Battle {
             (Phase::Artillery, Action::Fire { gun, target }) => self.lra_shot(side, *gun, *target).map(|_| ()),
             (Phase::Combat { .. }, Action::Combat { unit, target }) => self.combat_refusal(*unit, *target, side),
             (_, Action::EndPhase) => Ok(()),
-            (phase, a) => illegal!("{} is not allowed in the {phase:?} phase", action_name(a)),
+            (_, a) => illegal!("one may not {} now: {}", action_name(a), self.phase_words()),
         }
     }
 
@@ -749,15 +763,15 @@ impl Battle {
 fn action_name(a: &Action) -> &'static str {
     match a {
         Action::Deploy { .. } => "deploy",
-        Action::MoveCommander { .. } => "move_commander",
-        Action::Move { .. } => "move",
-        Action::Reform { .. } => "reform",
-        Action::Rally { .. } => "rally",
-        Action::Mob { .. } => "mob",
-        Action::ReturnGunners { .. } => "return_gunners",
-        Action::Fire { .. } => "fire",
-        Action::Combat { .. } => "combat",
-        Action::EndPhase => "end_phase",
+        Action::MoveCommander { .. } => "move the commander",
+        Action::Move { .. } => "move a unit",
+        Action::Reform { .. } => "change a unit's formation or facing",
+        Action::Rally { .. } => "rally a unit",
+        Action::Mob { .. } => "move a mob",
+        Action::ReturnGunners { .. } => "return gunners to their gun",
+        Action::Fire { .. } => "fire long-range artillery",
+        Action::Combat { .. } => "conduct a combat",
+        Action::EndPhase => "end the phase",
     }
 }
 
@@ -815,14 +829,7 @@ impl GameState for Battle {
     }
 
     fn phase(&self) -> PhaseInfo {
-        let phase = match self.phase {
-            Phase::Deploy => "deployment",
-            Phase::Main => "move or rally",
-            Phase::Artillery => "long-range artillery",
-            Phase::Combat { .. } => "combat",
-            Phase::Over => "over",
-        };
-        PhaseInfo { turn: self.turn, phase: phase.to_string(), side: self.acting_side() }
+        PhaseInfo { turn: self.turn, phase: self.phase_words(), side: self.acting_side() }
     }
 
     fn candidate_actions(&self, out: &mut Vec<Action>) {
@@ -903,7 +910,11 @@ impl GameState for Battle {
                 }
             }
             Action::Reform { unit, formation, facing } => {
-                format!("{}: reform in {formation:?} facing {facing:.0}°", n(unit))
+                format!(
+                    "{}: form {} facing {facing:.0}°",
+                    n(unit),
+                    if *formation == Formation::Line { "line" } else { "column" }
+                )
             }
             Action::Rally { unit } => format!("{}: rally", n(unit)),
             Action::Mob { unit, path } => {

@@ -92,6 +92,21 @@ pub enum Role {
 }
 
 impl Role {
+    /// The man's role in words: `flag bearer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Soldier => "soldier",
+            Role::Officer => "officer",
+            Role::Drummer => "drummer",
+            Role::FlagBearer => "flag bearer",
+            Role::Pikeman => "pikeman",
+            Role::Guardsman => "guardsman",
+            Role::Militia => "militiaman",
+            Role::Gunner => "gunner",
+            Role::Cavalryman => "cavalryman",
+        }
+    }
+
     /// Whether the figure belongs to the command element.
     pub fn is_command(self) -> bool {
         matches!(self, Role::Officer | Role::Drummer | Role::FlagBearer)

@@ -60,7 +60,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             pieces.push(ViewPiece {
                 side: Some(u.side),
                 unit: Some(name.clone()),
-                label: format!("{:?}", m.role).to_lowercase(),
+                label: m.role.name().to_string(),
                 footprint: Footprint::Circle { at: m.at.into(), r: 0.4 },
                 facing: Some(m.facing),
                 status: status.to_string(),
@@ -92,17 +92,17 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
     if b.variant == Variant::Chance {
         for s in 0..2 {
             let counts = b.decks[s].counts();
-            let seen: Vec<String> = counts
+            // Each card turned up, as often as it was: "2, 10, K, K".
+            let seen: Vec<&str> = counts
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| **c < 4)
-                .map(|(v, c)| format!("{}x{}", 4 - c, card_name(v as u8 + 1)))
+                .flat_map(|(v, c)| std::iter::repeat_n(card_name(v as u8 + 1), usize::from(4u8.saturating_sub(*c))))
                 .collect();
             notes.push(format!(
                 "{} deck: {} cards left; turned up since the shuffle: {}",
                 st.sides[s],
                 b.decks[s].left(),
-                if seen.is_empty() { "none".into() } else { seen.join(" ") }
+                if seen.is_empty() { "none".into() } else { seen.join(", ") }
             ));
         }
     }
@@ -112,7 +112,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
     View {
         title: st.name.clone(),
         turn: b.turn,
-        phase: format!("{:?}", b.phase).to_lowercase(),
+        phase: b.phase_words(),
         width: st.table.width,
         depth: st.table.depth,
         sides: st.sides.to_vec(),

@@ -61,8 +61,13 @@ impl Battle {
                 Cover::Works => 3,
             };
             if cannon.balls < cost {
+                let place = match cover {
+                    Cover::Open | Cover::Soft => "in the open or in soft cover",
+                    Cover::Wall => "behind a solid wall",
+                    Cover::Works => "behind a redoubt or in a trench",
+                };
                 return illegal!(
-                    "{} has {} balls; firing at a target with {cover:?} cover needs {cost}",
+                    "{} has {} balls; firing at a target {place} needs {cost}",
                     self.name(gi),
                     cannon.balls
                 );

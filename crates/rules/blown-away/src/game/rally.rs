@@ -59,6 +59,20 @@ impl Battle {
         }
     }
 
+    /// Why unit `ui` rallies `n` men now, in the rules' words (asked before it rallies):
+    /// `at most as many as are already in ranks: 3`, `1: no men in ranks, and the commander next
+    /// to it`.
+    pub fn rally_why(&self, ui: usize, n: u16) -> String {
+        let u = &self.units[ui];
+        let (running, in_ranks) = (u.running() as u16, u.in_ranks() as u16);
+        let most = match (self.variant, in_ranks > 0) {
+            (Variant::Chance, true) => format!("at most as many as are already in ranks: {in_ranks}"),
+            (Variant::Chance, false) => return "1: no men in ranks, and the commander next to it".to_string(),
+            (Variant::WithoutChance, _) => "at most 6, with the commander next to it".to_string(),
+        };
+        if n == running { format!("all that were running; {most}") } else { most }
+    }
+
     /// Whether the side's commander is next to unit `ui`.
     pub fn commander_next_to(&self, ui: usize) -> bool {
         self.next_to(ui, self.commanders[usize::from(self.units[ui].side)])
