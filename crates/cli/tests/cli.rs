@@ -597,7 +597,7 @@ fn a_killed_server_loses_no_acknowledged_action() {
     assert_eq!(after["actions"], 3);
     assert_eq!(after["view"], before["view"]);
     assert_eq!(after["log"], before["log"]);
-    assert!(after["log"].to_string().contains("attack the enemy at [36, 36]"), "{}", after["log"]);
+    assert!(after["log"].to_string().contains("attack the enemy at the ridge"), "{}", after["log"]);
 }
 
 #[test]
