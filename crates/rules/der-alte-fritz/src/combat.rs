@@ -303,6 +303,24 @@ pub fn morale_dice(in_cover: bool, secure_flanks: bool, leader: bool) -> u32 {
     base + u32::from(leader)
 }
 
+/// The morale test's dice in words, with where their number comes from: `3 dice (2 in the open,
+/// +1 for its leader; the two lowest count)`.
+pub fn morale_dice_words(in_cover: bool, secure_flanks: bool, leader: bool) -> String {
+    let base = if secure_flanks {
+        "4 with secure flanks"
+    } else if in_cover {
+        "3 in cover"
+    } else {
+        "2 in the open"
+    };
+    let n = morale_dice(in_cover, secure_flanks, leader);
+    format!(
+        "{n} dice ({base}{}{})",
+        if leader { ", +1 for its leader" } else { "" },
+        if n > 2 { "; the two lowest count" } else { "" }
+    )
+}
+
 /// The result of morale dice against `number`: the two lowest kept, each over the number failed.
 pub fn morale_of(dice: &[u8], number: u8) -> Morale {
     let passing = dice.iter().filter(|&&d| d <= number).count();
@@ -365,7 +383,7 @@ impl Volley {
         let Some(number) = p.fire[chart.index()] else {
             return Err(CalcError::field(
                 "firer.type",
-                format!("{} do not fire on chart {chart:?} (the table's `~`)", p.name),
+                format!("{} do not fire on chart {chart} (the table's `~`)", p.name),
             ));
         };
         let n = self.firer.firing;
@@ -632,7 +650,7 @@ impl fmt::Display for VolleyResolution {
         if let (Situation::Volley(v), Some((chart, number))) = (&self.situation, self.fire) {
             writeln!(
                 f,
-                "{} fire on chart {chart:?} (hit on {number} or under): d10 {} -> {} hit{}",
+                "{} fire on chart {chart} (hit on {number} or under): d10 {} -> {} hit{}",
                 v.firer.kind.profile().name,
                 dice(&self.fire_dice),
                 self.outcome.hits,
@@ -649,7 +667,7 @@ impl fmt::Display for VolleyResolution {
             kept.truncate(2);
             writeln!(
                 f,
-                "morale on chart {chart:?} (pass on {number} or under): d10 {} (kept {}) -> {}",
+                "morale on chart {chart} (pass on {number} or under): d10 {} (kept {}) -> {}",
                 dice(d),
                 dice(&kept),
                 self.outcome.morale.map_or("no test".into(), |m| m.to_string())

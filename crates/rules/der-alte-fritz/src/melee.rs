@@ -517,22 +517,22 @@ impl fmt::Display for MeleeResolution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dice = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
         let (chart, n, d) = &self.charge_test;
-        writeln!(f, "test to charge on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
+        writeln!(f, "test to charge on chart {chart} (pass on {n} or under): d10 {}", dice(d))?;
         if let Some((chart, n, d)) = &self.defence_test {
-            writeln!(f, "the defender's test on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
+            writeln!(f, "the defender's test on chart {chart} (pass on {n} or under): d10 {}", dice(d))?;
         }
         if let Some((chart, n, d)) = &self.counter_test {
-            writeln!(f, "its test to counter-charge on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
+            writeln!(f, "its test to counter-charge on chart {chart} (pass on {n} or under): d10 {}", dice(d))?;
         }
         if let Some(m) = &self.melee_dice {
             for (who, (chart, n, d)) in ["charger", "defender"].iter().zip(m) {
                 let h = d.iter().filter(|&&x| x <= *n).count();
-                writeln!(f, "{who} melee on chart {chart:?} (hit on {n} or under): d10 {} -> {h} hits", dice(d))?;
+                writeln!(f, "{who} melee on chart {chart} (hit on {n} or under): d10 {} -> {h} hits", dice(d))?;
             }
         }
         if let Some(p) = &self.post_tests {
             for (who, (chart, n, d)) in ["charger", "defender"].iter().zip(p) {
-                writeln!(f, "{who}'s post-melee test on chart {chart:?} (pass on {n} or under): d10 {}", dice(d))?;
+                writeln!(f, "{who}'s post-melee test on chart {chart} (pass on {n} or under): d10 {}", dice(d))?;
             }
         }
         if let Some(d) = self.pursuit_die {

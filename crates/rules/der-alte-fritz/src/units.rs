@@ -19,6 +19,19 @@ pub enum Chart {
     E,
 }
 
+/// The chart's letter, as the text names it.
+impl std::fmt::Display for Chart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Chart::A => "A",
+            Chart::B => "B",
+            Chart::C => "C",
+            Chart::D => "D",
+            Chart::E => "E",
+        })
+    }
+}
+
 impl Chart {
     /// Every chart, A to E.
     pub const ALL: [Chart; 5] = [Chart::A, Chart::B, Chart::C, Chart::D, Chart::E];

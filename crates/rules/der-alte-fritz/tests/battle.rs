@@ -682,7 +682,12 @@ officers = [{ side = "Austrians", name = "One", with = "IR A" }, { side = "Austr
     b.phase = Phase::Firing { side: 0 };
     let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 9, 9, 9, 9, 9, 9, 1, 1, 1]);
     let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
-    assert!(text[0].contains("passes on 8 or under: 1 1 1 — passed"), "{text:#?}");
+    assert!(
+        text[0].contains(
+            "passes on 8 or under, 3 dice (2 in the open, +1 for its leader; the two lowest count): 1 1 1 — passed"
+        ),
+        "{text:#?}"
+    );
     // The account follows the draws: the fire, the officer's die, the test; then his fate.
     assert!(
         text[0].contains("the die for One's fate 9") && text[1].starts_with("One's fate, die 9: killed"),

@@ -272,7 +272,7 @@ impl Battle {
             return Ok(());
         };
         let mut why =
-            vec![format!("{} target {:?}", formation_words(self.units[t].formation), v.target.formation.chart())];
+            vec![format!("{} target {}", formation_words(self.units[t].formation), v.target.formation.chart())];
         if v.target.flank_or_rear {
             why.push("a flank or rear shot A".into());
         }
@@ -286,7 +286,7 @@ impl Battle {
             why.push("firer shaken D".into());
         }
         let mut text = format!(
-            "{} fires at {} ({:.1}\"{}): {} ({} {}) on chart {chart:?} [{}], hits on {number} or under: {} — {} hit{}",
+            "{} fires at {} ({:.1}\"{}): {} ({} {}) on chart {chart} [{}], hits on {number} or under: {} — {} hit{}",
             self.name(u),
             self.name(t),
             aim.distance,
@@ -321,10 +321,14 @@ impl Battle {
         }
         if let Some((mchart, mnum, dice)) = &r.test {
             let m = r.outcome.morale.unwrap_or(Morale::Passed);
+            // The leader's die is thrown only while he stands with the unit.
+            let tu = &v.target.unit;
+            let leader = dice.len() as u32 > combat::morale_dice(tu.in_cover, tu.secure_flanks, false);
             text.push_str(&format!(
-                "; {} tests morale on chart {mchart:?} ({} in all), passes on {mnum} or under: {} — {}",
+                "; {} tests morale on chart {mchart} ({} in all), passes on {mnum} or under, {}: {} — {}",
                 self.name(t),
                 hits_words(self.units[t].hits),
+                combat::morale_dice_words(tu.in_cover, tu.secure_flanks, leader),
                 dice_text(dice),
                 morale_word(m, self.units[t].state)
             ));
@@ -522,8 +526,9 @@ impl Battle {
             events.push(Event::Morale {
                 unit: i as u16,
                 text: format!(
-                    "{} tests for the army commander's death on chart {chart:?}, passes on {number} or under: {} — {}",
+                    "{} tests for the army commander's death on chart {chart}, passes on {number} or under, {}: {} — {}",
                     self.name(i),
+                    combat::morale_dice_words(s.in_cover, s.secure_flanks, s.leader_attached),
                     dice_text(&dice),
                     morale_word(m, self.units[i].state)
                 ),
@@ -588,7 +593,7 @@ impl Battle {
             events.push(Event::Morale {
                 unit: i as u16,
                 text: format!(
-                    "{} tries to rally ({why}): 2 dice on chart {chart:?}, pass on {number} or under: {} — {failed}: {result}",
+                    "{} tries to rally ({why}): 2 dice on chart {chart}, pass on {number} or under: {} — {failed}: {result}",
                     self.name(i),
                     dice_text(&dice)
                 ),
@@ -732,7 +737,15 @@ impl Battle {
         let r = melee::resolve(&m, chance).map_err(calc_to_apply)?;
         let o = r.outcome.clone();
         let (cn, dn) = (self.name(c).to_string(), self.name(d).to_string());
-        let test = |t: &(Chart, u8, Vec<u8>)| format!("chart {:?}, pass on {} or under: {}", t.0, t.1, dice_text(&t.2));
+        let test = |t: &(Chart, u8, Vec<u8>), f: &melee::Fighter| {
+            format!(
+                "chart {}, pass on {} or under, {}: {}",
+                t.0,
+                t.1,
+                combat::morale_dice_words(f.in_cover, f.secure_flanks, f.leader_attached),
+                dice_text(&t.2)
+            )
+        };
         let mut why = why;
         for (f, name, other) in [(&m.charger, &cn, &dn), (&m.defender, &dn, &cn)] {
             if f.shaken {
@@ -743,18 +756,18 @@ impl Battle {
         if !why.is_empty() {
             text.push_str(&format!(" ({})", why.join("; ")));
         }
-        text.push_str(&format!(". Test to charge: {}", test(&r.charge_test)));
+        text.push_str(&format!(". Test to charge: {}", test(&r.charge_test, &m.charger)));
         if o.charged {
             self.units[c].at = path.to;
             self.units[c].facing = path.facing;
             self.units[c].last_moved = self.turn;
             if let Some(t) = &r.defence_test {
-                text.push_str(&format!("; {} test to stand: {}", possessive(&dn), test(t)));
+                text.push_str(&format!("; {} test to stand: {}", possessive(&dn), test(t, &m.defender)));
             }
             if let Some(t) = &r.counter_test {
                 text.push_str(&format!(
                     "; test to counter-charge: {}{}",
-                    test(t),
+                    test(t, &m.defender),
                     if o.at_halt { " — at the halt" } else { "" }
                 ));
             } else if o.at_halt {
@@ -767,9 +780,12 @@ impl Battle {
         if let Some(md) = &r.melee_dice {
             for (k, (chart, number, dice)) in md.iter().enumerate() {
                 hits[k] = dice.iter().filter(|&&x| x <= *number).count() as u32;
+                let f = if k == 0 { &m.charger } else { &m.defender };
                 text.push_str(&format!(
-                    "; {} fights on chart {chart:?}, hits on {number} or under: {} — {} hit{}",
+                    "; {} fights on chart {chart}, hits on {number} or under, {} d10 (1 per 4 of its {} figures): {} — {} hit{}",
                     if k == 0 { &cn } else { &dn },
+                    dice.len(),
+                    f.figures,
                     dice_text(dice),
                     hits[k],
                     if hits[k] == 1 { "" } else { "s" }
@@ -777,7 +793,11 @@ impl Battle {
             }
         }
         if let Some(pt) = &r.post_tests {
-            text.push_str(&format!("; after the melee {cn}: {}, {dn}: {}", test(&pt[0]), test(&pt[1])));
+            text.push_str(&format!(
+                "; after the melee {cn}: {}, {dn}: {}",
+                test(&pt[0], &m.charger),
+                test(&pt[1], &m.defender)
+            ));
         }
         match o.winner {
             Some(Winner::Charger) => text.push_str(&format!("; {cn} wins")),
