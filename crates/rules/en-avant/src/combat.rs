@@ -49,6 +49,20 @@ pub enum Formation {
     Deployed,
 }
 
+impl Formation {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::Column => "column",
+            Formation::MarchColumn => "march column",
+            Formation::Square => "square",
+            Formation::Limbered => "limbered",
+            Formation::Deployed => "deployed",
+        }
+    }
+}
+
 /// Where the attack comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -306,7 +320,7 @@ impl Assault {
             if !ok {
                 return Err(CalcError::field(
                     format!("{who}.formation"),
-                    format!("{:?} may not stand in {:?}", p.arm, p.formation),
+                    format!("{} may not stand in {}", p.arm.name(), p.formation.name()),
                 ));
             }
         }

@@ -138,8 +138,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             if !spec.kind.formations().contains(&formation) {
                 let allowed: Vec<&str> = spec.kind.formations().iter().map(|f| f.name()).collect();
                 errors.push(err(format!(
-                    "a {:?} may not stand in {}: {}",
-                    spec.kind,
+                    "a {} may not stand in {}: {}",
+                    spec.kind.name(),
                     formation.name(),
                     allowed.join(", ")
                 )));

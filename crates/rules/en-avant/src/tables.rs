@@ -269,6 +269,17 @@ pub enum Arm {
     Artillery,
 }
 
+impl Arm {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arm::Infantry => "infantry",
+            Arm::Cavalry => "cavalry",
+            Arm::Artillery => "artillery",
+        }
+    }
+}
+
 /// What a loser or winner of a close assault does next turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]

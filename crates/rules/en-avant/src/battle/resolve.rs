@@ -867,10 +867,12 @@ impl Battle {
             asl.cavalry_within_half_a_turn = cavalry && c.start_gap <= self.units[a].rate() / 2.0 + 1e-9;
             let one = asl.step_one();
             explained.push(format!(
-                "{} against {}, step one: {} against {}",
+                "{} against {}, step one: {} {} against {} {}",
                 self.name(a),
                 self.name(d),
+                self.name(a),
                 terms_text(&one[0]),
+                self.name(d),
                 terms_text(&one[1])
             ));
             if one[0].total >= one[1].total {
