@@ -192,7 +192,8 @@ pub fn program_name(text: &str, names: &[&str]) -> Option<String> {
 }
 
 /// Every text of `view` a person reads, with where it is: the phase, each piece's label and
-/// status, each counter's kind and reach's label, each marker's label, the notes.
+/// status, arm and command, each counter's kind and reach's label, each marker's label, the
+/// notes and the lines of where the battle stands.
 pub fn view_texts(view: &View) -> Vec<(&'static str, String)> {
     let mut out = vec![("the view's phase", view.phase.clone())];
     for p in &view.pieces {
@@ -203,17 +204,23 @@ pub fn view_texts(view: &View) -> Vec<(&'static str, String)> {
     }
     out.extend(view.markers.iter().map(|m| ("a marker's label", m.label.clone())));
     out.extend(view.notes.iter().map(|n| ("a note", n.clone())));
+    out.extend(view.standing.iter().map(|l| ("a line of where the battle stands", l.text.clone())));
+    for p in &view.pieces {
+        out.extend(p.arm.iter().map(|a| ("a piece's arm", a.clone())));
+        out.extend(p.group.iter().map(|g| ("a piece's command", g.clone())));
+    }
     out
 }
 
 /// The proper names a view gives, each once: the title, the sides, the terrain's, the
-/// objectives' and the units' names (the names [`program_name`] lets be).
+/// objectives', the units' and their commands' names (the names [`program_name`] lets be).
 pub fn view_names(view: &View) -> Vec<String> {
     let mut out = vec![view.title.clone()];
     out.extend(view.sides.iter().cloned());
     out.extend(view.terrain.iter().map(|f| f.name.clone()));
     out.extend(view.objectives.iter().map(|o| o.name.clone()));
     out.extend(view.pieces.iter().filter_map(|p| p.unit.clone()));
+    out.extend(view.pieces.iter().filter_map(|p| p.group.clone()));
     out.sort();
     out.dedup();
     out

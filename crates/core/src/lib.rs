@@ -30,7 +30,9 @@ use volley_chance::{Chance, DrawError};
 
 pub use hash::{Fnv64, hash_serialized};
 pub use short::Short;
-pub use view::{Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange};
+pub use view::{
+    Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, ViewStanding,
+};
 
 /// A side's index in its scenario: 0 for the first side listed, 1 for the second.
 pub type SideId = u8;

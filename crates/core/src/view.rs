@@ -13,10 +13,13 @@ pub struct View {
     pub turn: u32,
     /// Phase name.
     pub phase: String,
-    /// Table width in inches (x).
+    /// Table width (x), in the table's measure.
     pub width: f64,
-    /// Table depth in inches (y).
+    /// Table depth (y), in the table's measure.
     pub depth: f64,
+    /// The table's measure: `inch`, `cm`, or `area` (a grid's squares), for a scale bar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// The sides' names, by [`SideId`].
     pub sides: Vec<String>,
     /// Terrain.
@@ -29,6 +32,19 @@ pub struct View {
     pub markers: Vec<ViewMarker>,
     /// Lines of text: public state such as cards left in each deck, and what is hidden.
     pub notes: Vec<String>,
+    /// Where the battle stands, a line each: turns left, each side's losses against its break
+    /// point or exhaustion (the objectives' holders are in `objectives`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<ViewStanding>,
+}
+
+/// A line of where the battle stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewStanding {
+    /// The side it is about, if one.
+    pub side: Option<SideId>,
+    /// What it says.
+    pub text: String,
 }
 
 /// A terrain feature.
@@ -95,6 +111,13 @@ pub struct ViewPiece {
     /// it is selected (given on one piece of each unit).
     #[serde(default)]
     pub ranges: Vec<ViewRange>,
+    /// Its arm, for the map's sign: `infantry`, `cavalry`, `artillery`, `general` or
+    /// `transport`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arm: Option<String>,
+    /// The command it belongs to, where orders go to commands (an Old Fritz wing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
 }
 
 /// An area a unit reaches, such as a battery's long range within its arc.

@@ -538,3 +538,42 @@ async fn the_desk_lists_every_draw_it_made_in_order_and_says_what_was_not_needed
     assert!(msg.contains(draws[0]["purpose"].as_str().unwrap()), "{msg}");
     s.task.abort();
 }
+
+#[tokio::test]
+async fn every_bundled_battle_has_a_picture_its_armies_named_a_measure_and_every_piece_its_arm() {
+    let db = temp_db("previews");
+    let s = start(&db).await;
+    let (status, list) = http(s.addr, "GET", "/api/scenarios", None).await;
+    assert_eq!(status, 200);
+    let list = list.as_array().unwrap();
+    assert!(list.len() >= 13);
+    for sc in list {
+        let name = sc["name"].as_str().unwrap();
+        let sides = sc["sides"].as_array().unwrap();
+        assert_eq!(sides.len(), 2, "{name}: {sc}");
+        let (status, v) = http(s.addr, "GET", &format!("/api/scenarios/{name}/view"), None).await;
+        assert_eq!(status, 200, "{name}: {v}");
+        assert_eq!(v["sides"].as_array().unwrap(), sides, "{name}");
+        assert!(matches!(v["unit"].as_str(), Some("inch" | "cm" | "area")), "{name}: {}", v["unit"]);
+        for p in v["pieces"].as_array().unwrap() {
+            let arm = p["arm"].as_str().unwrap_or("");
+            assert!(["infantry", "cavalry", "artillery", "general", "transport"].contains(&arm), "{name}: {p}");
+        }
+    }
+    let (status, e) = http(s.addr, "GET", "/api/scenarios/no-such-battle/view", None).await;
+    assert_eq!(status, 404);
+    assert!(e["error"].as_str().unwrap().contains("no-such-battle"), "{e}");
+    // The page's modules and its icon are served; an unknown module is not.
+    for path in ["/js/map.js", "/js/game.js", "/favicon.ico"] {
+        let mut sock = TcpStream::connect(s.addr).await.unwrap();
+        sock.write_all(format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        sock.read_to_end(&mut out).await.unwrap();
+        assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.1 200"), "{path}");
+    }
+    let (status, _) = http(s.addr, "GET", "/js/nothing.js", None).await;
+    assert_eq!(status, 404);
+    s.task.abort();
+}

@@ -49,6 +49,11 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 16,
             ));
         }
+        let arm = match u.arm {
+            crate::model::Arm::Infantry => "infantry",
+            crate::model::Arm::Cavalry => "cavalry",
+            crate::model::Arm::Artillery => "artillery",
+        };
         let mut first = true;
         for m in &u.men {
             let status = match m.state {
@@ -66,6 +71,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 status: status.to_string(),
                 counters: Vec::new(),
                 ranges: if first { std::mem::take(&mut reach) } else { Vec::new() },
+                arm: Some(arm.into()),
+                group: None,
             });
             first = false;
         }
@@ -121,5 +128,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         pieces,
         markers,
         notes,
+        unit: Some("inch".into()),
+        standing: Vec::new(),
     }
 }

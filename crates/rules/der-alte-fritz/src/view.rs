@@ -1,7 +1,7 @@
 //! What each viewer sees of a battle. Der Alte Fritz hides nothing: every viewer sees the whole
 //! table (declared charges too: the units are seen making ready).
 
-use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, ViewStanding, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::{State, Unit, Wound};
@@ -73,6 +73,15 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
                 ViewCounter { kind: "hits".into(), n: u.hits },
             ],
             ranges: ranges(u),
+            arm: Some(
+                match u.arm() {
+                    crate::units::Arm::Infantry => "infantry",
+                    crate::units::Arm::Cavalry => "cavalry",
+                    crate::units::Arm::Artillery => "artillery",
+                }
+                .into(),
+            ),
+            group: None,
         });
     }
     let mut markers = Vec::new();
@@ -100,13 +109,20 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             b.side_name(1 - b.first)
         ));
     }
+    let mut standing = Vec::new();
+    if b.turn > 0 {
+        standing.push(ViewStanding { side: None, text: format!("turn {} of {}", b.turn, st.turn_limit) });
+    }
     for s in 0..2u8 {
         let (lost, start) = b.losses(s);
-        notes.push(format!(
-            "{}: {lost} of {start} units removed or routing (broken at {}%)",
-            b.side_name(s),
-            st.break_at
-        ));
+        standing.push(ViewStanding {
+            side: Some(s),
+            text: format!(
+                "{}: {lost} of {start} units removed or routing (broken at {}%)",
+                b.side_name(s),
+                st.break_at
+            ),
+        });
     }
     View {
         title: st.name.clone(),
@@ -120,5 +136,7 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         pieces,
         markers,
         notes,
+        unit: Some("inch".into()),
+        standing,
     }
 }

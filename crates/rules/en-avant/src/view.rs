@@ -4,7 +4,7 @@
 //! table; Game Control sees everything, and while orders are being given, what the turn will
 //! bring if the orders stand.
 
-use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, ViewStanding, Viewer};
 
 use crate::battle::{Battle, Pending, Phase, Unit, order_words};
 use crate::model::Formation;
@@ -97,6 +97,15 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 Vec::new()
             },
             ranges: if rules { ranges(u) } else { Vec::new() },
+            arm: Some(
+                match u.kind.arm() {
+                    crate::tables::Arm::Infantry => "infantry",
+                    crate::tables::Arm::Cavalry => "cavalry",
+                    crate::tables::Arm::Artillery => "artillery",
+                }
+                .into(),
+            ),
+            group: None,
         });
     }
     let mut markers = Vec::new();
@@ -122,13 +131,16 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         }
     }
     let mut notes = Vec::new();
-    notes.push(format!("turn {} of {}", b.turn, st.turn_limit));
+    let mut standing = vec![ViewStanding { side: None, text: format!("turn {} of {}", b.turn, st.turn_limit) }];
     if let Phase::Orders { side } = b.phase {
         notes.push(format!("{} give their orders", b.side_name(side)));
     }
     for s in 0..2u8 {
         let (lost, start) = b.losses(s);
-        notes.push(format!("{}: {lost} of {start} units running away or gone", b.side_name(s)));
+        standing.push(ViewStanding {
+            side: Some(s),
+            text: format!("{}: {lost} of {start} units running away or gone", b.side_name(s)),
+        });
     }
     for (i, u) in b.units.iter().enumerate() {
         if let crate::battle::Presence::Away { .. } = u.presence {
@@ -151,5 +163,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         pieces,
         markers,
         notes,
+        unit: Some("cm".into()),
+        standing,
     }
 }

@@ -136,6 +136,9 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
             for n in &v.notes {
                 hidden_ok(after, n)?;
             }
+            for l in &v.standing {
+                hidden_ok(after, &l.text)?;
+            }
         }
         let mut cands = Vec::new();
         after.candidate_actions(&mut cands);

@@ -1,11 +1,13 @@
 //! What a viewer sees: the grid, its terrain, the units. Nothing is hidden in Itchy and
 //! Scratchy, so every viewer sees the same.
 
-use volley_core::{Footprint, View, ViewCounter, ViewFeature, ViewObjective, ViewPiece, ViewRange, Viewer};
+use volley_core::{
+    Footprint, View, ViewCounter, ViewFeature, ViewObjective, ViewPiece, ViewRange, ViewStanding, Viewer,
+};
 use volley_table::grid::Area;
 
 use crate::game::Battle;
-use crate::model::Terrain;
+use crate::model::{Kind, Terrain};
 
 fn square(a: Area) -> Vec<[f64; 2]> {
     block(&[a])
@@ -74,18 +76,30 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             status: if u.done || (u.moved.is_some() && u.attacked) { "done".into() } else { "ready".into() },
             counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp) }],
             ranges: ranges(b, u),
+            arm: Some(
+                match u.kind {
+                    Kind::Infantry | Kind::DismountedCavalry | Kind::MachineGuns => "infantry",
+                    Kind::MountedCavalry => "cavalry",
+                    Kind::Artillery => "artillery",
+                    Kind::Transport => "transport",
+                    Kind::General => "general",
+                }
+                .into(),
+            ),
+            group: None,
         })
         .collect();
-    let notes = (0..2u8)
-        .map(|s| {
-            format!(
+    let standing = (0..2u8)
+        .map(|s| ViewStanding {
+            side: Some(s),
+            text: format!(
                 "{}: {} of {} Strength Points lost (Exhaustion Point {}){}",
                 st.sides[usize::from(s)],
                 b.sp_lost(s),
                 st.sp_start[usize::from(s)],
                 b.exhaustion_point(s),
                 if b.exhausted[usize::from(s)].is_some() { ", exhausted" } else { "" }
-            )
+            ),
         })
         .collect();
     View {
@@ -99,6 +113,8 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         objectives,
         pieces,
         markers: Vec::new(),
-        notes,
+        notes: Vec::new(),
+        unit: Some("area".into()),
+        standing,
     }
 }

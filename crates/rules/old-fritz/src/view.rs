@@ -4,7 +4,7 @@
 //! umpire sees both; a spectator and the enemy see neither (the enemy sees only what the troops
 //! do on the table).
 
-use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, Viewer};
+use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, ViewStanding, Viewer};
 
 use crate::game::{Battle, Phase};
 use crate::model::State;
@@ -71,6 +71,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 ViewCounter { kind: "green".into(), n: u32::from(u.greens) },
             ],
             ranges: ranges(u),
+            arm: Some(arm_word(u.kind.arm()).into()),
+            group: Some(b.wing_name(usize::from(u.wing)).to_string()),
         });
     }
     let mut markers = Vec::new();
@@ -112,6 +114,15 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             wing.order.words(&b.place_of(&wing.order)),
             if wing.general_engaged { " (its general is in close combat)" } else { "" }
         ));
+        // The order on the map, where the wing is going.
+        if let Some(p) = wing.order.place() {
+            markers.push(ViewMarker {
+                side: Some(info.side),
+                kind: "order".into(),
+                at: p.into(),
+                label: format!("the {}'s order: {}", info.name, wing.order.words(&b.place_of(&wing.order))),
+            });
+        }
         for d in b.dispatches.iter().filter(|d| usize::from(d.wing) == w) {
             notes.push(format!(
                 "  on its way to the {}: {} (takes effect in bound {})",
@@ -119,20 +130,36 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 d.order.words(&b.place_of(&d.order)),
                 d.arrives
             ));
+            if let Some(p) = d.order.place() {
+                markers.push(ViewMarker {
+                    side: Some(info.side),
+                    kind: "order on its way".into(),
+                    at: p.into(),
+                    label: format!(
+                        "on its way to the {}: {} (takes effect in bound {})",
+                        info.name,
+                        d.order.words(&b.place_of(&d.order)),
+                        d.arrives
+                    ),
+                });
+            }
         }
     }
     if viewer != Viewer::Umpire {
         notes.push("the enemy's orders are hidden".into());
     }
-    for s in 0..2u8 {
-        notes.push(format!(
-            "{}: {} of {} battalions, regiments and batteries gone or running (broken at {}%)",
-            st.sides[usize::from(s)],
-            b.lost_units(s),
-            st.major_units[usize::from(s)],
-            st.break_at
-        ));
-    }
+    let standing = (0..2u8)
+        .map(|s| ViewStanding {
+            side: Some(s),
+            text: format!(
+                "{}: {} of {} battalions, regiments and batteries gone or running (broken at {}%)",
+                st.sides[usize::from(s)],
+                b.lost_units(s),
+                st.major_units[usize::from(s)],
+                st.break_at
+            ),
+        })
+        .collect();
     View {
         title: st.name.clone(),
         turn: b.bound,
@@ -148,5 +175,16 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         pieces,
         markers,
         notes,
+        unit: Some("inch".into()),
+        standing,
+    }
+}
+
+/// An arm as the map's sign names it.
+fn arm_word(arm: crate::combat::Arm) -> &'static str {
+    match arm {
+        crate::combat::Arm::Infantry => "infantry",
+        crate::combat::Arm::Cavalry => "cavalry",
+        crate::combat::Arm::Artillery => "artillery",
     }
 }

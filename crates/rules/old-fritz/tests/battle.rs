@@ -566,6 +566,32 @@ fn orders_are_hidden_from_the_enemy() {
 }
 
 #[test]
+fn the_map_shows_a_sides_orders_where_they_go_to_it_alone_and_each_unit_with_its_wing_and_arm() {
+    let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
+    order(&mut b, 0, hold(20.0, 30.0));
+    let on_its_way = |v: &volley_core::View| {
+        v.markers.iter().filter(|m| m.kind == "order on its way").map(|m| (m.at, m.label.clone())).collect::<Vec<_>>()
+    };
+    let mine = b.view(Viewer::Side(0));
+    let marks = on_its_way(&mine);
+    assert_eq!(marks.len(), 1, "{:?}", mine.markers);
+    assert_eq!(marks[0].0, [20.0, 30.0]);
+    assert!(marks[0].1.contains("takes effect in bound"), "{}", marks[0].1);
+    assert!(on_its_way(&b.view(Viewer::Side(1))).is_empty(), "the enemy sees no order on the map");
+    assert!(on_its_way(&b.view(Viewer::Spectator)).is_empty());
+    assert_eq!(on_its_way(&b.view(Viewer::Umpire)).len(), 1);
+    // Each piece names its wing and arm; the table's measure and each side's losses are given.
+    let v = b.view(Viewer::Spectator);
+    for p in &v.pieces {
+        assert!(p.group.as_deref().is_some_and(|g| !g.is_empty()), "{p:?}");
+        assert!(matches!(p.arm.as_deref(), Some("infantry" | "cavalry" | "artillery")), "{p:?}");
+    }
+    assert_eq!(v.unit.as_deref(), Some("inch"));
+    assert_eq!(v.standing.iter().filter(|l| l.side.is_some()).count(), 2, "{:?}", v.standing);
+    assert!(v.standing.iter().all(|l| l.text.contains("broken at")), "{:?}", v.standing);
+}
+
+#[test]
 fn a_side_looking_ahead_knows_only_its_own_orders_on_their_way() {
     let mut b = battle("", &[r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#], &[FAR]);
     order(&mut b, 0, hold(20.0, 30.0));
