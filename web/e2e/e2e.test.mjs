@@ -635,3 +635,29 @@ test("with \"ask before sending\" on, a choice waits for a second word", async (
   await page.click('button[data-confirm="yes"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
 });
+
+test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an order sent shows on the map where it goes, with the bound it arrives", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="attack-on-the-ridge"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  // A Prussian unit (side 0's colour is the first).
+  const unit = await page.evaluate(() => [...document.querySelectorAll("svg.map .piece[data-unit]")].find((p) => p.getAttribute("fill") === "#35588f").dataset.unit);
+  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  const wing = /Of the (.+?): /.exec(await page.locator(".unitbox .wing").innerText())[1];
+  const texts = await page.locator(".choice").allInnerTexts();
+  assert.ok(texts.length > 0 && texts.every((t) => t.includes(`the ${wing}`)), `the ${wing}'s orders: ${texts.join(" | ")}`);
+  assert.ok(await page.locator("svg.map g.unit.wingmate").count() > 0 || texts.length > 0, "its wing is marked");
+  const before = await logText(page);
+  await page.locator(".choice").first().click();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  await page.waitForSelector("svg.map polygon.order");
+  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
+  await page.waitForSelector(".unitbox .wingorder");
+  assert.match(await page.locator(".unitbox").innerText(), new RegExp(`on its way to the ${wing}: .+ \\(takes effect in bound \\d+\\)`));
+  assert.deepEqual(errors, []);
+});

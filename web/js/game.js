@@ -157,7 +157,10 @@ export function showGame(main, id) {
     };
     const unitNames = new Set(v.pieces.map((p) => p.unit).filter(Boolean));
     if (selected && !unitNames.has(selected)) selected = null;
-    const list = g.candidates.filter((c) => !selected || c.text.includes(selected));
+    // A unit's choices: those naming it, or its command (an Old Fritz wing, whose orders it obeys).
+    const groupOf = (u) => v.pieces.find((p) => p.unit === u)?.group;
+    const selectedGroup = selected ? groupOf(selected) : null;
+    const list = g.candidates.filter((c) => !selected || c.text.includes(selected) || (selectedGroup && c.text.includes(`the ${selectedGroup}`)));
     const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
     // A unit picked is drawn from the game as last fetched (never an older one).
     const pick = (u, e) => {
@@ -292,6 +295,9 @@ export function showGame(main, id) {
         el("h4", {}, "The unit"),
         el("div", { class: "unitname" }, el("strong", {}, selected), p && p.side !== null && p.side !== undefined ? ` (${v.sides[p.side]})` : ""),
         p ? el("div", {}, `${p.label}; ${armOf(p)}; ${p.status}${typeof p.facing === "number" ? `; facing ${bearing(p.facing)}` : ""}`) : null,
+        selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
+          words([...new Set(v.pieces.filter((q) => q.group === selectedGroup && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
+        ...v.markers.filter((m) => selectedGroup && /order/.test(m.kind) && m.label.includes(`the ${selectedGroup}`)).map((m) => el("div", { class: "wingorder" }, m.label)),
         counters.size ? el("div", {}, [...counters].map(([k, n]) => `${k === "green" ? "green counters" : k}: ${n}`).join("; ")) : null,
         ...pieces.flatMap((q) => (q.ranges || []).map((r) => el("div", { class: "quiet" }, `reach: ${r.label}`))),
         el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.${movable.length ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ""}`
@@ -316,7 +322,7 @@ export function showGame(main, id) {
           : g.seat === null || g.seat === undefined ? (g.actor && g.actor.side !== undefined ? `You are watching: the ${v.sides[g.actor.side]} decide.` : "You are watching.")
             : mine ? "Nothing to choose just now." : "Waiting for the other side.";
     choices.replaceChildren(...[
-      el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selected}` : ""}` : "Choices"),
+      el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selectedGroup ? `the ${selectedGroup}` : selected}` : ""}` : "Choices"),
       selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
       confirmBox,

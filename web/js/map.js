@@ -276,8 +276,32 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     if (!q || Math.hypot(dx, dy) < size / 400) continue;
     map.append(svg("line", { x1: q.x - dx, y1: fy(q.y - dy), x2: q.x, y2: fy(q.y), class: "trail", stroke: SIDES[q.side ?? 0], "stroke-width": size / 500, "stroke-dasharray": `${size / 200} ${size / 300}` }));
   }
+  // The selected unit's command (an Old Fritz wing): its other units marked, and its orders'
+  // places joined to it.
+  const group = selected ? view.pieces.find((p) => p.unit === selected)?.group : null;
+  if (group) {
+    for (const g of map.querySelectorAll("g.unit")) {
+      const u = g.getAttribute("data-unit-group");
+      if (u && u !== selected && view.pieces.some((p) => p.unit === u && p.group === group)) g.classList.add("wingmate");
+    }
+  }
   for (const m of view.markers) {
     const [x, y] = m.at;
+    if (/order/.test(m.kind)) {
+      // An order: a diamond where it sends the wing (dashed while it is on its way).
+      const r = size / 110, colour = m.side === null || m.side === undefined ? "#555" : SIDES[m.side];
+      const mine = group && m.label.includes(`the ${group}`);
+      if (mine) {
+        const c = unitPlaces({ ...view, pieces: view.pieces.filter((p) => p.group === group) });
+        const pts2 = [...c.values()];
+        if (pts2.length) {
+          const cx = pts2.reduce((a, q) => a + q.x, 0) / pts2.length, cy = pts2.reduce((a, q) => a + q.y, 0) / pts2.length;
+          map.append(svg("line", { x1: cx, y1: fy(cy), x2: x, y2: fy(y), stroke: colour, "stroke-width": size / 500, "stroke-dasharray": `${size / 120} ${size / 240}`, class: "orderline" }));
+        }
+      }
+      map.append(svg("polygon", { points: `${x},${fy(y) - r} ${x + r},${fy(y)} ${x},${fy(y) + r} ${x - r},${fy(y)}`, fill: "#fff", "fill-opacity": 0.8, stroke: colour, "stroke-width": size / (mine ? 300 : 600), "stroke-dasharray": m.kind === "order" ? null : `${r / 2} ${r / 3}`, class: `order${mine ? " mine" : ""}` }, m.label));
+      continue;
+    }
     const dot = svg("circle", { cx: x, cy: fy(y), r: size / 250, fill: m.side === null || m.side === undefined ? "#555" : SIDES[m.side], stroke: "#fff", "stroke-width": size / 1500, class: "marker" }, `${m.kind}: ${m.label}`);
     // A marker over a piece (an officer with his unit) passes a press on to the piece.
     if (onPick) {
