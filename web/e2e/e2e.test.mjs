@@ -661,3 +661,53 @@ test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an ord
   assert.match(await page.locator(".unitbox").innerText(), new RegExp(`on its way to the ${wing}: .+ \\(takes effect in bound \\d+\\)`));
   assert.deepEqual(errors, []);
 });
+
+test("Blown Away's secret deployment: units dragged within the band are placed (checked by the rules), one dragged out is refused, and the deployment fixed with them", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="crossroads"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector(".choice", { hasText: /^fix the deployment as it stands/ });
+  assert.ok(await page.locator("svg.map polygon.zone").count() === 1, "the band is drawn");
+  const ours = await page.evaluate(() => [...new Set([...document.querySelectorAll("svg.map .piece[data-unit]")]
+    .filter((p) => p.getAttribute("fill") === "#35588f" && p.dataset.arm === "infantry").map((p) => p.dataset.unit))]);
+  const [a, b] = ours;
+  const centre = async (u) => page.evaluate((name) => {
+    const rs = [...document.querySelectorAll(`svg.map .piece[data-unit="${name}"]`)].map((p) => p.getBoundingClientRect());
+    return [rs.reduce((s, r) => s + r.x + r.width / 2, 0) / rs.length, rs.reduce((s, r) => s + r.y + r.height / 2, 0) / rs.length];
+  }, u);
+  const dragBy = async (u, dx, dy) => {
+    const [x, y] = await centre(u);
+    const box = await page.locator(`svg.map .piece[data-unit="${u}"]`).first().boundingBox();
+    const [sx, sy] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(sx, sy);
+    await page.mouse.down();
+    await page.mouse.move(sx + dx, sy + dy, { steps: 6 });
+    await page.mouse.up();
+    return [x, y];
+  };
+  const [ax, ay] = await dragBy(a, 40, 0);
+  await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} placed`), a);
+  const [ax2] = await centre(a);
+  assert.ok(Math.abs(ax2 - ax - 40) < 6, `${a} drawn where it was put: ${ax} → ${ax2}`);
+  assert.ok(await page.locator(".choice", { hasText: `fix the deployment, with ${a} placed otherwise` }).count() === 1);
+  // Dragged out of the band, towards the enemy: refused, and drawn back where it was.
+  const [bx, by] = await dragBy(b, 0, -300);
+  await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} may not stand there`), b);
+  assert.match(await page.locator(".deployhelp").innerText(), /within .* of your rear edge/);
+  const [, by2] = await centre(b);
+  assert.ok(Math.abs(by2 - by) < 3, `${b} stays: ${by} → ${by2}`);
+  // Fix it: the log goes on, and once both sides have deployed, the unit stands where it was put.
+  const before = await logText(page);
+  await page.locator(".choice", { hasText: /^fix the deployment, with / }).click();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  await page.waitForFunction(() => !document.querySelector(".choice")?.innerText.startsWith("fix the deployment"));
+  await page.waitForFunction(([u, x]) => {
+    const rs = [...document.querySelectorAll(`svg.map .piece[data-unit="${u}"]`)].map((p) => p.getBoundingClientRect());
+    return rs.length && Math.abs(rs.reduce((s, r) => s + r.x + r.width / 2, 0) / rs.length - x) < 6;
+  }, [a, ax + 40]);
+  assert.ok(ay > 0);
+  assert.deepEqual(errors, []);
+});

@@ -74,6 +74,8 @@ export function showGame(main, id) {
   let seenLog = -1; // how many log lines were on screen before the last change
   let fresh = false; // the next drawing shows a change (animate it)
   let pressed = null; // a press on a unit, still held, that selected it (it may become a drag)
+  const offsets = new Map(); // a deployment in hand: each unit placed otherwise → how far it was moved
+  let deployNote = null; // what the rules said of the last unit placed
   async function refresh() {
     try {
       let key = current(actor);
@@ -220,7 +222,36 @@ export function showGame(main, id) {
         drawProposal();
       },
     } : null;
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed, turn });
+    // A secret deployment to fix: drag units within the zone; each placing is checked with the
+    // rules (the whole deployment so far), and the choice that fixes it carries the placings.
+    const deployChoice = v.deploy ? g.candidates.find((c) => JSON.stringify(c.action).includes('"placements"')) : null;
+    if (!deployChoice) offsets.clear();
+    const deployAction = (offs) => {
+      const placements = v.deploy.units.filter((u) => offs.has(u.unit)).map((u) => {
+        const [dx, dy] = offs.get(u.unit);
+        return { ...u.placement, at: [Math.round((u.placement.at[0] + dx) * 100) / 100, Math.round((u.placement.at[1] + dy) * 100) / 100] };
+      });
+      const action = JSON.parse(JSON.stringify(deployChoice.action));
+      const put = (o) => { for (const k of Object.keys(o)) { if (k === "placements") o[k] = placements; else if (o[k] && typeof o[k] === "object") put(o[k]); } };
+      put(action);
+      return action;
+    };
+    const deploy = deployChoice ? {
+      zone: v.deploy.zone,
+      units: new Set(v.deploy.units.map((u) => u.unit)),
+      offsets,
+      place: async (unit, delta) => {
+        const next = new Map(offsets);
+        next.set(unit, delta);
+        try {
+          const verdict = await post(`/api/games/${id}/check`, { action: deployAction(next) }, token);
+          if (verdict.legal) { offsets.set(unit, delta); deployNote = { ok: true, text: `${unit} placed: it will stand there.` }; }
+          else deployNote = { ok: false, text: `${unit} may not stand there: ${verdict.why}.` };
+        } catch (e) { deployNote = { ok: false, text: e.message }; }
+        if (last) render(last.g, last.key);
+      },
+    } : null;
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed, turn, deploy });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
     function drawProposal() {
@@ -309,8 +340,11 @@ export function showGame(main, id) {
       unitBox.replaceChildren(el("h4", {}, "The unit"), el("div", { class: "quiet" }, "Click a unit on the map to see it and its choices; drag the ground to pan, the wheel or the buttons to zoom."));
     }
 
-    // Choices: all, or those naming the selected unit.
-    const buttons = list.map((c) => el("button", {
+    // Choices: all, or those naming the selected unit. The deployment's choice carries the
+    // units placed otherwise.
+    const shownList = list.map((c) => (c === deployChoice && offsets.size
+      ? { ...c, action: deployAction(offsets), text: `fix the deployment, with ${words([...offsets.keys()])} placed otherwise` } : c));
+    const buttons = shownList.map((c) => el("button", {
       class: "choice",
       disabled: busy,
       onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
@@ -324,6 +358,9 @@ export function showGame(main, id) {
     choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selectedGroup ? `the ${selectedGroup}` : selected}` : ""}` : "Choices"),
       selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
+      deployChoice ? el("div", { class: "deployhelp" }, "Your deployment is secret until both sides have fixed theirs: drag your units within the green band, then fix it.",
+        deployNote ? el("div", { class: deployNote.ok ? "legal" : "refused" }, deployNote.text) : null,
+        offsets.size ? el("button", { class: "plain", "data-deploy": "reset", onclick: () => { offsets.clear(); deployNote = null; render(g, key); } }, "put them back") : null) : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
       confirmBox,
       g.candidates.length ? el("label", { class: "quiet asktoggle" }, el("input", { type: "checkbox", "data-ask": "1", checked: localStorage.getItem("volley:confirm") === "1",

@@ -126,11 +126,14 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * dragged each place is checked and the verdict drawn (`{legal, why, halt}`), on release
  * `drop`, and a click on the ground with the unit selected is `click` (points in table units);
  * `press` the screen place of a press still held (the one that selected the unit); `turn` a
- * handle to set the selected unit's facing: `{at, facing, set(degrees)}`.
+ * handle to set the selected unit's facing: `{at, facing, set(degrees)}`; `deploy` a
+ * deployment to fix: `{zone, units: Set of names, offsets: Map name → [dx, dy], place(unit,
+ * [dx, dy])}` — the zone is drawn, the units drawn moved by their offsets, and dragging one
+ * calls `place` with how far it was dragged (table units).
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press, turn } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press, turn, deploy } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -162,6 +165,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     const t = svg("text", { x, y: fy(y), class: "label tlabel", "text-anchor": "middle" });
     t.textContent = f.name;
     labels.push({ node: t, x, y: fy(y), chars: f.name.length, priority: 2 });
+  }
+  if (deploy && deploy.zone.length) {
+    map.append(svg("polygon", { points: pts(deploy.zone), fill: "#3f9a3f", "fill-opacity": 0.08, stroke: "#3f9a3f", "stroke-width": size / 500, "stroke-dasharray": `${size / 100} ${size / 200}`, class: "zone" }, "where your units may deploy"));
   }
   for (const o of view.objectives) {
     const colour = o.holder === null || o.holder === undefined ? "#777" : SIDES[o.holder];
@@ -263,8 +269,18 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
       }
     }
   }
+  // A deployment in hand: units placed otherwise are drawn where they will stand.
+  if (deploy) {
+    for (const [name, [dx, dy]] of deploy.offsets) {
+      groups.get(name)?.setAttribute("transform", `translate(${dx} ${-dy})`);
+    }
+    for (const name of deploy.units) {
+      for (const shape of groups.get(name)?.querySelectorAll(".piece") || []) shape.style.cursor = "grab";
+    }
+  }
   // The units' names, once per unit, above the middle of its pieces.
   for (const [name, c] of unitPlaces({ ...view, pieces: drawn })) {
+    if (deploy && deploy.offsets.has(name)) { c.x += deploy.offsets.get(name)[0]; c.y += deploy.offsets.get(name)[1]; }
     const t = svg("text", { x: c.x, y: fy(c.y), class: `label ulabel${name === selected ? " sel" : ""}`, "text-anchor": "middle", "data-label": name });
     t.textContent = name;
     labels.push({ node: t, x: c.x, y: fy(c.y), chars: name.length, priority: name === selected ? -1 : 0, lift: 1 });
@@ -354,6 +370,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
   // ----- moving the selected unit anywhere: drag it, or click a place -----
   // A press on a unit: the selected one begins a drag; another is selected.
   function pressUnit(unit, e) {
+    if (deploy && deploy.units.has(unit)) {
+      placing = { unit, x: e.clientX, y: e.clientY, from: tableAt(e), base: deploy.offsets.get(unit) || [0, 0] };
+      return;
+    }
     if (unit === selected) dragging = { x: e.clientX, y: e.clientY, moved: false };
     else if (onPick) onPick(unit, e);
   }
@@ -371,6 +391,22 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
       ghost.append(svg("circle", { cx: verdict.halt[0], cy: fy(verdict.halt[1]), r: size / 100, fill: "none", stroke: "#e0b000", "stroke-width": size / 300, class: "halt" }, "where the rules halt it"));
     }
   };
+  // Deploying: a unit dragged by the same offset as the pointer; placed on release.
+  let placing = null;
+  map.addEventListener("pointermove", (e) => {
+    if (!placing) return;
+    const [x, y] = tableAt(e);
+    const [dx, dy] = [placing.base[0] + x - placing.from[0], placing.base[1] + y - placing.from[1]];
+    groups.get(placing.unit)?.setAttribute("transform", `translate(${dx} ${-dy})`);
+  });
+  map.addEventListener("pointerup", (e) => {
+    if (!placing) return;
+    const p = placing;
+    placing = null;
+    const [x, y] = tableAt(e);
+    if (Math.hypot(x - p.from[0], y - p.from[1]) < size / 400) return;
+    deploy.place(p.unit, [p.base[0] + x - p.from[0], p.base[1] + y - p.from[1]]);
+  });
   // (A press that selected the unit, drawing this map, may go on into a drag.)
   let dragging = press && selected ? { x: press.x, y: press.y, moved: false } : null; // where the press began (screen)
   const toUserPoint = (e) => {

@@ -31,7 +31,8 @@ use volley_chance::{Chance, DrawError};
 pub use hash::{Fnv64, hash_serialized};
 pub use short::Short;
 pub use view::{
-    Footprint, View, ViewCounter, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewRange, ViewStanding,
+    Footprint, View, ViewCounter, ViewDeploy, ViewFeature, ViewMarker, ViewObjective, ViewPiece, ViewPlacement,
+    ViewRange, ViewStanding,
 };
 
 /// A side's index in its scenario: 0 for the first side listed, 1 for the second.

@@ -36,6 +36,29 @@ pub struct View {
     /// point or exhaustion (the objectives' holders are in `objectives`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standing: Vec<ViewStanding>,
+    /// What the viewer may place before the battle, while its deployment is his to fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<ViewDeploy>,
+}
+
+/// A deployment the viewer is to fix: where his units may stand, and each unit as the rule
+/// set's deploy action places it, for the page to move and send back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewDeploy {
+    /// Where the units may stand: a polygon.
+    pub zone: Vec<[f64; 2]>,
+    /// Each unit he may place.
+    pub units: Vec<ViewPlacement>,
+}
+
+/// A unit as a deploy action places it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewPlacement {
+    /// The unit's name (as its pieces give it).
+    pub unit: String,
+    /// Its placement where it stands now, as the rule set's deploy action takes it (JSON); the
+    /// page moves its `at`.
+    pub placement: serde_json::Value,
 }
 
 /// A line of where the battle stands.

@@ -900,7 +900,11 @@ impl GameState for Battle {
         let p = |q: &Point| format!("[{:.1}, {:.1}]", q.x, q.y);
         let n = |u: &u16| self.name(usize::from(*u)).to_string();
         match action {
-            Action::Deploy { placements } => format!("deploy ({} placements)", placements.len()),
+            Action::Deploy { placements } if placements.is_empty() => "fix the deployment as it stands".to_string(),
+            Action::Deploy { placements } => format!(
+                "fix the deployment, with {} placed otherwise",
+                placements.iter().map(|p| self.name(usize::from(p.unit))).collect::<Vec<_>>().join(", ")
+            ),
             Action::MoveCommander { to } => format!("move the commander to {}", p(to)),
             Action::Move { unit, pivot, path } => {
                 let to = path.last().map_or_else(|| "where it stands".to_string(), p);

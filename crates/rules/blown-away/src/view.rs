@@ -7,8 +7,9 @@
 use volley_chance::card_name;
 use volley_core::{Footprint, View, ViewMarker, ViewPiece, Viewer};
 
-use crate::game::{Battle, Phase};
+use crate::game::{Battle, Phase, Placement};
 use crate::model::{ManState, Variant};
+use volley_scenario::Edge;
 
 /// The view of `b` for `viewer`.
 pub fn view(b: &Battle, viewer: Viewer) -> View {
@@ -130,5 +131,38 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         notes,
         unit: Some("inch".into()),
         standing: Vec::new(),
+        deploy: deployment(b, viewer),
     }
+}
+
+/// The viewer's deployment while it is his to fix: the band along his rear edge, and each of
+/// his units as a placement where it stands.
+fn deployment(b: &Battle, viewer: Viewer) -> Option<volley_core::ViewDeploy> {
+    let Viewer::Side(side) = viewer else { return None };
+    if b.phase != Phase::Deploy || b.deployed[usize::from(side) & 1] {
+        return None;
+    }
+    let st = b.stat();
+    let depth = st.rules.deployment_depth;
+    let (w, d) = (st.table.width, st.table.depth);
+    let zone = match st.rear[usize::from(side) & 1] {
+        Edge::South => vec![[0.0, 0.0], [w, 0.0], [w, depth], [0.0, depth]],
+        Edge::North => vec![[0.0, d - depth], [w, d - depth], [w, d], [0.0, d]],
+        Edge::West => vec![[0.0, 0.0], [depth, 0.0], [depth, d], [0.0, d]],
+        Edge::East => vec![[w - depth, 0.0], [w, 0.0], [w, d], [w - depth, d]],
+    };
+    let units = b
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == side)
+        .filter_map(|(i, u)| {
+            let placement = Placement { unit: i as u16, at: u.front, facing: u.facing, formation: u.formation };
+            Some(volley_core::ViewPlacement {
+                unit: b.name(i).to_string(),
+                placement: serde_json::to_value(placement).ok()?,
+            })
+        })
+        .collect();
+    Some(volley_core::ViewDeploy { zone, units })
 }

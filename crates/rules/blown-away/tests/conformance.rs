@@ -244,3 +244,41 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
     }
     Ok(())
 }
+
+/// The page's deployment: each side is given its own units as placements, and the band along
+/// its rear edge, while its deployment is its to fix; nobody else is. A placement given back as
+/// it stands is legal; moved out of the band, it is refused.
+#[test]
+fn a_side_fixing_its_deployment_is_given_its_units_and_its_band_and_nobody_else_is() {
+    use volley_core::{GameState, Viewer};
+    let mut b = scenario("crossroads.toml");
+    for side in 0..2u8 {
+        let v = b.view(Viewer::Side(side));
+        let d = v.deploy.as_ref().unwrap_or_else(|| panic!("side {side} deploys"));
+        let names: Vec<&str> =
+            v.pieces.iter().filter(|p| p.side == Some(side)).filter_map(|p| p.unit.as_deref()).collect();
+        assert!(!d.units.is_empty());
+        assert!(d.units.iter().all(|u| names.contains(&u.unit.as_str())), "only its own units");
+        // The band lies along its rear edge, as deep as the rules say.
+        let ys: Vec<f64> = d.zone.iter().map(|p| p[1]).collect();
+        let depth = ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
+        assert!(depth > 1.0 && depth < v.depth / 2.0, "{:?}", d.zone);
+    }
+    assert!(b.view(Viewer::Spectator).deploy.is_none());
+    assert!(b.view(Viewer::Umpire).deploy.is_none());
+    // Side 0's placements, as given, make a legal deployment; one moved across the table, not.
+    let d = b.view(Viewer::Side(0)).deploy.unwrap();
+    let as_given: Vec<serde_json::Value> = d.units.iter().map(|u| u.placement.clone()).collect();
+    let act = |ps: Vec<serde_json::Value>| -> Action {
+        serde_json::from_value(serde_json::json!({"deploy": {"placements": ps}})).unwrap()
+    };
+    assert!(b.validate(&act(as_given.clone())).is_ok());
+    let mut far = as_given.clone();
+    far[0]["at"][1] = serde_json::json!(b.view(Viewer::Side(0)).depth / 2.0);
+    assert!(b.validate(&act(far)).is_err());
+    // Once side 0 has fixed its deployment, it is given none; side 1 still is.
+    let mut events = Vec::new();
+    b.apply(&act(as_given), &mut volley_chance::Seeded::new(1), &mut events).unwrap();
+    assert!(b.view(Viewer::Side(0)).deploy.is_none());
+    assert!(b.view(Viewer::Side(1)).deploy.is_some());
+}

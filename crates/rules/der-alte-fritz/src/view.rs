@@ -138,5 +138,6 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         notes,
         unit: Some("inch".into()),
         standing,
+        deploy: None,
     }
 }

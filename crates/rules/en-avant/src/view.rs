@@ -165,5 +165,6 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         notes,
         unit: Some("cm".into()),
         standing,
+        deploy: None,
     }
 }

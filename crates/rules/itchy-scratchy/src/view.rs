@@ -116,5 +116,6 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         notes: Vec::new(),
         unit: Some("area".into()),
         standing,
+        deploy: None,
     }
 }

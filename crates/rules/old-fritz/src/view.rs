@@ -177,6 +177,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         notes,
         unit: Some("inch".into()),
         standing,
+        deploy: None,
     }
 }
 
