@@ -62,3 +62,37 @@ fn view_built(bencher: Bencher) {
     });
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A free move checked while it is dragged (`Server::check`): a Der Alte Fritz battalion taken
+/// 40" on, refused, and the farthest legal place on the line found by halving (up to 15 of the
+/// rules' validations) — the path behind the page's answer as a unit is dragged.
+#[divan::bench(sample_count = 30, sample_size = 10)]
+fn move_checked(bencher: Bencher) {
+    let (server, id, tokens, dir) = game("the-village");
+    // To the movement phase: act through the first choices until a move is offered.
+    let mut found = None;
+    for _ in 0..20 {
+        let (side, v) = (0..2)
+            .map(|s| (s, server.view(&id, Some(&tokens[s]), None).unwrap_or_default()))
+            .find(|(_, v)| v["candidates"].as_array().is_some_and(|c| !c.is_empty()))
+            .unwrap_or_else(|| panic!("somebody acts"));
+        let cands = v["candidates"].as_array().cloned().unwrap_or_default();
+        if let Some(m) = cands.iter().find(|c| c["action"]["kind"] == "move") {
+            found = Some((side, m["action"].clone()));
+            break;
+        }
+        if let Err(e) = server.act(&id, &tokens[side], &cands[0]["action"]) {
+            panic!("{e:?}");
+        }
+    }
+    let (side, mut action) = found.unwrap_or_else(|| panic!("a move is offered"));
+    let to = [action["to"][0].as_f64().unwrap_or(0.0), action["to"][1].as_f64().unwrap_or(0.0)];
+    action["to"] = json!([to[0], to[1] + 40.0]);
+    let from = [to[0], to[1] - 4.0];
+    bencher.bench_local(|| {
+        let r = server.check(&id, &tokens[side], &action, Some(from)).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(r["legal"], false);
+        divan::black_box(r)
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
