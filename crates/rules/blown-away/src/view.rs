@@ -82,7 +82,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 side: Some(u.side),
                 kind: "gun".into(),
                 at: g.at.into(),
-                label: format!("{name}: {} balls", g.balls),
+                label: format!("{name}: {} ball{}", g.balls, if g.balls == 1 { "" } else { "s" }),
             });
         }
     }

@@ -115,7 +115,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             side: Some(s),
             kind: "headquarters".into(),
             at: st.hq[usize::from(s)].into(),
-            label: format!("{} command group", volley_scenario::possessive(b.side_name(s))),
+            label: format!("the {} command group", b.side_name(s)),
         });
         if o.present {
             let with = o.with.filter(|&u| b.units[usize::from(u)].here());
