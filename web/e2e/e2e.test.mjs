@@ -350,6 +350,17 @@ test("En Avant on the table: give a card, play the turn; the computer answers, a
 
 // ----- the page polished (issue 19) -----
 
+// A locator's box on screen. The map is drawn afresh when news comes (the computer's move), so
+// an element may be between drawings for an instant: ask again until it is there.
+async function boxOf(locator) {
+  for (let i = 0; i < 50; i++) {
+    const b = await locator.boundingBox().catch(() => null);
+    if (b) return b;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error("not on screen");
+}
+
 // A battle the two computers fight out on the server; returns its id once it is over.
 async function computerBattle(scenario, seed = 3) {
   const r = await fetch(`${base}api/games`, {
@@ -386,7 +397,7 @@ test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on
   const h1 = await nameHeight();
   assert.ok(Math.abs(h1 - h0) < 3, `names keep their size on screen when zoomed: ${h0} then ${h1}`);
   // The wheel zooms about the pointer; dragging the ground pans.
-  const box = await page.locator("svg.map").first().boundingBox();
+  const box = await boxOf(page.locator("svg.map").first());
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -300);
   await page.waitForFunction((w) => Number(document.querySelector("svg.map").getAttribute("viewBox").split(" ")[2]) < w, zoomed[2]);
@@ -523,7 +534,7 @@ test("on a phone: the first page fits, a battle begins, the map and the choices 
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
   await page.waitForSelector("svg.map");
   assert.ok(await overflow() <= 1, `the game fits the screen's width (${await overflow()} px over)`);
-  const map = await page.locator("svg.map").boundingBox();
+  const map = await boxOf(page.locator("svg.map"));
   assert.ok(map.width <= 390 && map.width > 300 && map.height > 150, `the map fills the width: ${JSON.stringify(map)}`);
   const before = await logText(page);
   await page.locator(".choice", { hasText: /^begin the battle/ }).tap();
@@ -560,18 +571,21 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   await page.click('button[data-scenario="the-village"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
   await page.locator(".choice", { hasText: /^begin the battle/ }).click();
+  await page.waitForFunction(() => /initiative: Prussians \d/.test(document.querySelector(".log")?.innerText ?? ""));
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
   await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: moves /.test(b.innerText))
-    && !document.body.innerText.includes("thinking"));
+    && !document.body.innerText.includes("thinking"), null, { timeout: 20000 }).catch(async (e) => {
+    throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
+  });
   const units = [...new Set((await page.locator(".choice", { hasText: /: moves / }).allInnerTexts()).map((t) => /^(.+?): moves /.exec(t)[1]))];
   const [first, second] = units;
   // Press the unit and drag it to the far edge of the table: the rules refuse, say why, and
   // show where it would halt.
   const piece = page.locator(`svg.map .piece[data-unit="${first}"]`).first();
-  const at = await piece.boundingBox();
-  const map = await page.locator("svg.map").boundingBox();
+  const at = await boxOf(piece);
+  const map = await boxOf(page.locator("svg.map"));
   await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
   await page.mouse.down();
   await page.mouse.move(at.x + at.width / 2, map.y + 8, { steps: 12 });
@@ -590,8 +604,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   await other.click({ force: true });
   await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, second);
   // (The map is drawn afresh on news: ask for the piece's place until it is on screen.)
-  let ob = null;
-  for (let i = 0; i < 50 && !ob; i++) ob = await other.boundingBox() || await page.waitForTimeout(100) || null;
+  const ob = await boxOf(other);
   await page.mouse.click(ob.x + ob.width / 2, ob.y - 25);
   await page.waitForSelector('.proposal button[data-proposal="go"]');
   assert.match(await page.locator(".proposal").innerText(), new RegExp(`${second} may go there`));
@@ -604,8 +617,8 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   const third = units[2];
   await page.locator(`svg.map .piece[data-unit="${third}"]`).first().click({ force: true });
   await page.waitForSelector("svg.map circle.turnknob");
-  const knob = await page.locator("svg.map circle.turnknob").boundingBox();
-  const centre = await page.locator(`svg.map .piece[data-unit="${third}"]`).first().boundingBox();
+  const knob = await boxOf(page.locator("svg.map circle.turnknob"));
+  const centre = await boxOf(page.locator(`svg.map .piece[data-unit="${third}"]`).first());
   const [cx, cy] = [centre.x + centre.width / 2, centre.y + centre.height / 2];
   const r = Math.hypot(knob.x + knob.width / 2 - cx, knob.y + knob.height / 2 - cy);
   await page.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
@@ -680,7 +693,7 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
   }, u);
   const dragBy = async (u, dx, dy) => {
     const [x, y] = await centre(u);
-    const box = await page.locator(`svg.map .piece[data-unit="${u}"]`).first().boundingBox();
+    const box = await boxOf(page.locator(`svg.map .piece[data-unit="${u}"]`).first());
     const [sx, sy] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.mouse.move(sx, sy);
     await page.mouse.down();
@@ -710,4 +723,24 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
   }, [a, ax + 40]);
   assert.ok(ay > 0);
   assert.deepEqual(errors, []);
+});
+
+test("on a touch screen, two fingers pinch the map to zoom", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map text.ulabel");
+  const before = await viewBox(page);
+  const box = await boxOf(page.locator("svg.map"));
+  const cdp = await context.newCDPSession(page);
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const touch = (type, d) => cdp.send("Input.dispatchTouchEvent", {
+    type, touchPoints: type === "touchEnd" ? [] : [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }],
+  });
+  await touch("touchStart", 20);
+  for (const d of [30, 45, 60, 80]) await touch("touchMove", d);
+  await touch("touchEnd", 0);
+  await page.waitForFunction((w) => Number(document.querySelector("svg.map").getAttribute("viewBox").split(" ")[2]) < w * 0.6, before[2]);
 });

@@ -529,7 +529,8 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
   const pointers = new Map();
   let panned = false, pinch = null;
   ground.parentNode.addEventListener("pointerdown", (e) => {
-    if (e.target !== ground && !e.target.classList.contains("table") && !e.target.classList.contains("terrain")) return;
+    // (Pieces, the choices' places and the turning knob have presses of their own.)
+    if (e.target.closest && e.target.closest(".piece, .target, .turnknob")) return;
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     panned = false;
     if (pointers.size === 2) {
