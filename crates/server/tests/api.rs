@@ -555,6 +555,14 @@ async fn every_bundled_battle_has_a_picture_its_armies_named_a_measure_and_every
         assert_eq!(status, 200, "{name}: {v}");
         assert_eq!(v["sides"].as_array().unwrap(), sides, "{name}");
         assert!(matches!(v["unit"].as_str(), Some("inch" | "cm" | "area")), "{name}: {}", v["unit"]);
+        // Where the battle stands: a line for each side at least.
+        let standing = v["standing"].as_array().cloned().unwrap_or_default();
+        for side in 0..2 {
+            assert!(
+                standing.iter().any(|l| l["side"] == side && !l["text"].as_str().unwrap().is_empty()),
+                "{name}: {standing:?}"
+            );
+        }
         for p in v["pieces"].as_array().unwrap() {
             let arm = p["arm"].as_str().unwrap_or("");
             assert!(["infantry", "cavalry", "artillery", "general", "transport"].contains(&arm), "{name}: {p}");

@@ -130,9 +130,39 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         markers,
         notes,
         unit: Some("inch".into()),
-        standing: Vec::new(),
+        standing: standing(b),
         deploy: deployment(b, viewer),
     }
+}
+
+/// Where the battle stands: the objectives that win, the turns left, each side's men in ranks
+/// against the rout.
+fn standing(b: &Battle) -> Vec<volley_core::ViewStanding> {
+    let st = b.stat();
+    let mut out = Vec::new();
+    let need = st.rules.objectives_to_win;
+    if need > 0 {
+        out.push(volley_core::ViewStanding {
+            side: None,
+            text: format!("{need} of the {} objectives win", st.objectives.len()),
+        });
+    }
+    if let Some(limit) = st.turn_limit {
+        out.push(volley_core::ViewStanding { side: None, text: format!("turn {} of {limit}", b.turn) });
+    }
+    for s in 0..2u8 {
+        let ranks: usize = b.units.iter().filter(|u| u.side == s).map(crate::model::Unit::in_ranks).sum();
+        let rout = st.rules.rout_below.map(|f| format!(" (routed below {:.0}%)", f * 100.0)).unwrap_or_default();
+        out.push(volley_core::ViewStanding {
+            side: Some(s),
+            text: format!(
+                "{}: {ranks} of {} men in ranks{rout}",
+                st.sides[usize::from(s)],
+                st.men_start[usize::from(s)]
+            ),
+        });
+    }
+    out
 }
 
 /// The viewer's deployment while it is his to fix: the band along his rear edge, and each of
