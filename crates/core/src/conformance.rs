@@ -18,7 +18,8 @@
 //! [`check_words`] reads, over seeded battles, everything a person reads — every event's text,
 //! the phase, every piece's label and status, every marker's and reach's label, the notes, every
 //! candidate's description and the outcome — and fails at the first that shows a name from the
-//! program rather than words ([`program_name`]).
+//! program rather than words ([`program_name`]). [`check_words_with`] can also fail a candidate's
+//! description or an event's text that gives a place as raw coordinates ([`coordinates`]).
 
 use volley_chance::{Chance, DrawError, Recorder, Scripted, Seeded};
 
@@ -226,19 +227,55 @@ pub fn view_names(view: &View) -> Vec<String> {
     out
 }
 
+/// Why `text`, which a person reads, gives a place as raw coordinates, if it does: a `[`
+/// straight before a number (`[15.0, 13.9]`, `[3, 3]`, `[-2, 4]`). A place is said by the
+/// ground ("into Kirchdorf", "2 areas north, next to the mill"), not by where the program keeps it.
+pub fn coordinates(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().find_map(|(i, &b)| {
+        let next = bytes.get(i + 1..).unwrap_or_default();
+        let number = match next {
+            [d, ..] if d.is_ascii_digit() => true,
+            [b'-', d, ..] if d.is_ascii_digit() => true,
+            _ => false,
+        };
+        (b == b'[' && number).then(|| format!("coordinates in {text:?}"))
+    })
+}
+
+/// What [`check_words_with`] reads for, beyond names from the program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Words {
+    /// Fail a candidate's description or an event's text that gives a place as raw coordinates
+    /// ([`coordinates`]).
+    pub no_coordinates: bool,
+}
+
 /// Play `games` battles as [`check`] does (seeds `Seeded::derive(master, i)`, `agents(seed)` one
 /// per side) and read everything a person reads at every decision: the phase, the view of each
 /// side, the umpire and a spectator ([`view_texts`]), every candidate's description, every event's
 /// text, and the outcome's reason. Panics at the first text that shows a program's name
 /// ([`program_name`]), with the seed and decision; `names` are proper names the scenario gives
 /// beyond those in the view (commanders, officers). Returns how many texts were read.
-pub fn check_words<S, F, A>(
+pub fn check_words<S, F, A>(new_state: F, agents: A, master: u64, games: u64, max_decisions: u64, names: &[&str]) -> u64
+where
+    S: GameState,
+    F: FnMut() -> S,
+    A: FnMut(u64) -> Vec<Box<dyn Agent<S>>>,
+{
+    check_words_with(new_state, agents, master, games, max_decisions, names, Words::default())
+}
+
+/// [`check_words`], reading also for what `words` asks: with `no_coordinates`, every candidate's
+/// description and every event's text must give places in words, not coordinates.
+pub fn check_words_with<S, F, A>(
     mut new_state: F,
     mut agents: A,
     master: u64,
     games: u64,
     max_decisions: u64,
     names: &[&str],
+    words: Words,
 ) -> u64
 where
     S: GameState,
@@ -262,6 +299,13 @@ where
                 panic!("seed {seed} decision {n}: {what}: {why}");
             }
         };
+        let placed = |what: &str, text: &str, n: u64| {
+            if words.no_coordinates {
+                if let Some(why) = coordinates(text) {
+                    panic!("seed {seed} decision {n}: {what}: {why}");
+                }
+            }
+        };
         let mut n = 0u64;
         loop {
             read_one("the phase", &state.phase().phase, n);
@@ -280,7 +324,9 @@ where
             cands.clear();
             state.candidate_actions(&mut cands);
             for c in &cands {
-                read_one("a candidate", &state.describe(c), n);
+                let text = state.describe(c);
+                read_one("a candidate", &text, n);
+                placed("a candidate", &text, n);
             }
             let i = players[usize::from(side)].choose(&state, &cands).min(cands.len() - 1);
             let action = cands[i].clone();
@@ -289,7 +335,9 @@ where
                 panic!("seed {seed} decision {n}: {action:?} refused: {e}");
             }
             for e in &events {
-                read_one("an event", &e.to_string(), n);
+                let text = e.to_string();
+                read_one("an event", &text, n);
+                placed("an event", &text, n);
             }
         }
     }
@@ -298,7 +346,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::program_name;
+    use super::{coordinates, program_name};
 
     #[test]
     fn program_names_are_told_from_words() {
@@ -320,6 +368,26 @@ mod tests {
             assert_eq!(program_name(good, &[]), None, "{good}");
         }
         assert!(program_name("Captain McDonald rides", &[]).is_some());
+        assert_eq!(program_name("hold [48, 5]", &[]), None, "coordinates are words to this check");
         assert_eq!(program_name("Captain McDonald rides", &["McDonald"]), None);
+    }
+
+    #[test]
+    fn coordinates_are_told_from_places_in_words() {
+        for bad in [
+            "IR 3 Anhalt: moves 7.9\" to [15.0, 13.9] (may spend 8.0\": line 8\")",
+            "move General Souham 2 areas to [3, 3], facing north",
+            "move the commander to [-1.5, 4.0]",
+        ] {
+            assert!(coordinates(bad).is_some(), "{bad}");
+        }
+        for good in [
+            "IR 27: advances 6.0\" towards the wheatfield (may spend 8.0\": line 8\")",
+            "move General Souham 2 areas north-east, to the bridge, facing north",
+            "hold (80, 60)",
+            "a list [of words] and a bracket at the end [",
+        ] {
+            assert_eq!(coordinates(good), None, "{good}");
+        }
     }
 }

@@ -50,6 +50,7 @@ pub use toml::Spanned;
 use volley_table::{Feature, Point, Table, TerrainKind};
 
 pub mod generate;
+pub mod places;
 
 /// A scenario file's name and text, kept for diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use volley_scenario::places::{Landmark, Landmarks};
 use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
 use volley_table::{Point, Table};
 
@@ -164,74 +165,36 @@ pub struct Static {
     pub break_at: u8,
     /// Whether losing the wagons breaks an army.
     pub wagons_taken_breaks: bool,
+    /// The named ground, for places in words ([`Static::place_words`]).
+    pub landmarks: Landmarks,
 }
 
 /// A place farther than this from every named one (inches) is given by its coordinates.
-pub const NAMED_NEAR: f64 = 18.0;
-
-/// The nearest point of the segment `a`–`b` to `p`.
-fn nearest_on_segment(p: Point, a: Point, b: Point) -> Point {
-    let ab = b - a;
-    let l2 = ab.dot(ab);
-    if l2 < 1e-12 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
-}
-
-/// The eight points of the compass, for a heading in degrees clockwise from north.
-fn compass(heading: f64) -> &'static str {
-    const POINTS: [&str; 8] =
-        ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
-    POINTS[((heading.rem_euclid(360.0) + 22.5) / 45.0) as usize % 8]
-}
+pub const NAMED_NEAR: f64 = volley_scenario::places::NAMED_NEAR;
 
 impl Static {
     /// A place in words, by the names the scenario gives the ground: an objective, a wagon park
     /// or a terrain feature it lies in (`Mittelhof`), else the nearest of them within
     /// [`NAMED_NEAR`] with the distance and the direction from it (`6" south of Mittelhof`),
-    /// else its coordinates (`(48, 5)`).
+    /// else its coordinates (`(48, 5)`). See [`volley_scenario::places::Landmarks::named`].
     pub fn place_words(&self, p: Point) -> String {
-        // Named outlines (closed) and lines, objectives and parks first.
-        let mut named: Vec<(String, Vec<Point>, bool)> =
-            self.objectives.iter().map(|o| (o.name.clone(), o.points.clone(), true)).collect();
-        for (s, (c, h)) in self.parks.iter().enumerate() {
-            let corners = vec![
-                Point::new(c.x - h.x, c.y - h.y),
-                Point::new(c.x + h.x, c.y - h.y),
-                Point::new(c.x + h.x, c.y + h.y),
-                Point::new(c.x - h.x, c.y + h.y),
-            ];
-            named.push((format!("the {} wagon park", volley_scenario::possessive(&self.sides[s])), corners, true));
-        }
-        for f in self.table.features().iter().filter(|f| !f.name.trim().is_empty()) {
-            named.push((f.name.clone(), f.points.clone(), !f.kind.is_linear()));
-        }
-        if let Some((name, _, _)) =
-            named.iter().find(|(_, pts, closed)| *closed && pts.len() >= 3 && volley_table::point_in_polygon(p, pts))
-        {
-            return name.clone();
-        }
-        let nearest = named
-            .iter()
-            .filter_map(|(name, pts, closed)| {
-                let n = pts.len();
-                let edges = if *closed { n } else { n.saturating_sub(1) };
-                (0..edges)
-                    .map(|k| nearest_on_segment(p, pts[k], pts[(k + 1) % n]))
-                    .min_by(|a, b| a.dist2(p).total_cmp(&b.dist2(p)))
-                    .or_else(|| pts.first().copied())
-                    .map(|q| (name, q))
-            })
-            .min_by(|a, b| a.1.dist2(p).total_cmp(&b.1.dist2(p)));
-        match nearest {
-            Some((name, q)) if q.dist(p) < 0.5 => name.clone(),
-            Some((name, q)) if q.dist(p) <= NAMED_NEAR => {
-                format!("{:.0}\" {} of {name}", q.dist(p), compass(volley_table::heading_to(q, p)))
-            }
-            _ => format!("({:.0}, {:.0})", p.x, p.y),
-        }
+        self.landmarks.named(p).unwrap_or_else(|| format!("({:.0}, {:.0})", p.x, p.y))
     }
+}
+
+/// The named ground of a battle: the objectives, the wagon parks and the named terrain.
+fn landmarks(sides: &[String; 2], objectives: &[Objective], parks: &[(Point, Point); 2], table: &Table) -> Landmarks {
+    let parks = parks.iter().enumerate().map(|(s, (c, h))| Landmark {
+        name: format!("the {} wagon park", volley_scenario::possessive(&sides[s])),
+        points: vec![
+            Point::new(c.x - h.x, c.y - h.y),
+            Point::new(c.x + h.x, c.y - h.y),
+            Point::new(c.x + h.x, c.y + h.y),
+            Point::new(c.x - h.x, c.y + h.y),
+        ],
+        closed: true,
+    });
+    Landmarks::new(objectives, parks, table)
 }
 
 /// Bounds fought when a scenario gives no turn limit: 30 bounds, five hours.
@@ -417,9 +380,11 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
+    let sides = [side_names[0].clone(), side_names[1].clone()];
     let stat = Static {
+        landmarks: landmarks(&sides, &objectives, &parks, &table),
         name: file.name.clone(),
-        sides: [side_names[0].clone(), side_names[1].clone()],
+        sides,
         rear,
         unit_names: names,
         table,
