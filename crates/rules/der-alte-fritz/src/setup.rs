@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use volley_scenario::places::Landmarks;
 use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
 use volley_table::{Point, Table, convex_overlap, norm_heading};
 
@@ -124,6 +125,8 @@ pub struct Static {
     pub break_at: u8,
     /// The terrain features (by index) that are very rough ground.
     pub very_rough: Vec<usize>,
+    /// The named ground (objectives, named terrain), for places in words.
+    pub landmarks: Landmarks,
 }
 
 /// Turns fought when a scenario gives no turn limit.
@@ -329,7 +332,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
+    let landmarks = Landmarks::new(&objectives, [], &table).with_articles();
     let stat = Static {
+        landmarks,
         name: file.name.clone(),
         sides: [side_names[0].clone(), side_names[1].clone()],
         rear,

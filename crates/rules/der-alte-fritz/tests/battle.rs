@@ -270,8 +270,10 @@ fn daf_b14_a_routed_unit_moves_at_once_and_off_the_table_is_gone() {
     let mut b = battle(p, a, "");
     b.turn = 1;
     b.phase = Phase::Firing { side: 0 };
-    apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9]);
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9]);
     assert_eq!(b.units[1].state, State::Routing);
+    // Said by where it goes: no named ground on this table, so the compass point.
+    assert!(ev.iter().any(|e| e.to_string() == "IR A routs 12\" north"), "{ev:?}");
     assert!((b.units[1].at.y - 72.0).abs() < 0.1 && (b.units[1].at.x - 20.0).abs() < 1e-6, "{:?}", b.units[1].at);
     assert!(b.units[1].facing.abs() < 1e-6, "facing away, north");
 }
@@ -742,4 +744,62 @@ fn a_shaken_unit_is_offered_its_charge_and_nobody_charges_what_is_behind_it() {
     assert!(out.contains(&Action::Charge { unit: 0, target: 1 }), "8\" within half of 20\": {out:?}");
     let why = b.validate(&Action::Charge { unit: 0, target: 2 }).unwrap_err().reason;
     assert!(why.contains("not ahead"), "{why}");
+}
+
+#[test]
+fn a_move_is_told_by_its_kind_its_length_and_the_ground_it_goes_to() {
+    let ground = r#"[rules]
+sides = [{ side = "Prussians", oblique = true }]
+
+[[terrain]]
+kind = "town"
+name = "Kirchdorf"
+rect = [10, 20, 16, 26]
+
+[[terrain]]
+kind = "woods"
+name = "the Eichwald"
+rect = [40, 30, 60, 40]"#;
+    // Musketeers in line (8"), centre (13, 10) facing north: Kirchdorf 10" ahead.
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, ground), 0);
+    let line = Formation::Line;
+    let say = |a: &Action| b.describe(a);
+    assert_eq!(
+        say(&mv(0, [13.0, 18.0], 0.0, line)),
+        "IR 1: advances 8.0\" to 2\" short of Kirchdorf (may spend 8.0\": line 8\")"
+    );
+    assert_eq!(
+        say(&mv(0, [13.0, 6.0], 0.0, line)),
+        "IR 1: moves 4.0\" backwards, to 14\" south of Kirchdorf (may spend 4.0\": line 8\", backwards 180° off the front: half)"
+    );
+    assert_eq!(
+        say(&mv(0, [17.0, 10.0], 0.0, line)),
+        "IR 1: moves 4.0\" sideways to the right, to 10\" south of Kirchdorf (may spend 4.0\": line 8\", sideways 90° off the front: half)"
+    );
+    let at45 = [13.0 - 6.0 * 45f64.to_radians().sin(), 10.0 + 6.0 * 45f64.to_radians().cos()];
+    let oblique = say(&mv(0, at45, 0.0, line));
+    assert!(oblique.starts_with("IR 1: moves 6.0\" obliquely to the left, "), "{oblique}");
+    assert_eq!(
+        say(&mv(0, [13.0, 10.0], 0.0, Formation::AttackColumn)),
+        "IR 1: forms attack column where it stands (may spend 5.0\": attack column 10\", forms attack column from line: half)"
+    );
+    assert_eq!(
+        say(&mv(0, [17.0, 10.0], 90.0, line)),
+        "IR 1: turns to face 90°, then advances 4.0\" to 10\" south of Kirchdorf (may spend 4.0\": line 8\", turns to face 90°: half)"
+    );
+    // Into the town: the log says so too, in the same words.
+    let mut m = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 17] }"#, FAR, ground), 0);
+    let into = mv(0, [13.0, 21.0], 0.0, line);
+    let text = m.describe(&into);
+    assert!(text.starts_with("IR 1: advances 4.0\" into Kirchdorf"), "{text}");
+    let ev = apply(&mut m, &into, &[]);
+    assert_eq!(ev[0].to_string(), text);
+    // Named ground far ahead: towards it.
+    let far = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [50, 5] }"#, FAR, ground), 0);
+    let text = far.describe(&mv(0, [50.0, 10.0], 0.0, line));
+    assert_eq!(text, "IR 1: advances 5.0\" towards the Eichwald (may spend 8.0\": line 8\")");
+    // Nothing named ahead or near: the compass point.
+    let open = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [80, 10] }"#, FAR, ""), 0);
+    let text = open.describe(&mv(0, [80.0, 18.0], 0.0, line));
+    assert_eq!(text, "IR 1: advances 8.0\" north (may spend 8.0\": line 8\")");
 }

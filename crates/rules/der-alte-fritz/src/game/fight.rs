@@ -398,7 +398,7 @@ impl Battle {
             events.push(Event::Forced {
                 unit: t as u16,
                 to,
-                text: format!("{} routs {d}\"{short} to [{:.1}, {:.1}]", self.name(t), to.x, to.y),
+                text: format!("{} routs {d}\"{short} {}", self.name(t), self.way_words(was, to)),
             });
         }
     }
@@ -414,7 +414,7 @@ impl Battle {
         events.push(Event::Forced {
             unit: t as u16,
             to,
-            text: format!("{} {why} {d}\"{short} to [{:.1}, {:.1}], facing the enemy", self.name(t), to.x, to.y),
+            text: format!("{} {why} {d}\"{short} {}, facing the enemy", self.name(t), self.way_words(from_at, to)),
         });
     }
 
@@ -917,10 +917,9 @@ impl Battle {
                             unit: w as u16,
                             to: at,
                             text: format!(
-                                "{} {how} {dist}\" (its line rate and 24\"{short}) to [{:.1}, {:.1}]",
+                                "{} {how} {dist}\" (its line rate and 24\"{short}) {}",
                                 self.name(w),
-                                at.x,
-                                at.y
+                                self.way_words(was, at)
                             ),
                         });
                     }

@@ -2,6 +2,7 @@
 //! each other, charges' reach, and the moves units must make (routs, falling back, pursuits).
 
 use volley_core::Illegal;
+use volley_scenario::places::compass;
 use volley_table::{
     Point, TerrainKind, convex_distance, convex_overlap, convex_sweep, heading_to, norm_heading, point_in_polygon,
     polygon_crossings, segment_crosses_polyline, turn, unit as heading_unit,
@@ -295,17 +296,29 @@ impl Battle {
         if !explain {
             return Ok(MoveCheck { distance, cost, allowance, text: String::new() });
         }
-        let mut text = String::new();
-        if distance > 1e-9 {
-            text.push_str(&format!("moves {distance:.1}\" to [{:.1}, {:.1}]", to.x, to.y));
-        } else {
-            text.push_str("stands");
-        }
+        // First what it does where it stands, then the move: its kind as the text has it
+        // (ahead, oblique, sideways, backwards), its length and where it goes by the ground.
+        let mut steps: Vec<String> = Vec::new();
         if reformed {
-            text.push_str(&format!(", forms {}", formation.name()));
+            steps.push(match formation {
+                Formation::Limbered => "limbers".to_string(),
+                Formation::Unlimbered => "unlimbers".to_string(),
+                f => format!("forms {}", f.name()),
+            });
         }
         if turned {
-            text.push_str(&format!(", turns to face {facing:.0}°"));
+            steps.push(format!("turns to face {facing:.0}°"));
+        }
+        let mut text = steps.join(", ");
+        match heading {
+            Some(h) if distance > 1e-9 => {
+                if !text.is_empty() {
+                    text.push_str(", then ");
+                }
+                let oblique = self.stat().oblique[usize::from(unit.side)];
+                text.push_str(&self.move_words(unit.at, to, facing, h, formation, oblique));
+            }
+            _ => text.push_str(" where it stands"),
         }
         text.push_str(&format!(" (may spend {allowance:.1}\": {}", terms.join(", ")));
         if cost > distance + 1e-9 {
@@ -313,6 +326,52 @@ impl Battle {
         }
         text.push(')');
         Ok(MoveCheck { distance, cost, allowance, text })
+    }
+
+    /// A move from `from` to `to` along `heading` by a unit facing `facing` in `formation`, in
+    /// words: its kind relative to the front as the allowance counts it (`advances`, `moves …
+    /// obliquely to the right` for a side that has the oblique, `sideways`, `backwards`), its
+    /// length and where it goes by the ground ([`volley_scenario::places::Landmarks::way`]; the
+    /// compass point if nothing named lies ahead or near).
+    fn move_words(
+        &self,
+        from: Point,
+        to: Point,
+        facing: f64,
+        heading: f64,
+        formation: Formation,
+        oblique: bool,
+    ) -> String {
+        let off = turn(facing, heading);
+        let hand = if off > 0.0 { "right" } else { "left" };
+        let kind = if off.abs() <= STRAIGHT || (!formation.ordered() && off.abs() <= OBLIQUE) {
+            None
+        } else if off.abs() <= OBLIQUE && oblique && formation.ordered() {
+            Some(format!("obliquely to the {hand}"))
+        } else if off.abs() > 135.0 {
+            Some("backwards".to_string())
+        } else {
+            Some(format!("sideways to the {hand}"))
+        };
+        let distance = from.dist(to);
+        let way = self.way_words(from, to);
+        match kind {
+            None => format!("advances {distance:.1}\" {way}"),
+            Some(k) => format!("moves {distance:.1}\" {k}, {way}"),
+        }
+    }
+
+    /// Where a move from `from` to `to` goes, in words ([`volley_scenario::places::Landmarks::way`]):
+    /// by the ground, else the compass point it goes; a move that hardly went anywhere is said by
+    /// where it stands.
+    pub(super) fn way_words(&self, from: Point, to: Point) -> String {
+        let marks = &self.stat().landmarks;
+        if from.dist(to) < 0.05 {
+            return marks
+                .named(to)
+                .map_or_else(|| "where it stands".to_string(), |p| format!("where it stands, at {p}"));
+        }
+        marks.way(from, to).unwrap_or_else(|| compass(heading_to(from, to)).to_string())
     }
 
     /// What unit `u` may spend on a move going along `heading` (none: it stays where it is),
