@@ -47,6 +47,11 @@ pub enum Event {
         to: Area,
         /// The edge it faces.
         facing: Dir,
+        /// The move in words: how many areas, which way, and where it ended by the ground
+        /// ("2 areas north-east, to the bridge").
+        way: String,
+        /// It withdrew from an adjacent enemy facing it.
+        withdrew: bool,
     },
     /// An attack.
     Attack {
@@ -118,18 +123,12 @@ impl fmt::Display for Event {
             }
             Event::Order { side } => write!(f, "{side} go first."),
             Event::SecondHalf { side } => write!(f, "{side} move and attack second."),
-            Event::Moved { unit, areas, to, facing } => {
+            Event::Moved { unit, areas, facing, way, withdrew, .. } => {
                 if *areas == 0 {
                     write!(f, "{unit} turn to face {}.", dir(*facing))
                 } else {
-                    write!(
-                        f,
-                        "{unit} move {areas} area{} to [{}, {}], facing {}.",
-                        if *areas == 1 { "" } else { "s" },
-                        to.col,
-                        to.row,
-                        dir(*facing)
-                    )
+                    let verb = if *withdrew { "withdraw" } else { "move" };
+                    write!(f, "{unit} {verb} {way}, facing {}.", dir(*facing))
                 }
             }
             Event::Attack { attacker, target, resolution } => {

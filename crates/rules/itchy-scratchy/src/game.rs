@@ -216,6 +216,16 @@ impl Battle {
 
     // ----- movement -----
 
+    /// Unit `ui`'s move along `path` (from where it stands now) in words: whether it withdraws
+    /// (an adjacent enemy faces it: the text's withdrawal), and how many areas, which way and
+    /// where it ends by the ground ([`volley_scenario::places::grid_way`]).
+    pub fn move_words(&self, ui: usize, path: &[Area]) -> (bool, String) {
+        let u = &self.units[ui];
+        let withdraw = !path.is_empty() && !self.faced_by(&self.occupancy(), ui).is_empty();
+        let to = path.last().copied().unwrap_or(u.area);
+        (withdraw, volley_scenario::places::grid_way(u.area, to, path.len(), &self.stat.places))
+    }
+
     fn may_act_with(&self, side: SideId, ui: usize) -> Result<(), Illegal> {
         let u = self.unit(ui as u16)?;
         if u.side != side {
@@ -610,6 +620,7 @@ impl Battle {
             }
             Action::Move { unit, path, facing } => {
                 let ui = usize::from(*unit);
+                let (withdrew, way) = self.move_words(ui, path);
                 self.activate(ui);
                 let u = &mut self.units[ui];
                 if let Some(&end) = path.last() {
@@ -622,6 +633,8 @@ impl Battle {
                     areas: path.len() as u8,
                     to: self.units[ui].area,
                     facing: *facing,
+                    way,
+                    withdrew,
                 });
                 self.update_objectives(events);
             }
@@ -861,17 +874,18 @@ impl GameState for Battle {
     }
 
     fn describe(&self, action: &Action) -> String {
-        let area = |a: &Area| format!("[{}, {}]", a.col, a.row);
         match action {
             Action::Throw => "throw for the initiative".into(),
             Action::GoFirst { first: true } => "go first".into(),
             Action::GoFirst { first: false } => "go second".into(),
             Action::Move { unit, path, facing } => {
                 let name = self.name(usize::from(*unit));
-                match path.last() {
-                    Some(end) => format!("move {name} to {} facing {}", area(end), crate::events::dir(*facing)),
-                    None => format!("turn {name} to face {}", crate::events::dir(*facing)),
+                if path.is_empty() || self.units.get(usize::from(*unit)).is_none() {
+                    return format!("turn {name} to face {}", crate::events::dir(*facing));
                 }
+                let (withdraw, way) = self.move_words(usize::from(*unit), path);
+                let verb = if withdraw { "withdraw" } else { "move" };
+                format!("{verb} {name} {way}, facing {}", crate::events::dir(*facing))
             }
             Action::Attack { unit, target } => {
                 format!("{} attacks {}", self.name(usize::from(*unit)), self.name(usize::from(*target)))

@@ -94,6 +94,9 @@ pub struct Static {
     pub at_turn_limit: AtTurnLimit,
     /// Rear edges, as the direction a side faces by default.
     pub forward: [Dir; 2],
+    /// The named ground, for places in words: the objectives, then each kind of terrain but
+    /// open ground by its name ("the woods", "the bridge") with its areas.
+    pub places: Vec<(String, Vec<Area>)>,
 }
 
 impl Static {
@@ -291,7 +294,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
+    let places = named_ground(&objectives, &grid);
     let stat = Static {
+        places,
         name: file.name.clone(),
         sides: [file.sides[0].get_ref().name.clone(), file.sides[1].get_ref().name.clone()],
         unit_names: names,
@@ -303,6 +308,27 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
         forward,
     };
     Ok(Battle::new(Arc::new(stat), units, Phase::Initiative))
+}
+
+/// The named ground of a grid: the objectives by their names, then each kind of terrain but open
+/// ground by its name in the rules' words, with its areas.
+fn named_ground(objectives: &[(String, Vec<Area>)], grid: &Grid) -> Vec<(String, Vec<Area>)> {
+    let mut out: Vec<(String, Vec<Area>)> =
+        objectives.iter().map(|(n, a)| (volley_scenario::places::with_article(n), a.clone())).collect();
+    for (kind, name) in [
+        (Terrain::Bridge, "the bridge"),
+        (Terrain::BuiltUp, "the built-up area"),
+        (Terrain::Fortification, "the fortifications"),
+        (Terrain::Woods, "the woods"),
+        (Terrain::River, "the river"),
+        (Terrain::Impassable, "the impassable ground"),
+    ] {
+        let areas: Vec<Area> = grid.areas().filter(|&a| grid.terrain(a) == kind).collect();
+        if !areas.is_empty() {
+            out.push((name.to_string(), areas));
+        }
+    }
+    out
 }
 
 /// Parse and check a scenario's text and build the battle.

@@ -229,7 +229,10 @@ fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
     assert!(why.contains("withdraw"), "{why}");
     let why = refused!(b, mv(i, &[[4, 5], [4, 4]], Dir::North));
     assert!(why.contains("front of another enemy"), "{why}");
-    apply!(b, mv(i, &[[5, 4], [5, 3]], Dir::North), "");
+    // Said as the text has it: a withdrawal, in areas and a direction.
+    assert_eq!(b.describe(&mv(i, &[[5, 4], [5, 3]], Dir::North)), "withdraw I 2 areas south, facing north");
+    let ev = apply!(b, mv(i, &[[5, 4], [5, 3]], Dir::North), "");
+    assert!(ev.iter().any(|e| e.to_string() == "I withdraw 2 areas south, facing north."), "{ev:?}");
 }
 
 #[test]
@@ -745,4 +748,53 @@ fn is_41_no_unit_passes_through_an_enemy() {
     blue_first(&mut b);
     let why = refused!(b, mv(ix(&b, "C"), &[[5, 3], [5, 4]], Dir::North));
     assert!(why.contains("holds an enemy unit"), "{why}");
+}
+
+#[test]
+fn a_move_is_told_in_areas_a_direction_and_the_ground_it_ends_in_or_next_to() {
+    // A river along row 5 with a bridge at [4, 5]; the mill, an objective, at [4, 4] before it.
+    let ground = r#"
+[[rules.areas]]
+kind = "river"
+rect = [0, 5, 3, 5]
+
+[[rules.areas]]
+kind = "river"
+rect = [5, 5, 9, 5]
+
+[[rules.areas]]
+kind = "bridge"
+at = [[4, 5]]
+
+[[rules.areas]]
+kind = "woods"
+at = [[8, 2]]
+
+[[objectives]]
+name = "the mill"
+rect = [4, 4, 5, 5]
+"#;
+    let mut b = battle(
+        r#"{ name = "I", kind = "infantry", at = [4, 2] }, { name = "J", kind = "infantry", at = [1, 0] }"#,
+        r#"{ name = "R", kind = "infantry", at = [5, 8] }"#,
+        ground,
+    );
+    blue_first(&mut b);
+    let (i, j) = (ix(&b, "I"), ix(&b, "J"));
+    let say = |b: &Battle, a: Action| b.describe(&a);
+    assert_eq!(say(&b, mv(i, &[[4, 3]], Dir::North)), "move I 1 area north, next to the mill, facing north");
+    assert_eq!(
+        say(&b, mv(i, &[[5, 2], [6, 2]], Dir::East)),
+        "move I 2 areas east, to 2 areas west of the woods, facing east"
+    );
+    assert_eq!(
+        say(&b, mv(i, &[[3, 2], [3, 3]], Dir::North)),
+        "move I 2 areas north-west, to 2 areas south-west of the mill, facing north"
+    );
+    assert_eq!(say(&b, mv(j, &[[1, 1]], Dir::North)), "move J 1 area north, facing north");
+    assert_eq!(say(&b, mv(i, &[], Dir::East)), "turn I to face east");
+    let text = say(&b, mv(i, &[[4, 3], [4, 4]], Dir::North));
+    assert_eq!(text, "move I 2 areas north, to the mill, facing north");
+    let ev = apply!(b, mv(i, &[[4, 3], [4, 4]], Dir::North), "");
+    assert!(ev.iter().any(|e| e.to_string() == "I move 2 areas north, to the mill, facing north."), "{ev:?}");
 }
