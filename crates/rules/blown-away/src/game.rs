@@ -329,6 +329,55 @@ struct Foe {
     radius: f64,
 }
 
+impl Battle {
+    /// Where a move from `from` to `to` goes, in words: by the named ground
+    /// ([`volley_scenario::places::Landmarks::way`]), else the compass point it goes; no move
+    /// at all is said by where it stands.
+    fn way_words(&self, from: Point, to: Point) -> String {
+        if from.dist(to) < 0.05 {
+            return "where it stands".to_string();
+        }
+        self.stat
+            .landmarks
+            .way(from, to)
+            .unwrap_or_else(|| volley_scenario::places::compass(heading_to(from, to)).into())
+    }
+
+    /// Unit `ui`'s move along `path` (after a pivot to `pivot`, if any) in words: forward
+    /// (`advance`) or obliquely forward to one hand, as the text has it; its length; and where it
+    /// goes ([`Battle::way_words`]). A column's path of several legs is said by its legs.
+    fn move_words(&self, ui: usize, pivot: Option<f64>, path: &[Point]) -> String {
+        let Some(u) = self.units.get(ui) else { return "move".to_string() };
+        let Some(&end) = path.last() else { return "move where it stands".to_string() };
+        let from = u.front;
+        let facing = pivot.map_or(u.facing, norm_heading);
+        let first = path.iter().copied().find(|p| p.dist(from) > 1e-9).unwrap_or(end);
+        let off = turn(facing, heading_to(from, first));
+        let how = if path.len() > 1 {
+            format!(" along a path of {} legs", path.len())
+        } else if off.abs() <= 5.0 || from.dist(end) < 0.05 {
+            String::new()
+        } else {
+            format!(" obliquely to the {}", if off > 0.0 { "right" } else { "left" })
+        };
+        let sep = if how.is_empty() { "" } else { "," };
+        format!("advance {:.1}\"{how}{sep} {}", path_len(from, path), self.way_words(from, end))
+    }
+
+    /// The commander's move to `to` in words: over to the first of his side's units he would be
+    /// next to there, as the account says it, else to the place by the ground or the table.
+    fn commander_words(&self, to: Point) -> String {
+        let side = self.acting_side().unwrap_or(0);
+        let name = &self.stat.commanders[usize::from(side)];
+        if let Some(u) = (0..self.units.len()).find(|&i| self.units[i].side == side && self.next_to(i, to)) {
+            return format!("{name} rides over to {}", self.name(u));
+        }
+        let (w, d) = (self.stat.table.width, self.stat.table.depth);
+        let place = self.stat.landmarks.named(to).unwrap_or_else(|| volley_scenario::places::region_words(to, w, d));
+        format!("{name} rides to {place}")
+    }
+}
+
 fn path_len(start: Point, path: &[Point]) -> f64 {
     let mut prev = start;
     let mut l = 0.0;
@@ -897,7 +946,6 @@ impl GameState for Battle {
     }
 
     fn describe(&self, action: &Action) -> String {
-        let p = |q: &Point| format!("[{:.1}, {:.1}]", q.x, q.y);
         let n = |u: &u16| self.name(usize::from(*u)).to_string();
         match action {
             Action::Deploy { placements } if placements.is_empty() => "fix the deployment as it stands".to_string(),
@@ -905,14 +953,11 @@ impl GameState for Battle {
                 "fix the deployment, with {} placed otherwise",
                 placements.iter().map(|p| self.name(usize::from(p.unit))).collect::<Vec<_>>().join(", ")
             ),
-            Action::MoveCommander { to } => format!("move the commander to {}", p(to)),
-            Action::Move { unit, pivot, path } => {
-                let to = path.last().map_or_else(|| "where it stands".to_string(), p);
-                match pivot {
-                    Some(h) => format!("{}: pivot to {h:.0}° and move to {to}", n(unit)),
-                    None => format!("{}: move to {to}", n(unit)),
-                }
-            }
+            Action::MoveCommander { to } => self.commander_words(*to),
+            Action::Move { unit, pivot, path } => match (pivot, self.move_words(usize::from(*unit), *pivot, path)) {
+                (Some(h), m) => format!("{}: pivot to {h:.0}° and {m}", n(unit)),
+                (None, m) => format!("{}: {m}", n(unit)),
+            },
             Action::Reform { unit, formation, facing } => {
                 format!(
                     "{}: form {} facing {facing:.0}°",
@@ -922,7 +967,10 @@ impl GameState for Battle {
             }
             Action::Rally { unit } => format!("{}: rally", n(unit)),
             Action::Mob { unit, path } => {
-                format!("{}: mob to {}", n(unit), path.last().map_or_else(|| "where it stands".to_string(), p))
+                let Some(u) = self.units.get(usize::from(*unit)) else { return format!("{}: mob", n(unit)) };
+                let from = u.centre();
+                let to = path.last().copied().unwrap_or(from);
+                format!("{}: mob {:.1}\" {}", n(unit), path_len(from, path), self.way_words(from, to))
             }
             Action::ReturnGunners { unit } => format!("{}: return the gunners to the gun", n(unit)),
             Action::Fire { gun, target } => format!("{} fires at {}", n(gun), n(target)),

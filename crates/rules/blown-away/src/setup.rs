@@ -6,6 +6,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use volley_chance::Deck;
+use volley_scenario::places::Landmarks;
 use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
 use volley_table::{Point, Table};
 
@@ -155,6 +156,8 @@ pub struct Static {
     pub objective_sides: [bool; 2],
     /// Each side's men at the start.
     pub men_start: [usize; 2],
+    /// The named ground (objectives, named terrain), for places in words.
+    pub landmarks: Landmarks,
 }
 
 fn men_for(spec: &UnitSpec) -> Vec<(Role, u16)> {
@@ -420,7 +423,9 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
     } else {
         Vec::new()
     };
+    let landmarks = Landmarks::new(&objectives, [], &table).with_articles();
     let stat = Static {
+        landmarks,
         name: file.name.clone(),
         commanders: [file.sides[0].get_ref().commander.name.clone(), file.sides[1].get_ref().commander.name.clone()],
         sides: side_names,

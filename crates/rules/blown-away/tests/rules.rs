@@ -1292,3 +1292,46 @@ fn terrain_of_another_rule_set_is_named_in_the_files_words() {
     let err = load(&Source::new("x.toml", bad)).map(|_| ()).unwrap_err().to_string();
     assert!(err.contains("terrain kind = \"hedge\": Blown Away has no rule for it"), "{err}");
 }
+
+#[test]
+fn a_move_a_mob_and_the_commanders_ride_are_told_by_the_ground_not_coordinates() {
+    let ground = r#"
+[[terrain]]
+kind = "woods"
+name = "west wood"
+rect = [30, 30, 50, 40]
+"#;
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#, FAR_ENEMY, ground), 0);
+    let say = |b: &Battle, a: Action| b.describe(&a);
+    let front = b.units[0].front;
+    let ahead = front + Point::new(0.0, 6.0);
+    let gap = 30.0 - ahead.y;
+    assert_eq!(
+        say(&b, Action::Move { unit: 0, pivot: None, path: vec![ahead] }),
+        format!("IR 1: advance 6.0\" to {gap:.0}\" short of the west wood")
+    );
+    let half_right = front + Point::new(3.0, 5.0);
+    let oblique = say(&b, Action::Move { unit: 0, pivot: None, path: vec![half_right] });
+    assert!(oblique.starts_with("IR 1: advance 5.8\" obliquely to the right, "), "{oblique}");
+    let east = front + Point::new(6.0, 0.0);
+    let pivot = say(&b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![east] });
+    assert!(pivot.starts_with("IR 1: pivot to 90° and advance 6.0\" "), "{pivot}");
+    // The commander: over to a unit he would be next to, else by the ground, else the table.
+    let near = b.units[0].men[0].at;
+    assert_eq!(say(&b, Action::MoveCommander { to: near }), "Fritz rides over to IR 1");
+    assert_eq!(
+        say(&b, Action::MoveCommander { to: Point::new(40.0, 45.0) }),
+        "Fritz rides to 5\" north of the west wood"
+    );
+    assert_eq!(
+        say(&b, Action::MoveCommander { to: Point::new(90.0, 5.0) }),
+        "Fritz rides to the south-east of the table"
+    );
+    // A mob, by its length and the way it goes.
+    for m in &mut b.units[0].men {
+        m.state = ManState::Running;
+    }
+    let c = b.units[0].centre();
+    let mob = say(&b, Action::Mob { unit: 0, path: vec![c + Point::new(-18.0, 0.0)] });
+    assert_eq!(mob, "IR 1: mob 18.0\" to 13\" south-west of the west wood");
+}

@@ -1,13 +1,14 @@
 //! Every text a person reads — the account's lines, the phase, the pieces' labels and status,
 //! the markers, the notes, the candidates' descriptions — in words: no name from the program
-//! (a `Debug` name such as `RunAway`, braces, snake_case), over seeded battles of every
+//! (a `Debug` name such as `RunAway`, braces, snake_case) and no place given as raw coordinates
+//! (`[15.0, 13.9]`) in a candidate's description or an event's text, over seeded battles of every
 //! bundled scenario.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_blown_away::{Battle, load};
 use volley_chance::Seeded;
 use volley_core::Agent;
-use volley_core::conformance::check_words;
+use volley_core::conformance::{Words, check_words_with};
 use volley_scenario::Source;
 
 fn scenario(name: &str) -> Battle {
@@ -37,7 +38,8 @@ fn every_text_a_person_reads_is_in_words() {
     for s in SCENARIOS {
         let b = scenario(s);
         for (kind, master, games) in [("heuristic", 71, 2), ("random", 72, 1)] {
-            let read = check_words(|| b.clone(), agents(kind), master, games, 100_000, NAMES);
+            let words = Words { no_coordinates: true };
+            let read = check_words_with(|| b.clone(), agents(kind), master, games, 100_000, NAMES, words);
             assert!(read > 100, "{s}: only {read} texts read");
         }
     }
