@@ -63,7 +63,7 @@ test("play against the computer: select a unit, see its reach, drag it to a plac
   // Select a unit on the map and move it by clicking one of the places its choices lead to.
   // (Not a General: he shares his area with another unit, which covers him on the map.)
   const moveText = await page.locator(".choice", { hasText: /^move (?!General)/ }).first().innerText();
-  const unit = /^move (.+) to \[/.exec(moveText)[1];
+  const unit = /^move (.+?) \d+ areas? /.exec(moveText)[1];
   await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click();
   await page.waitForSelector("svg.map circle.target");
   assert.ok(await page.locator("svg.map polygon.range").count() > 0, "its weapon's reach is drawn");
@@ -298,14 +298,15 @@ test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phas
   // If we won the initiative, fire first (the Austrians then move first).
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
-  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: moves /.test(b.innerText))
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
     && !document.body.innerText.includes("thinking"));
-  const move = page.locator(".choice", { hasText: /: moves / }).first();
-  const unit = /^(.+?): moves /.exec(await move.innerText())[1];
+  const move = page.locator(".choice", { hasText: /: (advances|moves) / }).first();
+  const unit = /^(.+?): (advances|moves) /.exec(await move.innerText())[1];
   const before = await logText(page);
   await move.click();
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
-  assert.match(await logText(page), new RegExp(`${unit}: moves [0-9.]+" to \\[`));
+  assert.match(await logText(page), new RegExp(`${unit}: (.*then )?(advances|moves) [0-9.]+" `));
+  assert.doesNotMatch(await logText(page), /\[\d/, "moves in words, not coordinates");
   // End our phases until someone has fired: the log shows each die and the number it had to meet.
   for (let i = 0; i < 12 && !/fires at/.test(await logText(page)); i++) {
     await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
@@ -575,11 +576,11 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
-  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: moves /.test(b.innerText))
+  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
     && !document.body.innerText.includes("thinking"), null, { timeout: 20000 }).catch(async (e) => {
     throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
   });
-  const units = [...new Set((await page.locator(".choice", { hasText: /: moves / }).allInnerTexts()).map((t) => /^(.+?): moves /.exec(t)[1]))];
+  const units = [...new Set((await page.locator(".choice", { hasText: /: (.*then )?(advances|moves) / }).allInnerTexts()).map((t) => /^(.+?): (.*then )?(advances|moves) /.exec(t)[1]))];
   const [first, second] = units;
   // Press the unit and drag it to the far edge of the table: the rules refuse, say why, and
   // show where it would halt.
@@ -597,7 +598,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   const before = await logText(page);
   await page.click('.proposal button[data-proposal="halt"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
-  assert.match(await logText(page), new RegExp(`${first}: moves [0-9.]+"`));
+  assert.match(await logText(page), new RegExp(`${first}: (.*then )?(advances|moves) [0-9.]+"`));
   // Another unit: click it, then click a place a little ahead: the rules allow it; go there.
   await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
   const other = page.locator(`svg.map .piece[data-unit="${second}"]`).first();
@@ -611,7 +612,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   const before2 = await logText(page);
   await page.click('.proposal button[data-proposal="go"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before2);
-  assert.match(await logText(page), new RegExp(`${second}: moves [0-9.]+"`));
+  assert.match(await logText(page), new RegExp(`${second}: (.*then )?(advances|moves) [0-9.]+"`));
   // A third: drag its turning knob a quarter round to the east; the facing is checked.
   await page.waitForFunction(() => !document.body.innerText.includes("thinking"));
   const third = units[2];
