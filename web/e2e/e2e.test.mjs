@@ -257,7 +257,16 @@ test("the umpire's desk: a form from the situation's schema, exact odds as bars,
   assert.ok(shares.length > 5, shares.join("\n"));
   const total = shares.map((t) => parseFloat(t)).reduce((a, b) => a + b, 0);
   assert.ok(total > 50 && total <= 100.5, `the listed outcomes' shares: ${total}`);
-  // Equal battalions, the attacker rolls 7 and the defender 3: +4, the defender withdraws.
+  // Equal battalions (the form starts from cuirassiers charging a battalion: made infantry
+  // against infantry, quality C, 12 figures, no greens), the attacker rolls 7 and the
+  // defender 3: +4, the defender withdraws.
+  await page.locator('select[name="arm"]').first().selectOption("infantry");
+  await page.locator('input[aria-label^="give: The kind of cavalry"]').first().uncheck();
+  for (const i of [0, 1]) {
+    await page.locator('select[name="quality"]').nth(i).selectOption("C");
+    await page.locator('input[name="figures"]').nth(i).fill("12");
+    await page.locator('input[name="greens"]').nth(i).fill("0");
+  }
   await page.fill('input[aria-label="draws"]', "7 3 1 1 1 1");
   await page.getByRole("button", { name: "Resolve" }).click();
   await page.waitForSelector("pre.resolution");
@@ -492,14 +501,15 @@ test("the replay plays by itself, steps with the keys, and marks what each step 
   assert.deepEqual(errors, []);
 });
 
-test("the desk: labels in words, an average unit to start, the odds in short, and the draws listed in the order needed", async () => {
+test("the desk: labels in words, an example combat to start, the odds in short, and the draws listed in the order needed", async () => {
   const page = await (await browser.newContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/desk/old-fritz`);
   await page.waitForSelector("fieldset");
-  const quality = page.locator('select[name="quality"]').first();
-  assert.equal(await quality.inputValue(), "D", "a standard unit to start");
+  // The form starts from the rule set's example: cuirassiers (B) charging a battalion (D).
+  assert.equal(await page.locator('select[name="quality"]').first().inputValue(), "B");
+  assert.equal(await page.locator('select[name="quality"]').nth(1).inputValue(), "D");
   assert.match(await page.locator(".desk").innerText(), /Troop quality/);
   await page.click("button[data-odds]");
   await page.waitForSelector(".oddsummary .oddline");
@@ -744,4 +754,48 @@ test("on a touch screen, two fingers pinch the map to zoom", async () => {
   for (const d of [30, 45, 60, 80]) await touch("touchMove", d);
   await touch("touchEnd", 0);
   await page.waitForFunction((w) => Number(document.querySelector("svg.map").getAttribute("viewBox").split(" ")[2]) < w * 0.6, before[2]);
+});
+
+test("clicking a selected unit again takes nothing; choices that leave it where it stands have no dot; a place several choices lead to asks which", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="the-farm"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  const ours = await page.evaluate(() => [...new Set([...document.querySelectorAll("svg.map .piece[data-unit]")]
+    .filter((p) => p.getAttribute("fill") === "#35588f").map((p) => p.dataset.unit))]);
+  let sawMany = false;
+  for (const unit of ours) {
+    const piece = page.locator(`svg.map .piece[data-unit="${unit}"]`).first();
+    await piece.click({ force: true });
+    await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+    const box = await boxOf(piece);
+    // No dot within the unit: its cards (halt, fire, form square…) are in the list only.
+    const inside = await page.evaluate((b) => [...document.querySelectorAll("svg.map circle.target")].filter((d) => {
+      const r = d.getBoundingClientRect();
+      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      return x > b.x + 2 && x < b.x + b.width - 2 && y > b.y + 2 && y < b.y + b.height - 2;
+    }).length, box);
+    assert.equal(inside, 0, `${unit}: no choice's dot within the unit`);
+    const before = await logText(page);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(400);
+    assert.equal(await logText(page), before, `${unit}: a second click takes nothing`);
+    assert.equal(await page.locator(".unitbox strong").innerText(), unit, "still selected");
+    const many = page.locator("svg.map circle.target.many");
+    if (!sawMany && await many.count()) {
+      sawMany = true;
+      const title = await many.first().evaluate((d) => d.querySelector("title").textContent);
+      const n = Number(/^(\d+) choices lead here/.exec(title)[1]);
+      await many.first().click({ force: true });
+      await page.waitForSelector(".manyhere");
+      assert.equal(await page.locator(".choice").count(), n, "only the choices that lead there");
+      assert.equal(await logText(page), before, "nothing taken");
+      await page.click('button[data-many="all"]');
+      await page.waitForFunction(() => !document.querySelector(".manyhere"));
+    }
+  }
+  assert.deepEqual(errors, []);
 });

@@ -2,7 +2,7 @@
 // exact odds of every outcome with a summary of them, and a resolution with the computer's dice
 // or those rolled on the table, the draws listed in the order they are needed.
 
-import { el, api, post } from "./util.js";
+import { el, api, post, RULESETS } from "./util.js";
 
 // A label from a schema's description: its first sentence, without the trailing full stop.
 const labelOf = (description, key) => {
@@ -20,7 +20,7 @@ const AVERAGE = [/\b(standard|average)\b/i, /\b(regular|ordinary)\b/i];
  * that reads the value back. Objects become fieldsets, enumerations selects, optional values a
  * labelled box that opens their form.
  */
-export function formFor(schema, root, name = "", description = "") {
+export function formFor(schema, root, name = "", description = "", initial = undefined) {
   const deref = (s) => (s && s.$ref ? root.$defs[s.$ref.split("/").pop()] : s);
   const own = schema && schema.description;
   schema = deref(schema);
@@ -32,10 +32,10 @@ export function formFor(schema, root, name = "", description = "") {
   };
   const inner = optionalOf(schema);
   if (inner) {
-    const sub = formFor(inner, root, name, description);
-    const on = el("input", { type: "checkbox", "aria-label": `give: ${labelOf(description, name)}` });
+    const sub = formFor(inner, root, name, description, initial ?? undefined);
+    const on = el("input", { type: "checkbox", "aria-label": `give: ${labelOf(description, name)}`, checked: initial !== undefined && initial !== null });
     const box = el("span", { class: "optional" }, el("label", { class: "give" }, on, " give"), " ", sub.node);
-    sub.node.style.display = "none";
+    sub.node.style.display = on.checked ? "" : "none";
     on.addEventListener("change", () => { sub.node.style.display = on.checked ? "" : "none"; });
     return { node: box, get: () => (on.checked ? sub.get() : null) };
   }
@@ -47,11 +47,14 @@ export function formFor(schema, root, name = "", description = "") {
   }) ? schema.oneOf.map((o) => {
       const d = deref(o);
       const k = Object.keys(d.properties)[0];
-      return { k, form: formFor(d.properties[k], root, k), what: d.description };
+      const example = (Array.isArray(initial) ? initial : initial ? [initial] : []).find((x) => x && typeof x === "object" && k in x);
+      return { k, form: formFor(d.properties[k], root, k, "", example ? example[k] : undefined), what: d.description };
     }) : null;
   if (kinds) {
+    const first = (Array.isArray(initial) ? initial[0] : initial);
+    const chosen = first && typeof first === "object" ? Object.keys(first)[0] : null;
     const sel = el("select", { name: name || "kind", "aria-label": "what to work out" },
-      kinds.map(({ k, what }) => el("option", { value: k }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
+      kinds.map(({ k, what }) => el("option", { value: k, selected: k === chosen }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
     const show = () => kinds.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
     sel.addEventListener("change", show);
     show();
@@ -63,7 +66,7 @@ export function formFor(schema, root, name = "", description = "") {
   const choices = schema.oneOf && schema.oneOf.every((o) => "const" in o) ? schema.oneOf.map((o) => [o.const, o.description || String(o.const)])
     : schema.enum ? schema.enum.map((v) => [v, String(v)]) : null;
   if (choices) {
-    const start = schema.default !== undefined ? schema.default
+    const start = initial !== undefined ? initial : schema.default !== undefined ? schema.default
       : (AVERAGE.map((re) => choices.find(([, d]) => re.test(d))).find(Boolean) || choices[0])[0];
     const sel = el("select", { name }, choices.map(([v, d]) => el("option", { value: v, selected: v === start, title: d },
       d === String(v) ? String(v).replaceAll("_", " ") : /^[A-Z]$/.test(String(v)) ? `${v}: ${labelOf(d, String(v))}` : labelOf(d, String(v)))));
@@ -73,7 +76,7 @@ export function formFor(schema, root, name = "", description = "") {
     const fields = Object.entries(schema.properties).map(([k, sub]) => {
       const d = deref(sub) || {};
       const what = sub.description || d.description || "";
-      const f = formFor(sub, root, k, what);
+      const f = formFor(sub, root, k, what, initial && typeof initial === "object" ? initial[k] : undefined);
       const nested = (d.type === "object" && d.properties) || f.node.tagName === "FIELDSET";
       const row = nested ? f.node
         : el("label", { class: "field", title: what ? `${k}: ${what}` : k }, el("span", { class: "fname" }, labelOf(what, k)), f.node);
@@ -86,25 +89,27 @@ export function formFor(schema, root, name = "", description = "") {
     // A list (an attacking grouping's other battalions): none to start, add as needed.
     const items = [];
     const list = el("div", { class: "items" });
-    const add = el("button", { class: "plain", type: "button", onclick: () => {
-      const f = formFor(schema.items, root, `${name} ${items.length + 1}`);
+    const addItem = (value) => {
+      const f = formFor(schema.items, root, `${name} ${items.length + 1}`, "", value);
       const entry = { f };
       const remove = el("button", { class: "plain", type: "button", onclick: () => { items.splice(items.indexOf(entry), 1); row.remove(); } }, "remove");
       const row = el("div", { class: "item" }, f.node, remove);
       items.push(entry);
       list.append(row);
-    } }, `add (${labelOf(description, name).toLowerCase()})`);
+    };
+    const add = el("button", { class: "plain", type: "button", onclick: () => addItem(undefined) }, `add (${labelOf(description, name).toLowerCase()})`);
+    for (const value of Array.isArray(initial) ? initial : []) addItem(value);
     return { node: el("fieldset", {}, el("legend", { title: description }, labelOf(description, name)), list, add), get: () => items.map((i) => i.f.get()) };
   }
   if (schema.type === "boolean") {
-    const c = el("input", { type: "checkbox", name, checked: schema.default === true });
+    const c = el("input", { type: "checkbox", name, checked: initial !== undefined ? initial === true : schema.default === true });
     return { node: c, get: () => c.checked };
   }
   if (schema.type === "integer" || schema.type === "number") {
-    const i = el("input", { type: "number", name, value: schema.default ?? schema.examples?.[0] ?? schema.minimum ?? 0, min: schema.minimum, max: Math.min(schema.maximum ?? 1e9, 1e9), step: schema.type === "integer" ? 1 : "any" });
+    const i = el("input", { type: "number", name, value: initial ?? schema.default ?? schema.examples?.[0] ?? schema.minimum ?? 0, min: schema.minimum, max: Math.min(schema.maximum ?? 1e9, 1e9), step: schema.type === "integer" ? 1 : "any" });
     return { node: i, get: () => (i.value === "" ? null : Number(i.value)) };
   }
-  const t = el("input", { type: "text", name, value: schema.default ?? "" });
+  const t = el("input", { type: "text", name, value: initial ?? schema.default ?? "" });
   return { node: t, get: () => { try { return JSON.parse(t.value); } catch { return t.value; } } };
 }
 
@@ -123,7 +128,7 @@ export function summarise(outcomes) {
         return;
       }
       const key = path.replaceAll("_", " ");
-      const value = Array.isArray(v) ? v.join(" ") : human(String(v));
+      const value = v === null || v === undefined ? "none" : v === true ? "yes" : v === false ? "no" : Array.isArray(v) ? v.join(" ") : human(String(v));
       if (!parts.has(key)) parts.set(key, new Map());
       const m = parts.get(key);
       m.set(value, (m.get(value) || 0) + o.probability);
@@ -161,7 +166,10 @@ export async function showDesk(main, ruleset) {
     main.replaceChildren(el("p", { class: "error" }, e.status === 404 ? `There is no desk for "${ruleset}".` : e.message), el("a", { href: "#/" }, "All battles"));
     return;
   }
-  const form = formFor(schema, schema);
+  // The form starts from the rule set's example of an ordinary combat (each kind's, where there
+  // are kinds), not from zeros.
+  const examples = schema.examples || [];
+  const form = formFor(schema, schema, "", "", schema.oneOf ? examples : examples[0]);
   const out = el("div", { class: "box deskout" });
   const draws = el("input", { type: "text", placeholder: "as rolled: 7 3, or Q 7 (empty: the computer rolls)", size: 34, "aria-label": "draws" });
   const err = el("div", { class: "error" });
@@ -181,7 +189,7 @@ export async function showDesk(main, ruleset) {
           el("span", { class: "barfill", style: `width: ${Math.max(0.5, o.probability * 100)}%` }),
           el("span", { class: "bartext" }, `${(o.probability * 100).toFixed(2)}%  ${o.outcome}`))),
         r.outcomes.length > 40 ? el("div", { class: "quiet" }, `and ${r.outcomes.length - 40} less likely outcomes`) : null].filter(Boolean));
-    } catch (e) { err.textContent = e.message; }
+    } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   };
   const resolve = async () => {
     err.textContent = "";
@@ -189,14 +197,14 @@ export async function showDesk(main, ruleset) {
       const r = await post(`/api/desk/${ruleset}/resolve`, { situation: form.get(), draws: draws.value, seed: Math.floor(Math.random() * 1e9) });
       const list = r.draws || [];
       const kind = (d) => (d.kind === "die" ? `d${d.sides}` : d.kind === "card" ? "a card" : d.kind);
-      out.replaceChildren(el("h4", {}, "Result"), el("pre", { class: "resolution" }, r.text),
+      out.replaceChildren(...[el("h4", {}, "Result"), el("pre", { class: "resolution" }, r.text),
         list.length ? el("div", { class: "drawlist" },
           el("h4", {}, `The draws, in the order they were needed (${list.length})`),
           el("ol", {}, list.map((d) => el("li", {}, `${kind(d)} for ${d.purpose}: ${d.value}`))),
-          el("div", { class: "quiet" }, "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : null);
-    } catch (e) { err.textContent = e.message; }
+          el("div", { class: "quiet" }, "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : el("div", { class: "quiet" }, "No draw was needed.")].filter(Boolean));
+    } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   };
-  main.replaceChildren(el("h2", {}, `The umpire's desk: ${ruleset}`),
+  main.replaceChildren(el("h2", {}, `The umpire's desk: ${RULESETS[ruleset] || ruleset}`),
     el("div", { class: "game" },
       el("div", { class: "box desk" }, schema.description ? el("p", { class: "quiet" }, schema.description) : null, form.node),
       el("div", { class: "panel" },

@@ -40,6 +40,7 @@ export function showGame(main, id) {
   const camera = {}; // the map's zoom, kept between drawings
   const mapBox = el("div", { class: "mapbox" });
   const summary = el("div", { class: "summary quiet", "aria-live": "polite" });
+  const proposalSlot = el("div", { class: "proposalslot" }); // a free move's verdict, under the map
   const status = el("div", { class: "box status" });
   const standing = el("div", { class: "box standing" });
   const unitBox = el("div", { class: "box unitbox" });
@@ -48,7 +49,7 @@ export function showGame(main, id) {
   const log = el("div", { class: "box" });
   const links = el("div", { class: "box" });
   const notes = el("details", { class: "box notes" });
-  main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, summary),
+  main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, proposalSlot, summary),
     el("div", { class: "panel" }, status, standing, unitBox, choices, umpireBox, log, notes, links)));
 
   const roles = () => held(id).roles;
@@ -70,13 +71,22 @@ export function showGame(main, id) {
   let shownHeld = null; // whether results were held for the umpire when it was drawn
   let names = [];
   let last = null; // {g, key}: the game as last fetched
-  let before = null; // the view before the last change (what moved since is highlighted)
-  let seenLog = -1; // how many log lines were on screen before the last change
-  let fresh = false; // the next drawing shows a change (animate it)
+  // What is marked as new: changes since the baseline — for a player, the game as his own last
+  // action left it (so that all the other side did since is marked, however many steps it took);
+  // for a spectator or the umpire, the game before the last change.
+  let before = null; // the baseline view
+  let seenLog = -1; // the log's length at the baseline
+  let drawnView = null; // the view last drawn (moved units slide from there)
+  let fresh = false; // the next drawing shows a change (slide it)
+  let lastText = ""; // the game as last drawn, as JSON (the same again is not redrawn)
+  let placeChoices = null; // the choices that lead to one place clicked on the map
+  let proposal = null; // a free move proposed (a place or a facing) and the rules' verdict
   let pressed = null; // a press on a unit, still held, that selected it (it may become a drag)
   const offsets = new Map(); // a deployment in hand: each unit placed otherwise → how far it was moved
   let deployNote = null; // what the rules said of the last unit placed
-  async function refresh() {
+  // `news`: asked for by the live channel — the same game again is not redrawn (a redraw would
+  // cut the slide short); asked for by a person (a hand-over, a look as), it always is.
+  async function refresh(news = false) {
     try {
       let key = current(actor);
       let g = await look(key);
@@ -85,10 +95,18 @@ export function showGame(main, id) {
         key = next;
         g = await look(key);
       }
+      const text = JSON.stringify(g);
+      if (news && text === lastText && last && last.key === key) return;
+      lastText = text;
       if (last && g.actions !== shown) {
-        before = last.g.view;
-        seenLog = last.g.log.length;
+        drawnView = last.g.view;
+        if (g.seat === null || g.seat === undefined || before === null) {
+          before = last.g.view;
+          seenLog = last.g.log.length;
+        }
         fresh = true;
+        proposal = null;
+        placeChoices = null;
       }
       actor = g.actor;
       shown = g.actions;
@@ -142,6 +160,8 @@ export function showGame(main, id) {
         selected = null;
         if (key !== "umpire") actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
         await refresh();
+        // From here on, what the other side does is marked (until this side acts again).
+        if (last) { before = last.g.view; seenLog = last.g.log.length; }
       } catch (e) {
         err.textContent = e.message;
       } finally {
@@ -168,56 +188,84 @@ export function showGame(main, id) {
     const pick = (u, e) => {
       if (selected === u) return;
       selected = u;
+      proposal = null;
+      placeChoices = null;
       pressed = e && e.buttons ? { x: e.clientX, y: e.clientY } : null;
       if (last) render(last.g, last.key);
       pressed = null;
     };
-    // Moving the selected unit anywhere (on a measured table): the choice whose place is nearest
-    // to where it is dragged is the pattern (its formation, its facing), sent to the place.
+    // Moving the selected unit anywhere (on a measured table). The pattern is one of the unit's
+    // own offered moves, of the kind most of them are (a plain move: the same formation, the same
+    // facing, no more than a place apart), the nearest to where it is dragged; sent to the place.
     const movable = !isGrid(v) && selected ? list.filter((c) => actionPoints(c.action, false).length === 1) : [];
-    let proposal = null;
-    const patternFor = (point) => {
+    const signature = (a) => JSON.stringify(withLastPoint(a, [0, 0]));
+    // (Several signatures differ only by the place: the most common kind, by the unit's own
+    // moves first, then by the others, such as an Old Fritz wing's orders.)
+    const ownMove = (c) => c.text.startsWith(selected);
+    const plain = (() => {
+      const pool = movable.some(ownMove) ? movable.filter(ownMove) : movable;
+      const tally = new Map();
+      for (const c of pool) tally.set(signature(c.action), (tally.get(signature(c.action)) || 0) + 1);
+      const top = [...tally].sort((x, y) => y[1] - x[1])[0];
+      return top ? pool.filter((c) => signature(c.action) === top[0]) : [];
+    })();
+    const nearest = (pool, point) => {
       let best = null, dist = Infinity;
-      for (const c of movable) {
+      for (const c of pool) {
         const [x, y] = actionPoints(c.action, false)[0];
         const d = Math.hypot(x - point[0], y - point[1]);
         if (d < dist) { dist = d; best = c; }
       }
       return best;
     };
+    const patternFor = (point) => nearest(plain, point);
     const origin = () => { const p = unitPlaces(v).get(selected); return p ? [p.x, p.y] : null; };
     const check = async (point) => {
       const pattern = patternFor(point);
       if (!pattern) return { legal: false, why: "no move of this unit is offered now" };
       const action = withLastPoint(pattern.action, point);
       const verdict = await post(`/api/games/${id}/check`, { action, from: origin() }, token);
-      return { ...verdict, action, pattern: pattern.text };
+      return { ...verdict, action, pattern: pattern.text, own: ownMove(pattern) };
     };
+    // Dropped: the unit's own move is made at once if the rules allow it; anything else (an
+    // order to its wing) is proposed first.
     const propose = async (point, go) => {
       let verdict;
       try { verdict = await check(point); } catch (e) { err.textContent = e.message; return; }
-      if (go && verdict.legal) return send(verdict.action);
-      proposal = { point, verdict };
+      if (go && verdict.legal && verdict.own) return send(verdict.action);
+      proposal = { point, verdict, unit: selected };
       showVerdict(point, verdict);
       drawProposal();
     };
-    const drag = movable.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) } : null;
-    // Turning: a handle in front of the unit, dragged round; the new facing is put in the move
-    // proposed (or in the offered move that keeps the unit nearest where it stands).
-    const facingKey = (a) => ["facing", "pivot"].find((k) => k in a);
-    const turnable = movable.filter((c) => facingKey(c.action));
+    const drag = plain.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) } : null;
+    // Turning: a knob in front of the unit, dragged round; the new facing is put in the move
+    // proposed, or in the unit's plain move that keeps it nearest where it stands.
+    const facingHolder = (a) => {
+      if (!a || typeof a !== "object") return null;
+      if ("facing" in a || "pivot" in a) return a;
+      for (const w of Object.values(a)) { const h = facingHolder(w); if (h) return h; }
+      return null;
+    };
+    const withFacing = (a, deg) => {
+      const copy = JSON.parse(JSON.stringify(a));
+      const h = facingHolder(copy);
+      h["facing" in h ? "facing" : "pivot"] = deg;
+      return copy;
+    };
+    const turnable = plain.filter((c) => ownMove(c) && facingHolder(c.action));
     const here = origin();
     const turn = turnable.length && here ? {
       at: here,
       facing: v.pieces.find((p) => p.unit === selected && typeof p.facing === "number")?.facing ?? 0,
       set: async (deg) => {
-        const base = proposal && proposal.verdict.legal && facingKey(proposal.verdict.action) ? proposal.verdict.action : patternFor(here)?.action;
-        if (!base || !facingKey(base)) return;
-        const action = { ...base, [facingKey(base)]: Math.round(((deg % 360) + 360) % 360) };
+        const base = proposal && proposal.verdict.legal && facingHolder(proposal.verdict.action) ? proposal.verdict.action : nearest(turnable, here)?.action;
+        if (!base) return;
+        const facing = Math.round(((deg % 360) + 360) % 360);
+        const action = withFacing(base, facing);
         let verdict;
         try { verdict = await post(`/api/games/${id}/check`, { action }, token); } catch (e) { err.textContent = e.message; return; }
         const point = actionPoints(action, false)[0] || here;
-        proposal = { point, verdict: { ...verdict, action, pattern: `facing ${bearing(action[facingKey(action)])} (${action[facingKey(action)]}°)` } };
+        proposal = { point, unit: selected, verdict: { ...verdict, action, pattern: `facing ${bearing(facing)} (${facing}°)` } };
         showVerdict(point, proposal.verdict);
         drawProposal();
       },
@@ -251,9 +299,14 @@ export function showGame(main, id) {
         if (last) render(last.g, last.key);
       },
     } : null;
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, animate, drag, press: pressed, turn, deploy });
+    const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag, press: pressed, turn, deploy, onMany });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
+    if (proposal && proposal.unit !== selected) proposal = null;
+    if (proposal) showVerdict(proposal.point, proposal.verdict);
+    proposalSlot.replaceChildren(proposalBox);
+    drawProposal();
     function drawProposal() {
       if (!proposal) { proposalBox.replaceChildren(); return; }
       const { verdict } = proposal;
@@ -268,14 +321,14 @@ export function showGame(main, id) {
     }
 
     // What changed since the last drawing, in a line.
-    if (animate && before) {
+    if (before) {
       const moved = movedUnits(before, v);
       const bySide = v.sides.map((s, i) => [...moved.keys()].filter((u) => v.pieces.find((p) => p.unit === u)?.side === i));
       const parts = bySide.map((us, i) => (us.length ? `the ${v.sides[i]} moved ${words(us.length > 4 ? [...us.slice(0, 3), `${us.length - 3} more`] : us)}` : null)).filter(Boolean);
       const lines = g.log.length - seenLog;
       summary.textContent = `${parts.length ? `${parts.join("; ")}. ` : ""}${lines > 0 ? `${lines} new line${lines === 1 ? "" : "s"} in the account (marked).` : ""}`;
       summary.textContent = summary.textContent.charAt(0).toUpperCase() + summary.textContent.slice(1);
-    }
+    } else summary.textContent = "";
 
     const mine = g.seat !== null && g.seat !== undefined && g.actor && g.actor.side === g.seat;
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `The ${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
@@ -325,15 +378,14 @@ export function showGame(main, id) {
       unitBox.replaceChildren(...[
         el("h4", {}, "The unit"),
         el("div", { class: "unitname" }, el("strong", {}, selected), p && p.side !== null && p.side !== undefined ? ` (${v.sides[p.side]})` : ""),
-        p ? el("div", {}, `${p.label}; ${armOf(p)}; ${p.status}${typeof p.facing === "number" ? `; facing ${bearing(p.facing)}` : ""}`) : null,
+        p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label) : null,
+        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.status, typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
           words([...new Set(v.pieces.filter((q) => q.group === selectedGroup && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
         ...v.markers.filter((m) => selectedGroup && /order/.test(m.kind) && m.label.includes(`the ${selectedGroup}`)).map((m) => el("div", { class: "wingorder" }, m.label)),
-        counters.size ? el("div", {}, [...counters].map(([k, n]) => `${k === "green" ? "green counters" : k}: ${n}`).join("; ")) : null,
-        ...pieces.flatMap((q) => (q.ranges || []).map((r) => el("div", { class: "quiet" }, `reach: ${r.label}`))),
-        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.${movable.length ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ""}`
+        ...[...new Set(pieces.flatMap((q) => (q.ranges || []).map((r) => r.label)))].map((r) => el("div", { class: "quiet" }, `reach: ${r}`)),
+        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.${plain.length ? (plain.some(ownMove) ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ` Or drag it, or click a place, to order the ${selectedGroup || "command"} there (you are asked first).`) : ""}`
           : g.candidates.length ? "No choice names this unit now." : "It is not your move."),
-        proposalBox,
       ].filter(Boolean));
       unitBox.hidden = false;
     } else {
@@ -343,7 +395,8 @@ export function showGame(main, id) {
     // Choices: all, or those naming the selected unit. The deployment's choice carries the
     // units placed otherwise.
     const shownList = list.map((c) => (c === deployChoice && offsets.size
-      ? { ...c, action: deployAction(offsets), text: `fix the deployment, with ${words([...offsets.keys()])} placed otherwise` } : c));
+      ? { ...c, action: deployAction(offsets), text: `fix the deployment, with ${words([...offsets.keys()])} placed otherwise` } : c))
+      .filter((c) => !placeChoices || placeChoices.includes(c.text));
     const buttons = shownList.map((c) => el("button", {
       class: "choice",
       disabled: busy,
@@ -357,7 +410,9 @@ export function showGame(main, id) {
             : mine ? "Nothing to choose just now." : "Waiting for the other side.";
     choices.replaceChildren(...[
       el("h4", {}, g.candidates.length ? `Your choices${selected ? ` for ${selectedGroup ? `the ${selectedGroup}` : selected}` : ""}` : "Choices"),
-      selected ? el("button", { class: "plain", onclick: () => { selected = null; render(g, key); } }, "show every choice") : null,
+      placeChoices ? el("div", { class: "manyhere" }, `${shownList.length} choices lead to that place: pick one. `,
+        el("button", { class: "plain", "data-many": "all", onclick: () => { placeChoices = null; render(g, key); } }, "show the others too")) : null,
+      selected ? el("button", { class: "plain", onclick: () => { selected = null; placeChoices = null; proposal = null; render(g, key); } }, "show every choice") : null,
       deployChoice ? el("div", { class: "deployhelp" }, "Your deployment is secret until both sides have fixed theirs: drag your units within the green band, then fix it.",
         deployNote ? el("div", { class: deployNote.ok ? "legal" : "refused" }, deployNote.text) : null,
         offsets.size ? el("button", { class: "plain", "data-deploy": "reset", onclick: () => { offsets.clear(); deployNote = null; render(g, key); } }, "put them back") : null) : null,
@@ -372,10 +427,10 @@ export function showGame(main, id) {
     const wasOpen = notes.open;
     notes.replaceChildren(el("summary", {}, "Notes on the scenario and the rules"), ...v.notes.map((n) => el("div", {}, n)));
     notes.open = wasOpen;
-    const from = animate && seenLog >= 0 ? seenLog : g.log.length;
+    const from = before && seenLog >= 0 ? seenLog : g.log.length;
     const shownLines = g.log.slice(-300);
     const offset = g.log.length - shownLines.length;
-    const lines = shownLines.map((l, i) => el("div", { class: `${/^Turn \d/.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text));
+    const lines = shownLines.map((l, i) => el("div", { class: `${/^turn \d/i.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text));
     const box = el("div", { class: "log" }, lines);
     log.replaceChildren(el("h4", {}, "What happened"), box);
     box.scrollTop = box.scrollHeight;
@@ -386,8 +441,8 @@ export function showGame(main, id) {
       el("div", { class: "link", "data-invite": roleKey(i.role) }, `${base}#/join/${id}/${i.code}`)));
     links.replaceChildren(el("h4", {}, "Links"), ...invites,
       el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
-      g.outcome ? el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
-        " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)") : null,
+      ...(g.outcome ? [el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
+        " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)")] : []),
       el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: "#/" }, "All battles")));
   }
 
@@ -454,13 +509,13 @@ export function showGame(main, id) {
       const key = current(actor);
       socket.send(JSON.stringify(key ? { token: roles()[key] } : {}));
       // Back after a break: what happened meanwhile (and the old error goes).
-      if (again) refresh();
+      if (again) refresh(true);
     };
     socket.onmessage = (m) => {
       // Only news: our own action is already drawn when its answer comes back.
       let n = -1, heldNow = null;
       try { ({ actions: n, held: heldNow } = JSON.parse(m.data)); } catch { /* refresh anyway */ }
-      if (n !== shown || heldNow !== shownHeld) refresh();
+      if (n !== shown || heldNow !== shownHeld) refresh(true);
     };
     // Lost: try again, waiting longer each time (up to half a minute).
     socket.onclose = () => {

@@ -1,7 +1,7 @@
 // The first page: the battles (each with a picture of its table and its armies named), the
 // umpire's desks, and the games on this server, yours marked.
 
-import { el, api, post, held, keep, roleKey, words } from "./util.js";
+import { el, api, post, held, keep, roleKey, words, RULESETS } from "./util.js";
 import { drawMap } from "./map.js";
 
 /** Show the first page in `main`. */
@@ -57,7 +57,7 @@ export async function showHome(main) {
     return el("div", { class: "card" },
       picture,
       el("h3", {}, s.title),
-      el("div", { class: "rs" }, `${s.ruleset_title || s.ruleset}${s.variant ? ` (${s.variant})` : ""} · ${s.name}`),
+      el("div", { class: "rs" }, `${RULESETS[s.ruleset] || s.ruleset}${s.variant ? ` (${s.variant.replaceAll("-", " ")})` : ""}`),
       s.sides && s.sides.length === 2 ? el("div", { class: "armies" }, el("span", { class: "side0" }, s.sides[0]), " against ", el("span", { class: "side1" }, s.sides[1])) : null,
       el("p", {}, s.description),
       el("div", { class: "field" }, el("span", {}, `The ${sides[0]}: `), a),
@@ -82,13 +82,13 @@ export async function showHome(main) {
     const yours = mine.length ? (mine.includes("umpire") ? "you umpire" : `yours (${words(mine.filter((k) => k !== "umpire").map((k) => (sides ? `the ${sides[Number(k)]}` : `side ${Number(k) + 1}`)))})`) : "";
     return el("tr", { class: mine.length ? "yours" : "" },
       el("td", {}, when(g.created)),
-      el("td", {}, s ? s.title : g.scenario_name),
+      el("td", {}, s ? s.title : g.scenario_name, el("div", { class: "quiet" }, RULESETS[g.ruleset] || g.ruleset)),
       el("td", {}, g.players.map((p, i) => `${sides ? `${sides[i]}: ` : ""}${p === "human" ? "a person" : `the computer (${p})`}`).join("; ")),
       el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
       el("td", { class: "mine" }, yours),
       el("td", {}, el("a", { href: `#/game/${g.id}` }, mine.length ? "play" : "watch"), " · ", el("a", { href: `#/replay/${g.id}` }, "replay")));
   });
-  const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, rs));
+  const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
     el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
     el("h2", {}, "The umpire's desk"),

@@ -84,11 +84,21 @@ export function movedUnits(before, after) {
   if (!before) return moved;
   const a = unitPlaces(before), b = unitPlaces(after);
   const eps = Math.max(after.width, after.depth) / 2000;
+  // Where each unit's pieces stood: a unit moved if one of its pieces now stands where none
+  // stood (men fallen or taken off leave the others where they were: no move).
+  const stood = new Map();
+  for (const p of before.pieces) {
+    if (!p.unit) continue;
+    if (!stood.has(p.unit)) stood.set(p.unit, []);
+    stood.get(p.unit).push(centre(p.footprint));
+  }
   for (const [name, q] of b) {
     const p = a.get(name);
     if (!p) continue;
     const turned = typeof p.facing === "number" && typeof q.facing === "number" && Math.abs(p.facing - q.facing) > 0.5;
-    if (Math.hypot(q.x - p.x, q.y - p.y) > eps || turned) moved.set(name, [q.x - p.x, q.y - p.y]);
+    const old = stood.get(name) || [];
+    const shifted = after.pieces.some((x) => x.unit === name && !old.some((o) => { const c = centre(x.footprint); return Math.hypot(c[0] - o[0], c[1] - o[1]) <= eps; }));
+    if (shifted || turned) moved.set(name, [q.x - p.x, q.y - p.y]);
   }
   return moved;
 }
@@ -119,8 +129,9 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * Draw `view`. Options: `onPick(unit|null)` when a piece (or the ground) is clicked;
  * `selected` the selected unit; `targets` the places its choices lead ({points|action, text,
  * take}); `camera` an object keeping the zoom between drawings ({x, y, w, h}, changed in
- * place); `previous` the view before the last change (what moved since is highlighted, and
- * slides unless `animate` is false); `thumbnail`
+ * place); `previous` the view to mark changes against (what moved since is marked, and slides
+ * unless `animate` is false); `slideFrom` the view last drawn, if the slide is from there rather
+ * than from `previous`; `thumbnail`
  * for a small picture without controls or names; `drag` to move the selected unit anywhere:
  * `{check(point) → Promise<verdict>, drop(point, verdict), click(point)}` — while the unit is
  * dragged each place is checked and the verdict drawn (`{legal, why, halt}`), on release
@@ -129,11 +140,12 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * handle to set the selected unit's facing: `{at, facing, set(degrees)}`; `deploy` a
  * deployment to fix: `{zone, units: Set of names, offsets: Map name → [dx, dy], place(unit,
  * [dx, dy])}` — the zone is drawn, the units drawn moved by their offsets, and dragging one
- * calls `place` with how far it was dragged (table units).
+ * calls `place` with how far it was dragged (table units); `onMany(choices)` when a place that
+ * several choices lead to is clicked.
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, animate = true, thumbnail, drag, press, turn, deploy } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -176,7 +188,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     const [cx, cy] = centre({ shape: "polygon", points: o.points });
     const t = svg("text", { x: cx, y: fy(cy), class: "label olabel", "text-anchor": "middle", fill: colour });
     t.textContent = `★ ${o.name}`;
-    labels.push({ node: t, x: cx, y: fy(cy), chars: o.name.length + 2, priority: 1 });
+    labels.push({ node: t, x: cx, y: fy(cy), chars: o.name.length + 2, priority: -0.5 });
   }
   // The pieces, each unit's in a group of its own (so that a move slides it as one).
   const moved = movedUnits(previous, view);
@@ -230,9 +242,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     shape.setAttribute("stroke-width", size / 600);
     if (faint) shape.setAttribute("stroke-dasharray", `${size / 300}`);
     shape.setAttribute("class", `piece${selected && p.unit === selected ? " selected" : ""}`);
+    if (selected && p.unit === selected) shape.setAttribute("stroke-width", size / 250);
     if (p.unit) shape.setAttribute("data-unit", p.unit);
     const arm = armOf(p);
-    arms.add(arm);
     shape.setAttribute("data-arm", arm);
     shape.append(svg("title"));
     shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
@@ -244,6 +256,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     // The sign of its arm, turned with the piece, where the piece is big enough to hold one.
     const [long, short] = sides(p.footprint).sort((a, b) => b - a);
     if (!thumbnail && long >= size / 60 && p.footprint.shape !== "circle") {
+      arms.add(arm);
       const sign = armSign(arm, c, Math.min(long * 0.5, short * 1.2), fy);
       if (typeof p.facing === "number" && !grid) sign.setAttribute("transform", `rotate(${p.facing} ${c[0]} ${fy(c[1])})`);
       g.append(sign);
@@ -345,18 +358,44 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     if (ps.length > 1) overlay.append(svg("polyline", { points: pts(ps), fill: "none", stroke: "#e0b000", "stroke-width": size / 300 }));
     for (const [x, y] of ps) overlay.append(svg("circle", { cx: x, cy: fy(y), r: size / 150, fill: "#e0b000" }));
   };
-  // Where the selected unit's choices lead: a dot each, to click.
+  // Where the selected unit's choices lead: a dot for each place, to click. Not for choices that
+  // leave the unit where it stands (a halt, a change of formation, a card): those are in the
+  // list. Several choices to one place share a dot, which asks which (`onMany`).
   let pressedDot = null;
+  const own = drawn.filter((p) => selected && p.unit === selected);
+  const inside = ([x, y]) => own.some((p) => {
+    if (p.footprint.shape === "circle") return Math.hypot(x - p.footprint.at[0], y - p.footprint.at[1]) <= p.footprint.r + size / 200;
+    // Within the polygon (or on its edge), counting crossings of a ray to the east.
+    const ps = p.footprint.points;
+    let hit = false;
+    for (let i = 0, j = ps.length - 1; i < ps.length; j = i++) {
+      const [xi, yi] = ps[i], [xj, yj] = ps[j];
+      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+    }
+    return hit || Math.hypot(x - centre(p.footprint)[0], y - centre(p.footprint)[1]) <= size / 200;
+  });
+  const byPlace = new Map();
   for (const t of targets || []) {
     const ps = placesOf(t);
     if (!ps.length) continue;
     const [x, y] = ps[ps.length - 1];
-    const dot = svg("circle", { cx: x, cy: fy(y), r: size / 160, fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / 1500, class: "target" }, t.text);
+    if (inside([x, y])) continue;
+    const k = `${Math.round(x * 20)},${Math.round(y * 20)}`;
+    if (!byPlace.has(k)) byPlace.set(k, { x, y, choices: [] });
+    byPlace.get(k).choices.push(t);
+  }
+  const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+  for (const { x, y, choices } of byPlace.values()) {
+    const t = choices[0];
+    const many = choices.length > 1;
+    const dot = svg("circle", { cx: x, cy: fy(y), r: size / (coarse ? 90 : 160), fill: "#e0b000", "fill-opacity": 0.75, stroke: "#7a5f00", "stroke-width": size / (many ? 500 : 1500), class: `target${many ? " many" : ""}` },
+      many ? `${choices.length} choices lead here: ${choices.map((c) => c.text).join("; ")}` : t.text);
     dot.style.cursor = "pointer";
+    const take = () => (many && onMany ? onMany(choices) : t.take());
     // Taken by a click on it, or by a unit dragged onto it; never by the release of the press
-    // that selected the unit (a choice may lead to where the unit already stands).
+    // that selected the unit.
     dot.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressedDot = dot; });
-    dot.addEventListener("pointerup", () => { if (pressedDot === dot || (dragging && dragging.moved)) t.take(); pressedDot = null; });
+    dot.addEventListener("pointerup", () => { if (pressedDot === dot || (dragging && dragging.moved)) take(); pressedDot = null; });
     dot.addEventListener("mouseenter", () => show(t));
     dot.addEventListener("mouseleave", () => show(null));
     map.append(dot);
@@ -455,7 +494,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
     const reach = size / 25;
     const knobAt = (deg) => [turn.at[0] + Math.sin((deg * Math.PI) / 180) * reach, turn.at[1] + Math.cos((deg * Math.PI) / 180) * reach];
     const [kx, ky] = knobAt(turn.facing);
-    const arm = svg("line", { x1: turn.at[0], y1: fy(turn.at[1]), x2: kx, y2: fy(ky), stroke: "#7a5f00", "stroke-width": size / 700, class: "turnarm" });
+    const arm = svg("line", { x1: turn.at[0], y1: fy(turn.at[1]), x2: kx, y2: fy(ky), stroke: "#7a5f00", "stroke-width": size / 700, class: "turnarm", "pointer-events": "none" });
     const knob = svg("circle", { cx: kx, cy: fy(ky), r: size / 140, fill: "#fff", stroke: "#7a5f00", "stroke-width": size / 500, class: "turnknob" }, "drag round to face another way");
     knob.style.cursor = "grab";
     let turning = null;
@@ -581,9 +620,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
   new ResizeObserver(() => apply()).observe(map);
   requestAnimationFrame(apply);
   // The moved units slide from where they were (after the map is on screen).
-  if (moved.size && animate) {
+  const slides = slideFrom ? movedUnits(slideFrom, view) : moved;
+  if (slides.size && animate) {
     requestAnimationFrame(() => {
-      for (const [name, [dx, dy]] of moved) {
+      for (const [name, [dx, dy]] of slides) {
         const g = groups.get(name);
         if (!g || typeof g.animate !== "function") continue;
         g.animate([{ transform: `translate(${-dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }], { duration: 600, easing: "ease-out" });
@@ -595,6 +635,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, ani
 
 // What the colours and signs on this map mean.
 function mapLegend(view, arms) {
+  const markerKinds = [...new Set(view.markers.filter((m) => !/order/.test(m.kind)).map((m) => m.kind))];
   const kinds = [...new Set(view.terrain.map((t) => t.kind))].filter((k) => k !== "open");
   const swatch = (kind) => {
     const [fill, stroke] = TERRAIN[kind] || (LINES[kind] ? [LINES[kind][0], LINES[kind][0]] : ["#ddd", "#aaa"]);
@@ -604,8 +645,10 @@ function mapLegend(view, arms) {
     ...view.sides.map((s, i) => el("span", { class: "item" }, el("span", { class: "swatch", style: `background: ${SIDES[i]}` }), s)),
     ...kinds.map((k) => el("span", { class: "item" }, swatch(k), k)),
     view.objectives.length ? el("span", { class: "item" }, "★ objective (dashed: its holder's colour)") : null,
-    el("span", { class: "item" }, `signs: ${words([...arms].map((a) => ({ infantry: "⊠ infantry", cavalry: "◩ cavalry", artillery: "⊡ artillery", general: "⚑ general", transport: "transport" }[a] || a)))}; a stroke shows the front`),
+    arms.size === 0 ? el("span", { class: "item" }, "a stroke shows each piece's front") : el("span", { class: "item" }, `signs: ${words([...arms].map((a) => ({ infantry: "⊠ infantry", cavalry: "◩ cavalry", artillery: "⊡ artillery", general: "⚑ general", transport: "transport" }[a] || a)))}; a stroke shows the front`),
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind === "green")) ? el("span", { class: "item" }, el("span", { class: "swatch dot" }), "green counters") : null,
+    markerKinds.length ? el("span", { class: "item" }, `small dots: ${words(markerKinds)} (point at one to read it)`) : null,
+    view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
   ];
   return el("details", { class: "legend" }, el("summary", {}, "Legend"), el("div", {}, items));
 }

@@ -92,3 +92,12 @@ export function bearing(degrees) {
   const d = ((degrees % 360) + 360) % 360;
   return names[Math.round(d / 45) % 8];
 }
+
+/** The rule sets' names, by id. */
+export const RULESETS = {
+  "blown-away": "Blown Away",
+  "itchy-scratchy": "Itchy and Scratchy",
+  "old-fritz": "Old Fritz (One Brain Cell)",
+  "der-alte-fritz": "Der Alte Fritz",
+  "en-avant": "En Avant",
+};

@@ -70,7 +70,51 @@ where
     }
 }
 
-/// The desk of a rule set, by id.
+/// The desk of a rule set, by id. Its schema carries `examples`: a situation of each kind the
+/// rule set's calculator works out, from which the page's form starts (an ordinary combat, not
+/// zeros that no rule accepts).
 pub fn desk(ruleset: &str) -> Option<Box<dyn Desk>> {
-    with_calculator!(ruleset, C, _S => Some(Box::new(Of(C::default())) as Box<dyn Desk>), else None)
+    let inner = with_calculator!(ruleset, C, _S => Some(Box::new(Of(C::default())) as Box<dyn Desk>), else None)?;
+    let examples = EXAMPLES
+        .iter()
+        .filter(|(id, _)| *id == ruleset)
+        .filter_map(|(_, text)| serde_json::from_str(text).ok())
+        .collect();
+    Some(Box::new(WithExamples { inner, examples }))
+}
+
+/// A situation of each kind, by rule set: the fuzz corpus's seeds, each a valid situation (a
+/// test resolves every one).
+const EXAMPLES: &[(&str, &str)] = &[
+    ("blown-away", include_str!("../../../fuzz/corpus/situations/blown-away/cavalry-on-the-flank.json")),
+    ("itchy-scratchy", include_str!("../../../fuzz/corpus/situations/itchy-scratchy/machine-guns.json")),
+    ("old-fritz", include_str!("../../../fuzz/corpus/situations/old-fritz/cuirassiers.json")),
+    ("der-alte-fritz", include_str!("../../../fuzz/corpus/situations/der-alte-fritz/volley.json")),
+    ("der-alte-fritz", include_str!("../../../fuzz/corpus/situations/der-alte-fritz/charge.json")),
+    ("der-alte-fritz", include_str!("../../../fuzz/corpus/situations/der-alte-fritz/rally.json")),
+    ("en-avant", include_str!("../../../fuzz/corpus/situations/en-avant/assault.json")),
+    ("en-avant", include_str!("../../../fuzz/corpus/situations/en-avant/fire.json")),
+];
+
+struct WithExamples {
+    inner: Box<dyn Desk>,
+    examples: Vec<Value>,
+}
+
+impl Desk for WithExamples {
+    fn schema(&self) -> Value {
+        let mut schema = self.inner.schema();
+        if let Some(o) = schema.as_object_mut() {
+            o.insert("examples".into(), Value::Array(self.examples.clone()));
+        }
+        schema
+    }
+
+    fn odds(&self, situation: &Value) -> Result<Value, ApiError> {
+        self.inner.odds(situation)
+    }
+
+    fn resolve(&self, situation: &Value, draws: Option<&str>, seed: u64) -> Result<Value, ApiError> {
+        self.inner.resolve(situation, draws, seed)
+    }
 }

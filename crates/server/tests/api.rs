@@ -585,3 +585,26 @@ async fn every_bundled_battle_has_a_picture_its_armies_named_a_measure_and_every
     assert_eq!(status, 404);
     s.task.abort();
 }
+
+#[tokio::test]
+async fn every_desk_offers_examples_that_resolve() {
+    let db = temp_db("desk-examples");
+    let s = start(&db).await;
+    let (_, list) = http(s.addr, "GET", "/api/desk", None).await;
+    for rs in list.as_array().unwrap() {
+        let rs = rs.as_str().unwrap();
+        let (status, schema) = http(s.addr, "GET", &format!("/api/desk/{rs}/schema"), None).await;
+        assert_eq!(status, 200);
+        let examples = schema["examples"].as_array().unwrap();
+        assert!(!examples.is_empty(), "{rs}");
+        for e in examples {
+            let body = json!({"situation": e, "seed": 3}).to_string();
+            let (status, r) = http(s.addr, "POST", &format!("/api/desk/{rs}/resolve"), Some(&body)).await;
+            assert_eq!(status, 200, "{rs}: {e}: {r}");
+            let (status, r) =
+                http(s.addr, "POST", &format!("/api/desk/{rs}/odds"), Some(&json!({"situation": e}).to_string())).await;
+            assert_eq!(status, 200, "{rs}: {e}: {r}");
+        }
+    }
+    s.task.abort();
+}
