@@ -517,6 +517,18 @@ test("the desk: labels in words, an example combat to start, the odds in short, 
   assert.match(summary, /attacker band: .*%/);
   assert.match(summary, /on average \d/);
   assert.doesNotMatch(summary, /_/, "no program names");
+  // Who gives ground and who runs, in words: running is part of giving ground.
+  const verdict = await page.locator(".verdict").allInnerTexts();
+  assert.equal(verdict.length, 2, verdict.join("\n"));
+  for (const [i, side] of ["attacker", "defender"].entries()) {
+    const m = new RegExp(`^the ${side} gives ground \\(withdraws, runs away or breaks\\): ([\\d.]+)%; runs away or breaks: ([\\d.]+)%$`).exec(verdict[i]);
+    assert.ok(m && Number(m[2]) <= Number(m[1]) && Number(m[1]) <= 100, verdict[i]);
+  }
+  // What to roll, before rolling: the draws in order, without values.
+  await page.click("button[data-what]");
+  await page.waitForSelector(".rolls li");
+  const rolls = await page.locator(".rolls li").allInnerTexts();
+  assert.ok(rolls.length >= 2 && rolls.every((t) => /^a d10 for .+/.test(t) && !/: \d+$/.test(t)), rolls.join("\n"));
   // Resolve with the computer's dice: every draw is listed; typed back in, they give the same.
   await page.click("button[data-resolve]");
   await page.waitForSelector(".drawlist li");

@@ -156,6 +156,23 @@ function human(v) {
 
 const pct = (p) => `${(p * 100).toFixed(p < 0.001 ? 2 : 1)}%`;
 
+/**
+ * Who gives ground, where the outcome gives each side a band of scores (Old Fritz): the chance
+ * that a side's score is −1 or under (it withdraws, runs away or breaks) and −8 or under (it runs
+ * away or breaks). Lines of text, or none.
+ */
+export function verdicts(outcomes) {
+  const sides = ["attacker", "defender"];
+  const band = (o, side) => o.detail && typeof o.detail === "object" ? o.detail[`${side}_band`] : undefined;
+  if (!outcomes.length || !outcomes.every((o) => sides.every((side) => typeof band(o, side) === "string"))) return [];
+  const sum = (f) => outcomes.reduce((t, o) => t + (f(o) ? o.probability : 0), 0);
+  // In every results table a score of −1 to −7 withdraws, −8 to −15 runs away, −16 or under
+  // disintegrates.
+  const back = (b) => b.startsWith("minus");
+  const low = (b) => /^minus(8|16)/.test(b);
+  return sides.map((side) => `the ${side} gives ground (withdraws, runs away or breaks): ${pct(sum((o) => back(band(o, side))))}; runs away or breaks: ${pct(sum((o) => low(band(o, side))))}`);
+}
+
 /** Show the desk of `ruleset` in `main`. */
 export async function showDesk(main, ruleset) {
   main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
@@ -180,6 +197,7 @@ export async function showDesk(main, ruleset) {
       const summary = summarise(r.outcomes);
       out.replaceChildren(...[
         el("h4", {}, "The odds in short"),
+        ...verdicts(r.outcomes).map((t) => el("div", { class: "verdict" }, t)),
         el("div", { class: "oddsummary" }, summary.map((s) => el("div", { class: "oddline" },
           el("strong", {}, s.field), ": ",
           s.values.map(([v, p]) => `${v} ${pct(p)}`).join(", "),
@@ -204,12 +222,26 @@ export async function showDesk(main, ruleset) {
           el("div", { class: "quiet" }, "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : el("div", { class: "quiet" }, "No draw was needed.")].filter(Boolean));
     } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   };
+  // What to roll, in order: the draws one resolution needed (with the computer's dice), without
+  // their values; later draws may depend on the earlier ones (a casualty test only if there is one).
+  async function whatToRoll() {
+    err.textContent = "";
+    try {
+      const r = await post(`/api/desk/${ruleset}/resolve`, { situation: form.get(), seed: Math.floor(Math.random() * 1e9) });
+      const list = r.draws || [];
+      const kind = (d) => (d.kind === "die" ? `a d${d.sides}` : d.kind === "card" ? "a card" : d.kind);
+      out.replaceChildren(...[el("h4", {}, `What to roll: ${list.length} draw${list.length === 1 ? "" : "s"}, in this order`),
+        list.length ? el("ol", { class: "rolls" }, list.map((d) => el("li", {}, `${kind(d)} for ${d.purpose}`))) : el("div", { class: "quiet" }, "No draw is needed."),
+        el("div", { class: "quiet" }, "So it went with one throw of the computer's dice; other dice may call for more or fewer (a casualty test only when there is one). Type them in the box in this order; a missing one is named.")]);
+    } catch (e) { err.textContent = e.message; out.replaceChildren(); }
+  }
   main.replaceChildren(el("h2", {}, `The umpire's desk: ${RULESETS[ruleset] || ruleset}`),
     el("div", { class: "game" },
       el("div", { class: "box desk" }, schema.description ? el("p", { class: "quiet" }, schema.description) : null, form.node),
       el("div", { class: "panel" },
         el("div", { class: "box" }, el("button", { onclick: odds, "data-odds": "1" }, "Exact odds"), " ",
-          el("div", { class: "drawrow" }, draws, " ", el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve")),
+          el("div", { class: "drawrow" }, draws, " ", el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve"), " ",
+            el("button", { class: "plain", onclick: whatToRoll, "data-what": "1" }, "What to roll?")),
           el("div", { class: "quiet" }, "Leave the draws empty and the computer rolls; the result lists every draw it needed, in order."), err),
         out, el("a", { href: "#/" }, "All battles"))));
 }
