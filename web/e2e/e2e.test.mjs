@@ -811,3 +811,17 @@ test("clicking a selected unit again takes nothing; choices that leave it where 
   }
   assert.deepEqual(errors, []);
 });
+
+test("on a phone the map stays on screen above the choices as they scroll", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  await page.goto(base);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector(".choice");
+  await page.locator(".choice").first().scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  const map = await boxOf(page.locator("svg.map"));
+  const choice = await boxOf(page.locator(".panel"));
+  assert.ok(map.y >= -1 && map.y + map.height <= 844 * 0.5 + 2, `the map is on screen: ${JSON.stringify(map)}`);
+  assert.ok(choice.y + choice.height > map.y + map.height, "the panels are below it");
+});
