@@ -294,21 +294,28 @@ test("Der Alte Fritz's calculator at the umpire's desk: choose a volley, fill it
   assert.deepEqual(errors, []);
 });
 
-test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phase; the computer answers and every die is explained", async () => {
-  const page = await (await browser.newContext()).newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
+// A new game of The Village against the computer, begun, to the Prussians' first movement phase
+// (if they win the initiative, they fire first: the Austrians then move first).
+async function villageToMovement(page) {
   await page.goto(base);
   await page.click('button[data-scenario="the-village"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
   await page.locator(".choice", { hasText: /^begin the battle/ }).click();
   await page.waitForFunction(() => /initiative: Prussians \d/.test(document.querySelector(".log")?.innerText ?? ""));
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
-  // If we won the initiative, fire first (the Austrians then move first).
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
   await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
-    && !document.body.innerText.includes("thinking"));
+    && !document.body.innerText.includes("thinking"), null, { timeout: 20000 }).catch(async (e) => {
+    throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
+  });
+}
+
+test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phase; the computer answers and every die is explained", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
   const move = page.locator(".choice", { hasText: /: (advances|moves) / }).first();
   const unit = /^(.+?): (advances|moves) /.exec(await move.innerText())[1];
   const before = await logText(page);
@@ -590,18 +597,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
-  await page.locator(".choice", { hasText: /^begin the battle/ }).click();
-  await page.waitForFunction(() => /initiative: Prussians \d/.test(document.querySelector(".log")?.innerText ?? ""));
-  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
-  const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
-  if (await fireFirst.count()) await fireFirst.click();
-  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
-    && !document.body.innerText.includes("thinking"), null, { timeout: 20000 }).catch(async (e) => {
-    throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
-  });
+  await villageToMovement(page);
   const units = [...new Set((await page.locator(".choice", { hasText: /: (.*then )?(advances|moves) / }).allInnerTexts()).map((t) => /^(.+?): (.*then )?(advances|moves) /.exec(t)[1]))];
   const [first, second] = units;
   // Press the unit and drag it to the far edge of the table: the rules refuse, say why, and
