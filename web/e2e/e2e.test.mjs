@@ -612,7 +612,8 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   assert.ok(await page.locator("svg.map circle.halt").count() > 0, "where it would halt is drawn while dragging");
   await page.mouse.up();
   await page.waitForSelector('.proposal button[data-proposal="halt"]');
-  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${first} may not go there \\(as: .+\\): .{6,}`));
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${first} may not go there: .{6,}`));
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`halt it at the yellow ring \\(${first}: `));
   const before = await logText(page);
   await page.click('.proposal button[data-proposal="halt"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
@@ -626,7 +627,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
   const ob = await boxOf(other);
   await page.mouse.click(ob.x + ob.width / 2, ob.y - 25);
   await page.waitForSelector('.proposal button[data-proposal="go"]');
-  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${second} may go there`));
+  assert.match(await page.locator(".proposal").innerText(), new RegExp(`${second} may go there: ${second}: `), "the move in words");
   const before2 = await logText(page);
   await page.click('.proposal button[data-proposal="go"]');
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before2);

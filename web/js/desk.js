@@ -232,7 +232,7 @@ export async function showDesk(main, ruleset) {
       const kind = (d) => (d.kind === "die" ? `a d${d.sides}` : d.kind === "card" ? "a card" : d.kind);
       out.replaceChildren(...[el("h4", {}, `What to roll: ${list.length} draw${list.length === 1 ? "" : "s"}, in this order`),
         list.length ? el("ol", { class: "rolls" }, list.map((d) => el("li", {}, `${kind(d)} for ${d.purpose}`))) : el("div", { class: "quiet" }, "No draw is needed."),
-        el("div", { class: "quiet" }, "So it went with one throw of the computer's dice; other dice may call for more or fewer (a casualty test only when there is one). Type them in the box in this order; a missing one is named.")]);
+        list.length ? el("div", { class: "quiet" }, "So it went with one throw of the computer's dice; other dice may call for more or fewer (a casualty test only when there is one). Type them in the box in this order; a missing one is named.") : null].filter(Boolean));
     } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   }
   main.replaceChildren(el("h2", {}, `The umpire's desk: ${RULESETS[ruleset] || ruleset}`),

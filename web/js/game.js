@@ -225,7 +225,7 @@ export function showGame(main, id) {
       if (!pattern) return { legal: false, why: "no move of this unit is offered now" };
       const action = withLastPoint(pattern.action, point);
       const verdict = await post(`/api/games/${id}/check`, { action, from: origin() }, token);
-      return { ...verdict, action, pattern: pattern.text, own: ownMove(pattern) };
+      return { ...verdict, action, own: ownMove(pattern) };
     };
     // Dropped: the unit's own move is made at once if the rules allow it; anything else (an
     // order to its wing) is proposed first.
@@ -312,10 +312,10 @@ export function showGame(main, id) {
       const { verdict } = proposal;
       const cancel = el("button", { class: "plain", "data-proposal": "cancel", onclick: () => { proposal = null; showVerdict(null); drawProposal(); } }, "cancel");
       proposalBox.replaceChildren(...(verdict.legal
-        ? [el("div", { class: "legal" }, `${selected} may go there (as: ${verdict.pattern}).`),
+        ? [el("div", { class: "legal" }, `${selected} may go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}${verdict.text ? `: ${verdict.text}` : ""}.`),
           el("button", { "data-proposal": "go", onclick: () => send(verdict.action) }, "go there"), " ", cancel]
         : [el("div", { class: "refused" }, `${selected} may not go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}: ${verdict.why}.`),
-          verdict.halt ? el("div", {}, "The rules would halt it at the yellow ring. ",
+          verdict.halt ? el("div", {}, `The rules would halt it at the yellow ring${verdict.halt_text ? ` (${verdict.halt_text})` : ""}. `,
             el("button", { "data-proposal": "halt", onclick: () => send(verdict.halt_action) }, "go as far as allowed")) : null,
           " ", cancel]).filter(Boolean));
     }
@@ -378,13 +378,14 @@ export function showGame(main, id) {
       unitBox.replaceChildren(...[
         el("h4", {}, "The unit"),
         el("div", { class: "unitname" }, el("strong", {}, selected), p && p.side !== null && p.side !== undefined ? ` (${v.sides[p.side]})` : ""),
-        p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label) : null,
-        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.status, typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
+        p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label) : null,
+        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
+          typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
           words([...new Set(v.pieces.filter((q) => q.group === selectedGroup && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
         ...v.markers.filter((m) => selectedGroup && /order/.test(m.kind) && m.label.includes(`the ${selectedGroup}`)).map((m) => el("div", { class: "wingorder" }, m.label)),
         ...[...new Set(pieces.flatMap((q) => (q.ranges || []).map((r) => r.label)))].map((r) => el("div", { class: "quiet" }, `reach: ${r}`)),
-        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below; the yellow dots on the map are where they lead.${plain.length ? (plain.some(ownMove) ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ` Or drag it, or click a place, to order the ${selectedGroup || "command"} there (you are asked first).`) : ""}`
+        el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below (those that go elsewhere have a yellow dot on the map).${plain.length ? (plain.some(ownMove) ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ` Or drag it, or click a place, to order the ${selectedGroup || "command"} there (you are asked first).`) : ""}`
           : g.candidates.length ? "No choice names this unit now." : "It is not your move."),
       ].filter(Boolean));
       unitBox.hidden = false;
@@ -397,12 +398,23 @@ export function showGame(main, id) {
     const shownList = list.map((c) => (c === deployChoice && offsets.size
       ? { ...c, action: deployAction(offsets), text: `fix the deployment, with ${words([...offsets.keys()])} placed otherwise` } : c))
       .filter((c) => !placeChoices || placeChoices.includes(c.text));
+    // Choices that read alike (two places named by the same ground) are told apart by a number;
+    // pointing at one shows where it goes.
+    const seenText = new Map();
+    for (const c of shownList) seenText.set(c.text, (seenText.get(c.text) || 0) + 1);
+    const nth = new Map();
+    const label = (c) => {
+      const n = seenText.get(c.text);
+      if (n < 2) return c.text;
+      nth.set(c.text, (nth.get(c.text) || 0) + 1);
+      return `${c.text} (${nth.get(c.text)} of ${n} alike: point at it to see where)`;
+    };
     const buttons = shownList.map((c) => el("button", {
       class: "choice",
       disabled: busy,
       onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
       onclick: take(c),
-    }, c.text));
+    }, label(c)));
     const waiting = g.outcome ? "The battle is over."
       : g.held ? (g.role === "umpire" ? "The turn's results are held: the players see the battle as it was before them." : "The umpire is looking at the turn's results.")
         : g.role === "umpire" ? "The sides decide; the umpire may step in below."

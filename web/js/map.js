@@ -443,7 +443,8 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const p = placing;
     placing = null;
     const [x, y] = tableAt(e);
-    if (Math.hypot(x - p.from[0], y - p.from[1]) < size / 400) return;
+    // Not moved: a click, which selects the unit (its panel).
+    if (Math.hypot(x - p.from[0], y - p.from[1]) < size / 400) { if (onPick) onPick(p.unit); return; }
     deploy.place(p.unit, [p.base[0] + x - p.from[0], p.base[1] + y - p.from[1]]);
   });
   // (A press that selected the unit, drawing this map, may go on into a drag.)

@@ -31,6 +31,8 @@ pub trait Live: Send + Sync {
     fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)>;
     /// Whether side 0, side 1 and a spectator may know that `by` took `action` (JSON) now.
     fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError>;
+    /// An action (JSON) in words, as the choices say it; `None` if it is not one of this game.
+    fn describe(&self, action: &Value) -> Option<String>;
     /// Whether `by` may take `action` (JSON) now, without taking it or drawing anything: the
     /// rule set's reason if not.
     fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError>;
@@ -100,6 +102,11 @@ where
     fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError> {
         let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
         Ok([Viewer::Side(0), Viewer::Side(1), Viewer::Spectator].map(|v| self.0.action_visible(by, &a, v)))
+    }
+
+    fn describe(&self, action: &Value) -> Option<String> {
+        let a: B::Action = serde_json::from_value(action.clone()).ok()?;
+        Some(self.0.describe(&a))
     }
 
     fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError> {

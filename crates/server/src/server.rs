@@ -820,7 +820,8 @@ impl Server {
     }
 
     /// Whether the holder of `token` (the side to act) may take `action` now, taking nothing:
-    /// `{"legal": true}`, or `{"legal": false, "why"}` with the rule set's reason and, given
+    /// `{"legal": true, "text"}` (the action in words), or `{"legal": false, "why"}` with the rule
+    /// set's reason and, given
     /// `from` (where the unit stands), `halt` and `halt_action`: the farthest place on the
     /// straight line from `from` to the action's last place that the rules allow, and the
     /// action that goes there. The page asks this while a unit is dragged. It tells nothing the
@@ -841,7 +842,7 @@ impl Server {
             _ => return Err(ApiError::new(403, "only the side to act checks its moves")),
         };
         let why = match live.check(by, action) {
-            Ok(()) => return Ok(json!({"legal": true})),
+            Ok(()) => return Ok(json!({"legal": true, "text": live.describe(action)})),
             Err(LiveError::Malformed(m)) => return Err(ApiError::bad(format!("not an action of this game: {m}"))),
             Err(LiveError::Refused(e)) => e.to_string(),
         };
@@ -870,7 +871,9 @@ impl Server {
             best.filter(|(t, _)| *t > 0.02).map(|(t, a)| (at(t), a))
         });
         Ok(match halt {
-            Some((point, a)) => json!({"legal": false, "why": why, "halt": point, "halt_action": a}),
+            Some((point, a)) => {
+                json!({"legal": false, "why": why, "halt": point, "halt_text": live.describe(&a), "halt_action": a})
+            }
             None => json!({"legal": false, "why": why}),
         })
     }

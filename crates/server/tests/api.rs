@@ -467,6 +467,7 @@ async fn a_dragged_move_is_checked_and_halted_where_the_rules_allow_without_bein
     // An offered move is legal.
     let (status, r) = check(Some(token.clone()), mv.clone(), None).await;
     assert_eq!((status, r["legal"].as_bool()), (200, Some(true)), "{r}");
+    assert!(r["text"].as_str().is_some_and(|t| t.contains(':') && !t.contains('[')), "the move in words: {r}");
     // Dragged 40" on: refused with the rule's reason, and halted short of it on the line.
     let to = [mv["to"][0].as_f64().unwrap(), mv["to"][1].as_f64().unwrap()];
     let unit = mv["unit"].as_u64().unwrap() as usize;
@@ -497,6 +498,7 @@ async fn a_dragged_move_is_checked_and_halted_where_the_rules_allow_without_bein
     let gone = ((halt[0] - from[0]).powi(2) + (halt[1] - from[1]).powi(2)).sqrt();
     assert!(gone > 1.0 && gone < 40.0, "halted {gone}\" along: {r}");
     assert_eq!(r["halt_action"]["unit"].as_u64(), Some(unit as u64));
+    assert!(r["halt_text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
     let (status, r2) = check(Some(token.clone()), r["halt_action"].clone(), None).await;
     assert_eq!((status, r2["legal"].as_bool()), (200, Some(true)), "the halt is legal: {r2}");
     // Nothing was taken; the other side, a spectator and a bad action are refused.

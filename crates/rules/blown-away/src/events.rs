@@ -224,7 +224,8 @@ impl fmt::Display for Event {
         match self {
             Event::Deployed { side } => write!(f, "{side} fix their deployment in secret"),
             Event::Replanned { side, changed } => {
-                write!(f, "{side}: {changed} units placed otherwise than the plan")
+                let units = if *changed == 1 { "unit" } else { "units" };
+                write!(f, "{side}: {changed} {units} placed otherwise than the plan")
             }
             Event::FirstMove { coin, side } => {
                 write!(f, "The coin falls {}: {side} move first.", if *coin == 1 { "heads" } else { "tails" })
