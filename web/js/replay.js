@@ -51,7 +51,7 @@ export function showReplay(main, id) {
     const from = next ? lines : r.log.length;
     const shown = r.log.slice(-200);
     const offset = r.log.length - shown.length;
-    const box = el("div", { class: "log" }, shown.map((l, i) => el("div", { class: `${/^Turn \d/.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text)));
+    const box = el("div", { class: "log" }, shown.map((l, i) => el("div", { class: `${/^turn \d/i.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text)));
     log.replaceChildren(el("h4", {}, "What happened"), box);
     box.scrollTop = box.scrollHeight;
     at = r.step;
