@@ -1,0 +1,219 @@
+//! volley for Python: the rule sets' battles and the umpire's calculators, speaking JSON text to
+//! the thin Python layer in `volley/` (which turns it into Python objects).
+//!
+//! A game keeps the scenario it came from and every action with the draws it made, so that it is
+//! saved (JSON, pickling) as a log and restored by replaying it: the same actions, the same dice.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::{Value, json};
+use volley_chance::{Chance, Draw, Recorder, Scripted, Seeded};
+use volley_core::{Actor, Viewer};
+use volley_scenario::Source;
+use volley_server::catalog;
+use volley_server::live::Live;
+
+fn err(message: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(message.to_string())
+}
+
+fn to_text(v: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(v).map_err(err)
+}
+
+/// The bundled scenarios, as JSON text: a list of {name, ruleset, variant, title, description, sides}.
+#[pyfunction]
+fn scenarios() -> PyResult<String> {
+    to_text(&catalog::list())
+}
+
+/// One action taken, as a saved game keeps it.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Taken {
+    by: Actor,
+    action: Value,
+    draws: Vec<Draw>,
+}
+
+/// A battle of any rule set.
+#[pyclass(module = "volley._volley")]
+struct Game {
+    live: Box<dyn Live>,
+    ruleset: &'static str,
+    path: String,
+    text: String,
+    seed: u64,
+    taken: Vec<Taken>,
+}
+
+impl Game {
+    fn open(path: &str, text: &str, seed: u64) -> PyResult<Game> {
+        let (ruleset, live) = catalog::load(&Source::new(path, text)).map_err(err)?;
+        Ok(Game { live, ruleset, path: path.to_string(), text: text.to_string(), seed, taken: Vec::new() })
+    }
+
+    fn take(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> PyResult<Vec<String>> {
+        let mut recorder = Recorder::new(chance);
+        let applied = self.live.apply(by, action, &mut recorder).map_err(err)?;
+        let draws = std::mem::take(&mut recorder.draws);
+        self.taken.push(Taken { by, action: action.clone(), draws });
+        Ok(applied.lines.into_iter().map(|(line, _)| line).collect())
+    }
+}
+
+fn viewer(v: &Bound<'_, PyAny>) -> PyResult<Viewer> {
+    if let Ok(side) = v.extract::<u8>() {
+        return if side < 2 { Ok(Viewer::Side(side)) } else { Err(err(format!("viewer: side 0 or 1, not {side}"))) };
+    }
+    match v.extract::<String>()?.as_str() {
+        "spectator" => Ok(Viewer::Spectator),
+        "umpire" => Ok(Viewer::Umpire),
+        other => Err(err(format!("viewer: 0, 1, \"spectator\" or \"umpire\", not {other:?}"))),
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A bundled scenario by name, or a scenario file's path; `seed` for the dice.
+    #[staticmethod]
+    #[pyo3(signature = (name_or_path, seed = 0))]
+    fn load(name_or_path: &str, seed: u64) -> PyResult<Game> {
+        if let Some(b) = catalog::find(name_or_path) {
+            return Game::open(b.path, b.text, seed);
+        }
+        let text = std::fs::read_to_string(name_or_path).map_err(|e| {
+            err(format!("{name_or_path}: no bundled scenario has that name, and the file cannot be read: {e}"))
+        })?;
+        Game::open(name_or_path, &text, seed)
+    }
+
+    /// The rule set's id.
+    #[getter]
+    fn ruleset(&self) -> &'static str {
+        self.ruleset
+    }
+
+    /// Who must act now, as JSON text.
+    fn actor(&self) -> PyResult<String> {
+        to_text(&self.live.actor())
+    }
+
+    /// The actions the actor may take now, as JSON text: a list of {action, text}.
+    fn legal_actions(&self) -> PyResult<String> {
+        let list: Vec<Value> = self
+            .live
+            .candidates()
+            .into_iter()
+            .map(|(action, text, _)| json!({"action": action, "text": text}))
+            .collect();
+        to_text(&list)
+    }
+
+    /// Take `action` (JSON text) as `by` (JSON text of an actor; the one to act if None), with the
+    /// game's dice; the account's new lines.
+    #[pyo3(signature = (action, by = None))]
+    fn apply(&mut self, action: &str, by: Option<&str>) -> PyResult<Vec<String>> {
+        let action: Value = serde_json::from_str(action).map_err(|e| err(format!("the action is not JSON: {e}")))?;
+        let by: Actor = match by {
+            Some(b) => serde_json::from_str(b).map_err(|e| err(format!("by: {e}")))?,
+            None => self.live.actor(),
+        };
+        let mut dice = Seeded::new(Seeded::derive(self.seed, self.taken.len() as u64));
+        self.take(by, &action, &mut dice)
+    }
+
+    /// What `viewer` (0, 1, "spectator" or "umpire") may see, as JSON text.
+    #[pyo3(signature = (viewer = None))]
+    fn view(&self, viewer: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let v = match viewer {
+            Some(v) => crate::viewer(v)?,
+            None => Viewer::Spectator,
+        };
+        to_text(&self.live.view(v))
+    }
+
+    /// The outcome once the battle is over (JSON text of {winner, reason}), else None.
+    fn outcome(&self) -> PyResult<Option<String>> {
+        self.live.outcome().map(|o| to_text(&o)).transpose()
+    }
+
+    /// The state's hash.
+    #[getter]
+    fn state_hash(&self) -> u64 {
+        self.live.state_hash()
+    }
+
+    /// How many actions were taken.
+    #[getter]
+    fn actions(&self) -> usize {
+        self.taken.len()
+    }
+
+    /// A copy, to try actions on.
+    fn clone(&self) -> Game {
+        Game {
+            live: self.live.clone_box(),
+            ruleset: self.ruleset,
+            path: self.path.clone(),
+            text: self.text.clone(),
+            seed: self.seed,
+            taken: self.taken.clone(),
+        }
+    }
+
+    /// The game as JSON text: the scenario, the seed, and every action with its draws.
+    fn to_json(&self) -> PyResult<String> {
+        to_text(
+            &json!({"format": "volley-game/1", "path": self.path, "scenario": self.text, "seed": self.seed, "actions": self.taken}),
+        )
+    }
+
+    /// A game from `to_json`'s text: the scenario replayed, every action with its own draws.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Game> {
+        let v: Value = serde_json::from_str(text).map_err(|e| err(format!("not a saved game: {e}")))?;
+        let field = |k: &str| v.get(k).ok_or_else(|| err(format!("not a saved game: no {k:?}")));
+        let path = field("path")?.as_str().ok_or_else(|| err("path: text"))?.to_string();
+        let scenario = field("scenario")?.as_str().ok_or_else(|| err("scenario: text"))?.to_string();
+        let seed = field("seed")?.as_u64().ok_or_else(|| err("seed: a whole number"))?;
+        let taken: Vec<Taken> = serde_json::from_value(field("actions")?.clone()).map_err(err)?;
+        let mut game = Game::open(&path, &scenario, seed)?;
+        for (i, t) in taken.into_iter().enumerate() {
+            let mut script = Scripted::new(t.draws.iter().map(|d| d.value));
+            game.take(t.by, &t.action, &mut script).map_err(|e| err(format!("action {}: {e}", i + 1)))?;
+        }
+        Ok(game)
+    }
+}
+
+/// One combat resolved at the umpire's desk (`situation` JSON text), with `draws` as a person
+/// types them, else the seeded dice; the result as JSON text {text, resolution, draws}.
+#[pyfunction]
+#[pyo3(signature = (ruleset, situation, draws = None, seed = 0))]
+fn resolve(py: Python<'_>, ruleset: &str, situation: &str, draws: Option<&str>, seed: u64) -> PyResult<String> {
+    let desk = volley_server::desk::desk(ruleset).ok_or_else(|| err(format!("no rule set is named {ruleset:?}")))?;
+    let situation: Value =
+        serde_json::from_str(situation).map_err(|e| err(format!("the situation is not JSON: {e}")))?;
+    let r = py.detach(|| desk.resolve(&situation, draws, seed)).map_err(|e| err(e.message))?;
+    to_text(&r)
+}
+
+/// The exact probability of every outcome of one combat, as JSON text {outcomes: [...]}.
+#[pyfunction]
+fn odds(py: Python<'_>, ruleset: &str, situation: &str) -> PyResult<String> {
+    let desk = volley_server::desk::desk(ruleset).ok_or_else(|| err(format!("no rule set is named {ruleset:?}")))?;
+    let situation: Value =
+        serde_json::from_str(situation).map_err(|e| err(format!("the situation is not JSON: {e}")))?;
+    let r = py.detach(|| desk.odds(&situation)).map_err(|e| err(e.message))?;
+    to_text(&r)
+}
+
+/// The module.
+#[pymodule]
+fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(odds, m)?)?;
+    m.add_class::<Game>()?;
+    Ok(())
+}
