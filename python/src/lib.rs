@@ -208,12 +208,51 @@ fn odds(py: Python<'_>, ruleset: &str, situation: &str) -> PyResult<String> {
     to_text(&r)
 }
 
+/// Play `runs` battles of a scenario (a bundled name or a file's path) as `volley simulate` does,
+/// with the interpreter released: the battles as JSON text (one record each: index, seed, winner,
+/// turns, actions, each side's start, lost and running) and the summary as `volley simulate`'s
+/// summary.json has it (the same master seed, the same figures, whatever `jobs`).
+#[pyfunction]
+#[pyo3(signature = (scenario, runs, agents = ("heuristic".to_string(), "heuristic".to_string()), seed = 1, jobs = 0))]
+fn simulate(
+    py: Python<'_>,
+    scenario: &str,
+    runs: u64,
+    agents: (String, String),
+    seed: u64,
+    jobs: usize,
+) -> PyResult<(String, String)> {
+    let (path, text) = match catalog::find(scenario) {
+        Some(b) => (b.path.to_string(), b.text.to_string()),
+        None => {
+            let text = std::fs::read_to_string(scenario).map_err(|e| {
+                err(format!("{scenario}: no bundled scenario has that name, and the file cannot be read: {e}"))
+            })?;
+            (scenario.to_string(), text)
+        }
+    };
+    if runs == 0 {
+        return Err(err("runs: at least 1 battle"));
+    }
+    let battle = catalog::load_battle(&Source::new(path, text)).map_err(err)?;
+    let cfg =
+        volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs, max_actions: 1_000_000 };
+    py.detach(|| {
+        volley_server::with_battle!(battle, b => {
+            let records = volley_sim::run(&b, &cfg, &|_| {}).map_err(err)?;
+            let summary = volley_sim::summarize(&b, &cfg, &records);
+            Ok((to_text(&records)?, to_text(&summary)?))
+        })
+    })
+}
+
 /// The module.
 #[pymodule]
 fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scenarios, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(odds, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_class::<Game>()?;
     Ok(())
 }

@@ -23,7 +23,7 @@ from typing import Any, Optional, Union
 
 from . import _volley
 
-__all__ = ["Game", "load", "scenarios", "resolve", "odds"]
+__all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "summary_of"]
 
 Viewer = Union[int, str]
 
@@ -130,3 +130,43 @@ def odds(ruleset: str, situation: dict[str, Any]) -> list[dict[str, Any]]:
     """The exact probability of every outcome of one combat, most likely first: each
     ``{"outcome", "detail", "probability"}``."""
     return json.loads(_volley.odds(ruleset, json.dumps(situation)))["outcomes"]
+
+
+def simulate(
+    scenario: str,
+    runs: int,
+    agents: tuple[str, str] = ("heuristic", "heuristic"),
+    seed: int = 1,
+    jobs: int = 0,
+) -> "pyarrow.Table":
+    """Play ``runs`` battles of ``scenario`` (a bundled name or a file's path) as
+    ``volley simulate`` does, on ``jobs`` threads (0: every core), the interpreter released.
+
+    Returns a ``pyarrow.Table``, a row a battle: ``index``, ``seed`` (``volley play --seed``
+    plays it again), ``winner`` (0, 1 or null), ``turns``, ``actions``, and each side's
+    ``side{0,1}_start``, ``_lost`` and ``_running`` in the rule set's measure. pandas
+    (``to_pandas``), polars (``polars.from_arrow``) and DuckDB read it as it is. The summary —
+    the same figures as ``volley simulate``'s summary.json for the same seed, whatever ``jobs`` —
+    is in the table's metadata: ``summary_of(table)``.
+    """
+    import pyarrow as pa
+
+    records, summary = _volley.simulate(scenario, runs, (agents[0], agents[1]), seed, jobs)
+    rows = json.loads(records)
+    columns: dict[str, Any] = {
+        "index": pa.array([r["index"] for r in rows], pa.uint64()),
+        "seed": pa.array([r["seed"] for r in rows], pa.uint64()),
+        "winner": pa.array([r["winner"] for r in rows], pa.uint8()),
+        "turns": pa.array([r["turns"] for r in rows], pa.uint32()),
+        "actions": pa.array([r["actions"] for r in rows], pa.uint64()),
+    }
+    for side in (0, 1):
+        for key in ("start", "lost", "running"):
+            columns[f"side{side}_{key}"] = pa.array([r["sides"][side][key] for r in rows], pa.uint64())
+    return pa.table(columns, metadata={"volley.summary": summary})
+
+
+def summary_of(table: "pyarrow.Table") -> dict[str, Any]:
+    """The summary ``simulate`` keeps in its table's metadata (as ``volley simulate``'s
+    summary.json)."""
+    return json.loads(table.schema.metadata[b"volley.summary"])

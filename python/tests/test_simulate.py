@@ -1,0 +1,51 @@
+"""Simulations from Python give the command line's figures, as Arrow tables."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import volley
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def cli() -> str:
+    """The command line's binary: $VOLLEY_BIN, else the debug build (scripts/test builds it)."""
+    path = os.environ.get("VOLLEY_BIN") or str(ROOT / "target" / "debug" / "volley")
+    assert os.path.exists(path), f"{path}: build the command line first (cargo build -p volley-cli)"
+    return path
+
+
+def test_a_simulation_is_an_arrow_table_with_the_command_lines_summary(tmp_path):
+    table = volley.simulate("the-village", runs=12, seed=3, jobs=2)
+    assert table.num_rows == 12
+    assert set(table.column_names) >= {"index", "seed", "winner", "turns", "actions", "side0_lost", "side1_lost"}
+    summary = volley.summary_of(table)
+    subprocess.run([cli(), "simulate", "the-village", "--runs", "12", "--seed", "3", "--out", str(tmp_path)],
+                   check=True, capture_output=True)
+    assert summary == json.loads((tmp_path / "summary.json").read_text())
+    # The table's rows agree with its summary: the wins of each side.
+    winners = table.column("winner").to_pylist()
+    assert [winners.count(0), winners.count(1)] == [s["wins"] for s in summary["sides"]]
+    # The same seed, another number of threads: the same battles.
+    again = volley.simulate("the-village", runs=12, seed=3, jobs=1)
+    assert again.column("seed").to_pylist() == table.column("seed").to_pylist()
+    assert again.column("winner").to_pylist() == winners
+
+
+def test_a_simulation_reads_into_pandas():
+    pandas = pytest.importorskip("pandas")
+    frame = volley.simulate("hochdorf-mill", runs=4, seed=1).to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == 4
+
+
+def test_bad_simulations_are_value_errors():
+    with pytest.raises(ValueError, match="at least 1"):
+        volley.simulate("the-village", runs=0)
+    with pytest.raises(ValueError, match="no bundled scenario"):
+        volley.simulate("no-such-battle", runs=1)
+    with pytest.raises(ValueError):
+        volley.simulate("the-village", runs=1, agents=("heuristic", "nobody"))
