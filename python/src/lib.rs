@@ -246,6 +246,66 @@ fn simulate(
     })
 }
 
+/// The scenario's text by bundled name or file path.
+fn scenario_source(scenario: &str) -> PyResult<Source> {
+    match catalog::find(scenario) {
+        Some(b) => Ok(Source::new(b.path, b.text)),
+        None => {
+            let text = std::fs::read_to_string(scenario).map_err(|e| {
+                err(format!("{scenario}: no bundled scenario has that name, and the file cannot be read: {e}"))
+            })?;
+            Ok(Source::new(scenario, text))
+        }
+    }
+}
+
+/// A share of a simulation, for a worker: the battles numbered `first .. first + count` of a
+/// simulation from master `seed` (their seeds as `simulate` derives them), on `jobs` threads;
+/// their records as JSON text.
+#[pyfunction]
+#[pyo3(signature = (scenario, first, count, agents, seed, jobs = 0))]
+fn simulate_share(
+    py: Python<'_>,
+    scenario: &str,
+    first: u64,
+    count: u64,
+    agents: (String, String),
+    seed: u64,
+    jobs: usize,
+) -> PyResult<String> {
+    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
+    let cfg = volley_sim::Config {
+        runs: count,
+        master_seed: seed,
+        agents: [agents.0, agents.1],
+        jobs,
+        max_actions: 1_000_000,
+    };
+    py.detach(|| {
+        volley_server::with_battle!(battle, b => {
+            let records = volley_sim::run_indices(&b, &cfg, first..first + count).map_err(err)?;
+            to_text(&records)
+        })
+    })
+}
+
+/// The summary of a simulation gathered from its shares (the records as JSON text, every one of
+/// `runs`), as `simulate` gives it.
+#[pyfunction]
+fn summarize(scenario: &str, runs: u64, agents: (String, String), seed: u64, records: &str) -> PyResult<String> {
+    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
+    let records: Vec<volley_sim::BattleRecord> = serde_json::from_str(records).map_err(err)?;
+    if records.len() as u64 != runs || records.iter().enumerate().any(|(i, r)| r.index != i as u64) {
+        return Err(err(format!(
+            "the shares gathered are not battles 0 to {}: a share is missing or repeated",
+            runs.saturating_sub(1)
+        )));
+    }
+    let cfg =
+        volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs: 1, max_actions: 1_000_000 };
+    volley_server::with_battle!(battle, b => to_text(&volley_sim::summarize(&b, &cfg, &records)))
+}
+
 /// The module.
 #[pymodule]
 fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -253,6 +313,8 @@ fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(odds, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_share, m)?)?;
+    m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_class::<Game>()?;
     Ok(())
 }

@@ -149,10 +149,14 @@ def simulate(
     the same figures as ``volley simulate``'s summary.json for the same seed, whatever ``jobs`` —
     is in the table's metadata: ``summary_of(table)``.
     """
+    records, summary = _volley.simulate(scenario, runs, (agents[0], agents[1]), seed, jobs)
+    return _table(json.loads(records), summary)
+
+
+def _table(rows: list[dict[str, Any]], summary: str) -> "pyarrow.Table":
+    """The battles' records as an Arrow table, the summary (JSON text) in its metadata."""
     import pyarrow as pa
 
-    records, summary = _volley.simulate(scenario, runs, (agents[0], agents[1]), seed, jobs)
-    rows = json.loads(records)
     columns: dict[str, Any] = {
         "index": pa.array([r["index"] for r in rows], pa.uint64()),
         "seed": pa.array([r["seed"] for r in rows], pa.uint64()),

@@ -61,7 +61,7 @@ pub struct Config {
 }
 
 /// One side's figures in one battle.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SideRecord {
     /// Strength at the start, in the rule set's measure.
     pub start: usize,
@@ -79,7 +79,7 @@ impl SideRecord {
 }
 
 /// One battle's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct BattleRecord {
     /// Its index.
     pub index: u64,
@@ -218,6 +218,25 @@ where
         from = to;
     }
     Ok(())
+}
+
+/// Play the battles numbered `indices` of the `cfg.runs` that [`run`] would play (their seeds
+/// derived from the master seed and their numbers, as there) on `cfg.jobs` threads: a share of a
+/// simulation split between machines. Their records, in index order, are [`run`]'s for those
+/// numbers; gathered from every share, they make the same [`summarize`].
+pub fn run_indices<B>(start: &B, cfg: &Config, indices: std::ops::Range<u64>) -> Result<Vec<BattleRecord>, SimError>
+where
+    B: GameState + Heuristic + Tally + Sync,
+{
+    let units = units_of(&start.view(Viewer::Umpire));
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs).build().map_err(|_| SimError::Threads(cfg.jobs))?;
+    pool.install(|| {
+        indices
+            .into_par_iter()
+            .map(|i| play_one(start, i, Seeded::derive(cfg.master_seed, i), cfg, &units))
+            .collect::<Result<Vec<_>, _>>()
+    })
 }
 
 /// Play `cfg.runs` battles as [`run_each`] does, keeping every record (in index order).

@@ -2,7 +2,7 @@
 //! that agree with the battles.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
-use volley_sim::{Config, run, summarize};
+use volley_sim::{Config, run, run_indices, summarize};
 
 fn mill() -> volley_itchy_scratchy::Battle {
     let path = format!("{}/../../scenarios/itchy-scratchy/hochdorf-mill.toml", env!("CARGO_MANIFEST_DIR"));
@@ -23,6 +23,21 @@ fn the_summary_is_the_same_whatever_the_number_of_threads() {
     let (s1, s2) = (summarize(&b, &config(1), &one), summarize(&b, &config(2), &two));
     assert_eq!(serde_json::to_string(&s1).unwrap(), serde_json::to_string(&s2).unwrap());
     assert_eq!(one.iter().map(|r| r.index).collect::<Vec<_>>(), (0..60).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_simulation_split_into_shares_plays_the_same_battles() {
+    let b = mill();
+    let whole = run(&b, &config(2), &|_| {}).unwrap();
+    let mut shares = Vec::new();
+    for range in [0..17, 17..40, 40..60] {
+        shares.extend(run_indices(&b, &config(1), range).unwrap());
+    }
+    assert_eq!(shares, whole);
+    // A record goes through JSON (between machines) unchanged.
+    let text = serde_json::to_string(&shares).unwrap();
+    let back: Vec<volley_sim::BattleRecord> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, whole);
 }
 
 #[test]
