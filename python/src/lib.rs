@@ -47,9 +47,9 @@ struct Game {
 }
 
 impl Game {
-    fn open(path: &str, text: &str, seed: u64) -> PyResult<Game> {
-        let (ruleset, live) = catalog::load(&Source::new(path, text)).map_err(err)?;
-        Ok(Game { live, ruleset, path: path.to_string(), text: text.to_string(), seed, taken: Vec::new() })
+    fn open(src: Source, seed: u64) -> PyResult<Game> {
+        let (ruleset, live) = catalog::load(&src).map_err(err)?;
+        Ok(Game { live, ruleset, path: src.path, text: src.text, seed, taken: Vec::new() })
     }
 
     fn take(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> PyResult<Vec<String>> {
@@ -78,13 +78,7 @@ impl Game {
     #[staticmethod]
     #[pyo3(signature = (name_or_path, seed = 0))]
     fn load(name_or_path: &str, seed: u64) -> PyResult<Game> {
-        if let Some(b) = catalog::find(name_or_path) {
-            return Game::open(b.path, b.text, seed);
-        }
-        let text = std::fs::read_to_string(name_or_path).map_err(|e| {
-            err(format!("{name_or_path}: no bundled scenario has that name, and the file cannot be read: {e}"))
-        })?;
-        Game::open(name_or_path, &text, seed)
+        Game::open(scenario_source(name_or_path)?, seed)
     }
 
     /// The rule set's id.
@@ -177,7 +171,7 @@ impl Game {
         let scenario = field("scenario")?.as_str().ok_or_else(|| err("scenario: text"))?.to_string();
         let seed = field("seed")?.as_u64().ok_or_else(|| err("seed: a whole number"))?;
         let taken: Vec<Taken> = serde_json::from_value(field("actions")?.clone()).map_err(err)?;
-        let mut game = Game::open(&path, &scenario, seed)?;
+        let mut game = Game::open(Source::new(path, scenario), seed)?;
         for (i, t) in taken.into_iter().enumerate() {
             let mut script = Scripted::new(t.draws.iter().map(|d| d.value));
             game.take(t.by, &t.action, &mut script).map_err(|e| err(format!("action {}: {e}", i + 1)))?;
@@ -222,19 +216,10 @@ fn simulate(
     seed: u64,
     jobs: usize,
 ) -> PyResult<(String, String)> {
-    let (path, text) = match catalog::find(scenario) {
-        Some(b) => (b.path.to_string(), b.text.to_string()),
-        None => {
-            let text = std::fs::read_to_string(scenario).map_err(|e| {
-                err(format!("{scenario}: no bundled scenario has that name, and the file cannot be read: {e}"))
-            })?;
-            (scenario.to_string(), text)
-        }
-    };
     if runs == 0 {
         return Err(err("runs: at least 1 battle"));
     }
-    let battle = catalog::load_battle(&Source::new(path, text)).map_err(err)?;
+    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
     let cfg =
         volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs, max_actions: 1_000_000 };
     py.detach(|| {

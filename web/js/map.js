@@ -449,9 +449,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   });
   // (A press that selected the unit, drawing this map, may go on into a drag.)
   let dragging = press && selected ? { x: press.x, y: press.y, moved: false } : null; // where the press began (screen)
+  // A screen point in the SVG's user units (the middle of the map while it is not on screen).
   const toUserPoint = (e) => {
     const m = map.getScreenCTM();
-    if (!m) return [0, 0];
+    if (!m) return [W / 2, D / 2];
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     return [p.x, p.y];
   };
@@ -554,12 +555,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     apply();
   };
   const fit = () => { Object.assign(cam, { x: 0, y: 0, w: W, h: D }); apply(); };
-  const toUser = (e) => {
-    const m = map.getScreenCTM();
-    if (!m) return [cam.x + cam.w / 2, cam.y + cam.h / 2];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return [p.x, p.y];
-  };
+  const toUser = toUserPoint;
   map.addEventListener("wheel", (e) => {
     e.preventDefault();
     const [ux, uy] = toUser(e);
