@@ -6,6 +6,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use serde_json::{Value, json};
 use volley_chance::{Chance, Draw, Recorder, Scripted, Seeded};
 use volley_core::{Actor, Viewer};
@@ -202,33 +203,108 @@ fn odds(py: Python<'_>, ruleset: &str, situation: &str) -> PyResult<String> {
     to_text(&r)
 }
 
-/// Play `runs` battles of a scenario (a bundled name or a file's path) as `volley simulate` does,
-/// with the interpreter released: the battles as JSON text (one record each: index, seed, winner,
-/// turns, actions, each side's start, lost and running) and the summary as `volley simulate`'s
-/// summary.json has it (the same master seed, the same figures, whatever `jobs`).
+/// One column of a table of battles for Arrow: its name, its type (`u64`, `u32`, `u8`), its values
+/// little-endian in a `bytes` the table uses as it is, and its validity bitmap if it has nulls.
+type Column<'py> = (&'static str, &'static str, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
+
+/// A column of `W`-byte values, written straight into the `bytes` Arrow will use.
+fn column<'py, const W: usize>(
+    py: Python<'py>,
+    name: &'static str,
+    kind: &'static str,
+    records: &[volley_sim::BattleRecord],
+    value: impl Fn(&volley_sim::BattleRecord) -> [u8; W],
+) -> PyResult<Column<'py>> {
+    let data = PyBytes::new_with(py, records.len() * W, |buf| {
+        for (cell, r) in buf.chunks_exact_mut(W).zip(records) {
+            cell.copy_from_slice(&value(r));
+        }
+        Ok(())
+    })?;
+    Ok((name, kind, data, None))
+}
+
+/// The battles' records as Arrow columns (see [`Column`]), one value a battle.
+fn columns<'py>(py: Python<'py>, records: &[volley_sim::BattleRecord]) -> PyResult<Vec<Column<'py>>> {
+    let mut out = vec![
+        column(py, "index", "u64", records, |r| r.index.to_le_bytes())?,
+        column(py, "seed", "u64", records, |r| r.seed.to_le_bytes())?,
+        column(py, "winner", "u8", records, |r| [r.winner.unwrap_or(0)])?,
+        column(py, "turns", "u32", records, |r| r.turns.to_le_bytes())?,
+        column(py, "actions", "u64", records, |r| r.actions.to_le_bytes())?,
+    ];
+    if records.iter().any(|r| r.winner.is_none()) {
+        let valid = PyBytes::new_with(py, records.len().div_ceil(8), |bits| {
+            bits.fill(0);
+            for (i, r) in records.iter().enumerate() {
+                if r.winner.is_some() {
+                    bits[i / 8] |= 1 << (i % 8);
+                }
+            }
+            Ok(())
+        })?;
+        out[2].3 = Some(valid);
+    }
+    const SIDES: [[&str; 3]; 2] =
+        [["side0_start", "side0_lost", "side0_running"], ["side1_start", "side1_lost", "side1_running"]];
+    for (side, names) in SIDES.iter().enumerate() {
+        out.push(column(py, names[0], "u64", records, |r| (r.sides[side].start as u64).to_le_bytes())?);
+        out.push(column(py, names[1], "u64", records, |r| (r.sides[side].lost as u64).to_le_bytes())?);
+        out.push(column(py, names[2], "u64", records, |r| (r.sides[side].running as u64).to_le_bytes())?);
+    }
+    Ok(out)
+}
+
+fn config(runs: u64, agents: (String, String), seed: u64, jobs: usize) -> volley_sim::Config {
+    volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs, max_actions: 1_000_000 }
+}
+
+/// A bundled scenario by name, or a scenario file by path: (its path, its text).
+#[pyfunction]
+fn source(name_or_path: &str) -> PyResult<(String, String)> {
+    let src = scenario_source(name_or_path)?;
+    Ok((src.path, src.text))
+}
+
+/// The scenario `text` with the value at `path` (keys and list indices separated by dots) set to
+/// `value` (read as TOML; a bare word is text), as `volley sweep --set` changes it.
+#[pyfunction]
+fn edit(text: &str, path: &str, value: &str) -> PyResult<String> {
+    volley_scenario::edit::set(text, path, value).map_err(err)
+}
+
+/// Play `runs` battles of the scenario (`(path, text)`, as `source` gives it) as `volley simulate` does, with the
+/// interpreter released: the battles as Arrow columns, and the summary (JSON text) as `volley
+/// simulate`'s summary.json has it (the same master seed, the same figures, whatever `jobs`).
 #[pyfunction]
 #[pyo3(signature = (scenario, runs, agents = ("heuristic".to_string(), "heuristic".to_string()), seed = 1, jobs = 0))]
-fn simulate(
-    py: Python<'_>,
-    scenario: &str,
+fn simulate<'py>(
+    py: Python<'py>,
+    scenario: (String, String),
     runs: u64,
     agents: (String, String),
     seed: u64,
     jobs: usize,
-) -> PyResult<(String, String)> {
+) -> PyResult<(Vec<Column<'py>>, String)> {
     if runs == 0 {
         return Err(err("runs: at least 1 battle"));
     }
-    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
-    let cfg =
-        volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs, max_actions: 1_000_000 };
-    py.detach(|| {
+    let battle = catalog::load_battle(&Source::new(scenario.0, scenario.1)).map_err(err)?;
+    let cfg = config(runs, agents, seed, jobs);
+    let (records, summary) = py.detach(|| {
         volley_server::with_battle!(battle, b => {
             let records = volley_sim::run(&b, &cfg, &|_| {}).map_err(err)?;
             let summary = volley_sim::summarize(&b, &cfg, &records);
-            Ok((to_text(&records)?, to_text(&summary)?))
+            PyResult::Ok((records, to_text(&summary)?))
         })
-    })
+    })?;
+    Ok((columns(py, &records)?, summary))
+}
+
+/// Nothing if the scenario (`(path, text)`) loads; else its diagnostics.
+#[pyfunction]
+fn check(scenario: (String, String)) -> PyResult<()> {
+    catalog::load_battle(&Source::new(scenario.0, scenario.1)).map(|_| ()).map_err(err)
 }
 
 /// The scenario's text by bundled name or file path.
@@ -251,21 +327,15 @@ fn scenario_source(scenario: &str) -> PyResult<Source> {
 #[pyo3(signature = (scenario, first, count, agents, seed, jobs = 0))]
 fn simulate_share(
     py: Python<'_>,
-    scenario: &str,
+    scenario: (String, String),
     first: u64,
     count: u64,
     agents: (String, String),
     seed: u64,
     jobs: usize,
 ) -> PyResult<String> {
-    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
-    let cfg = volley_sim::Config {
-        runs: count,
-        master_seed: seed,
-        agents: [agents.0, agents.1],
-        jobs,
-        max_actions: 1_000_000,
-    };
+    let battle = catalog::load_battle(&Source::new(scenario.0, scenario.1)).map_err(err)?;
+    let cfg = config(count, agents, seed, jobs);
     py.detach(|| {
         volley_server::with_battle!(battle, b => {
             let records = volley_sim::run_indices(&b, &cfg, first..first + count).map_err(err)?;
@@ -274,21 +344,33 @@ fn simulate_share(
     })
 }
 
-/// The summary of a simulation gathered from its shares (the records as JSON text, every one of
-/// `runs`), as `simulate` gives it.
+/// A simulation gathered from its shares (`simulate_share`'s texts, in order, every battle of
+/// `runs` once): the same columns and summary as `simulate` gives.
 #[pyfunction]
-fn summarize(scenario: &str, runs: u64, agents: (String, String), seed: u64, records: &str) -> PyResult<String> {
-    let battle = catalog::load_battle(&scenario_source(scenario)?).map_err(err)?;
-    let records: Vec<volley_sim::BattleRecord> = serde_json::from_str(records).map_err(err)?;
+fn gather<'py>(
+    py: Python<'py>,
+    scenario: (String, String),
+    runs: u64,
+    agents: (String, String),
+    seed: u64,
+    shares: Vec<String>,
+) -> PyResult<(Vec<Column<'py>>, String)> {
+    let battle = catalog::load_battle(&Source::new(scenario.0, scenario.1)).map_err(err)?;
+    let mut records: Vec<volley_sim::BattleRecord> = Vec::with_capacity(runs as usize);
+    for (i, share) in shares.iter().enumerate() {
+        let part: Vec<volley_sim::BattleRecord> =
+            serde_json::from_str(share).map_err(|e| err(format!("share {}: not a share's records: {e}", i + 1)))?;
+        records.extend(part);
+    }
     if records.len() as u64 != runs || records.iter().enumerate().any(|(i, r)| r.index != i as u64) {
         return Err(err(format!(
             "the shares gathered are not battles 0 to {}: a share is missing or repeated",
             runs.saturating_sub(1)
         )));
     }
-    let cfg =
-        volley_sim::Config { runs, master_seed: seed, agents: [agents.0, agents.1], jobs: 1, max_actions: 1_000_000 };
-    volley_server::with_battle!(battle, b => to_text(&volley_sim::summarize(&b, &cfg, &records)))
+    let cfg = config(runs, agents, seed, 1);
+    let summary = volley_server::with_battle!(battle, b => to_text(&volley_sim::summarize(&b, &cfg, &records)))?;
+    Ok((columns(py, &records)?, summary))
 }
 
 /// The module.
@@ -299,7 +381,10 @@ fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(odds, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_share, m)?)?;
-    m.add_function(wrap_pyfunction!(summarize, m)?)?;
+    m.add_function(wrap_pyfunction!(gather, m)?)?;
+    m.add_function(wrap_pyfunction!(source, m)?)?;
+    m.add_function(wrap_pyfunction!(edit, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_class::<Game>()?;
     Ok(())
 }

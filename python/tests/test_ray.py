@@ -25,11 +25,30 @@ def test_the_same_master_seed_gives_the_same_summary_on_ray(local_ray):
     assert volley.summary_of(volley.ray.simulate("the-village", runs=24, seed=5, share=24)) == volley.summary_of(alone)
 
 
-def test_a_share_missing_is_refused():
-    import json
-
+def test_a_share_missing_or_repeated_is_refused():
     from volley import _volley
 
-    rows = json.loads(_volley.simulate_share("the-village", 0, 3, ("heuristic", "heuristic"), 5, 1))
+    source = _volley.source("the-village")
+    agents = ("heuristic", "heuristic")
+    first = _volley.simulate_share(source, 0, 3, agents, 5, 1)
     with pytest.raises(ValueError, match="missing or repeated"):
-        _volley.summarize("the-village", 4, ("heuristic", "heuristic"), 5, json.dumps(rows))
+        _volley.gather(source, 4, agents, 5, [first])
+    with pytest.raises(ValueError, match="missing or repeated"):
+        _volley.gather(source, 6, agents, 5, [first, first])
+    rest = _volley.simulate_share(source, 3, 1, agents, 5, 1)
+    columns, _ = _volley.gather(source, 4, agents, 5, [first, rest])
+    assert dict((c[0], len(c[2])) for c in columns)["seed"] == 4 * 8
+
+
+def test_a_sweep_on_ray_is_the_sweep_on_one_machine(local_ray):
+    alone = volley.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2)
+    spread = volley.ray.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2, share=4)
+    assert volley.summary_of(spread) == volley.summary_of(alone)
+    assert spread.to_pylist() == alone.to_pylist()
+    battles = volley.ray.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2, battles=True)
+    assert battles.equals(volley.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2, battles=True))
+
+
+def test_a_bad_value_on_ray_is_refused_before_any_task(local_ray):
+    with pytest.raises(ValueError, match="with turn_limit = 'x'"):
+        volley.ray.sweep("the-village", "turn_limit", [3, "'x'"], runs=2)

@@ -49,3 +49,23 @@ def test_bad_simulations_are_value_errors():
         volley.simulate("no-such-battle", runs=1)
     with pytest.raises(ValueError):
         volley.simulate("the-village", runs=1, agents=("heuristic", "nobody"))
+
+
+def test_the_columns_are_read_without_a_copy():
+    """The columns are the buffers Rust wrote: numpy, pandas (Arrow-backed), polars and DuckDB
+    read them where they are."""
+    table = battles = volley.simulate("the-village", runs=20, seed=3)
+    seeds = table.column("seed").chunk(0)
+    address = seeds.buffers()[1].address
+    assert seeds.to_numpy(zero_copy_only=True).ctypes.data == address
+    pandas = pytest.importorskip("pandas")
+    frame = table.to_pandas(types_mapper=pandas.ArrowDtype)
+    assert frame["seed"].array._pa_array.chunk(0).buffers()[1].address == address
+    polars = pytest.importorskip("polars")
+    assert polars.from_arrow(table, rechunk=False)["seed"].to_numpy().ctypes.data == address
+    duckdb = pytest.importorskip("duckdb")
+    counts = dict(duckdb.sql("select winner, count(*) from battles group by winner").fetchall())
+    winners = table.column("winner").to_pylist()
+    assert counts == {w: winners.count(w) for w in set(winners)}
+    # A battle without a winner is a null, not a 0.
+    assert table.column("winner").null_count == winners.count(None)

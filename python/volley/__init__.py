@@ -19,11 +19,11 @@ Errors are ``ValueError`` with the engine's message (``file:line:col`` for a sce
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from . import _volley
 
-__all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "summary_of"]
+__all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "sweep", "summary_of"]
 
 Viewer = Union[int, str]
 
@@ -144,33 +144,125 @@ def simulate(
 
     Returns a ``pyarrow.Table``, a row a battle: ``index``, ``seed`` (``volley play --seed``
     plays it again), ``winner`` (0, 1 or null), ``turns``, ``actions``, and each side's
-    ``side{0,1}_start``, ``_lost`` and ``_running`` in the rule set's measure. pandas
-    (``to_pandas``), polars (``polars.from_arrow``) and DuckDB read it as it is. The summary —
-    the same figures as ``volley simulate``'s summary.json for the same seed, whatever ``jobs`` —
-    is in the table's metadata: ``summary_of(table)``.
+    ``side{0,1}_start``, ``_lost`` and ``_running`` in the rule set's measure. The columns are
+    built in Rust in the memory Arrow uses, so pandas (``to_pandas``), polars
+    (``polars.from_arrow``) and DuckDB read them without a copy. The summary — the same figures as
+    ``volley simulate``'s summary.json for the same seed, whatever ``jobs`` — is in the table's
+    metadata: ``summary_of(table)``.
     """
-    records, summary = _volley.simulate(scenario, runs, (agents[0], agents[1]), seed, jobs)
-    return _table(json.loads(records), summary)
+    columns, summary = _volley.simulate(_volley.source(scenario), runs, _two(agents), seed, jobs)
+    return _table(columns, {"volley.summary": summary})
 
 
-def _table(rows: list[dict[str, Any]], summary: str) -> "pyarrow.Table":
-    """The battles' records as an Arrow table, the summary (JSON text) in its metadata."""
+def sweep(
+    scenario: str,
+    path: str,
+    values: Sequence[Union[int, float, str, bool]],
+    runs: int = 100,
+    agents: tuple[str, str] = ("heuristic", "heuristic"),
+    seed: int = 1,
+    jobs: int = 0,
+    battles: bool = False,
+) -> "pyarrow.Table":
+    """``volley sweep``: the value at ``path`` of ``scenario`` (keys and list indices separated
+    by dots, such as ``turn_limit`` or ``sides.0.units.2.figures``) set to each of ``values`` in
+    turn, and ``runs`` battles played at each from the same master ``seed``.
+
+    Returns a ``pyarrow.Table`` a row a value, with ``volley sweep``'s columns (as its
+    sweep.csv): ``value``, each side's ``side{0,1}_wins``, ``_rate`` and its 95% interval
+    ``_lo``/``_hi``, ``draws``, and each side's mean ``side{0,1}_casualty_pct``; with
+    ``battles=True``, a row a battle (``simulate``'s columns after ``value``). Either way the
+    summaries, as ``volley sweep``'s sweep.json, are ``summary_of(table)``: a list of
+    ``{"value", "summary"}``.
+    """
+    scenario_path, text = _volley.source(scenario)
+    points = []
+    for v in values:
+        columns, summary = _sweep_point(scenario_path, text, path, _value_text(v), runs, agents, seed, jobs)
+        points.append((_value_text(v), columns, summary))
+    return _sweep_table(points, battles)
+
+
+def _value_text(v: Union[int, float, str, bool]) -> str:
+    """A value as ``--set`` takes it (TOML; a bare word is text)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return v if isinstance(v, str) else repr(v)
+
+
+def _point_source(scenario_path: str, text: str, path: str, value: str) -> tuple[str, str]:
+    """The scenario with ``path`` set to ``value``, named as ``volley sweep`` names it."""
+    return f"{scenario_path} ({path} = {value})", _volley.edit(text, path, value)
+
+
+def _sweep_point(scenario_path: str, text: str, path: str, value: str, runs: int,
+                 agents: tuple[str, str], seed: int, jobs: int) -> tuple[list, str]:
+    try:
+        changed = _point_source(scenario_path, text, path, value)
+        return _volley.simulate(changed, runs, _two(agents), seed, jobs)
+    except ValueError as e:
+        raise ValueError(f"with {path} = {value}: {e}") from None
+
+
+def _sweep_table(points: list[tuple[str, list, str]], battles: bool) -> "pyarrow.Table":
+    """A sweep's table from its points (value, columns, summary text)."""
     import pyarrow as pa
 
-    columns: dict[str, Any] = {
-        "index": pa.array([r["index"] for r in rows], pa.uint64()),
-        "seed": pa.array([r["seed"] for r in rows], pa.uint64()),
-        "winner": pa.array([r["winner"] for r in rows], pa.uint8()),
-        "turns": pa.array([r["turns"] for r in rows], pa.uint32()),
-        "actions": pa.array([r["actions"] for r in rows], pa.uint64()),
-    }
-    for side in (0, 1):
-        for key in ("start", "lost", "running"):
-            columns[f"side{side}_{key}"] = pa.array([r["sides"][side][key] for r in rows], pa.uint64())
-    return pa.table(columns, metadata={"volley.summary": summary})
+    summaries = [{"value": v, "summary": json.loads(s)} for v, _, s in points]
+    metadata = {"volley.sweep": json.dumps(summaries)}
+    if battles:
+        parts = []
+        for v, columns, _ in points:
+            t = _table(columns, {})
+            parts.append(t.add_column(0, "value", pa.array([v] * t.num_rows, pa.string())))
+        return pa.concat_tables(parts).replace_schema_metadata(metadata)
+    rows: dict[str, list] = {k: [] for k in _SWEEP_COLUMNS}
+    for point in summaries:
+        s = point["summary"]
+        rows["value"].append(point["value"])
+        for i, side in enumerate(s["sides"]):
+            rows[f"side{i}_wins"].append(side["wins"])
+            rows[f"side{i}_rate"].append(side["win_rate"])
+            rows[f"side{i}_lo"].append(side["win_rate_95"][0])
+            rows[f"side{i}_hi"].append(side["win_rate_95"][1])
+            rows[f"side{i}_casualty_pct"].append(side["casualty_pct"]["mean"])
+        rows["draws"].append(s["draws"])
+    types = {k: (pa.string() if k == "value" else pa.uint64() if k.endswith(("wins", "draws")) else pa.float64())
+             for k in _SWEEP_COLUMNS}
+    return pa.table({k: pa.array(rows[k], types[k]) for k in _SWEEP_COLUMNS}, metadata=metadata)
 
 
-def summary_of(table: "pyarrow.Table") -> dict[str, Any]:
-    """The summary ``simulate`` keeps in its table's metadata (as ``volley simulate``'s
-    summary.json)."""
-    return json.loads(table.schema.metadata[b"volley.summary"])
+_SWEEP_COLUMNS = ("value", "side0_wins", "side0_rate", "side0_lo", "side0_hi", "side1_wins", "side1_rate",
+                  "side1_lo", "side1_hi", "draws", "side0_casualty_pct", "side1_casualty_pct")
+
+
+def _two(agents: Sequence[str]) -> tuple[str, str]:
+    if isinstance(agents, str) or len(agents) != 2:
+        raise ValueError(f"agents: two names, one a side, such as ('heuristic', 'random'), not {agents!r}")
+    return (str(agents[0]), str(agents[1]))
+
+
+def _table(columns: list, metadata: dict[str, str]) -> "pyarrow.Table":
+    """The battles' columns (from Rust: name, type, data, validity) as an Arrow table, using the
+    buffers as they are."""
+    import pyarrow as pa
+
+    kinds = {"u64": pa.uint64(), "u32": pa.uint32(), "u8": pa.uint8()}
+    arrays = {}
+    for name, kind, data, valid in columns:
+        t = kinds[kind]
+        n = len(data) // t.byte_width
+        buffers = [None if valid is None else pa.py_buffer(valid), pa.py_buffer(data)]
+        arrays[name] = pa.Array.from_buffers(t, n, buffers)
+    return pa.table(arrays, metadata=metadata or None)
+
+
+def summary_of(table: "pyarrow.Table") -> Any:
+    """The summary a table carries in its metadata: for ``simulate``'s, a dict as ``volley
+    simulate``'s summary.json; for ``sweep``'s, a list of ``{"value", "summary"}`` as ``volley
+    sweep``'s sweep.json."""
+    metadata = table.schema.metadata or {}
+    for key in (b"volley.summary", b"volley.sweep"):
+        if key in metadata:
+            return json.loads(metadata[key])
+    raise ValueError("this table carries no volley summary (it is not from volley.simulate or volley.sweep)")

@@ -23,7 +23,6 @@ macro_rules! input_bail {
 }
 
 mod calc;
-mod sweep;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -363,7 +362,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let mut rows = Vec::new();
             for v in &values {
-                let text = sweep::set(&src.text, path, v)?;
+                let text = volley_scenario::edit::set(&src.text, path, v).map_err(|e| input!("--set {e}"))?;
                 let changed = Source::new(format!("{} ({path} = {v})", src.path), text);
                 let summary = match load(&changed) {
                     Ok(battle) => volley_server::with_battle!(battle, b => sweep_point(&b, &cfg)?),

@@ -49,6 +49,7 @@ use serde::de::DeserializeOwned;
 pub use toml::Spanned;
 use volley_table::{Feature, Point, Table, TerrainKind};
 
+pub mod edit;
 pub mod generate;
 pub mod places;
 

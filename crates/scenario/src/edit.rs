@@ -1,28 +1,36 @@
-//! `volley sweep`: one value of a scenario file changed across a list, many battles at each.
+//! One value of a scenario file changed, for sweeps (`volley sweep`, `volley.sweep` in Python):
+//! the file's text in, the changed text out, or an error naming the path and what is there.
 
-use anyhow::Result;
 use toml::Value;
+
+/// Why a value could not be set: the message names the path and what the scenario has there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EditError(pub String);
 
 /// Set the value at `path` (keys and list indices separated by dots, such as
 /// `sides.0.units.3.figures` or `turn_limit`) in the scenario `text` to `value` (read as TOML: a
 /// number, `true`, a quoted string; anything else is taken as a bare word), and return the new
 /// text. The last key may be new (a value the file leaves to its default); everything before it
 /// must exist.
-pub fn set(text: &str, path: &str, value: &str) -> Result<String> {
-    let doc: toml::Table = text.parse().map_err(|e| input!("the scenario is not TOML: {e}"))?;
+///
+/// # Errors
+/// The text is not TOML, the path is malformed, or it does not lead to a value of the scenario.
+pub fn set(text: &str, path: &str, value: &str) -> Result<String, EditError> {
+    let doc: toml::Table = text.parse().map_err(|e| EditError(format!("the scenario is not TOML: {e}")))?;
     let parts: Vec<&str> = path.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        input_bail!(
-            "--set {path}: a path is keys and indices separated by single dots, such as sides.0.units.2.figures"
-        );
+        return Err(EditError(format!(
+            "{path}: a path is keys and indices separated by single dots, such as sides.0.units.2.figures"
+        )));
     }
     let mut root = Value::Table(doc);
     set_in(&mut root, &parts, "", path, parse_value(value))?;
-    let Value::Table(t) = root else { anyhow::bail!("internal: the scenario stopped being a table") };
-    toml::to_string(&t).map_err(|e| anyhow::anyhow!("cannot write the changed scenario: {e}"))
+    let Value::Table(t) = root else { return Err(EditError("the scenario stopped being a table".into())) };
+    toml::to_string(&t).map_err(|e| EditError(format!("cannot write the changed scenario: {e}")))
 }
 
-fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value) -> Result<()> {
+fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value) -> Result<(), EditError> {
     let Some((part, rest)) = parts.split_first() else { return Ok(()) };
     let at = if walked.is_empty() { "the scenario".to_string() } else { walked.to_string() };
     let next_walked = if walked.is_empty() { (*part).to_string() } else { format!("{walked}.{part}") };
@@ -34,19 +42,22 @@ fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value
             }
             let keys: Vec<String> = t.keys().cloned().collect();
             let child =
-                t.get_mut(*part).ok_or_else(|| input!("--set {path}: {at} has no {part:?} (it has {keys:?})"))?;
+                t.get_mut(*part).ok_or_else(|| EditError(format!("{path}: {at} has no {part:?} (it has {keys:?})")))?;
             set_in(child, rest, &next_walked, path, new)
         }
         Value::Array(a) => {
             let len = a.len();
             let k: usize = part.parse().map_err(|_| {
-                input!(
-                    "--set {path}: {at} is a list: expected an index from 0 to {}, found {part:?}",
+                EditError(format!(
+                    "{path}: {at} is a list: expected an index from 0 to {}, found {part:?}",
                     len.saturating_sub(1)
-                )
+                ))
             })?;
             if k >= len {
-                input_bail!("--set {path}: {at} has {len} entries (0 to {}), not {k}", len.saturating_sub(1));
+                return Err(EditError(format!(
+                    "{path}: {at} has {len} entries (0 to {}), not {k}",
+                    len.saturating_sub(1)
+                )));
             }
             if rest.is_empty() {
                 a[k] = new;
@@ -54,7 +65,7 @@ fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value
             }
             set_in(&mut a[k], rest, &next_walked, path, new)
         }
-        _ => input_bail!("--set {path}: {at} is a single value, not a table or a list"),
+        _ => Err(EditError(format!("{path}: {at} is a single value, not a table or a list"))),
     }
 }
 
@@ -94,5 +105,6 @@ mod tests {
         let e = set(TEXT, "turn_limit.x", "1").unwrap_err().to_string();
         assert!(e.contains("turn_limit is a single value"), "{e}");
         assert!(set(TEXT, "sides..name", "B").is_err());
+        assert!(set("not = [toml", "turn_limit", "1").unwrap_err().to_string().contains("not TOML"));
     }
 }

@@ -1,0 +1,52 @@
+"""Sweeps from Python give the command line's figures, as Arrow tables."""
+
+import json
+import subprocess
+
+import pytest
+
+import volley
+from test_simulate import cli
+
+
+def test_a_sweep_gives_the_command_lines_figures(tmp_path):
+    table = volley.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2, jobs=2)
+    subprocess.run([cli(), "sweep", "the-village", "--set", "turn_limit=3,8", "--runs", "10", "--seed", "2",
+                    "--out", str(tmp_path)], check=True, capture_output=True)
+    expected = json.loads((tmp_path / "sweep.json").read_text())
+    assert volley.summary_of(table) == expected
+    assert table.column("value").to_pylist() == ["3", "8"]
+    # The table's columns are sweep.csv's, with the same figures (the file rounds them).
+    lines = (tmp_path / "sweep.csv").read_text().splitlines()
+    assert tuple(table.column_names) == tuple(lines[0].split(","))
+    for row, line in zip(table.to_pylist(), lines[1:]):
+        for key, cell in zip(table.column_names, line.split(",")):
+            if isinstance(row[key], float):
+                assert row[key] == pytest.approx(float(cell), abs=0.006), key
+            else:
+                assert str(row[key]) == cell, key
+    # Each value's battles are the simulation of the changed scenario from the same seed.
+    assert table.column("side0_wins").to_pylist() == [p["summary"]["sides"][0]["wins"] for p in expected]
+
+
+def test_a_sweep_battle_by_battle():
+    table = volley.sweep("the-village", "turn_limit", [3, 8], runs=6, seed=2, battles=True)
+    assert table.num_rows == 12 and table.column_names[0] == "value"
+    assert table.column("value").to_pylist() == ["3"] * 6 + ["8"] * 6
+    assert table.column("index").to_pylist() == list(range(6)) * 2
+    summaries = volley.summary_of(table)
+    for i, point in enumerate(summaries):
+        winners = table.column("winner").to_pylist()[i * 6:(i + 1) * 6]
+        assert [winners.count(0), winners.count(1)] == [s["wins"] for s in point["summary"]["sides"]]
+    # A longer battle lasts at least as many turns as the shorter limit allows.
+    turns = table.column("turns").to_pylist()
+    assert max(turns[:6]) <= 3 and max(turns[6:]) > 3
+
+
+def test_bad_sweeps_say_what_is_wrong():
+    with pytest.raises(ValueError, match="sides.0.units has .* entries"):
+        volley.sweep("the-village", "sides.0.units.99.figures", [1], runs=1)
+    with pytest.raises(ValueError, match="with turn_limit = 'x'"):
+        volley.sweep("the-village", "turn_limit", ["'x'"], runs=1)
+    with pytest.raises(ValueError, match="two names"):
+        volley.sweep("the-village", "turn_limit", [3], runs=1, agents="heuristic")
