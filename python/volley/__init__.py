@@ -23,7 +23,7 @@ from typing import Any, Optional, Sequence, Union
 
 from . import _volley
 
-__all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "sweep", "summary_of"]
+__all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "sweep", "summary_of", "env"]
 
 Viewer = Union[int, str]
 
@@ -266,3 +266,11 @@ def summary_of(table: "pyarrow.Table") -> Any:
         if key in metadata:
             return json.loads(metadata[key])
     raise ValueError("this table carries no volley summary (it is not from volley.simulate or volley.sweep)")
+
+
+def env(scenario: str, **kwargs: Any) -> Any:
+    """A PettingZoo AEC environment playing ``scenario`` (needs the ``rl`` extra): see
+    ``volley.rl.VolleyEnv``."""
+    from .rl import VolleyEnv
+
+    return VolleyEnv(scenario, **kwargs)
