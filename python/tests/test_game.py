@@ -90,6 +90,12 @@ def test_the_desk_resolves_with_table_dice_and_gives_exact_odds():
     seeded = volley.resolve("old-fritz", SITUATION, seed=9)
     typed = " ".join(str(d["value"]) for d in seeded["draws"])
     assert volley.resolve("old-fritz", SITUATION, draws=typed)["text"] == seeded["text"]
+    assert volley.resolve("old-fritz", SITUATION, seed=9) == seeded, "a seed throws the same dice"
+    # No seed: fresh dice each call (40 calls all alike would be a fixed seed), each told.
+    fresh = [volley.resolve("old-fritz", SITUATION) for _ in range(40)]
+    assert len({tuple(d["value"] for d in r["draws"]) for r in fresh}) > 1
+    again = " ".join(str(d["value"]) for d in fresh[0]["draws"])
+    assert volley.resolve("old-fritz", SITUATION, draws=again)["text"] == fresh[0]["text"]
     with pytest.raises(ValueError, match="no rule set"):
         volley.odds("chess", SITUATION)
     with pytest.raises(ValueError, match="situation"):

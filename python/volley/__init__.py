@@ -19,7 +19,11 @@ Errors are ``ValueError`` with the engine's message (``file:line:col`` for a sce
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Sequence, Union
+import secrets
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
+if TYPE_CHECKING:
+    import pyarrow
 
 from . import _volley
 
@@ -120,9 +124,14 @@ def load(name_or_path: str, seed: int = 0) -> Game:
     return Game(_volley.Game.load(name_or_path, seed))
 
 
-def resolve(ruleset: str, situation: dict[str, Any], draws: Optional[str] = None, seed: int = 0) -> dict[str, Any]:
+def resolve(ruleset: str, situation: dict[str, Any], draws: Optional[str] = None,
+            seed: Optional[int] = None) -> dict[str, Any]:
     """One combat at the umpire's desk: with ``draws`` as rolled on the table ("7 3", "Q 7"),
-    else with the dice seeded by ``seed``. Returns ``{"text", "resolution", "draws"}``."""
+    else with the dice seeded by ``seed`` (None: fresh dice, as a throw on the table; the
+    result's ``draws`` say what they were, and typed back as ``draws`` give the same result).
+    Returns ``{"text", "resolution", "draws"}``."""
+    if seed is None:
+        seed = secrets.randbits(63)
     return json.loads(_volley.resolve(ruleset, json.dumps(situation), draws, seed))
 
 

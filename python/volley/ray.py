@@ -12,7 +12,10 @@ it). If Ray is not initialised, a local one is started.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+if TYPE_CHECKING:
+    import pyarrow
 
 import ray as _ray
 

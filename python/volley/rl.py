@@ -84,7 +84,7 @@ class VolleyEnv(AECEnv):
         the action space (a position offering more candidates is an error that says so).
         ``max_steps``: truncate after this many actions (None: the battle's own end)."""
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
         if max_actions < 2:
             raise ValueError("max_actions: at least 2")
@@ -95,8 +95,8 @@ class VolleyEnv(AECEnv):
         self.possible_agents = list(AGENTS)
         first = load(scenario)
         self._slots = {k: i for i, k in enumerate(_keys(first.view("umpire")["pieces"]))}
-        rows = max(1, len(self._slots))
-        observation = spaces.Box(-np.inf, np.inf, (rows, len(FEATURES)), np.float32)
+        self._rows = max(1, len(self._slots))
+        observation = spaces.Box(-np.inf, np.inf, (self._rows, len(FEATURES)), np.float32)
         mask = spaces.Box(0, 1, (max_actions,), np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": observation, "action_mask": mask})
                                    for a in AGENTS}
@@ -125,7 +125,7 @@ class VolleyEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
         if self.game.outcome is not None:
             self._finish()
@@ -148,7 +148,7 @@ class VolleyEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         side = AGENTS.index(agent)
         view = self.game.view(side)
-        rows = np.zeros(self.observation_spaces[agent]["observation"].shape, np.float32)
+        rows = np.zeros((self._rows, len(FEATURES)), np.float32)
         width = float(view.get("width") or 1.0) or 1.0
         depth = float(view.get("depth") or 1.0) or 1.0
         for key, p in zip(_keys(view["pieces"]), view["pieces"]):
