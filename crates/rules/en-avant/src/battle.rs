@@ -610,6 +610,12 @@ impl Battle {
                 return illegal!("{name} must carry out its close assault's result this turn: no orders");
             }
             Pending::MayPursue { target } => {
+                if order == (Order::Charge { target }) && !self.units[usize::from(target)].here() {
+                    return illegal!(
+                        "{} is no longer on the table: {name} has nobody to pursue and halts this turn",
+                        self.name(usize::from(target))
+                    );
+                }
                 let ok = matches!(order, Order::Halt) || order == Order::Charge { target };
                 if !ok {
                     return illegal!(

@@ -70,6 +70,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
         }
         match u.pending {
             Pending::Withdraw { .. } => label.push_str(", must fall back"),
+            Pending::Pursue { target } | Pending::MayPursue { target } if !b.units[usize::from(target)].here() => {
+                label.push_str(", nobody left to pursue")
+            }
             Pending::Pursue { target } => label.push_str(&format!(", will pursue {}", b.name(usize::from(target)))),
             Pending::MayPursue { target } => label.push_str(&format!(", may pursue {}", b.name(usize::from(target)))),
             Pending::None => {}

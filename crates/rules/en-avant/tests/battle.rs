@@ -194,6 +194,34 @@ fn ea_42_artillery_closed_with_is_destroyed() {
     assert_eq!(b.units[unit(&b, "Red battery")].presence, Presence::Destroyed, "{told:#?}");
 }
 
+/// Found by a player of the Python environment (the farm): a column that took a battery was
+/// still offered "charge" at the destroyed guns the next turn, and the order was accepted. The
+/// winner has nobody to pursue: it is told so, the charge is refused, and it halts.
+#[test]
+fn ea_42b_a_winner_over_a_destroyed_battery_has_nobody_to_pursue() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [90, 60], formation = "assault_column", status = "determined" }"#,
+        r#"{ name = "Red battery", kind = "artillery", at = [90, 80] }, { name = "Red reserve", kind = "infantry", at = [20, 110] }, { name = "Red guard", kind = "infantry", at = [160, 110] }"#,
+        "",
+    );
+    let c = charge(&b, "Red battery");
+    let told = turn(&mut b, &[("Blue column", c)], &[("Red battery", Order::Halt)]);
+    let battery = unit(&b, "Red battery");
+    assert_eq!(b.units[battery].presence, Presence::Destroyed, "{told:#?}");
+    let all = format!("{told:?}");
+    assert!(all.contains("Blue column has nobody left to pursue and halts"), "{told:#?}");
+    assert!(!all.contains("Blue column may pursue"), "{told:#?}");
+    let bc = unit(&b, "Blue column") as u16;
+    let e = b.validate(&Action::Order { unit: bc, order: c }).unwrap_err().to_string();
+    assert!(e.contains("nobody to pursue"), "{e}");
+    let mut cards = Vec::new();
+    b.cards(usize::from(bc), &mut cards);
+    assert_eq!(cards, vec![Order::Halt], "halting is all that is left");
+    let at = y(&b, "Blue column");
+    let told = turn(&mut b, &[("Blue column", Order::Halt)], &[]);
+    assert_eq!(y(&b, "Blue column"), at, "{told:#?}");
+}
+
 #[test]
 fn ea_44_the_infantry_winners_choice_to_pursue() {
     let mut b = battle(

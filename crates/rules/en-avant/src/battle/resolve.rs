@@ -924,12 +924,18 @@ impl Battle {
         let attackers: Vec<usize> = closed.iter().map(|c| c.0).collect();
         let mut results: Vec<(usize, bool, usize)> = attackers.iter().map(|&a| (a, attacker_won, d)).collect();
         results.push((d, !attacker_won, best));
-        let mut words = Vec::new();
-        for (u, won, other_unit) in results {
-            let (w, e) = self.ends(u, won, other_unit);
-            words.push(w);
-            explained.push(e);
+        // The losers first, so that a winner knows whether its loser is still there to pursue
+        // (a battery closed with is destroyed); told in the order of `results`.
+        let mut words = vec![String::new(); results.len()];
+        let mut why = vec![String::new(); results.len()];
+        for pass in [false, true] {
+            for (k, &(u, won, other_unit)) in results.iter().enumerate() {
+                if won == pass {
+                    (words[k], why[k]) = self.ends(u, won, other_unit);
+                }
+            }
         }
+        explained.extend(why);
         let names: Vec<&str> = attackers.iter().map(|&a| self.name(a)).collect();
         told.push(format!(
             "{} close{} with {}: {} win{}. {}",
@@ -1000,7 +1006,11 @@ impl Battle {
                 After::Withdraw { cm } => Pending::Withdraw { cm, from: foe as u16 },
                 After::Destroyed => Pending::None,
             };
+            let gone = !self.units[foe].here();
             words = match band_result.after {
+                After::Pursue | After::MayPursue if gone => {
+                    format!("{} has nobody left to pursue and halts, {now}", self.name(u))
+                }
                 After::Pursue => format!("{} will pursue, {now}", self.name(u)),
                 After::MayPursue => format!("{} may pursue, {now}", self.name(u)),
                 _ => format!("{} must fall back, {now}", self.name(u)),
