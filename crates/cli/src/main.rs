@@ -360,6 +360,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 jobs,
                 max_actions: 1_000_000,
             };
+            // The file as written first: its own faults are told as `volley check` tells them.
+            if let Err(e) = load(&src) {
+                input_bail!("{e}");
+            }
             let mut rows = Vec::new();
             for v in &values {
                 let text = volley_scenario::edit::set(&src.text, path, v).map_err(|e| input!("--set {e}"))?;

@@ -646,6 +646,15 @@ fn sweep_changes_one_value_and_names_a_bad_path() {
     let bad = d.run(&["sweep", "hochdorf-mill", "--set", "sides.0.units.99.sp=3", "--runs", "2"]);
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("--set sides.0.units.99.sp: sides.0.units has 5 entries"), "{}", stderr(&bad));
+    // A value the rules refuse is told at its own line and column of the file as written (the
+    // file is edited in place): hochdorf-mill.toml has `turn_limit = 10` on line 11.
+    let bad = d.run(&["sweep", "hochdorf-mill", "--set", "turn_limit=0", "--runs", "2"]);
+    assert!(stderr(&bad).contains("(turn_limit = 0):11:14: turn_limit must be at least 1"), "{}", stderr(&bad));
+    // A file that does not load as written is told as `volley check` tells it, before any value.
+    d.write("broken.toml", "name = \"x\"\nruleset = \"old-fritz\"\nturn_limit = 0\n");
+    let bad = d.run(&["sweep", "broken.toml", "--set", "turn_limit=5", "--runs", "2"]);
+    assert!(stderr(&bad).contains("broken.toml:"), "{}", stderr(&bad));
+    assert!(!stderr(&bad).contains("turn_limit = 5"), "{}", stderr(&bad));
 }
 
 #[test]

@@ -1,7 +1,11 @@
 //! One value of a scenario file changed, for sweeps (`volley sweep`, `volley.sweep` in Python):
 //! the file's text in, the changed text out, or an error naming the path and what is there.
+//!
+//! The text is edited in place (`toml_edit`): everything but the changed value keeps its place,
+//! so that a diagnostic of the changed scenario points at the line and column of the file the
+//! user wrote (a new key is added at the end of its table).
 
-use toml::Value;
+use toml_edit::{DocumentMut, InlineTable, Item, Table, Value};
 
 /// Why a value could not be set: the message names the path and what the scenario has there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -11,69 +15,168 @@ pub struct EditError(pub String);
 /// Set the value at `path` (keys and list indices separated by dots, such as
 /// `sides.0.units.3.figures` or `turn_limit`) in the scenario `text` to `value` (read as TOML: a
 /// number, `true`, a quoted string; anything else is taken as a bare word), and return the new
-/// text. The last key may be new (a value the file leaves to its default); everything before it
-/// must exist.
+/// text. The last key may be new (a value the file leaves to its default), and so may tables on
+/// the way to it (`rules.rules_hidden` in a file without `[rules]`); list entries must exist.
 ///
 /// # Errors
 /// The text is not TOML, the path is malformed, or it does not lead to a value of the scenario.
 pub fn set(text: &str, path: &str, value: &str) -> Result<String, EditError> {
-    let doc: toml::Table = text.parse().map_err(|e| EditError(format!("the scenario is not TOML: {e}")))?;
+    let mut doc: DocumentMut = text.parse().map_err(|e| EditError(format!("the scenario is not TOML: {e}")))?;
     let parts: Vec<&str> = path.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
         return Err(EditError(format!(
             "{path}: a path is keys and indices separated by single dots, such as sides.0.units.2.figures"
         )));
     }
-    let mut root = Value::Table(doc);
-    set_in(&mut root, &parts, "", path, parse_value(value))?;
-    let Value::Table(t) = root else { return Err(EditError("the scenario stopped being a table".into())) };
-    toml::to_string(&t).map_err(|e| EditError(format!("cannot write the changed scenario: {e}")))
+    let walk = Walk { path, new: parse_value(value) };
+    walk.item(doc.as_item_mut(), &parts, "")?;
+    Ok(doc.to_string())
 }
 
-fn set_in(here: &mut Value, parts: &[&str], walked: &str, path: &str, new: Value) -> Result<(), EditError> {
-    let Some((part, rest)) = parts.split_first() else { return Ok(()) };
-    let at = if walked.is_empty() { "the scenario".to_string() } else { walked.to_string() };
-    let next_walked = if walked.is_empty() { (*part).to_string() } else { format!("{walked}.{part}") };
-    match here {
-        Value::Table(t) => {
-            if rest.is_empty() {
-                t.insert((*part).to_string(), new);
+struct Walk<'a> {
+    path: &'a str,
+    new: Value,
+}
+
+impl Walk<'_> {
+    fn err<T>(&self, what: String) -> Result<T, EditError> {
+        Err(EditError(format!("{}: {what}", self.path)))
+    }
+
+    /// The new value, keeping the place and spacing of the `old` one.
+    fn replacing(&self, old: Option<&Value>) -> Value {
+        let mut v = self.new.clone();
+        if let Some(old) = old {
+            *v.decor_mut() = old.decor().clone();
+        }
+        v
+    }
+
+    fn item(&self, here: &mut Item, parts: &[&str], walked: &str) -> Result<(), EditError> {
+        match here {
+            Item::Table(t) => self.table(t, parts, walked),
+            Item::Value(v) => self.value(v, parts, walked),
+            Item::ArrayOfTables(a) => {
+                let Some((part, rest)) = parts.split_first() else {
+                    return self.err(format!("{walked} is a list of tables: set one of their values"));
+                };
+                let len = a.len();
+                let k = self.index(part, len, walked)?;
+                let Some(t) = a.get_mut(k) else { return self.err(format!("{walked} has no entry {k}")) };
+                self.table(t, rest, &join(walked, part))
+            }
+            Item::None => self.err(format!("{walked} has no value")),
+        }
+    }
+
+    fn table(&self, t: &mut Table, parts: &[&str], walked: &str) -> Result<(), EditError> {
+        let Some((part, rest)) = parts.split_first() else {
+            return self.err(format!("{} is a table: set one of its values", at(walked)));
+        };
+        if rest.is_empty() {
+            if let Some(old) = t.get_mut(part).and_then(Item::as_value_mut) {
+                *old = self.replacing(Some(old));
                 return Ok(());
             }
-            let keys: Vec<String> = t.keys().cloned().collect();
-            let child =
-                t.get_mut(*part).ok_or_else(|| EditError(format!("{path}: {at} has no {part:?} (it has {keys:?})")))?;
-            set_in(child, rest, &next_walked, path, new)
-        }
-        Value::Array(a) => {
-            let len = a.len();
-            let k: usize = part.parse().map_err(|_| {
-                EditError(format!(
-                    "{path}: {at} is a list: expected an index from 0 to {}, found {part:?}",
-                    len.saturating_sub(1)
-                ))
-            })?;
-            if k >= len {
-                return Err(EditError(format!(
-                    "{path}: {at} has {len} entries (0 to {}), not {k}",
-                    len.saturating_sub(1)
-                )));
+            match t.get(part) {
+                Some(Item::ArrayOfTables(_)) => {
+                    return self.err(format!("{} is a list of tables: set one of their values", join(walked, part)));
+                }
+                Some(Item::Table(_)) => {
+                    return self.err(format!("{} is a table: set one of its values", join(walked, part)));
+                }
+                _ => {}
             }
-            if rest.is_empty() {
-                a[k] = new;
-                return Ok(());
-            }
-            set_in(&mut a[k], rest, &next_walked, path, new)
+            t.insert(part, Item::Value(self.replacing(None)));
+            return Ok(());
         }
-        _ => Err(EditError(format!("{path}: {at} is a single value, not a table or a list"))),
+        if !t.contains_key(part) {
+            self.missing(part, rest, walked, t.iter().map(|(k, _)| k.to_string()).collect())?;
+            t.insert(part, Item::Table(Table::new()));
+        }
+        let Some(child) = t.get_mut(part) else { return self.err(format!("{} has no {part:?}", at(walked))) };
+        self.item(child, rest, &join(walked, part))
+    }
+
+    fn inline(&self, t: &mut InlineTable, parts: &[&str], walked: &str) -> Result<(), EditError> {
+        let Some((part, rest)) = parts.split_first() else {
+            return self.err(format!("{} is a table: set one of its values", at(walked)));
+        };
+        if rest.is_empty() {
+            let new = self.replacing(t.get(part));
+            t.insert(*part, new);
+            return Ok(());
+        }
+        if !t.contains_key(part) {
+            self.missing(part, rest, walked, t.iter().map(|(k, _)| k.to_string()).collect())?;
+            t.insert(*part, Value::InlineTable(InlineTable::new()));
+        }
+        let Some(child) = t.get_mut(part) else { return self.err(format!("{} has no {part:?}", at(walked))) };
+        self.value(child, rest, &join(walked, part))
+    }
+
+    fn value(&self, v: &mut Value, parts: &[&str], walked: &str) -> Result<(), EditError> {
+        let Some((part, rest)) = parts.split_first() else { return Ok(()) };
+        match v {
+            Value::InlineTable(t) => self.inline(t, parts, walked),
+            Value::Array(a) => {
+                let k = self.index(part, a.len(), walked)?;
+                if rest.is_empty() {
+                    let new = self.replacing(a.get(k));
+                    a.replace(k, new);
+                    return Ok(());
+                }
+                let Some(child) = a.get_mut(k) else { return self.err(format!("{walked} has no entry {k}")) };
+                self.value(child, rest, &join(walked, part))
+            }
+            _ => self.err(format!("{} is a single value, not a table or a list", at(walked))),
+        }
+    }
+
+    /// A key missing on the way: a table is made for it when what follows is a key; an index
+    /// after it means a list, which must be in the file.
+    fn missing(&self, part: &str, rest: &[&str], walked: &str, keys: Vec<String>) -> Result<(), EditError> {
+        if rest.first().is_some_and(|r| r.parse::<usize>().is_ok()) {
+            return self.err(format!("{} has no {part:?} (it has {keys:?})", at(walked)));
+        }
+        Ok(())
+    }
+
+    fn index(&self, part: &str, len: usize, walked: &str) -> Result<usize, EditError> {
+        let k: usize = match part.parse() {
+            Ok(k) => k,
+            Err(_) => {
+                return self.err(format!(
+                    "{walked} is a list: expected an index from 0 to {}, found {part:?}",
+                    len.saturating_sub(1)
+                ));
+            }
+        };
+        if k >= len {
+            return self.err(format!("{walked} has {len} entries (0 to {}), not {k}", len.saturating_sub(1)));
+        }
+        Ok(k)
     }
 }
 
+fn at(walked: &str) -> &str {
+    if walked.is_empty() { "the scenario" } else { walked }
+}
+
+fn join(walked: &str, part: &str) -> String {
+    if walked.is_empty() { part.to_string() } else { format!("{walked}.{part}") }
+}
+
+/// `v` read as a TOML value (`12`, `true`, `"text"`, `[1, 2]`); anything else is a bare word,
+/// taken as text.
 fn parse_value(v: &str) -> Value {
-    match format!("x = {v}").parse::<toml::Table>() {
-        Ok(mut t) => t.remove("x").unwrap_or_else(|| Value::String(v.to_string())),
-        Err(_) => Value::String(v.to_string()),
-    }
+    let parsed = format!("x = {v}\n").parse::<DocumentMut>().ok().and_then(|doc| {
+        if doc.len() != 1 {
+            return None;
+        }
+        doc.get("x").and_then(Item::as_value).cloned()
+    });
+    parsed.unwrap_or_else(|| Value::from(v))
 }
 
 #[cfg(test)]
@@ -106,5 +209,39 @@ mod tests {
         assert!(e.contains("turn_limit is a single value"), "{e}");
         assert!(set(TEXT, "sides..name", "B").is_err());
         assert!(set("not = [toml", "turn_limit", "1").unwrap_err().to_string().contains("not TOML"));
+        let e = set(TEXT, "sides", "1").unwrap_err().to_string();
+        assert!(e.contains("sides is a list of tables"), "{e}");
+    }
+
+    #[test]
+    fn the_rest_of_the_file_keeps_its_place() {
+        let text = "# a comment\nname = \"t\"   # the name\nturn_limit = 10  # bounds\n\n[[sides]]\nname = \"A\"\nunits = [\n  { name = \"x\", figures = 12 },\n  { name = \"y\" },\n]\n";
+        let out = set(text, "turn_limit", "20").unwrap();
+        assert_eq!(out, text.replace("turn_limit = 10", "turn_limit = 20"), "only the value changes");
+        let out = set(text, "sides.0.units.0.figures", "8").unwrap();
+        assert_eq!(out, text.replace("figures = 12", "figures = 8"));
+        // A new key in an inline table stays on its line; every line keeps its number.
+        let out = set(text, "sides.0.units.1.figures", "6").unwrap();
+        assert_eq!(out.lines().count(), text.lines().count(), "{out}");
+        assert!(out.lines().nth(8).unwrap().contains("figures = 6"), "{out}");
+    }
+
+    #[test]
+    fn missing_tables_on_the_way_are_made() {
+        let t: toml::Table = set(TEXT, "rules.rules_hidden", "false").unwrap().parse().unwrap();
+        assert_eq!(t["rules"]["rules_hidden"].as_bool(), Some(false));
+        let t: toml::Table = set(TEXT, "sides.0.units.1.extra.deep", "1").unwrap().parse().unwrap();
+        assert_eq!(t["sides"][0]["units"][1]["extra"]["deep"].as_integer(), Some(1));
+    }
+
+    #[test]
+    fn values_are_read_as_toml_or_taken_as_words() {
+        let t: toml::Table = set(TEXT, "turn_limit", "\"20\"").unwrap().parse().unwrap();
+        assert_eq!(t["turn_limit"].as_str(), Some("20"), "a quoted number is text");
+        let t: toml::Table = set(TEXT, "turn_limit", "2.5").unwrap().parse().unwrap();
+        assert_eq!(t["turn_limit"].as_float(), Some(2.5));
+        let t: toml::Table = set(TEXT, "turn_limit", "3\n[evil]").unwrap().parse().unwrap();
+        assert_eq!(t["turn_limit"].as_str(), Some("3\n[evil]"), "more than a value is a word, not TOML");
+        assert!(!t.contains_key("evil"));
     }
 }
