@@ -35,7 +35,7 @@ fn read_situation<C: Calculator>(path: &Path) -> Result<Option<(C::Situation, St
 /// about, if the error names one that the file has; else at the file's start.
 fn refused(path: &Path, text: &str, e: &volley_core::calc::CalcError) {
     let at = e.path().and_then(|p| volley_core::calc::locate(text, p)).unwrap_or(0);
-    let (line, col) = crate::line_col(&text[..at]);
+    let (line, col) = volley_scenario::Source::new("", text).line_col(at);
     eprintln!("{}:{line}:{col}: {}", path.display(), volley_scenario::shorten(&e.to_string()));
 }
 

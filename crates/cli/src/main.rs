@@ -615,22 +615,9 @@ fn read_scenario(name: &str) -> Result<Source> {
     Ok(Source::new(name, utf8(name, bytes)?))
 }
 
-/// The line and column (from 1, counting characters) just after `before`, a file's text up to a
-/// place in it.
-pub(crate) fn line_col(before: &str) -> (usize, usize) {
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
-
 /// A file's bytes as text, or an input error at the first byte that is not UTF-8.
 pub(crate) fn utf8(name: &str, bytes: Vec<u8>) -> Result<String> {
-    String::from_utf8(bytes).map_err(|e| {
-        let bytes = e.as_bytes();
-        let at = e.utf8_error().valid_up_to();
-        let (line, col) = line_col(&String::from_utf8_lossy(&bytes[..at]));
-        input!("{name}:{line}:{col}: not UTF-8 text (byte 0x{:02x}): save the file as UTF-8", bytes[at])
-    })
+    Source::from_bytes(name, bytes).map(|s| s.text).map_err(|d| input!("{d}"))
 }
 
 /// The most actions `volley play` lets a battle run before stopping it as one nothing ends

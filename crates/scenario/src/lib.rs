@@ -68,6 +68,28 @@ impl Source {
         Source { path: path.into(), text: text.into() }
     }
 
+    /// A source named `path` from a file's bytes, or a diagnostic at the first byte that is not
+    /// UTF-8 (its line and column counted in the text before it).
+    ///
+    /// # Errors
+    /// The bytes are not UTF-8 text.
+    pub fn from_bytes(path: impl Into<String>, bytes: Vec<u8>) -> Result<Self, Diagnostic> {
+        let path = path.into();
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(Source { path, text }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let bytes = e.into_bytes();
+                let before = Source::new(path.as_str(), String::from_utf8_lossy(&bytes[..at]).into_owned());
+                let byte = bytes.get(at).copied().unwrap_or(0);
+                Err(before.error(
+                    before.text.len()..before.text.len(),
+                    format!("not UTF-8 text (byte 0x{byte:02x}): save the file as UTF-8"),
+                ))
+            }
+        }
+    }
+
     /// 1-based line and column (in characters) of byte offset `at`.
     pub fn line_col(&self, at: usize) -> (usize, usize) {
         let at = at.min(self.text.len());
@@ -185,6 +207,13 @@ pub fn shorten(message: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod shorten_tests {
     use super::*;
+
+    #[test]
+    fn bytes_not_utf8_are_told_at_their_line_and_column() {
+        let e = Source::from_bytes("f.toml", b"name = 1\nab\xffc".to_vec()).unwrap_err();
+        assert_eq!(e.to_string(), "f.toml:2:3: not UTF-8 text (byte 0xff): save the file as UTF-8");
+        assert_eq!(Source::from_bytes("f.toml", b"x = 1".to_vec()).unwrap().text, "x = 1");
+    }
 
     #[test]
     fn long_quoted_values_and_messages_are_cut_short() {
