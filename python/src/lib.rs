@@ -53,12 +53,12 @@ impl Game {
         Ok(Game { live, ruleset, path: src.path, text: src.text, seed, taken: Vec::new() })
     }
 
-    fn take(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> PyResult<Vec<String>> {
+    fn take(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> PyResult<Vec<(String, (bool, bool))>> {
         let mut recorder = Recorder::new(chance);
         let applied = self.live.apply(by, action, &mut recorder).map_err(err)?;
         let draws = std::mem::take(&mut recorder.draws);
         self.taken.push(Taken { by, action: action.clone(), draws });
-        Ok(applied.lines.into_iter().map(|(line, _)| line).collect())
+        Ok(applied.lines.into_iter().map(|(line, [a, b])| (line, (a, b))).collect())
     }
 }
 
@@ -105,9 +105,9 @@ impl Game {
     }
 
     /// Take `action` (JSON text) as `by` (JSON text of an actor; the one to act if None), with the
-    /// game's dice; the account's new lines.
+    /// game's dice; the account's new lines, each with whether side 0 and side 1 may read it.
     #[pyo3(signature = (action, by = None))]
-    fn apply(&mut self, action: &str, by: Option<&str>) -> PyResult<Vec<String>> {
+    fn apply(&mut self, action: &str, by: Option<&str>) -> PyResult<Vec<(String, (bool, bool))>> {
         let action: Value = serde_json::from_str(action).map_err(|e| err(format!("the action is not JSON: {e}")))?;
         let by: Actor = match by {
             Some(b) => serde_json::from_str(b).map_err(|e| err(format!("by: {e}")))?,
@@ -203,7 +203,7 @@ fn odds(py: Python<'_>, ruleset: &str, situation: &str) -> PyResult<String> {
     to_text(&r)
 }
 
-/// One column of a table of battles for Arrow: its name, its type (`u64`, `u32`, `u8`), its values
+/// One column of a table of battles for Arrow: its name, its type (`u64`, `u32`, `u8`, `f64`), its values
 /// little-endian in a `bytes` the table uses as it is, and its validity bitmap if it has nulls.
 type Column<'py> = (&'static str, &'static str, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
 
@@ -252,6 +252,8 @@ fn columns<'py>(py: Python<'py>, records: &[volley_sim::BattleRecord]) -> PyResu
         out.push(column(py, names[1], "u64", records, |r| (r.sides[side].lost as u64).to_le_bytes())?);
         out.push(column(py, names[2], "u64", records, |r| (r.sides[side].running as u64).to_le_bytes())?);
     }
+    out.push(column(py, "side0_casualty_pct", "f64", records, |r| r.sides[0].casualty_pct().to_le_bytes())?);
+    out.push(column(py, "side1_casualty_pct", "f64", records, |r| r.sides[1].casualty_pct().to_le_bytes())?);
     Ok(out)
 }
 
@@ -301,21 +303,35 @@ fn simulate<'py>(
     Ok((columns(py, &records)?, summary))
 }
 
-/// Nothing if the scenario (`(path, text)`) loads; else its diagnostics.
+/// Nothing if the scenario (`(path, text)`) loads and the `agents` (if given) are agents' names;
+/// else what is wrong.
 #[pyfunction]
-fn check(scenario: (String, String)) -> PyResult<()> {
-    catalog::load_battle(&Source::new(scenario.0, scenario.1)).map(|_| ()).map_err(err)
+#[pyo3(signature = (scenario, agents = None))]
+fn check(scenario: (String, String), agents: Option<(String, String)>) -> PyResult<()> {
+    let battle = catalog::load_battle(&Source::new(scenario.0, scenario.1)).map_err(err)?;
+    let Some(agents) = agents else { return Ok(()) };
+    volley_server::with_battle!(battle, b => seated(&b, agents))
+}
+
+/// Whether both agents' names are known (an agent is made for each, as a simulation would).
+fn seated<B: volley_server::live::Playable>(_: &B, agents: (String, String)) -> PyResult<()> {
+    volley_ai::seated::<B>(&[agents.0, agents.1], 0)
+        .map(|_| ())
+        .map_err(|n| err(format!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", "))))
 }
 
 /// The scenario's text by bundled name or file path.
 fn scenario_source(scenario: &str) -> PyResult<Source> {
     match catalog::find(scenario) {
         Some(b) => Ok(Source::new(b.path, b.text)),
+        None if scenario.trim().is_empty() => {
+            Err(err("scenario: give a bundled scenario's name (see scenarios()) or a scenario file's path"))
+        }
         None => {
-            let text = std::fs::read_to_string(scenario).map_err(|e| {
+            let bytes = std::fs::read(scenario).map_err(|e| {
                 err(format!("{scenario}: no bundled scenario has that name, and the file cannot be read: {e}"))
             })?;
-            Ok(Source::new(scenario, text))
+            Source::from_bytes(scenario, bytes).map_err(err)
         }
     }
 }

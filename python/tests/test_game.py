@@ -58,6 +58,21 @@ def test_a_side_sees_only_what_it_may():
     assert game.view("spectator").get("deploy") is None
 
 
+def test_an_actions_account_is_read_as_its_reader_may():
+    """En Avant's orders are secret: the side that gives one reads it, the enemy and a spectator
+    do not, the umpire does."""
+    game = volley.load("the-farm", seed=1)
+    side = game.actor["side"]
+    choice = game.legal_actions()[1]
+    lines = game.apply(choice["action"], by=side)
+    assert lines == [choice["text"]] == game.account(side) == game.account("umpire")
+    assert game.account(1 - side) == [] and game.account("spectator") == []
+    # `by` as a side's number or the engine's own form, the same.
+    twin = volley.load("the-farm", seed=1)
+    twin.apply(choice["action"], by={"side": side})
+    assert twin.state_hash == game.state_hash
+
+
 def test_bad_input_is_a_value_error_with_the_engines_words(tmp_path):
     with pytest.raises(ValueError, match="no bundled scenario"):
         volley.load("no-such-battle")
@@ -70,6 +85,16 @@ def test_bad_input_is_a_value_error_with_the_engines_words(tmp_path):
         game.apply({"no": "such action"})
     with pytest.raises(ValueError, match="viewer"):
         game.view("everybody")
+    for viewer in (-1, 2, 1.0, True, None):
+        with pytest.raises(ValueError, match="viewer: 0 or 1"):
+            game.view(viewer)
+    action = game.legal_actions()[0]["action"]
+    with pytest.raises(ValueError, match="there is no side 5"):
+        game.apply(action, by=5)
+    with pytest.raises(ValueError, match="by: 0 or 1"):
+        game.apply(action, by=[0])
+    with pytest.raises(ValueError, match="seed: at least 0"):
+        volley.load("mittelhof", seed=-1)
     with pytest.raises(ValueError, match="not a saved game"):
         volley.Game.from_json("{}")
 

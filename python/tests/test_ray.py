@@ -49,6 +49,17 @@ def test_a_sweep_on_ray_is_the_sweep_on_one_machine(local_ray):
     assert battles.equals(volley.sweep("the-village", "turn_limit", [3, 8], runs=10, seed=2, battles=True))
 
 
-def test_a_bad_value_on_ray_is_refused_before_any_task(local_ray):
+def test_bad_input_on_ray_is_refused_before_any_task(local_ray):
     with pytest.raises(ValueError, match="with turn_limit = 'x'"):
         volley.ray.sweep("the-village", "turn_limit", [3, "'x'"], runs=2)
+    with pytest.raises(ValueError, match='unknown agent "heuristc"'):
+        volley.ray.simulate("the-village", 3, agents=("heuristc", "random"))
+    with pytest.raises(ValueError, match="no bundled scenario"):
+        volley.ray.simulate("no-such-battle", 3)
+    # A task asking more CPUs than the cluster has would wait for ever: refused.
+    with pytest.raises(ValueError, match="jobs_per_task: 3 CPUs a task, but the cluster has 2"):
+        volley.ray.simulate("the-village", 4, jobs_per_task=3)
+    with pytest.raises(ValueError, match="jobs_per_task: at least 1"):
+        volley.ray.simulate("the-village", 4, jobs_per_task=0)
+    with pytest.raises(ValueError, match="share: at least 1"):
+        volley.ray.simulate("the-village", 4, share=0)

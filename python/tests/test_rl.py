@@ -116,6 +116,48 @@ def test_too_many_choices_say_so():
         VolleyEnv("hochdorf-mill", render_mode="human")
 
 
+def test_resets_without_a_seed_play_new_battles():
+    env = volley.env("hochdorf-mill")
+    env.reset(seed=1)
+    seeded = env.game.to_json()
+    env.reset()
+    assert env.game.to_json() != seeded, "not the seeded battle again"
+    # The stream restarts from a seed: the same unseeded battles after the same seed.
+    other = volley.env("hochdorf-mill")
+    other.reset(seed=1)
+    other.reset()
+    assert other.game.to_json() == env.game.to_json()
+    # Two fresh environments do not play the same unseeded battles.
+    a, b = volley.env("hochdorf-mill"), volley.env("hochdorf-mill")
+    a.reset()
+    b.reset()
+    assert a.game.to_json() != b.game.to_json()
+
+
+def test_bad_settings_and_actions_are_refused():
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="max_steps: at least 1"):
+            volley.env("hochdorf-mill", max_steps=bad)
+    with pytest.raises(TypeError, match="max_actions: a whole number"):
+        volley.env("hochdorf-mill", max_actions=2.5)
+    env = volley.env("hochdorf-mill")
+    env.reset(seed=1)
+    for bad in (0.5, 1.5, True, "0"):
+        with pytest.raises(ValueError, match="not one of the"):
+            env.step(bad)
+    env.step(np.int64(0))  # numpy's whole numbers are actions
+
+
+def test_the_rendered_account_keeps_the_sides_secrets():
+    """En Avant's orders are secret: the rendered account is a spectator's, without them."""
+    env = volley.env("the-farm", render_mode="ansi")
+    env.reset(seed=2)
+    texts = env.infos[env.agent_selection]["legal_actions"]
+    env.step(1)
+    assert texts[1] not in env.render()
+    assert env.render().splitlines()[-1].startswith("turn")
+
+
 def test_truncation_after_max_steps():
     env = volley.env("hochdorf-mill", max_steps=5, render_mode="ansi")
     totals, steps = play(env, 1, lambda obs, agent: 0)

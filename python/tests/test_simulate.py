@@ -22,7 +22,11 @@ def cli() -> str:
 def test_a_simulation_is_an_arrow_table_with_the_command_lines_summary(tmp_path):
     table = volley.simulate("the-village", runs=12, seed=3, jobs=2)
     assert table.num_rows == 12
-    assert set(table.column_names) >= {"index", "seed", "winner", "turns", "actions", "side0_lost", "side1_lost"}
+    assert set(table.column_names) >= {"index", "seed", "winner", "turns", "actions", "side0_lost", "side1_lost",
+                                       "side0_casualty_pct", "side1_casualty_pct"}
+    pct = table.column("side0_casualty_pct").to_pylist()
+    lost, start = table.column("side0_lost").to_pylist(), table.column("side0_start").to_pylist()
+    assert pct == [100.0 * a / b for a, b in zip(lost, start)]
     summary = volley.summary_of(table)
     subprocess.run([cli(), "simulate", "the-village", "--runs", "12", "--seed", "3", "--out", str(tmp_path)],
                    check=True, capture_output=True)
@@ -42,9 +46,23 @@ def test_a_simulation_reads_into_pandas():
     assert isinstance(frame, pandas.DataFrame) and len(frame) == 4
 
 
-def test_bad_simulations_are_value_errors():
+def test_bad_simulations_are_value_errors(tmp_path):
     with pytest.raises(ValueError, match="at least 1"):
         volley.simulate("the-village", runs=0)
+    with pytest.raises(ValueError, match="^runs: at least 1, not -1"):
+        volley.simulate("the-village", runs=-1)
+    with pytest.raises(ValueError, match="^seed: at least 0"):
+        volley.simulate("the-village", runs=1, seed=-1)
+    with pytest.raises(ValueError, match="^seed: at most"):
+        volley.simulate("the-village", runs=1, seed=2**64)
+    with pytest.raises(TypeError, match="^runs: a whole number"):
+        volley.simulate("the-village", runs=2.5)
+    with pytest.raises(ValueError, match="give a bundled scenario"):
+        volley.simulate("", runs=1)
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b'name = "x"\n\xff\xfe')
+    with pytest.raises(ValueError, match=r"binary.toml:2:1: not UTF-8 text \(byte 0xff\)"):
+        volley.simulate(str(binary), runs=1)
     with pytest.raises(ValueError, match="no bundled scenario"):
         volley.simulate("no-such-battle", runs=1)
     with pytest.raises(ValueError):

@@ -19,8 +19,9 @@ Errors are ``ValueError`` with the engine's message (``file:line:col`` for a sce
 from __future__ import annotations
 
 import json
+import numbers
 import secrets
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     import pyarrow
@@ -44,10 +45,11 @@ class Game:
     pickling) as that log, and restored by replaying it — the same actions, the same dice.
     """
 
-    __slots__ = ("_g",)
+    __slots__ = ("_g", "_last")
 
     def __init__(self, inner: "_volley.Game") -> None:
         self._g = inner
+        self._last: list[tuple[str, tuple[bool, bool]]] = []
 
     @property
     def ruleset(self) -> str:
@@ -64,14 +66,28 @@ class Game:
         return json.loads(self._g.legal_actions())
 
     def apply(self, action: Any, by: Any = None) -> list[str]:
-        """Take ``action`` (as ``legal_actions`` gives it) as ``by`` (the one to act if None),
-        drawing the game's dice; returns the account's new lines."""
-        return self._g.apply(json.dumps(action), None if by is None else json.dumps(by))
+        """Take ``action`` (as ``legal_actions`` gives it) as ``by`` — 0 or 1 for a side,
+        ``"umpire"``, or None for the one to act — drawing the game's dice. Returns the account's
+        new lines that ``by`` may read (a side never reads the enemy's secrets or the umpire's
+        notes); ``account(viewer)`` gives them for another reader."""
+        actor = self.actor if by is None else _actor(by)
+        self._last = self._g.apply(json.dumps(action), json.dumps(actor))
+        return self.account(_reader(actor))
+
+    def account(self, viewer: Viewer = "spectator") -> list[str]:
+        """The last action's account as ``viewer`` (0, 1, ``"spectator"`` or ``"umpire"``) may
+        read it."""
+        v = _viewer(viewer)
+        if v == "umpire":
+            return [line for line, _ in self._last]
+        if v == "spectator":
+            return [line for line, seen in self._last if seen[0] and seen[1]]
+        return [line for line, seen in self._last if seen[v]]
 
     def view(self, viewer: Viewer = "spectator") -> dict[str, Any]:
         """What ``viewer`` (0, 1, ``"spectator"`` or ``"umpire"``) may see: terrain, pieces,
         markers, notes, where the battle stands."""
-        return json.loads(self._g.view(viewer))
+        return json.loads(self._g.view(_viewer(viewer)))
 
     @property
     def outcome(self) -> Optional[dict[str, Any]]:
@@ -107,6 +123,7 @@ class Game:
 
     def __setstate__(self, state: str) -> None:
         self._g = _volley.Game.from_json(state)
+        self._last = []
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -121,7 +138,50 @@ class Game:
 def load(name_or_path: str, seed: int = 0) -> Game:
     """A bundled scenario by name (see ``scenarios()``) or a scenario file's path, its dice
     seeded by ``seed``."""
-    return Game(_volley.Game.load(name_or_path, seed))
+    return Game(_volley.Game.load(_text("name_or_path", name_or_path), _whole("seed", seed)))
+
+
+def _viewer(v: Any) -> Viewer:
+    """A viewer checked: 0, 1, "spectator" or "umpire"."""
+    if isinstance(v, str) and v in ("spectator", "umpire"):
+        return v
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) in (0, 1):
+        return int(v)
+    raise ValueError(f"viewer: 0 or 1 (a side), \"spectator\" or \"umpire\", not {v!r}")
+
+
+def _actor(by: Any) -> Any:
+    """``by`` as the engine's actor: a side (0, 1 or {"side": n}) or "umpire"."""
+    if isinstance(by, dict) and set(by) == {"side"}:
+        by = by["side"]
+    if by == "umpire" and isinstance(by, str):
+        return "umpire"
+    if isinstance(by, numbers.Integral) and not isinstance(by, bool):
+        if int(by) in (0, 1):
+            return {"side": int(by)}
+        raise ValueError(f"by: there is no side {int(by)}: 0 or 1")
+    raise ValueError(f"by: 0 or 1 (a side), \"umpire\", or None for the one to act, not {by!r}")
+
+
+def _reader(actor: Any) -> Viewer:
+    return actor["side"] if isinstance(actor, dict) and "side" in actor else "umpire"
+
+
+def _whole(name: str, v: Any, least: int = 0) -> int:
+    """``v`` checked as a whole number from ``least`` to 2**64 - 1 (the engine's numbers)."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{name}: a whole number, not {v!r}")
+    if int(v) < least:
+        raise ValueError(f"{name}: at least {least}, not {int(v)}")
+    if int(v) >= 2**64:
+        raise ValueError(f"{name}: at most 2**64 - 1, not {int(v)}")
+    return int(v)
+
+
+def _text(name: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"{name}: text (a bundled scenario's name or a file's path), not {v!r}")
+    return v
 
 
 def resolve(ruleset: str, situation: dict[str, Any], draws: Optional[str] = None,
@@ -130,8 +190,7 @@ def resolve(ruleset: str, situation: dict[str, Any], draws: Optional[str] = None
     else with the dice seeded by ``seed`` (None: fresh dice, as a throw on the table; the
     result's ``draws`` say what they were, and typed back as ``draws`` give the same result).
     Returns ``{"text", "resolution", "draws"}``."""
-    if seed is None:
-        seed = secrets.randbits(63)
+    seed = secrets.randbits(63) if seed is None else _whole("seed", seed)
     return json.loads(_volley.resolve(ruleset, json.dumps(situation), draws, seed))
 
 
@@ -153,20 +212,25 @@ def simulate(
 
     Returns a ``pyarrow.Table``, a row a battle: ``index``, ``seed`` (``volley play --seed``
     plays it again), ``winner`` (0, 1 or null), ``turns``, ``actions``, and each side's
-    ``side{0,1}_start``, ``_lost`` and ``_running`` in the rule set's measure. The columns are
+    ``side{0,1}_start``, ``_lost`` and ``_running`` in the rule set's measure and
+    ``_casualty_pct`` (lost of start, as battles.csv has them). The columns are
     built in Rust in the memory Arrow uses, so pandas (``to_pandas``), polars
     (``polars.from_arrow``) and DuckDB read them without a copy. The summary — the same figures as
     ``volley simulate``'s summary.json for the same seed, whatever ``jobs`` — is in the table's
     metadata: ``summary_of(table)``.
     """
-    columns, summary = _volley.simulate(_volley.source(scenario), runs, _two(agents), seed, jobs)
+    runs, seed, jobs = _whole("runs", runs, 1), _whole("seed", seed), _whole("jobs", jobs)
+    columns, summary = _volley.simulate(_volley.source(_text("scenario", scenario)), runs, _two(agents), seed, jobs)
     return _table(columns, {"volley.summary": summary})
+
+
+SweepValue = Union[int, float, str, bool]
 
 
 def sweep(
     scenario: str,
     path: str,
-    values: Sequence[Union[int, float, str, bool]],
+    values: Sequence[SweepValue],
     runs: int = 100,
     agents: tuple[str, str] = ("heuristic", "heuristic"),
     seed: int = 1,
@@ -174,61 +238,103 @@ def sweep(
     battles: bool = False,
 ) -> "pyarrow.Table":
     """``volley sweep``: the value at ``path`` of ``scenario`` (keys and list indices separated
-    by dots, such as ``turn_limit`` or ``sides.0.units.2.figures``) set to each of ``values`` in
-    turn, and ``runs`` battles played at each from the same master ``seed``.
+    by dots, such as ``turn_limit`` or ``sides.0.units.2.figures``; a table the file leaves out
+    is made, as ``rules.rules_hidden``) set to each of ``values`` in turn, and ``runs`` battles
+    played at each from the same master ``seed``.
+
+    ``values`` are numbers (numpy's too), booleans or text (a text is read as TOML: ``"20"`` is
+    the number 20, ``'"20"'`` the text; a bare word such as ``dragoons`` is text). Every value is
+    checked before any battle is played.
 
     Returns a ``pyarrow.Table`` a row a value, with ``volley sweep``'s columns (as its
-    sweep.csv): ``value``, each side's ``side{0,1}_wins``, ``_rate`` and its 95% interval
-    ``_lo``/``_hi``, ``draws``, and each side's mean ``side{0,1}_casualty_pct``; with
-    ``battles=True``, a row a battle (``simulate``'s columns after ``value``). Either way the
-    summaries, as ``volley sweep``'s sweep.json, are ``summary_of(table)``: a list of
-    ``{"value", "summary"}``.
+    sweep.csv): ``value`` (typed as the values given: whole numbers, numbers, booleans or text),
+    each side's ``side{0,1}_wins``, ``_rate`` and its 95% interval ``_lo``/``_hi``, ``draws``, and
+    each side's mean ``side{0,1}_casualty_pct``; with ``battles=True``, a row a battle
+    (``simulate``'s columns after ``value``). Either way the summaries, as ``volley sweep``'s
+    sweep.json, are ``summary_of(table)``: a list of ``{"value", "summary"}``.
     """
-    scenario_path, text = _volley.source(scenario)
+    plan = _sweep_plan(scenario, path, values, runs, agents, seed)
+    jobs = _whole("jobs", jobs)
     points = []
-    for v in values:
-        columns, summary = _sweep_point(scenario_path, text, path, _value_text(v), runs, agents, seed, jobs)
-        points.append((_value_text(v), columns, summary))
-    return _sweep_table(points, battles)
+    for text, changed in plan.points:
+        columns, summary = _volley.simulate(changed, plan.runs, plan.agents, plan.seed, jobs)
+        points.append((text, columns, summary))
+    return _sweep_table(points, plan.values, battles)
 
 
-def _value_text(v: Union[int, float, str, bool]) -> str:
+class _SweepPlan:
+    """A sweep checked: every value's changed scenario loads, the agents exist."""
+
+    def __init__(self, runs: int, agents: tuple[str, str], seed: int, values: list[SweepValue],
+                 points: list[tuple[str, tuple[str, str]]]) -> None:
+        self.runs, self.agents, self.seed, self.values, self.points = runs, agents, seed, values, points
+
+
+def _sweep_plan(scenario: str, path: str, values: Sequence[SweepValue], runs: int,
+                agents: Sequence[str], seed: int) -> _SweepPlan:
+    runs, seed, agents = _whole("runs", runs, 1), _whole("seed", seed), _two(agents)
+    if not isinstance(path, str) or not path:
+        raise TypeError(f"path: the value's path as text, such as 'turn_limit', not {path!r}")
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"values: a list of values, such as [20, 30, 40], not {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError("values: give at least one value to try")
+    texts = [_value_text(v) for v in values]
+    for i, t in enumerate(texts):
+        if t in texts[:i]:
+            raise ValueError(f"values: {values[i]!r} is given twice")
+    source = _volley.source(_text("scenario", scenario))
+    _volley.check(source, agents)  # the file as written, and the agents
+    points = []
+    for v, t in zip(values, texts):
+        try:
+            changed = (f"{source[0]} ({path} = {t})", _volley.edit(source[1], path, t))
+            _volley.check(changed)
+        except ValueError as e:
+            raise ValueError(f"with {path} = {t}: {e}") from None
+        points.append((t, changed))
+    return _SweepPlan(runs, agents, seed, values, points)
+
+
+def _value_text(v: Any) -> str:
     """A value as ``--set`` takes it (TOML; a bare word is text)."""
-    if isinstance(v, bool):
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
         return "true" if v else "false"
-    return v if isinstance(v, str) else repr(v)
+    if isinstance(v, numbers.Integral):
+        if not -(2**63) <= int(v) < 2**63:
+            raise ValueError(f"values: {int(v)} is beyond TOML's whole numbers (64 bits)")
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if f != f or f in (float("inf"), float("-inf")):
+            raise ValueError(f"values: {v!r} is not a number a scenario can hold")
+        return repr(f)
+    if isinstance(v, str):
+        if not v.strip():
+            raise ValueError("values: an empty text is not a value")
+        return v
+    raise TypeError(f"values: numbers, booleans or text, not {v!r}")
 
 
-def _point_source(scenario_path: str, text: str, path: str, value: str) -> tuple[str, str]:
-    """The scenario with ``path`` set to ``value``, named as ``volley sweep`` names it."""
-    return f"{scenario_path} ({path} = {value})", _volley.edit(text, path, value)
-
-
-def _sweep_point(scenario_path: str, text: str, path: str, value: str, runs: int,
-                 agents: tuple[str, str], seed: int, jobs: int) -> tuple[list, str]:
-    try:
-        changed = _point_source(scenario_path, text, path, value)
-        return _volley.simulate(changed, runs, _two(agents), seed, jobs)
-    except ValueError as e:
-        raise ValueError(f"with {path} = {value}: {e}") from None
-
-
-def _sweep_table(points: list[tuple[str, list, str]], battles: bool) -> "pyarrow.Table":
-    """A sweep's table from its points (value, columns, summary text)."""
+def _sweep_table(points: list[tuple[str, list, str]], values: list[SweepValue], battles: bool) -> "pyarrow.Table":
+    """A sweep's table from its points (value's text, columns, summary text) and the values as
+    given (for the typed ``value`` column)."""
     import pyarrow as pa
 
     summaries = [{"value": v, "summary": json.loads(s)} for v, _, s in points]
     metadata = {"volley.sweep": json.dumps(summaries)}
+    value_type, typed = _value_column(values)
     if battles:
         parts = []
-        for v, columns, _ in points:
+        for v, (_, columns, _) in zip(typed, points):
             t = _table(columns, {})
-            parts.append(t.add_column(0, "value", pa.array([v] * t.num_rows, pa.string())))
+            parts.append(t.add_column(0, "value", pa.array([v] * t.num_rows, value_type)))
         return pa.concat_tables(parts).replace_schema_metadata(metadata)
     rows: dict[str, list] = {k: [] for k in _SWEEP_COLUMNS}
-    for point in summaries:
+    for v, point in zip(typed, summaries):
         s = point["summary"]
-        rows["value"].append(point["value"])
+        rows["value"].append(v)
         for i, side in enumerate(s["sides"]):
             rows[f"side{i}_wins"].append(side["wins"])
             rows[f"side{i}_rate"].append(side["win_rate"])
@@ -236,9 +342,23 @@ def _sweep_table(points: list[tuple[str, list, str]], battles: bool) -> "pyarrow
             rows[f"side{i}_hi"].append(side["win_rate_95"][1])
             rows[f"side{i}_casualty_pct"].append(side["casualty_pct"]["mean"])
         rows["draws"].append(s["draws"])
-    types = {k: (pa.string() if k == "value" else pa.uint64() if k.endswith(("wins", "draws")) else pa.float64())
+    types = {k: (value_type if k == "value" else pa.uint64() if k.endswith(("wins", "draws")) else pa.float64())
              for k in _SWEEP_COLUMNS}
     return pa.table({k: pa.array(rows[k], types[k]) for k in _SWEEP_COLUMNS}, metadata=metadata)
+
+
+def _value_column(values: list[SweepValue]) -> tuple[Any, list[Any]]:
+    """The ``value`` column's type and values: booleans, whole numbers or numbers when every
+    value is one, else the values' texts."""
+    import pyarrow as pa
+
+    if all(isinstance(v, bool) or type(v).__name__ == "bool_" for v in values):
+        return pa.bool_(), [bool(v) for v in values]
+    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        return pa.int64(), [int(v) for v in values]
+    if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values):
+        return pa.float64(), [float(v) for v in values]
+    return pa.string(), [_value_text(v) for v in values]
 
 
 _SWEEP_COLUMNS = ("value", "side0_wins", "side0_rate", "side0_lo", "side0_hi", "side1_wins", "side1_rate",
@@ -256,7 +376,7 @@ def _table(columns: list, metadata: dict[str, str]) -> "pyarrow.Table":
     buffers as they are."""
     import pyarrow as pa
 
-    kinds = {"u64": pa.uint64(), "u32": pa.uint32(), "u8": pa.uint8()}
+    kinds = {"u64": pa.uint64(), "u32": pa.uint32(), "u8": pa.uint8(), "f64": pa.float64()}
     arrays = {}
     for name, kind, data, valid in columns:
         t = kinds[kind]

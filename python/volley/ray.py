@@ -12,14 +12,14 @@ it). If Ray is not initialised, a local one is started.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence, Union
-
-if TYPE_CHECKING:
-    import pyarrow
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import ray as _ray
 
-from . import _point_source, _sweep_table, _table, _two, _value_text, _volley
+from . import SweepValue, _sweep_plan, _sweep_table, _table, _text, _two, _volley, _whole
+
+if TYPE_CHECKING:
+    import pyarrow
 
 __all__ = ["simulate", "sweep"]
 
@@ -29,18 +29,20 @@ def _share(scenario: tuple[str, str], first: int, count: int, agents: tuple[str,
     return _volley.simulate_share(scenario, first, count, agents, seed, jobs)
 
 
-def _start(runs: int, share: Optional[int], points: int) -> int:
-    """Ray started if need be; the share size (default: four shares per CPU of the cluster)."""
-    if runs < 1:
-        raise ValueError("runs: at least 1 battle")
-    if share is not None and share < 1:
-        raise ValueError("share: at least 1 battle")
+def _start(runs: int, share: Optional[int], points: int, jobs_per_task: int) -> int:
+    """Ray started if need be, the task's CPUs checked against the cluster's; the share size
+    (default: four shares per CPU of the cluster)."""
+    jobs_per_task = _whole("jobs_per_task", jobs_per_task, 1)
+    if share is not None:
+        share = _whole("share", share, 1)
     if not _ray.is_initialized():
         _ray.init()
+    cpus = int(_ray.cluster_resources().get("CPU", 1))
+    if jobs_per_task > cpus:
+        raise ValueError(f"jobs_per_task: {jobs_per_task} CPUs a task, but the cluster has {cpus}: "
+                         "no task could ever start")
     if share is None:
-        cpus = max(1, int(_ray.cluster_resources().get("CPU", 1)))
-        share = max(1, -(-runs * points // (cpus * 4)))
-        share = min(share, runs)
+        share = min(runs, max(1, -(-runs * points // (max(1, cpus) * 4))))
     return share
 
 
@@ -62,10 +64,12 @@ def simulate(
     """``volley.simulate`` on Ray: ``runs`` battles in shares of ``share`` battles (default: four
     shares per CPU of the cluster), each a task asking ``jobs_per_task`` CPUs and running that
     many threads. Returns the same table and summary as ``volley.simulate`` for the same
-    ``seed``. The scenario's text travels with the tasks: a file need not exist on the workers."""
-    agents = _two(agents)
-    share = _start(runs, share, 1)
-    source = _volley.source(scenario)
+    ``seed``. The scenario and the agents are checked before any task is sent; the scenario's
+    text travels with the tasks, so a file need not exist on the workers."""
+    runs, seed, agents = _whole("runs", runs, 1), _whole("seed", seed), _two(agents)
+    source = _volley.source(_text("scenario", scenario))
+    _volley.check(source, agents)
+    share = _start(runs, share, 1, jobs_per_task)
     parts = _ray.get(_submit(source, runs, agents, seed, share, jobs_per_task))
     columns, summary = _volley.gather(source, runs, agents, seed, parts)
     return _table(columns, {"volley.summary": summary})
@@ -74,7 +78,7 @@ def simulate(
 def sweep(
     scenario: str,
     path: str,
-    values: Sequence[Union[int, float, str, bool]],
+    values: Sequence[SweepValue],
     runs: int = 100,
     agents: tuple[str, str] = ("heuristic", "heuristic"),
     seed: int = 1,
@@ -83,22 +87,14 @@ def sweep(
     battles: bool = False,
 ) -> "pyarrow.Table":
     """``volley.sweep`` on Ray: every value's battles in shares, all the values' shares in the
-    cluster at once. Returns the same table and summaries as ``volley.sweep`` for the same
-    ``seed``."""
-    agents = _two(agents)
-    share = _start(runs, share, max(1, len(values)))
-    scenario_path, text = _volley.source(scenario)
-    submitted = []
-    for v in values:
-        value = _value_text(v)
-        try:
-            changed = _point_source(scenario_path, text, path, value)
-            _volley.check(changed)
-        except ValueError as e:
-            raise ValueError(f"with {path} = {value}: {e}") from None
-        submitted.append((value, changed, _submit(changed, runs, agents, seed, share, jobs_per_task)))
+    cluster at once. Every value is checked before any task is sent. Returns the same table and
+    summaries as ``volley.sweep`` for the same ``seed``."""
+    plan = _sweep_plan(scenario, path, values, runs, agents, seed)
+    share = _start(plan.runs, share, len(plan.points), jobs_per_task)
+    submitted = [(text, changed, _submit(changed, plan.runs, plan.agents, plan.seed, share, jobs_per_task))
+                 for text, changed in plan.points]
     points = []
-    for value, changed, pending in submitted:
-        columns, summary = _volley.gather(changed, runs, agents, seed, _ray.get(pending))
-        points.append((value, columns, summary))
-    return _sweep_table(points, battles)
+    for text, changed, pending in submitted:
+        columns, summary = _volley.gather(changed, plan.runs, plan.agents, plan.seed, _ray.get(pending))
+        points.append((text, columns, summary))
+    return _sweep_table(points, plan.values, battles)

@@ -35,13 +35,16 @@ The reward is +1 to the winner and -1 to the loser when the battle ends (0 each 
 from __future__ import annotations
 
 import math
+import numbers
+import random
+import secrets
 from typing import Any, Optional
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import Game, load
+from . import Game, _whole, load
 
 __all__ = ["VolleyEnv", "env", "FEATURES"]
 
@@ -86,8 +89,9 @@ class VolleyEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
-        if max_actions < 2:
-            raise ValueError("max_actions: at least 2")
+        max_actions = _whole("max_actions", max_actions, 2)
+        if max_steps is not None:
+            max_steps = _whole("max_steps", max_steps, 1)
         self.scenario = scenario
         self.max_actions = max_actions
         self.max_steps = max_steps
@@ -102,7 +106,7 @@ class VolleyEnv(AECEnv):
                                    for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(max_actions) for a in AGENTS}
         self.game: Game = first
-        self._episodes = 0
+        self._seeds = random.Random(secrets.randbits(64))
         self._choices: Optional[list[dict[str, Any]]] = None
         self._lines: list[str] = []
 
@@ -113,10 +117,15 @@ class VolleyEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        """A new battle; its dice seeded by ``seed`` (None: the environment's count of battles)."""
+        """A new battle. With a ``seed``, the battle ``volley.load(scenario, seed)`` plays, and
+        the stream the later resets without one draw their seeds from starts again from it
+        (Gymnasium's way); without, the next seed of that stream (at first, from the system's
+        entropy)."""
         if seed is None:
-            seed = self._episodes
-        self._episodes += 1
+            seed = self._seeds.getrandbits(63)
+        else:
+            seed = _whole("seed", seed)
+            self._seeds = random.Random(seed)
         self.game = load(self.scenario, seed=seed)
         self._choices = None
         self._lines = []
@@ -182,13 +191,15 @@ class VolleyEnv(AECEnv):
             self._was_dead_step(action)
             return
         choices = self._candidates()
-        if action is None or not 0 <= int(action) < len(choices):
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral) \
+                or not 0 <= int(action) < len(choices):
             raise ValueError(f"{agent}: action {action!r} is not one of the {len(choices)} offered (0 to "
                              f"{len(choices) - 1}): take one the action mask marks")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self._lines = self.game.apply(choices[int(action)]["action"])
+        self.game.apply(choices[int(action)]["action"])
+        self._lines = self.game.account("spectator")
         self._choices = None
         self.infos = {a: {} for a in self.agents}
         if self.game.outcome is not None:
@@ -206,7 +217,8 @@ class VolleyEnv(AECEnv):
         self.terminations = {a: True for a in self.agents}
 
     def render(self) -> Optional[str]:
-        """The last action's account and where the battle stands, as text (``ansi``)."""
+        """The last action's account as a spectator reads it (no side's secrets) and where the
+        battle stands, as text (``ansi``)."""
         if self.render_mode is None:
             return None
         view = self.game.view("spectator")
