@@ -78,11 +78,11 @@ class Game:
         """The last action's account as ``viewer`` (0, 1, ``"spectator"`` or ``"umpire"``) may
         read it."""
         v = _viewer(viewer)
+        if isinstance(v, int):
+            return [line for line, seen in self._last if seen[v]]
         if v == "umpire":
             return [line for line, _ in self._last]
-        if v == "spectator":
-            return [line for line, seen in self._last if seen[0] and seen[1]]
-        return [line for line, seen in self._last if seen[v]]
+        return [line for line, seen in self._last if seen[0] and seen[1]]
 
     def view(self, viewer: Viewer = "spectator") -> dict[str, Any]:
         """What ``viewer`` (0, 1, ``"spectator"`` or ``"umpire"``) may see: terrain, pieces,
