@@ -222,6 +222,58 @@ fn ea_42b_a_winner_over_a_destroyed_battery_has_nobody_to_pursue() {
     assert_eq!(y(&b, "Blue column"), at, "{told:#?}");
 }
 
+/// Running away "facing away from the enemy" (interpretation 31): the loser turns its back on
+/// the face the enemy stands off and runs straight from it.
+///
+/// ```text
+///  north ^        Red line (facing south) at [90, 70], frightened: beaten, it runs
+///        |        ======
+///        |     [##]          Blue column at [80, 50], 10 cm west of Red's middle, charging north
+/// ```
+/// The winner is off-centre, but in front of the line: the line runs to its rear (north), not
+/// slantwise away from the column's middle.
+#[test]
+fn ea_31_a_loser_beaten_from_the_front_runs_to_its_rear() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [80, 50], formation = "assault_column", status = "determined" }, { name = "Blue reserve", kind = "infantry", at = [20, 20] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 70], status = "frightened" }, { name = "Red reserve", kind = "infantry", at = [160, 100] }, { name = "Red guard", kind = "infantry", at = [30, 100] }"#,
+        "",
+    );
+    let c = charge(&b, "Red line");
+    let told = turn(&mut b, &[("Blue column", c)], &[("Red line", Order::Halt)]);
+    assert_eq!(status(&b, "Red line"), Status::RunningAway, "{told:#?}");
+    let red = unit(&b, "Red line");
+    let before = b.units[red].centre();
+    let told = turn(&mut b, &[("Blue column", Order::Halt)], &[]);
+    let after = b.units[red].centre();
+    assert!(after.y - before.y >= 30.0, "ran north: {before:?} -> {after:?} {told:#?}");
+    assert!((after.x - before.x).abs() < 1.0, "straight to its rear: {before:?} -> {after:?}");
+    assert!((b.units[red].facing - 0.0).abs() < 1e-6, "its back to the enemy");
+}
+
+/// ```text
+///  north ^
+///        |   Blue column [80, 70] --> facing east      ====== Red line at [100, 70], facing south
+/// ```
+/// Beaten from its right flank (west, for a line facing south), the line runs east.
+#[test]
+fn ea_31_a_loser_beaten_on_its_flank_runs_away_from_that_flank() {
+    let mut b = battle(
+        r#"{ name = "Blue column", kind = "infantry", at = [70, 70], facing = 90, formation = "assault_column", status = "determined" }, { name = "Blue reserve", kind = "infantry", at = [20, 20] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [100, 70], status = "frightened" }, { name = "Red reserve", kind = "infantry", at = [160, 100] }, { name = "Red guard", kind = "infantry", at = [30, 100] }"#,
+        "",
+    );
+    let c = charge(&b, "Red line");
+    let told = turn(&mut b, &[("Blue column", c)], &[("Red line", Order::Halt)]);
+    assert_eq!(status(&b, "Red line"), Status::RunningAway, "{told:#?}");
+    let red = unit(&b, "Red line");
+    let before = b.units[red].centre();
+    let told = turn(&mut b, &[("Blue column", Order::Halt)], &[]);
+    let after = b.units[red].centre();
+    assert!(after.x - before.x >= 20.0, "ran east: {before:?} -> {after:?} {told:#?}");
+    assert!((after.y - before.y).abs() < 1.0, "straight from the flank: {before:?} -> {after:?}");
+}
+
 #[test]
 fn ea_44_the_infantry_winners_choice_to_pursue() {
     let mut b = battle(

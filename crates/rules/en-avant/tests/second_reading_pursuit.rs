@@ -360,10 +360,6 @@ fn a_winner_whose_loser_other_cavalry_carried_off_takes_orders_after() {
 /// always facing away from the enemy" — the enemy is along its southern front, the table north
 /// of it is empty: it turns about and runs about 40 cm north, out of the pursuing columns' 25 cm.
 #[test]
-#[ignore = "disagreement: a unit at 0 with its two beaters side by side along its front is told \
-            'would run but the way is blocked' and never runs (turns 2, 3, 4 …), though the way \
-            north is open — 'Units that reach run away status (0) do so at double their normal \
-            move … Run away is always facing away from the enemy'"]
 fn a_loser_beaten_by_two_units_side_by_side_runs_away_to_its_rear() {
     let mut b = battle(
         &blues(

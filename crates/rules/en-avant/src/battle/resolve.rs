@@ -497,14 +497,14 @@ impl Battle {
             self.tell(events, format!("{}'s gunners run, abandoning their guns", self.name(i)));
             return;
         }
-        if let Some(e) = self.nearest_enemy(i) {
-            let away = heading_to(self.units[e].centre(), self.units[i].centre());
-            self.wheel(i, away);
-        }
         let x = &self.units[i];
         let base = if x.formation == Formation::Square { crate::tables::rates::INFANTRY_COLUMN } else { x.rate() };
         let len = if x.ran == 0 { base * 2.0 } else { base };
-        let (dir, facing) = (volley_table::unit(x.facing), x.facing);
+        if let Some(away) = self.run_heading(i, len) {
+            self.wheel(i, away);
+        }
+        let facing = self.units[i].facing;
+        let dir = volley_table::unit(facing);
         self.units[i].change = None;
         let d = self.travel(i, facing, dir, len, Mode::Run, hold, events);
         self.units[i].ran += 1;
@@ -675,24 +675,7 @@ impl Battle {
             if !c.iter().all(|&q| table.passable(q)) {
                 break;
             }
-            let blocked = near.iter().any(|&j| {
-                let o = &self.units[j];
-                if !o.here() {
-                    return false;
-                }
-                let oc = o.corners();
-                if convex_overlap(&c, &oc) {
-                    return true;
-                }
-                if o.side != side && Some(j) != target {
-                    let d = convex_distance(&c, &oc);
-                    let closer = d < convex_distance(&prev, &oc) - 1e-9;
-                    closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)
-                } else {
-                    false
-                }
-            });
-            if blocked {
+            if self.step_blocked(i, &near, &c, &prev, target, mode) {
                 break;
             }
             self.units[i].at = p;
@@ -741,6 +724,94 @@ impl Battle {
             self.units[i].moved_turn = self.turn;
         }
         gone
+    }
+
+    /// Whether a step of unit `i` to the body `c` (from `prev`) is stopped by one of the units
+    /// `near`: it would overlap one, or come closer to an enemy (not its `target`) than the
+    /// stand-off (or closer at all, when it will not move closer).
+    fn step_blocked(
+        &self,
+        i: usize,
+        near: &[usize],
+        c: &[Point; 4],
+        prev: &[Point; 4],
+        target: Option<usize>,
+        mode: Mode,
+    ) -> bool {
+        let side = self.units[i].side;
+        near.iter().any(|&j| {
+            let o = &self.units[j];
+            if !o.here() {
+                return false;
+            }
+            let oc = o.corners();
+            if convex_overlap(c, &oc) {
+                return true;
+            }
+            if o.side != side && Some(j) != target {
+                let d = convex_distance(c, &oc);
+                let closer = d < convex_distance(prev, &oc) - 1e-9;
+                closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)
+            } else {
+                false
+            }
+        })
+    }
+
+    /// The heading a unit running away takes: it turns its back on the enemy — on the face of
+    /// its body that the enemies within its run (`len`) stand off, taken at their middle (or the
+    /// nearest enemy if none is so near): an enemy in front sends it straight to its rear, one
+    /// on its left flank to its right — then, if turning to it or its first step is blocked, the
+    /// nearest heading within 60° of it that is free.
+    fn run_heading(&self, i: usize, len: f64) -> Option<f64> {
+        let side = self.units[i].side;
+        let enemies: Vec<usize> =
+            (0..self.units.len()).filter(|&j| self.units[j].here() && self.units[j].side != side).collect();
+        let mut near: Vec<usize> = enemies.iter().copied().filter(|&j| self.gap(i, j) <= len).collect();
+        if near.is_empty() {
+            near.extend(self.nearest_enemy(i));
+        }
+        if near.is_empty() {
+            return None;
+        }
+        let n = near.len() as f64;
+        let middle = near.iter().fold(Point::new(0.0, 0.0), |a, &j| a + self.units[j].centre()) * (1.0 / n);
+        let centre = self.units[i].centre();
+        let x = &self.units[i];
+        let (width, depth) = crate::model::size(x.kind, x.formation);
+        let from = if middle.dist(centre) < 1e-6 {
+            // Enemies all round it, their middle on it: the nearest.
+            self.units[self.nearest_enemy(i)?].centre()
+        } else {
+            middle
+        };
+        // Where the enemy stands in the body's own frame, each axis by the body's half size.
+        let off = from - centre;
+        let ahead = off.dot(volley_table::unit(x.facing)) / (depth / 2.0).max(1e-6);
+        let right = off.dot(volley_table::unit(x.facing + 90.0)) / (width / 2.0).max(1e-6);
+        let away = if ahead.abs() >= right.abs() {
+            if ahead > 0.0 { x.facing + 180.0 } else { x.facing }
+        } else if right > 0.0 {
+            x.facing - 90.0
+        } else {
+            x.facing + 90.0
+        };
+        let others: Vec<usize> = (0..self.units.len()).filter(|&j| j != i && self.units[j].here()).collect();
+        let free = |h: f64| {
+            let at = centre + volley_table::unit(h) * (depth / 2.0);
+            let turned = corners(x.kind, x.formation, at, h);
+            if !self.clear(i, &turned, None) {
+                return false;
+            }
+            let step = corners(x.kind, x.formation, at + volley_table::unit(h) * STEP, h);
+            let table = &self.stat().table;
+            if !step.iter().all(|&q| table.contains(q)) {
+                return true; // off the field: it runs off
+            }
+            step.iter().all(|&q| table.passable(q)) && !self.step_blocked(i, &others, &step, &turned, None, Mode::Run)
+        };
+        const TRIES: [f64; 9] = [0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0];
+        Some(TRIES.iter().map(|d| norm_heading(away + d)).find(|&h| free(h)).unwrap_or(away))
     }
 
     fn complete_changes(&mut self, events: &mut Vec<Event>) {
