@@ -130,3 +130,14 @@ def test_the_desk_resolves_with_table_dice_and_gives_exact_odds():
 def test_the_module_is_typed_and_documented():
     assert volley.Game.__doc__ and volley.load.__doc__ and volley.odds.__doc__
     json.loads(volley.load("the-farm").to_json())
+
+
+def test_the_core_package_needs_no_extra():
+    """`import volley` loads neither Ray nor PettingZoo nor pandas: they are extras."""
+    import subprocess
+    import sys
+
+    code = ("import sys, volley; volley.load('hochdorf-mill'); "
+            "print(sorted(m for m in ('ray', 'pettingzoo', 'gymnasium', 'pandas', 'polars') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
