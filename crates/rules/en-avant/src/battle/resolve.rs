@@ -500,11 +500,16 @@ impl Battle {
         let x = &self.units[i];
         let base = if x.formation == Formation::Square { crate::tables::rates::INFANTRY_COLUMN } else { x.rate() };
         let len = if x.ran == 0 { base * 2.0 } else { base };
-        if let Some(away) = self.run_heading(i, len) {
-            self.wheel(i, away);
-        }
+        let way = match self.run_heading(i, base * 2.0) {
+            Some((h, true)) => {
+                self.wheel(i, h);
+                h
+            }
+            Some((h, false)) => h, // no room to turn: it runs that way as it stands
+            None => self.units[i].facing,
+        };
         let facing = self.units[i].facing;
-        let dir = volley_table::unit(facing);
+        let dir = volley_table::unit(way);
         self.units[i].change = None;
         let d = self.travel(i, facing, dir, len, Mode::Run, hold, events);
         self.units[i].ran += 1;
@@ -528,7 +533,11 @@ impl Battle {
             return;
         }
         let Some(target) = self.units.get(t) else { return };
-        if !target.here() {
+        // A loser that has run off the field this turn, ahead of the horse, is pursued off it
+        // all the same: the text's "pursue an enemy off the table" does not wait on catching it.
+        let ran_off = target.presence == Presence::Removed && target.running();
+        let followed = ran_off && self.units[i].arm() == Arm::Cavalry;
+        if !(target.here() || followed) {
             self.tell(events, format!("{} has nobody left to pursue", self.name(i)));
             return;
         }
@@ -539,12 +548,20 @@ impl Battle {
             self.units[i].moved_turn = self.turn;
             self.tell(
                 events,
-                format!(
-                    "{} ride down {} and pursue it off the field: {} is gone; the horsemen are dispersed and will rally on their command group",
-                    self.name(i),
-                    self.name(t),
-                    self.name(t)
-                ),
+                if ran_off {
+                    format!(
+                        "{} pursue {} off the field: the horsemen are dispersed and will rally on their command group",
+                        self.name(i),
+                        self.name(t)
+                    )
+                } else {
+                    format!(
+                        "{} ride down {} and pursue it off the field: {} is gone; the horsemen are dispersed and will rally on their command group",
+                        self.name(i),
+                        self.name(t),
+                        self.name(t)
+                    )
+                },
             );
             self.explain(events, format!("{} returns in the recovery of turn {back}", self.name(i)));
             return;
@@ -659,25 +676,49 @@ impl Battle {
         let steps = (len / STEP).ceil() as usize;
         let mut gone = 0.0;
         let mut prev = self.units[i].corners();
+        // A unit running away goes round what stands in its way (friends, ground it cannot
+        // cross): a step blocked straight ahead is tried turned aside, 30°, 60° and 90°, on the
+        // side it first turned to; the distance is counted along its path.
+        let way = heading_to(Point::new(0.0, 0.0), dir);
+        let mut aside = 1.0;
+        let threats: Vec<usize> = if mode == Mode::Run {
+            near.iter().copied().filter(|&j| self.units[j].side != side && self.gap(i, j) <= len).collect()
+        } else {
+            Vec::new()
+        };
         for k in 1..=steps {
             let t = (k as f64 * STEP).min(len);
-            let p = start + dir * t;
-            let c = corners(kind, formation, p, facing);
-            let table = &self.stat().table;
-            if !c.iter().all(|&q| table.contains(q)) {
-                if mode == Mode::Run {
-                    self.units[i].presence = Presence::Removed;
-                    self.tell(events, format!("{} runs off the field", self.name(i)));
-                    return t;
+            let tries: &[f64] = if mode == Mode::Run { &[0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0] } else { &[0.0] };
+            let mut step = None;
+            for &turn in tries {
+                let p = if turn == 0.0 && mode != Mode::Run {
+                    start + dir * t
+                } else {
+                    self.units[i].at + volley_table::unit(way + turn * aside) * (t - gone)
+                };
+                let c = corners(kind, formation, p, facing);
+                let table = &self.stat().table;
+                if !c.iter().all(|&q| table.contains(q)) {
+                    if mode == Mode::Run {
+                        self.units[i].presence = Presence::Removed;
+                        self.tell(events, format!("{} runs off the field", self.name(i)));
+                        return t;
+                    }
+                    break;
                 }
-                break;
+                // Turned aside, a runner comes no closer to the enemies it runs from.
+                if c.iter().all(|&q| table.passable(q))
+                    && !self.step_blocked(i, &near, &c, &prev, target, mode)
+                    && (turn == 0.0 || !self.step_blocked(i, &threats, &c, &prev, None, Mode::NoCloser))
+                {
+                    if turn < 0.0 {
+                        aside = -aside; // it went round by the other side: it keeps to it
+                    }
+                    step = Some((p, c));
+                    break;
+                }
             }
-            if !c.iter().all(|&q| table.passable(q)) {
-                break;
-            }
-            if self.step_blocked(i, &near, &c, &prev, target, mode) {
-                break;
-            }
+            let Some((p, c)) = step else { break };
             self.units[i].at = p;
             gone = t;
             prev = c;
@@ -758,60 +799,102 @@ impl Battle {
         })
     }
 
-    /// The heading a unit running away takes: it turns its back on the enemy — on the face of
-    /// its body that the enemies within its run (`len`) stand off, taken at their middle (or the
-    /// nearest enemy if none is so near): an enemy in front sends it straight to its rear, one
-    /// on its left flank to its right — then, if turning to it or its first step is blocked, the
-    /// nearest heading within 60° of it that is free.
-    fn run_heading(&self, i: usize, len: f64) -> Option<f64> {
-        let side = self.units[i].side;
-        let enemies: Vec<usize> =
-            (0..self.units.len()).filter(|&j| self.units[j].here() && self.units[j].side != side).collect();
-        let mut near: Vec<usize> = enemies.iter().copied().filter(|&j| self.gap(i, j) <= len).collect();
+    /// The heading a unit running away takes: it turns its back on the enemy (interpretation
+    /// 31). The enemies within its first turn's run (`len`: double its move), or the nearest if
+    /// none is so near, each stand off
+    /// one face of its body (front, rear, a flank), weighing more the nearer they are; it runs
+    /// out of a face no enemy stands off, the one opposite the most weight (an enemy in front
+    /// sends it to its rear; enemies in front and behind, out of a flank). The heading it can
+    /// turn to: that one, or the nearest within 60° (in 15° steps), or the next way out; `None`
+    /// (keep its facing) if it cannot turn at all. Returns (the way it runs, whether it can turn
+    /// to face it).
+    fn run_heading(&self, i: usize, len: f64) -> Option<(f64, bool)> {
+        let x = &self.units[i];
+        let side = x.side;
+        let mut near: Vec<usize> = (0..self.units.len())
+            .filter(|&j| self.units[j].here() && self.units[j].side != side && self.gap(i, j) <= len)
+            .collect();
         if near.is_empty() {
             near.extend(self.nearest_enemy(i));
         }
         if near.is_empty() {
             return None;
         }
-        let n = near.len() as f64;
-        let middle = near.iter().fold(Point::new(0.0, 0.0), |a, &j| a + self.units[j].centre()) * (1.0 / n);
-        let centre = self.units[i].centre();
-        let x = &self.units[i];
+        let centre = x.centre();
         let (width, depth) = crate::model::size(x.kind, x.formation);
-        let from = if middle.dist(centre) < 1e-6 {
-            // Enemies all round it, their middle on it: the nearest.
-            self.units[self.nearest_enemy(i)?].centre()
-        } else {
-            middle
-        };
-        // Where the enemy stands in the body's own frame, each axis by the body's half size.
-        let off = from - centre;
-        let ahead = off.dot(volley_table::unit(x.facing)) / (depth / 2.0).max(1e-6);
-        let right = off.dot(volley_table::unit(x.facing + 90.0)) / (width / 2.0).max(1e-6);
-        let away = if ahead.abs() >= right.abs() {
-            if ahead > 0.0 { x.facing + 180.0 } else { x.facing }
-        } else if right > 0.0 {
-            x.facing - 90.0
-        } else {
-            x.facing + 90.0
-        };
-        let others: Vec<usize> = (0..self.units.len()).filter(|&j| j != i && self.units[j].here()).collect();
-        let free = |h: f64| {
+        let (ahead_dir, right_dir) = (volley_table::unit(x.facing), volley_table::unit(x.facing + 90.0));
+        // Weight on each face: front, rear, right flank, left flank.
+        let mut weight = [0.0f64; 4];
+        for &j in &near {
+            let off = self.units[j].centre() - centre;
+            let ahead = off.dot(ahead_dir) / (depth / 2.0).max(1e-6);
+            let right = off.dot(right_dir) / (width / 2.0).max(1e-6);
+            let face = if ahead.abs() >= right.abs() {
+                if ahead > 0.0 { 0 } else { 1 }
+            } else if right > 0.0 {
+                2
+            } else {
+                3
+            };
+            weight[face] += 1.0 / (self.gap(i, j) + 5.0);
+        }
+        // The ways out: through the rear (away from the front), the front, the left flank
+        // (away from the right), the right flank; each with its heading and the face opposite.
+        let ways =
+            [(x.facing + 180.0, 1usize, 0usize), (x.facing, 0, 1), (x.facing - 90.0, 3, 2), (x.facing + 90.0, 2, 3)];
+        let mut ranked: Vec<(f64, f64)> = ways
+            .iter()
+            .map(|&(h, through, opposite)| (norm_heading(h), weight[opposite] - 1000.0 * weight[through]))
+            .collect();
+        // Ways alike: the one leading farthest from the enemies, each weighed as above.
+        let pull = near.iter().fold(Point::new(0.0, 0.0), |a, &j| {
+            let off = self.units[j].centre() - centre;
+            a + off * (1.0 / ((off.dot(off)).sqrt().max(1e-6) * (self.gap(i, j) + 5.0)))
+        });
+        ranked.sort_by(|a, b| {
+            b.1.total_cmp(&a.1)
+                .then_with(|| volley_table::unit(a.0).dot(pull).total_cmp(&volley_table::unit(b.0).dot(pull)))
+        });
+        // Enemies off two neighbouring faces (in front and on a flank): between the two ways
+        // out, nearer the one from the heavier weight.
+        let (first, second) = (ranked[0], ranked[1]);
+        let between = ((second.0 - first.0 + 540.0) % 360.0) - 180.0;
+        if first.1 > 0.0 && second.1 > 0.0 && (between.abs() - 90.0).abs() < 1e-6 {
+            ranked[0].0 = norm_heading(first.0 + between * second.1 / (first.1 + second.1));
+        }
+        let best = ranked[0].0;
+        let can_turn = |h: f64| {
             let at = centre + volley_table::unit(h) * (depth / 2.0);
-            let turned = corners(x.kind, x.formation, at, h);
-            if !self.clear(i, &turned, None) {
-                return false;
-            }
-            let step = corners(x.kind, x.formation, at + volley_table::unit(h) * STEP, h);
-            let table = &self.stat().table;
-            if !step.iter().all(|&q| table.contains(q)) {
-                return true; // off the field: it runs off
-            }
-            step.iter().all(|&q| table.passable(q)) && !self.step_blocked(i, &others, &step, &turned, None, Mode::Run)
+            self.clear(i, &corners(x.kind, x.formation, at, h), None)
         };
-        const TRIES: [f64; 9] = [0.0, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0];
-        Some(TRIES.iter().map(|d| norm_heading(away + d)).find(|&h| free(h)).unwrap_or(away))
+        // Without turning: its first step that way, as it stands, closer to none of the enemies
+        // it runs from.
+        let others: Vec<usize> = (0..self.units.len()).filter(|&j| j != i && self.units[j].here()).collect();
+        let can_slide = |h: f64| {
+            let now = x.corners();
+            let step = corners(x.kind, x.formation, x.at + volley_table::unit(h) * STEP, x.facing);
+            let table = &self.stat().table;
+            !step.iter().all(|&q| table.contains(q))
+                || (step.iter().all(|&q| table.passable(q))
+                    && !self.step_blocked(i, &others, &step, &now, None, Mode::Run)
+                    && !self.step_blocked(i, &near, &step, &now, None, Mode::NoCloser))
+        };
+        const TRIES: [f64; 8] = [15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0];
+        for &(way, score) in &ranked {
+            if score < ranked[0].1 - 1e-9 && score < 0.0 {
+                break; // never out through a face an enemy stands off while a better way exists
+            }
+            if can_turn(way) {
+                return Some((way, true));
+            }
+            if can_slide(way) {
+                return Some((way, false)); // no room to turn: it runs that way as it stands
+            }
+            if let Some(h) = TRIES.iter().map(|d| norm_heading(way + d)).find(|&h| can_turn(h)) {
+                return Some((h, true));
+            }
+        }
+        Some((best, false))
     }
 
     fn complete_changes(&mut self, events: &mut Vec<Event>) {
@@ -1031,6 +1114,7 @@ impl Battle {
         let x = &self.units[u];
         let arm = x.arm();
         let before = x.step_status();
+        let was_running = x.running();
         let lines: Vec<usize> = x.lines().to_vec();
         let band_result = assault_result(arm, won, before.band());
         let mut explained = Vec::new();
@@ -1068,8 +1152,13 @@ impl Battle {
             words = format!("{} is overrun and destroyed", self.name(u));
         } else if x.running() {
             x.pending = Pending::None;
-            x.ran = 0;
-            words = format!("{} breaks and runs", self.name(u));
+            if was_running {
+                // Its first turn of running is behind it: it runs on at its normal move.
+                words = format!("{} runs on", self.name(u));
+            } else {
+                x.ran = 0;
+                words = format!("{} breaks and runs", self.name(u));
+            }
         } else {
             x.pending = match band_result.after {
                 After::Pursue => Pending::Pursue { target: foe as u16 },
