@@ -150,7 +150,7 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
     Sweep {
         /// Scenario file or bundled name.
         scenario: String,
-        /// PATH=V1,V2,...: the value to change and the values to try.
+        /// PATH=V1,V2,...: the value to change and the values to try (a list in brackets, such as [10, 20], or a quoted text is one value).
         #[arg(long)]
         set: String,
         /// Battles at each value.
@@ -349,7 +349,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let src = read_scenario(&scenario)?;
             let (path, values) =
                 set.split_once('=').ok_or_else(|| input!("--set takes PATH=V1,V2,..., such as turn_limit=20,30"))?;
-            let values: Vec<&str> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
+            let values: Vec<&str> = split_values(values).into_iter().map(str::trim).filter(|v| !v.is_empty()).collect();
             if values.is_empty() {
                 input_bail!("--set {path}=: give the values to try, separated by commas");
             }
@@ -365,8 +365,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 input_bail!("{e}");
             }
             let mut rows = Vec::new();
+            let mut texts: Vec<(String, &str)> = Vec::new();
             for v in &values {
                 let text = volley_scenario::edit::set(&src.text, path, v).map_err(|e| input!("--set {e}"))?;
+                if let Some((_, first)) = texts.iter().find(|(t, _)| *t == text) {
+                    input_bail!("--set {path}: {first} and {v} are the same value");
+                }
+                texts.push((text, v));
+            }
+            for (text, v) in texts {
                 let changed = Source::new(format!("{} ({path} = {v})", src.path), text);
                 let summary = match load(&changed) {
                     Ok(battle) => volley_server::with_battle!(battle, b => sweep_point(&b, &cfg)?),
@@ -771,6 +778,28 @@ fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> 
     Ok(())
 }
 
+/// `--set`'s values: separated by commas outside brackets, braces and quotes, so that a list
+/// (`[10, 20]`) or a text with a comma is one value.
+fn split_values(values: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut quote, mut from) = (Vec::new(), 0i32, None, 0);
+    for (i, c) in values.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth -= 1,
+            (None, ',') if depth <= 0 => {
+                out.push(&values[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&values[from..]);
+    out
+}
+
 fn sweep_point<B: Playable>(start: &B, cfg: &volley_sim::Config) -> Result<volley_sim::Summary> {
     volley_sim::simulate(start, cfg, &|_| {}).map_err(|e| anyhow!("{e}"))
 }
@@ -1078,5 +1107,18 @@ where
             eprintln!("the log has no end line: nothing to compare the state hash with");
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_values;
+
+    #[test]
+    fn sweep_values_split_at_commas_outside_brackets_and_quotes() {
+        assert_eq!(split_values("20,30, 40"), vec!["20", "30", " 40"]);
+        assert_eq!(split_values("[10, 20],[30,40]"), vec!["[10, 20]", "[30,40]"]);
+        assert_eq!(split_values("\"a, b\",c"), vec!["\"a, b\"", "c"]);
+        assert_eq!(split_values("{ x = 1, y = 2 },'p,q'"), vec!["{ x = 1, y = 2 }", "'p,q'"]);
     }
 }

@@ -650,6 +650,11 @@ fn sweep_changes_one_value_and_names_a_bad_path() {
     // file is edited in place): hochdorf-mill.toml has `turn_limit = 10` on line 11.
     let bad = d.run(&["sweep", "hochdorf-mill", "--set", "turn_limit=0", "--runs", "2"]);
     assert!(stderr(&bad).contains("(turn_limit = 0):11:14: turn_limit must be at least 1"), "{}", stderr(&bad));
+    // The same value twice is refused; a list is one value.
+    let bad = d.run(&["sweep", "hochdorf-mill", "--set", "turn_limit=3,3.0,3", "--runs", "2"]);
+    assert!(stderr(&bad).contains("turn_limit: 3 and 3 are the same value"), "{}", stderr(&bad));
+    let bad = d.run(&["sweep", "hochdorf-mill", "--set", "sides.0.units.1.at=[999, 999]", "--runs", "2"]);
+    assert!(stderr(&bad).contains("(sides.0.units.1.at = [999, 999])"), "{}", stderr(&bad));
     // A file that does not load as written is told as `volley check` tells it, before any value.
     d.write("broken.toml", "name = \"x\"\nruleset = \"old-fritz\"\nturn_limit = 0\n");
     let bad = d.run(&["sweep", "broken.toml", "--set", "turn_limit=5", "--runs", "2"]);

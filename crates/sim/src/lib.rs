@@ -43,6 +43,9 @@ pub enum SimError {
     /// The thread pool could not be built.
     #[error("cannot start {0} threads")]
     Threads(usize),
+    /// More threads asked for than any machine has use for.
+    #[error("jobs: at most {MAX_JOBS} threads, not {0}")]
+    TooManyThreads(usize),
 }
 
 /// What to simulate.
@@ -179,6 +182,20 @@ where
     })
 }
 
+/// The most threads a simulation starts (`jobs`); more is refused (a machine has no use for
+/// them, and starting them all takes memory and time).
+pub const MAX_JOBS: usize = 1024;
+
+/// The thread pool for `cfg`: `cfg.jobs` threads (0: one a core), never more than the battles
+/// to play.
+fn pool(cfg: &Config, battles: u64) -> Result<rayon::ThreadPool, SimError> {
+    if cfg.jobs > MAX_JOBS {
+        return Err(SimError::TooManyThreads(cfg.jobs));
+    }
+    let n = if cfg.jobs == 0 { 0 } else { cfg.jobs.min(usize::try_from(battles.max(1)).unwrap_or(usize::MAX)) };
+    rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|_| SimError::Threads(cfg.jobs))
+}
+
 /// Battles are played this many at a time, so that what waits to be handed on in order stays
 /// small however many battles there are.
 const CHUNK: u64 = 4096;
@@ -196,8 +213,7 @@ where
     B: GameState + Heuristic + Tally + Sync,
 {
     let units = units_of(&start.view(Viewer::Umpire));
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs).build().map_err(|_| SimError::Threads(cfg.jobs))?;
+    let pool = pool(cfg, cfg.runs)?;
     let done = AtomicU64::new(0);
     let mut from = 0;
     while from < cfg.runs {
@@ -229,8 +245,7 @@ where
     B: GameState + Heuristic + Tally + Sync,
 {
     let units = units_of(&start.view(Viewer::Umpire));
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs).build().map_err(|_| SimError::Threads(cfg.jobs))?;
+    let pool = pool(cfg, indices.end.saturating_sub(indices.start))?;
     pool.install(|| {
         indices
             .into_par_iter()

@@ -26,6 +26,17 @@ fn the_summary_is_the_same_whatever_the_number_of_threads() {
 }
 
 #[test]
+fn threads_are_refused_past_the_limit_and_never_more_than_the_battles() {
+    let b = mill();
+    let e = run(&b, &config(volley_sim::MAX_JOBS + 1), &|_| {}).unwrap_err().to_string();
+    assert_eq!(e, format!("jobs: at most {} threads, not {}", volley_sim::MAX_JOBS, volley_sim::MAX_JOBS + 1));
+    // As many threads as the limit, for two battles: two are started, the battles the same.
+    let few = Config { runs: 2, ..config(volley_sim::MAX_JOBS) };
+    assert_eq!(run(&b, &few, &|_| {}).unwrap(), run(&b, &Config { runs: 2, ..config(1) }, &|_| {}).unwrap());
+    assert!(run_indices(&b, &config(volley_sim::MAX_JOBS + 1), 0..1).is_err());
+}
+
+#[test]
 fn a_simulation_split_into_shares_plays_the_same_battles() {
     let b = mill();
     let whole = run(&b, &config(2), &|_| {}).unwrap();
