@@ -165,9 +165,13 @@ impl Game {
 
     /// A game from `to_json`'s text: the scenario replayed, every action with its own draws.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Game> {
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
         let v: Value = serde_json::from_str(text).map_err(|e| err(format!("not a saved game: {e}")))?;
         let field = |k: &str| v.get(k).ok_or_else(|| err(format!("not a saved game: no {k:?}")));
+        let format = field("format")?;
+        if format != "volley-game/1" {
+            return Err(err(format!("not a saved game of this version: format {format}, not \"volley-game/1\"")));
+        }
         let path = field("path")?.as_str().ok_or_else(|| err("path: text"))?.to_string();
         let scenario = field("scenario")?.as_str().ok_or_else(|| err("scenario: text"))?.to_string();
         let seed = field("seed")?.as_u64().ok_or_else(|| err("seed: a whole number"))?;
@@ -175,7 +179,7 @@ impl Game {
         let mut game = Game::open(Source::new(path, scenario), seed)?;
         for (i, t) in taken.into_iter().enumerate() {
             let mut script = Scripted::new(t.draws.iter().map(|d| d.value));
-            game.take(t.by, &t.action, &mut script).map_err(|e| err(format!("action {}: {e}", i + 1)))?;
+            game.take(t.by, &t.action, &mut script).map_err(|e| err(format!("action {}: {}", i + 1, e.value(py))))?;
         }
         Ok(game)
     }
@@ -293,15 +297,28 @@ fn simulate<'py>(
     }
     let battle = catalog::load_battle(&Source::new(scenario.0, scenario.1)).map_err(err)?;
     let cfg = config(runs, agents, seed, jobs);
-    let (records, summary) = py.detach(|| {
-        volley_server::with_battle!(battle, b => {
-            let records = volley_sim::run(&b, &cfg, &|_| {}).map_err(err)?;
-            let summary = volley_sim::summarize(&b, &cfg, &records);
-            PyResult::Ok((records, to_text(&summary)?))
-        })
-    })?;
+    let (records, summary) = volley_server::with_battle!(battle, b => {
+        // In slices, the interpreter released while each is played and asked between them
+        // whether it was interrupted (Ctrl-C), so that a long simulation stops when asked.
+        let mut records = Vec::with_capacity(usize::try_from(runs).unwrap_or(0).min(1 << 20));
+        let threads = if jobs == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { jobs };
+        let slice = SLICE.max(16 * threads as u64);
+        let mut first = 0;
+        while first < runs {
+            let last = runs.min(first + slice);
+            records.extend(py.detach(|| volley_sim::run_indices(&b, &cfg, first..last)).map_err(err)?);
+            py.check_signals()?;
+            first = last;
+        }
+        let summary = py.detach(|| volley_sim::summarize(&b, &cfg, &records));
+        (records, to_text(&summary)?)
+    });
     Ok((columns(py, &records)?, summary))
 }
+
+/// The fewest battles a simulation plays between two looks at whether it was interrupted (16 a
+/// thread when there are more threads): every thread kept busy, and a stop within a second or so.
+const SLICE: u64 = 256;
 
 /// Nothing if the scenario (`(path, text)`) loads and the `agents` (if given) are agents' names;
 /// else what is wrong.

@@ -97,6 +97,14 @@ def test_bad_input_is_a_value_error_with_the_engines_words(tmp_path):
         volley.load("mittelhof", seed=-1)
     with pytest.raises(ValueError, match="not a saved game"):
         volley.Game.from_json("{}")
+    saved = json.loads(volley.load("hochdorf-mill").to_json())
+    saved["format"] = "volley-game/99"
+    with pytest.raises(ValueError, match="not a saved game of this version"):
+        volley.Game.from_json(json.dumps(saved))
+    with pytest.raises(TypeError, match="agents: two names as text"):
+        volley.simulate("hochdorf-mill", runs=1, agents=(None, 1))
+    with pytest.raises(ValueError, match="^name_or_path: give a bundled"):
+        volley.load("")
 
 
 SITUATION = {
@@ -121,6 +129,10 @@ def test_the_desk_resolves_with_table_dice_and_gives_exact_odds():
     assert len({tuple(d["value"] for d in r["draws"]) for r in fresh}) > 1
     again = " ".join(str(d["value"]) for d in fresh[0]["draws"])
     assert volley.resolve("old-fritz", SITUATION, draws=again)["text"] == fresh[0]["text"]
+    # A result's draws, or a list of values, given back as they are.
+    assert volley.resolve("old-fritz", SITUATION, draws=fresh[0]["draws"])["text"] == fresh[0]["text"]
+    values = [d["value"] for d in fresh[0]["draws"]]
+    assert volley.resolve("old-fritz", SITUATION, draws=values)["text"] == fresh[0]["text"]
     with pytest.raises(ValueError, match="no rule set"):
         volley.odds("chess", SITUATION)
     with pytest.raises(ValueError, match="situation"):

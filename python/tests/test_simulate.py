@@ -87,3 +87,28 @@ def test_the_columns_are_read_without_a_copy():
     assert counts == {w: winners.count(w) for w in set(winners)}
     # A battle without a winner is a null, not a 0.
     assert table.column("winner").null_count == winners.count(None)
+
+
+def test_a_long_simulation_stops_when_interrupted():
+    """Ctrl-C (SIGINT) stops a long simulation within a few seconds, as KeyboardInterrupt."""
+    import signal
+    import sys
+    import time
+
+    code = "import volley; print('started', flush=True); volley.simulate('the-village', 10**7, jobs=1)"
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "started"
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    finally:
+        p.kill()
+    assert p.returncode != 0 and "KeyboardInterrupt" in err, err
+
+
+def test_a_scenario_may_be_a_path_object():
+    scenario = ROOT / "scenarios" / "itchy-scratchy" / "hochdorf-mill.toml"
+    assert volley.summary_of(volley.simulate(scenario, runs=2)) == volley.summary_of(
+        volley.simulate(str(scenario), runs=2))
+    assert volley.load(scenario).state_hash == volley.load(str(scenario)).state_hash

@@ -55,6 +55,9 @@ def test_values_of_every_kind():
     # A table the file leaves out is made on the way (the farm has no [rules]).
     hidden = volley.sweep("the-farm", "rules.rules_hidden", [True, False], runs=2)
     assert hidden.column("value").to_pylist() == [True, False]
+    # numpy's booleans are booleans (their type's name differs between numpy versions).
+    flags = volley.sweep("the-farm", "rules.rules_hidden", np.array([True, False]), runs=2)
+    assert flags.column("value").type == "bool" and volley.summary_of(flags) == volley.summary_of(hidden)
 
 
 def test_a_refused_value_is_told_at_its_line_in_the_file():
@@ -81,8 +84,10 @@ def test_bad_sweeps_say_what_is_wrong(tmp_path):
         volley.sweep("the-village", "turn_limit", [None])
     with pytest.raises(ValueError, match="beyond TOML"):
         volley.sweep("the-village", "turn_limit", [2**70])
-    with pytest.raises(ValueError, match="given twice"):
+    with pytest.raises(ValueError, match="5 and 5 set the same value"):
         volley.sweep("the-village", "turn_limit", [5, 5])
+    with pytest.raises(ValueError, match="set the same value"):
+        volley.sweep("the-village", "turn_limit", ["3", " 3"])
     with pytest.raises(ValueError, match="at least one"):
         volley.sweep("the-village", "turn_limit", [])
     # A file that does not load as written is told at its own place, not blamed on a value.

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import numbers
+import os
 import secrets
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
 
@@ -31,6 +32,8 @@ from . import _volley
 __all__ = ["Game", "load", "scenarios", "resolve", "odds", "simulate", "sweep", "summary_of", "env"]
 
 Viewer = Union[int, str]
+ScenarioName = Union[str, "os.PathLike[str]"]
+"""A bundled scenario's name, or a scenario file's path (text or a path object)."""
 
 
 def scenarios() -> list[dict[str, Any]]:
@@ -107,7 +110,9 @@ class Game:
 
     def clone(self) -> "Game":
         """A copy, to try actions on."""
-        return Game(self._g.clone())
+        copy = Game(self._g.clone())
+        copy._last = list(self._last)
+        return copy
 
     def to_json(self) -> str:
         """The game as JSON text: the scenario, the seed, every action with its draws."""
@@ -135,7 +140,7 @@ class Game:
         return f"<volley.Game {self.ruleset} after {self.actions} actions>"
 
 
-def load(name_or_path: str, seed: int = 0) -> Game:
+def load(name_or_path: ScenarioName, seed: int = 0) -> Game:
     """A bundled scenario by name (see ``scenarios()``) or a scenario file's path, its dice
     seeded by ``seed``."""
     return Game(_volley.Game.load(_text("name_or_path", name_or_path), _whole("seed", seed)))
@@ -179,18 +184,27 @@ def _whole(name: str, v: Any, least: int = 0) -> int:
 
 
 def _text(name: str, v: Any) -> str:
+    """A scenario's name or path (text or a path object), checked."""
+    if isinstance(v, os.PathLike):
+        v = os.fspath(v)
     if not isinstance(v, str):
-        raise TypeError(f"{name}: text (a bundled scenario's name or a file's path), not {v!r}")
+        raise TypeError(f"{name}: text or a path (a bundled scenario's name or a file's path), not {v!r}")
+    if not v.strip():
+        raise ValueError(f"{name}: give a bundled scenario's name (see scenarios()) or a scenario file's path")
     return v
 
 
-def resolve(ruleset: str, situation: dict[str, Any], draws: Optional[str] = None,
+def resolve(ruleset: str, situation: dict[str, Any], draws: Union[str, Sequence[Any], None] = None,
             seed: Optional[int] = None) -> dict[str, Any]:
-    """One combat at the umpire's desk: with ``draws`` as rolled on the table ("7 3", "Q 7"),
-    else with the dice seeded by ``seed`` (None: fresh dice, as a throw on the table; the
-    result's ``draws`` say what they were, and typed back as ``draws`` give the same result).
-    Returns ``{"text", "resolution", "draws"}``."""
+    """One combat at the umpire's desk: with ``draws`` as rolled on the table — text as typed
+    ("7 3", "Q 7"), or a list of values (or of a result's ``draws``) — else with the dice seeded
+    by ``seed`` (None: fresh dice, as a throw on the table). Returns ``{"text", "resolution",
+    "draws"}``; the result's ``draws``, given back as ``draws``, give the same result."""
     seed = secrets.randbits(63) if seed is None else _whole("seed", seed)
+    if draws is not None and not isinstance(draws, str):
+        if not isinstance(draws, Sequence):
+            raise TypeError(f"draws: text as typed (\"7 3\") or a list of values, not {draws!r}")
+        draws = " ".join(str(d["value"] if isinstance(d, dict) and "value" in d else d) for d in draws)
     return json.loads(_volley.resolve(ruleset, json.dumps(situation), draws, seed))
 
 
@@ -201,7 +215,7 @@ def odds(ruleset: str, situation: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def simulate(
-    scenario: str,
+    scenario: ScenarioName,
     runs: int,
     agents: tuple[str, str] = ("heuristic", "heuristic"),
     seed: int = 1,
@@ -228,7 +242,7 @@ SweepValue = Union[int, float, str, bool]
 
 
 def sweep(
-    scenario: str,
+    scenario: ScenarioName,
     path: str,
     values: Sequence[SweepValue],
     runs: int = 100,
@@ -270,7 +284,7 @@ class _SweepPlan:
         self.runs, self.agents, self.seed, self.values, self.points = runs, agents, seed, values, points
 
 
-def _sweep_plan(scenario: str, path: str, values: Sequence[SweepValue], runs: int,
+def _sweep_plan(scenario: ScenarioName, path: str, values: Sequence[SweepValue], runs: int,
                 agents: Sequence[str], seed: int) -> _SweepPlan:
     runs, seed, agents = _whole("runs", runs, 1), _whole("seed", seed), _two(agents)
     if not isinstance(path, str) or not path:
@@ -281,15 +295,18 @@ def _sweep_plan(scenario: str, path: str, values: Sequence[SweepValue], runs: in
     if not values:
         raise ValueError("values: give at least one value to try")
     texts = [_value_text(v) for v in values]
-    for i, t in enumerate(texts):
-        if t in texts[:i]:
-            raise ValueError(f"values: {values[i]!r} is given twice")
     source = _volley.source(_text("scenario", scenario))
     _volley.check(source, agents)  # the file as written, and the agents
-    points = []
+    points: list[tuple[str, tuple[str, str]]] = []
     for v, t in zip(values, texts):
         try:
             changed = (f"{source[0]} ({path} = {t})", _volley.edit(source[1], path, t))
+        except ValueError as e:
+            raise ValueError(f"with {path} = {t}: {e}") from None
+        for (_, (_, other)), w in zip(points, values):
+            if other == changed[1]:
+                raise ValueError(f"values: {w!r} and {v!r} set the same value")
+        try:
             _volley.check(changed)
         except ValueError as e:
             raise ValueError(f"with {path} = {t}: {e}") from None
@@ -297,9 +314,14 @@ def _sweep_plan(scenario: str, path: str, values: Sequence[SweepValue], runs: in
     return _SweepPlan(runs, agents, seed, values, points)
 
 
+def _is_bool(v: Any) -> bool:
+    """A boolean, Python's or numpy's (``numpy.bool_``, whose name differs between versions)."""
+    return isinstance(v, bool) or (type(v).__module__ == "numpy" and type(v).__name__ in ("bool", "bool_"))
+
+
 def _value_text(v: Any) -> str:
     """A value as ``--set`` takes it (TOML; a bare word is text)."""
-    if isinstance(v, bool) or type(v).__name__ == "bool_":
+    if _is_bool(v):
         return "true" if v else "false"
     if isinstance(v, numbers.Integral):
         if not -(2**63) <= int(v) < 2**63:
@@ -352,11 +374,11 @@ def _value_column(values: list[SweepValue]) -> tuple[Any, list[Any]]:
     value is one, else the values' texts."""
     import pyarrow as pa
 
-    if all(isinstance(v, bool) or type(v).__name__ == "bool_" for v in values):
+    if all(_is_bool(v) for v in values):
         return pa.bool_(), [bool(v) for v in values]
-    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+    if all(isinstance(v, numbers.Integral) and not _is_bool(v) for v in values):
         return pa.int64(), [int(v) for v in values]
-    if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values):
+    if all(isinstance(v, numbers.Real) and not _is_bool(v) for v in values):
         return pa.float64(), [float(v) for v in values]
     return pa.string(), [_value_text(v) for v in values]
 
@@ -366,9 +388,11 @@ _SWEEP_COLUMNS = ("value", "side0_wins", "side0_rate", "side0_lo", "side0_hi", "
 
 
 def _two(agents: Sequence[str]) -> tuple[str, str]:
-    if isinstance(agents, str) or len(agents) != 2:
+    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != 2:
         raise ValueError(f"agents: two names, one a side, such as ('heuristic', 'random'), not {agents!r}")
-    return (str(agents[0]), str(agents[1]))
+    if not all(isinstance(a, str) for a in agents):
+        raise TypeError(f"agents: two names as text, such as ('heuristic', 'random'), not {agents!r}")
+    return (agents[0], agents[1])
 
 
 def _table(columns: list, metadata: dict[str, str]) -> "pyarrow.Table":

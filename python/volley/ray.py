@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 import ray as _ray
 
-from . import SweepValue, _sweep_plan, _sweep_table, _table, _text, _two, _volley, _whole
+from . import ScenarioName, SweepValue, _sweep_plan, _sweep_table, _table, _text, _two, _volley, _whole
 
 if TYPE_CHECKING:
     import pyarrow
@@ -54,7 +54,7 @@ def _submit(scenario: tuple[str, str], runs: int, agents: tuple[str, str], seed:
 
 
 def simulate(
-    scenario: str,
+    scenario: ScenarioName,
     runs: int,
     agents: tuple[str, str] = ("heuristic", "heuristic"),
     seed: int = 1,
@@ -76,7 +76,7 @@ def simulate(
 
 
 def sweep(
-    scenario: str,
+    scenario: ScenarioName,
     path: str,
     values: Sequence[SweepValue],
     runs: int = 100,
