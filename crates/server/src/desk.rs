@@ -22,9 +22,37 @@ pub trait Desk: Send + Sync {
 
 struct Of<C>(C);
 
-fn situation<C: Calculator>(v: &Value) -> Result<C::Situation, ApiError> {
-    serde_json::from_value(v.clone())
-        .map_err(|e| ApiError::bad(format!("the situation: {}", volley_scenario::in_plain_words(&e.to_string()))))
+fn situation<C: Calculator>(v: &Value) -> Result<C::Situation, ApiError>
+where
+    C::Situation: JsonSchema,
+{
+    serde_json::from_value(v.clone()).map_err(|e| {
+        let e = e.to_string();
+        // A situation of several kinds (Der Alte Fritz, En Avant) is an object with the kind as
+        // its only key: say which kinds there are rather than serde's "a map with a single key".
+        let kinds = kinds(&serde_json::to_value(schemars::schema_for!(C::Situation)).unwrap_or(Value::Null));
+        if e.contains("single key") && !kinds.is_empty() {
+            return ApiError::bad(format!(
+                "the situation: one kind of combat as its only key, one of {}, such as {{\"{}\": {{...}}}}",
+                kinds.join(", "),
+                kinds[0]
+            ));
+        }
+        ApiError::bad(format!("the situation: {}", volley_scenario::in_plain_words(&e)))
+    })
+}
+
+/// The kinds of a situation whose schema is one of several objects, each with a single
+/// required key (an externally tagged enum).
+fn kinds(schema: &Value) -> Vec<String> {
+    let Some(one_of) = schema.get("oneOf").and_then(Value::as_array) else { return Vec::new() };
+    one_of
+        .iter()
+        .filter_map(|s| match s.get("required").and_then(Value::as_array).map(Vec::as_slice) {
+            Some([k]) => k.as_str().map(str::to_string),
+            _ => None,
+        })
+        .collect()
 }
 
 impl<C> Desk for Of<C>
@@ -116,5 +144,26 @@ impl Desk for WithExamples {
 
     fn resolve(&self, situation: &Value, draws: Option<&str>, seed: u64) -> Result<Value, ApiError> {
         self.inner.resolve(situation, draws, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_situation_without_its_kind_says_which_kinds_there_are() {
+        for (ruleset, kinds) in [("der-alte-fritz", ["volley", "melee"]), ("en-avant", ["fire", "assault"])] {
+            let d = desk(ruleset).unwrap();
+            let e = d.odds(&json!({})).unwrap_err().message;
+            assert!(e.starts_with("the situation: one kind of combat as its only key, one of"), "{e}");
+            for k in kinds {
+                assert!(e.contains(k), "{ruleset}: {e}");
+            }
+        }
+        // A rule set with one kind of situation keeps serde's words, made plain.
+        let e = desk("old-fritz").unwrap().odds(&json!({"attacker": 1})).unwrap_err().message;
+        assert!(e.starts_with("the situation: "), "{e}");
     }
 }
