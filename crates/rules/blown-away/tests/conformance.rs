@@ -4,7 +4,9 @@
 use volley_blown_away::game::{COMBAT_RANGE, LRA_RANGE, MOB_CLEARANCE, MOB_MOVE, PASS};
 use volley_blown_away::model::Unit;
 use volley_blown_away::{Action, Battle, Event, load};
+use volley_chance::Seeded;
 use volley_core::Agent;
+use volley_core::conformance::{Words, check_words_with};
 use volley_core::conformance::{check_with, games};
 use volley_scenario::Source;
 use volley_table::{Point, dist_to_segment, heading_to, turn, unit as heading};
@@ -281,4 +283,87 @@ fn a_side_fixing_its_deployment_is_given_its_units_and_its_band_and_nobody_else_
     b.apply(&act(as_given), &mut volley_chance::Seeded::new(1), &mut events).unwrap();
     assert!(b.view(Viewer::Side(0)).deploy.is_none());
     assert!(b.view(Viewer::Side(1)).deploy.is_some());
+}
+
+// Every text a person reads — the account's lines, the phase, the pieces' labels and status,
+// the markers, the notes, the candidates' descriptions — in words: no name from the program
+// (a `Debug` name such as `RunAway`, braces, snake_case) and no place given as raw coordinates
+// (`[15.0, 13.9]`) in a candidate's description or an event's text, over seeded battles of every
+// bundled scenario.
+
+/// Proper names of the scenarios that are not in the view (commanders) and are spelled with a
+/// capital inside a word.
+const NAMES: &[&str] = &[];
+
+#[test]
+fn every_text_a_person_reads_is_in_words() {
+    for s in SCENARIOS {
+        let b = scenario(s);
+        for (kind, master, games) in [("heuristic", 71, 2), ("random", 72, 1)] {
+            let words = Words { no_coordinates: true };
+            let read = check_words_with(|| b.clone(), agents(kind), master, games, 100_000, NAMES, words);
+            assert!(read > 100, "{s}: only {read} texts read");
+        }
+    }
+}
+
+/// `text` without what stands in brackets (the reasons).
+fn without_brackets(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .filter(|&c| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = depth.saturating_sub(1);
+                    return false;
+                }
+                _ => {}
+            }
+            depth == 0
+        })
+        .collect()
+}
+
+/// Every combat of seeded battles gives the men to run term by term, and the terms add up.
+#[test]
+fn the_men_to_run_are_given_term_by_term_and_add_up() {
+    use volley_core::{Actor, GameState};
+    let mut read = 0;
+    for s in SCENARIOS {
+        let seed = Seeded::derive(76, 0);
+        let mut rng = Seeded::new(seed);
+        let mut players = agents("heuristic")(seed);
+        let mut b = scenario(s);
+        let (mut cands, mut events) = (Vec::new(), Vec::new());
+        while b.outcome().is_none() {
+            let Actor::Side(side) = b.actor() else { break };
+            cands.clear();
+            b.candidate_actions(&mut cands);
+            let i = players[usize::from(side)].choose(&b, &cands);
+            events.clear();
+            b.apply(&cands[i], &mut rng, &mut events).unwrap();
+            for line in events.iter().map(ToString::to_string) {
+                for (at, _) in line.match_indices(" to run: ") {
+                    let before: String = line[..at]
+                        .chars()
+                        .rev()
+                        .take_while(char::is_ascii_digit)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
+                    let total: i32 = before.parse().unwrap();
+                    let rest = &line[at + 9..];
+                    let terms = without_brackets(&rest[..rest.find(" -> ").unwrap()]);
+                    // Fewer than none run none: "... = -1: none".
+                    let terms = terms.split(" = ").next().unwrap_or("");
+                    let sum: i32 = terms.split_whitespace().map(|t| t.parse::<i32>().unwrap()).sum();
+                    assert_eq!(sum.max(0), total, "{line}");
+                    read += 1;
+                }
+            }
+        }
+    }
+    assert!(read > 20, "{read} combats read");
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_core::Agent;
+use volley_core::conformance::{Words, check_words_with};
 use volley_core::conformance::{check, check_with, games};
 use volley_der_alte_fritz::model::{Formation, State, rate};
 use volley_der_alte_fritz::units::Arm;
@@ -128,5 +129,27 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
         let b = scenario(s);
         let n = volley_ai::check_scores(&b, 300, 5).unwrap_or_else(|e| panic!("{s}: {e}"));
         assert!(n > 50, "{n} decisions checked");
+    }
+}
+
+// Every text a person reads — the account's lines, the phase, the pieces' labels and status,
+// the markers, the notes, the candidates' descriptions — in words: no name from the program
+// (a `Debug` name such as `RunAway`, braces, snake_case) and no place given as raw coordinates
+// (`[15.0, 13.9]`) in a candidate's description or an event's text, over seeded battles of every
+// bundled scenario.
+
+/// Proper names of the scenarios that are not in the view (commanders) and are spelled with a
+/// capital inside a word.
+const NAMES: &[&str] = &[];
+
+#[test]
+fn every_text_a_person_reads_is_in_words() {
+    for s in SCENARIOS {
+        let b = scenario(s);
+        for (kind, master, games) in [("heuristic", 71, 3), ("random", 72, 2)] {
+            let words = Words { no_coordinates: true };
+            let read = check_words_with(|| b.clone(), agents([kind, kind]), master, games, 100_000, NAMES, words);
+            assert!(read > 100, "{s}: only {read} texts read");
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! hidden no player-facing text carries a number, a modifier or a table.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
+use volley_core::conformance::{Words, check_words_with};
 use volley_core::conformance::{check, check_with, games};
 use volley_core::{Agent, GameState, Viewer};
 use volley_en_avant::battle::Presence;
@@ -202,4 +203,26 @@ fn the_property_test_catches_a_number() {
     assert!(hidden_ok(&b, "1/52nd is now Nervous (3)").is_err());
     assert!(hidden_ok(&b, "step one: Steady +1 outnumbering").is_err());
     assert!(hidden_ok(&b, "turn 3 of 12").is_ok());
+}
+
+// Every text a person reads — the account's lines, the phase, the pieces' labels and status,
+// the markers, the notes, the candidates' descriptions — in words: no name from the program
+// (a `Debug` name such as `RunAway`, braces, snake_case) and no place given as raw coordinates
+// (`[15.0, 13.9]`) in a candidate's description or an event's text, over seeded battles of every
+// bundled scenario.
+
+/// Proper names of the scenarios that are not in the view (commanders) and are spelled with a
+/// capital inside a word.
+const NAMES: &[&str] = &[];
+
+#[test]
+fn every_text_a_person_reads_is_in_words() {
+    for s in SCENARIOS {
+        let b = scenario(s);
+        for (kind, master, games) in [("heuristic", 71, 3), ("random", 72, 2)] {
+            let words = Words { no_coordinates: true };
+            let read = check_words_with(|| b.clone(), agents([kind, kind]), master, games, 100_000, NAMES, words);
+            assert!(read > 100, "{s}: only {read} texts read");
+        }
+    }
 }
