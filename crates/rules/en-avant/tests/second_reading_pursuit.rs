@@ -8,32 +8,15 @@
 
 mod common;
 
-use common::{battle, charge, status, turn, unit, y};
+use common::{battle, blues, charge, reds, status, told_of, turn, unit, y};
 use volley_core::GameState;
 use volley_en_avant::battle::{Action, Battle, Pending, Presence};
 use volley_en_avant::orders::Order;
 use volley_en_avant::tables::Status;
 
-/// Two Red battalions far off in the north corners, so one unit lost does not end the battle.
-const RED_FAR: &str = r#"{ name = "Red reserve", kind = "infantry", at = [20, 110] }, { name = "Red guard", kind = "infantry", at = [160, 110] }"#;
-/// Two Blue battalions far off in the south corners, for the same.
-const BLUE_FAR: &str = r#"{ name = "Blue reserve", kind = "infantry", at = [20, 12] }, { name = "Blue guard", kind = "infantry", at = [160, 12] }"#;
-
-fn reds(near: &str) -> String {
-    format!("{near}, {RED_FAR}")
-}
-
-fn blues(near: &str) -> String {
-    format!("{near}, {BLUE_FAR}")
-}
-
 /// Whether `order` may be given to `name` now.
 fn takes(b: &Battle, name: &str, order: Order) -> bool {
     b.validate(&Action::Order { unit: unit(b, name) as u16, order }).is_ok()
-}
-
-fn told_of(told: &[String], words: &str) -> bool {
-    told.iter().any(|t| t.contains(words))
 }
 
 /// A Pugnacious battalion in line takes a battery that holds its fire.

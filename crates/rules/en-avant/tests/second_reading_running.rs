@@ -13,24 +13,13 @@
 
 mod common;
 
-use common::{battle, charge, status, turn, unit};
+use common::{battle, blues, charge, reds, status, told_of, turn, unit};
 use volley_chance::Seeded;
 use volley_core::GameState;
 use volley_en_avant::battle::{Action, Battle, Pending, Presence};
 use volley_en_avant::orders::Order;
 use volley_en_avant::tables::Status;
 use volley_table::Point;
-
-const RED_FAR: &str = r#"{ name = "Red reserve", kind = "infantry", at = [20, 110] }, { name = "Red guard", kind = "infantry", at = [160, 110] }"#;
-const BLUE_FAR: &str = r#"{ name = "Blue reserve", kind = "infantry", at = [20, 12] }, { name = "Blue guard", kind = "infantry", at = [160, 12] }"#;
-
-fn reds(near: &str) -> String {
-    format!("{near}, {RED_FAR}")
-}
-
-fn blues(near: &str) -> String {
-    format!("{near}, {BLUE_FAR}")
-}
 
 fn centre(b: &Battle, name: &str) -> Point {
     b.units[unit(b, name)].centre()
@@ -50,10 +39,6 @@ fn gap(b: &Battle, a: &str, c: &str) -> f64 {
 
 fn near(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
-}
-
-fn told_of(told: &[String], words: &str) -> bool {
-    told.iter().any(|t| t.contains(words))
 }
 
 /// A Frightened Blue line beaten from the front by an off-centre Red column (turn 1 played).

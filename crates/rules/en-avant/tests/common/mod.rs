@@ -74,3 +74,24 @@ pub fn y(b: &Battle, name: &str) -> f64 {
 pub fn charge(b: &Battle, target: &str) -> Order {
     Order::Charge { target: unit(b, target) as u16 }
 }
+
+/// Two spare battalions of each side far off in its corners, so that one unit running or gone
+/// does not break a side.
+pub const RED_FAR: &str = r#"{ name = "Red reserve", kind = "infantry", at = [20, 110] }, { name = "Red guard", kind = "infantry", at = [160, 110] }"#;
+/// Blue's two spare battalions.
+pub const BLUE_FAR: &str = r#"{ name = "Blue reserve", kind = "infantry", at = [20, 12] }, { name = "Blue guard", kind = "infantry", at = [160, 12] }"#;
+
+/// Red's units a case names, with its spares.
+pub fn reds(near: &str) -> String {
+    format!("{near}, {RED_FAR}")
+}
+
+/// Blue's units a case names, with its spares.
+pub fn blues(near: &str) -> String {
+    format!("{near}, {BLUE_FAR}")
+}
+
+/// Whether a line told contains `words`.
+pub fn told_of(told: &[String], words: &str) -> bool {
+    told.iter().any(|t| t.contains(words))
+}
