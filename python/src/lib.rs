@@ -190,9 +190,7 @@ impl Game {
 #[pyfunction]
 #[pyo3(signature = (ruleset, situation, draws = None, seed = 0))]
 fn resolve(py: Python<'_>, ruleset: &str, situation: &str, draws: Option<&str>, seed: u64) -> PyResult<String> {
-    let desk = volley_server::desk::desk(ruleset).ok_or_else(|| err(format!("no rule set is named {ruleset:?}")))?;
-    let situation: Value =
-        serde_json::from_str(situation).map_err(|e| err(format!("the situation is not JSON: {e}")))?;
+    let (desk, situation) = at_the_desk(ruleset, situation)?;
     let r = py.detach(|| desk.resolve(&situation, draws, seed)).map_err(|e| err(e.message))?;
     to_text(&r)
 }
@@ -200,11 +198,16 @@ fn resolve(py: Python<'_>, ruleset: &str, situation: &str, draws: Option<&str>, 
 /// The exact probability of every outcome of one combat, as JSON text {outcomes: [...]}.
 #[pyfunction]
 fn odds(py: Python<'_>, ruleset: &str, situation: &str) -> PyResult<String> {
-    let desk = volley_server::desk::desk(ruleset).ok_or_else(|| err(format!("no rule set is named {ruleset:?}")))?;
-    let situation: Value =
-        serde_json::from_str(situation).map_err(|e| err(format!("the situation is not JSON: {e}")))?;
+    let (desk, situation) = at_the_desk(ruleset, situation)?;
     let r = py.detach(|| desk.odds(&situation)).map_err(|e| err(e.message))?;
     to_text(&r)
+}
+
+/// The rule set's desk and the situation (JSON text) read.
+fn at_the_desk(ruleset: &str, situation: &str) -> PyResult<(Box<dyn volley_server::desk::Desk>, Value)> {
+    let desk = volley_server::desk::desk(ruleset).ok_or_else(|| err(format!("no rule set is named {ruleset:?}")))?;
+    let situation = serde_json::from_str(situation).map_err(|e| err(format!("the situation is not JSON: {e}")))?;
+    Ok((desk, situation))
 }
 
 /// One column of a table of battles for Arrow: its name, its type (`u64`, `u32`, `u8`, `f64`), its values
@@ -273,10 +276,12 @@ fn source(name_or_path: &str) -> PyResult<(String, String)> {
 }
 
 /// The scenario `text` with the value at `path` (keys and list indices separated by dots) set to
-/// `value` (read as TOML; a bare word is text), as `volley sweep --set` changes it.
+/// each of `values` (read as TOML; a bare word is text), as `volley sweep --set` changes it: a
+/// text a value; two values that make the same text are refused.
 #[pyfunction]
-fn edit(text: &str, path: &str, value: &str) -> PyResult<String> {
-    volley_scenario::edit::set(text, path, value).map_err(err)
+fn edit_each(text: &str, path: &str, values: Vec<String>) -> PyResult<Vec<String>> {
+    let values: Vec<&str> = values.iter().map(String::as_str).collect();
+    volley_scenario::edit::set_each(text, path, &values).map_err(err)
 }
 
 /// Play `runs` battles of the scenario (`(path, text)`, as `source` gives it) as `volley simulate` does, with the
@@ -332,25 +337,12 @@ fn check(scenario: (String, String), agents: Option<(String, String)>) -> PyResu
 
 /// Whether both agents' names are known (an agent is made for each, as a simulation would).
 fn seated<B: volley_server::live::Playable>(_: &B, agents: (String, String)) -> PyResult<()> {
-    volley_ai::seated::<B>(&[agents.0, agents.1], 0)
-        .map(|_| ())
-        .map_err(|n| err(format!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", "))))
+    volley_ai::seated::<B>(&[agents.0, agents.1], 0).map(|_| ()).map_err(|n| err(volley_sim::SimError::Agent(n)))
 }
 
-/// The scenario's text by bundled name or file path.
+/// The scenario's text by file path or bundled name.
 fn scenario_source(scenario: &str) -> PyResult<Source> {
-    match catalog::find(scenario) {
-        Some(b) => Ok(Source::new(b.path, b.text)),
-        None if scenario.trim().is_empty() => {
-            Err(err("scenario: give a bundled scenario's name (see scenarios()) or a scenario file's path"))
-        }
-        None => {
-            let bytes = std::fs::read(scenario).map_err(|e| {
-                err(format!("{scenario}: no bundled scenario has that name, and the file cannot be read: {e}"))
-            })?;
-            Source::from_bytes(scenario, bytes).map_err(err)
-        }
-    }
+    catalog::source(scenario).map_err(err)
 }
 
 /// A share of a simulation, for a worker: the battles numbered `first .. first + count` of a
@@ -416,7 +408,7 @@ fn _volley(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_share, m)?)?;
     m.add_function(wrap_pyfunction!(gather, m)?)?;
     m.add_function(wrap_pyfunction!(source, m)?)?;
-    m.add_function(wrap_pyfunction!(edit, m)?)?;
+    m.add_function(wrap_pyfunction!(edit_each, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_class::<Game>()?;
     Ok(())

@@ -74,7 +74,7 @@ def test_an_actions_account_is_read_as_its_reader_may():
 
 
 def test_bad_input_is_a_value_error_with_the_engines_words(tmp_path):
-    with pytest.raises(ValueError, match="no bundled scenario"):
+    with pytest.raises(ValueError, match="not a bundled scenario"):
         volley.load("no-such-battle")
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "x"\nruleset = "old-fritz"\n[table]\nwidth = "wide"\n')

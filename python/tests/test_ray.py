@@ -54,7 +54,7 @@ def test_bad_input_on_ray_is_refused_before_any_task(local_ray):
         volley.ray.sweep("the-village", "turn_limit", [3, "'x'"], runs=2)
     with pytest.raises(ValueError, match='unknown agent "heuristc"'):
         volley.ray.simulate("the-village", 3, agents=("heuristc", "random"))
-    with pytest.raises(ValueError, match="no bundled scenario"):
+    with pytest.raises(ValueError, match="not a bundled scenario"):
         volley.ray.simulate("no-such-battle", 3)
     # A task asking more CPUs than the cluster has would wait for ever: refused.
     with pytest.raises(ValueError, match="jobs_per_task: 3 CPUs a task, but the cluster has 2"):

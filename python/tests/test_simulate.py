@@ -63,7 +63,7 @@ def test_bad_simulations_are_value_errors(tmp_path):
     binary.write_bytes(b'name = "x"\n\xff\xfe')
     with pytest.raises(ValueError, match=r"binary.toml:2:1: not UTF-8 text \(byte 0xff\)"):
         volley.simulate(str(binary), runs=1)
-    with pytest.raises(ValueError, match="no bundled scenario"):
+    with pytest.raises(ValueError, match="not a bundled scenario"):
         volley.simulate("no-such-battle", runs=1)
     with pytest.raises(ValueError):
         volley.simulate("the-village", runs=1, agents=("heuristic", "nobody"))

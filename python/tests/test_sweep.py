@@ -84,9 +84,9 @@ def test_bad_sweeps_say_what_is_wrong(tmp_path):
         volley.sweep("the-village", "turn_limit", [None])
     with pytest.raises(ValueError, match="beyond TOML"):
         volley.sweep("the-village", "turn_limit", [2**70])
-    with pytest.raises(ValueError, match="5 and 5 set the same value"):
+    with pytest.raises(ValueError, match="turn_limit: 5 and 5 are the same value"):
         volley.sweep("the-village", "turn_limit", [5, 5])
-    with pytest.raises(ValueError, match="set the same value"):
+    with pytest.raises(ValueError, match="are the same value"):
         volley.sweep("the-village", "turn_limit", ["3", " 3"])
     with pytest.raises(ValueError, match="at least one"):
         volley.sweep("the-village", "turn_limit", [])

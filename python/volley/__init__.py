@@ -298,14 +298,8 @@ def _sweep_plan(scenario: ScenarioName, path: str, values: Sequence[SweepValue],
     source = _volley.source(_text("scenario", scenario))
     _volley.check(source, agents)  # the file as written, and the agents
     points: list[tuple[str, tuple[str, str]]] = []
-    for v, t in zip(values, texts):
-        try:
-            changed = (f"{source[0]} ({path} = {t})", _volley.edit(source[1], path, t))
-        except ValueError as e:
-            raise ValueError(f"with {path} = {t}: {e}") from None
-        for (_, (_, other)), w in zip(points, values):
-            if other == changed[1]:
-                raise ValueError(f"values: {w!r} and {v!r} set the same value")
+    for t, edited in zip(texts, _volley.edit_each(source[1], path, texts)):
+        changed = (f"{source[0]} ({path} = {t})", edited)
         try:
             _volley.check(changed)
         except ValueError as e:
@@ -421,7 +415,7 @@ def summary_of(table: "pyarrow.Table") -> Any:
     raise ValueError("this table carries no volley summary (it is not from volley.simulate or volley.sweep)")
 
 
-def env(scenario: str, **kwargs: Any) -> Any:
+def env(scenario: ScenarioName, **kwargs: Any) -> Any:
     """A PettingZoo AEC environment playing ``scenario`` (needs the ``rl`` extra): see
     ``volley.rl.VolleyEnv``."""
     from .rl import VolleyEnv

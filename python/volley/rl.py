@@ -44,9 +44,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import Game, _whole, load
+from . import Game, ScenarioName, _whole, load
 
-__all__ = ["VolleyEnv", "env", "FEATURES"]
+__all__ = ["VolleyEnv", "FEATURES"]
 
 FEATURES = ("present", "own", "enemy", "x", "y", "facing_sin", "facing_cos", "infantry", "cavalry", "artillery",
             "general", "transport", "counters")
@@ -81,7 +81,7 @@ class VolleyEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "volley_v0", "is_parallelizable": False}
 
-    def __init__(self, scenario: str, max_actions: int = 256, max_steps: Optional[int] = None,
+    def __init__(self, scenario: ScenarioName, max_actions: int = 256, max_steps: Optional[int] = None,
                  render_mode: Optional[str] = None) -> None:
         """``scenario``: a bundled name or a scenario file's path. ``max_actions``: the size of
         the action space (a position offering more candidates is an error that says so).
@@ -108,7 +108,6 @@ class VolleyEnv(AECEnv):
         self.game: Game = first
         self._seeds = random.Random(secrets.randbits(64))
         self._choices: Optional[list[dict[str, Any]]] = None
-        self._lines: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -128,7 +127,6 @@ class VolleyEnv(AECEnv):
             self._seeds = random.Random(seed)
         self.game = load(self.scenario, seed=seed)
         self._choices = None
-        self._lines = []
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -199,7 +197,6 @@ class VolleyEnv(AECEnv):
         for a in self.agents:
             self.rewards[a] = 0.0
         self.game.apply(choices[int(action)]["action"])
-        self._lines = self.game.account("spectator")
         self._choices = None
         self.infos = {a: {} for a in self.agents}
         if self.game.outcome is not None:
@@ -226,12 +223,8 @@ class VolleyEnv(AECEnv):
         outcome = self.game.outcome
         if outcome is not None:
             state += f" - over: {outcome.get('reason', '')}"
-        return "\n".join(self._lines + [state])
+        return "\n".join(self.game.account("spectator") + [state])
 
     def close(self) -> None:
         pass
 
-
-def env(scenario: str, **kwargs: Any) -> VolleyEnv:
-    """A PettingZoo AEC environment playing ``scenario`` (see ``VolleyEnv``)."""
-    return VolleyEnv(scenario, **kwargs)

@@ -365,15 +365,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 input_bail!("{e}");
             }
             let mut rows = Vec::new();
-            let mut texts: Vec<(String, &str)> = Vec::new();
-            for v in &values {
-                let text = volley_scenario::edit::set(&src.text, path, v).map_err(|e| input!("--set {e}"))?;
-                if let Some((_, first)) = texts.iter().find(|(t, _)| *t == text) {
-                    input_bail!("--set {path}: {first} and {v} are the same value");
-                }
-                texts.push((text, v));
-            }
-            for (text, v) in texts {
+            let texts = volley_scenario::edit::set_each(&src.text, path, &values).map_err(|e| input!("--set {e}"))?;
+            for (text, v) in texts.into_iter().zip(&values) {
                 let changed = Source::new(format!("{} ({path} = {v})", src.path), text);
                 let summary = match load(&changed) {
                     Ok(battle) => volley_server::with_battle!(battle, b => sweep_point(&b, &cfg)?),
@@ -611,15 +604,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// Read a scenario from a path or a bundled name.
 fn read_scenario(name: &str) -> Result<Source> {
-    if let Some(b) = bundled::find(name) {
-        if !std::path::Path::new(name).exists() {
-            return Ok(Source::new(b.path, b.text));
-        }
-    }
-    let bytes = std::fs::read(name).map_err(|e| {
-        input!("cannot read scenario {name:?} (not a file, and not a bundled scenario: see `volley scenarios`): {e}")
-    })?;
-    Ok(Source::new(name, utf8(name, bytes)?))
+    bundled::source(name).map_err(|e| input!("{e}"))
 }
 
 /// A file's bytes as text, or an input error at the first byte that is not UTF-8.

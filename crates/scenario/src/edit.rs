@@ -5,7 +5,7 @@
 //! so that a diagnostic of the changed scenario points at the line and column of the file the
 //! user wrote (a new key is added at the end of its table).
 
-use toml_edit::{DocumentMut, InlineTable, Item, Table, Value};
+use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
 /// Why a value could not be set: the message names the path and what the scenario has there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +33,24 @@ pub fn set(text: &str, path: &str, value: &str) -> Result<String, EditError> {
     Ok(doc.to_string())
 }
 
+/// The scenario `text` with the value at `path` set to each of `values` in turn ([`set`]), for
+/// a sweep: one text a value, in order.
+///
+/// # Errors
+/// As [`set`]; and two values that make the same scenario (`3` and ` 3`, `48` given twice) are
+/// refused, naming both.
+pub fn set_each(text: &str, path: &str, values: &[&str]) -> Result<Vec<String>, EditError> {
+    let mut out: Vec<String> = Vec::with_capacity(values.len());
+    for v in values {
+        let changed = set(text, path, v)?;
+        if let Some(j) = out.iter().position(|t| *t == changed) {
+            return Err(EditError(format!("{path}: {} and {v} are the same value", values[j])));
+        }
+        out.push(changed);
+    }
+    Ok(out)
+}
+
 struct Walk<'a> {
     path: &'a str,
     new: Value,
@@ -54,71 +72,61 @@ impl Walk<'_> {
 
     fn item(&self, here: &mut Item, parts: &[&str], walked: &str) -> Result<(), EditError> {
         match here {
-            Item::Table(t) => self.table(t, parts, walked),
+            Item::Table(t) => self.table(t, false, parts, walked),
             Item::Value(v) => self.value(v, parts, walked),
             Item::ArrayOfTables(a) => {
                 let Some((part, rest)) = parts.split_first() else {
                     return self.err(format!("{walked} is a list of tables: set one of their values"));
                 };
-                let len = a.len();
-                let k = self.index(part, len, walked)?;
+                let k = self.index(part, a.len(), walked)?;
                 let Some(t) = a.get_mut(k) else { return self.err(format!("{walked} has no entry {k}")) };
-                self.table(t, rest, &join(walked, part))
+                self.table(t, false, rest, &join(walked, part))
             }
             Item::None => self.err(format!("{walked} has no value")),
         }
     }
 
-    fn table(&self, t: &mut Table, parts: &[&str], walked: &str) -> Result<(), EditError> {
+    /// A step into a table, a `[section]` or an inline `{ ... }` one (`inline`).
+    fn table(&self, t: &mut dyn TableLike, inline: bool, parts: &[&str], walked: &str) -> Result<(), EditError> {
         let Some((part, rest)) = parts.split_first() else {
             return self.err(format!("{} is a table: set one of its values", at(walked)));
         };
         if rest.is_empty() {
-            if let Some(old) = t.get_mut(part).and_then(Item::as_value_mut) {
-                *old = self.replacing(Some(old));
-                return Ok(());
-            }
-            match t.get(part) {
+            return match t.get_mut(part) {
+                Some(Item::Value(old)) => {
+                    *old = self.replacing(Some(old));
+                    Ok(())
+                }
                 Some(Item::ArrayOfTables(_)) => {
-                    return self.err(format!("{} is a list of tables: set one of their values", join(walked, part)));
+                    self.err(format!("{} is a list of tables: set one of their values", join(walked, part)))
                 }
-                Some(Item::Table(_)) => {
-                    return self.err(format!("{} is a table: set one of its values", join(walked, part)));
+                Some(Item::Table(_)) => self.err(format!("{} is a table: set one of its values", join(walked, part))),
+                Some(Item::None) | None => {
+                    t.insert(part, Item::Value(self.replacing(None)));
+                    Ok(())
                 }
-                _ => {}
-            }
-            t.insert(part, Item::Value(self.replacing(None)));
-            return Ok(());
+            };
         }
         if !t.contains_key(part) {
-            self.missing(part, rest, walked, t.iter().map(|(k, _)| k.to_string()).collect())?;
-            t.insert(part, Item::Table(Table::new()));
+            // A key missing on the way: a table is made for it when what follows is a key (a
+            // section at the file's end, so that no line of the file moves); an index after it
+            // means a list, which must be in the file.
+            if rest.first().is_some_and(|r| r.parse::<usize>().is_ok()) {
+                let keys: Vec<String> = t.iter().map(|(k, _)| k.to_string()).collect();
+                return self.err(format!("{} has no {part:?} (it has {keys:?})", at(walked)));
+            }
+            let made =
+                if inline { Item::Value(Value::InlineTable(InlineTable::new())) } else { Item::Table(Table::new()) };
+            t.insert(part, made);
         }
         let Some(child) = t.get_mut(part) else { return self.err(format!("{} has no {part:?}", at(walked))) };
         self.item(child, rest, &join(walked, part))
     }
 
-    fn inline(&self, t: &mut InlineTable, parts: &[&str], walked: &str) -> Result<(), EditError> {
-        let Some((part, rest)) = parts.split_first() else {
-            return self.err(format!("{} is a table: set one of its values", at(walked)));
-        };
-        if rest.is_empty() {
-            let new = self.replacing(t.get(part));
-            t.insert(*part, new);
-            return Ok(());
-        }
-        if !t.contains_key(part) {
-            self.missing(part, rest, walked, t.iter().map(|(k, _)| k.to_string()).collect())?;
-            t.insert(*part, Value::InlineTable(InlineTable::new()));
-        }
-        let Some(child) = t.get_mut(part) else { return self.err(format!("{} has no {part:?}", at(walked))) };
-        self.value(child, rest, &join(walked, part))
-    }
-
     fn value(&self, v: &mut Value, parts: &[&str], walked: &str) -> Result<(), EditError> {
         let Some((part, rest)) = parts.split_first() else { return Ok(()) };
         match v {
-            Value::InlineTable(t) => self.inline(t, parts, walked),
+            Value::InlineTable(t) => self.table(t, true, parts, walked),
             Value::Array(a) => {
                 let k = self.index(part, a.len(), walked)?;
                 if rest.is_empty() {
@@ -131,15 +139,6 @@ impl Walk<'_> {
             }
             _ => self.err(format!("{} is a single value, not a table or a list", at(walked))),
         }
-    }
-
-    /// A key missing on the way: a table is made for it when what follows is a key; an index
-    /// after it means a list, which must be in the file.
-    fn missing(&self, part: &str, rest: &[&str], walked: &str, keys: Vec<String>) -> Result<(), EditError> {
-        if rest.first().is_some_and(|r| r.parse::<usize>().is_ok()) {
-            return self.err(format!("{} has no {part:?} (it has {keys:?})", at(walked)));
-        }
-        Ok(())
     }
 
     fn index(&self, part: &str, len: usize, walked: &str) -> Result<usize, EditError> {
@@ -224,6 +223,15 @@ mod tests {
         let out = set(text, "sides.0.units.1.figures", "6").unwrap();
         assert_eq!(out.lines().count(), text.lines().count(), "{out}");
         assert!(out.lines().nth(8).unwrap().contains("figures = 6"), "{out}");
+    }
+
+    #[test]
+    fn a_sweeps_values_make_one_text_each_and_never_the_same_twice() {
+        let texts = set_each(TEXT, "turn_limit", &["5", "6"]).unwrap();
+        assert_eq!(texts, vec![set(TEXT, "turn_limit", "5").unwrap(), set(TEXT, "turn_limit", "6").unwrap()]);
+        let e = set_each(TEXT, "turn_limit", &["3", "4", " 3"]).unwrap_err().to_string();
+        assert_eq!(e, "turn_limit: 3 and  3 are the same value");
+        assert!(set_each(TEXT, "nothing.0", &["1"]).is_err());
     }
 
     #[test]

@@ -45,6 +45,43 @@ pub fn find(name: &str) -> Option<&'static Bundled> {
     SCENARIOS.iter().find(|b| b.name == name || b.path == name)
 }
 
+/// Why a scenario named on a command line or in a call could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// Neither a file that can be read nor a bundled scenario's name.
+    #[error("cannot read scenario {name:?} (not a file, and not a bundled scenario: see `volley scenarios`): {why}")]
+    Unreadable {
+        /// The name or path given.
+        name: String,
+        /// Why the file could not be read.
+        why: std::io::Error,
+    },
+    /// An empty name.
+    #[error("no scenario named: give a bundled scenario's name or a scenario file's path")]
+    Empty,
+    /// The file is not UTF-8 text.
+    #[error("{0}")]
+    NotText(volley_scenario::Diagnostic),
+}
+
+/// A scenario by a file's path or a bundled scenario's name: a file that exists is read (so a
+/// file may share a bundled scenario's name), else the bundled one.
+///
+/// # Errors
+/// Neither can be read, or the file is not UTF-8 text (told at its line and column).
+pub fn source(name: &str) -> Result<volley_scenario::Source, SourceError> {
+    if name.trim().is_empty() {
+        return Err(SourceError::Empty);
+    }
+    if let Some(b) = find(name) {
+        if !std::path::Path::new(name).exists() {
+            return Ok(volley_scenario::Source::new(b.path, b.text));
+        }
+    }
+    let bytes = std::fs::read(name).map_err(|why| SourceError::Unreadable { name: name.to_string(), why })?;
+    volley_scenario::Source::from_bytes(name, bytes).map_err(SourceError::NotText)
+}
+
 /// Makes every list of rule sets from the one below: the ids, the battle of any rule set
 /// ([`Loaded`]), loading one, and the macros that run code for any rule set's types
 /// ([`with_battle!`](crate::with_battle), [`with_ruleset!`](crate::with_ruleset),
