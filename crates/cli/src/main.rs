@@ -965,14 +965,91 @@ fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, ke
         else input_bail!("{}: the log is of rule set {:?}; this build replays {RULESETS:?}", path.display(), header.ruleset))
 }
 
-/// One line of a replay's trace: where every piece stands after action `n` (the umpire's view
-/// of the pieces, without the reach drawn for a selected unit).
+/// One line of a replay's trace (`docs/trace.md`). Line 0 is the battle before its first action,
+/// with the table (its size, measure, sides and terrain); each later line is action `n` as the log
+/// has it (who took it, the action, its draws), what happened (each event as the umpire's account
+/// words it, and as data), and where every piece and marker stands after it, with the objectives'
+/// holders (the umpire's view, without the reach drawn for a selected unit).
 #[derive(serde::Serialize)]
-struct TraceLine<'a> {
+struct TraceLine<'a, A: serde::Serialize, E: serde::Serialize> {
     n: u64,
     turn: u32,
     phase: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<TraceTable<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<volley_core::Actor>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'a A>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    draws: &'a [volley_chance::Draw],
+    events: Vec<TraceEvent<'a, E>>,
     pieces: &'a [volley_core::ViewPiece],
+    markers: &'a [volley_core::ViewMarker],
+    objectives: &'a [volley_core::ViewObjective],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<volley_core::Outcome>,
+}
+
+/// The table, on a trace's line 0.
+#[derive(serde::Serialize)]
+struct TraceTable<'a> {
+    ruleset: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'a str>,
+    title: &'a str,
+    width: f64,
+    depth: f64,
+    unit: Option<&'a str>,
+    sides: &'a [String],
+    terrain: &'a [volley_core::ViewFeature],
+}
+
+/// An event in a trace: the umpire's words and the event as data.
+#[derive(serde::Serialize)]
+struct TraceEvent<'a, E: serde::Serialize> {
+    text: String,
+    data: &'a E,
+}
+
+/// Writes one trace line for `state` (the umpire's view, reaches left out).
+fn write_trace_line<S: GameState>(
+    w: &mut impl Write,
+    state: &S,
+    n: u64,
+    table: Option<(&str, Option<&str>)>,
+    entry: Option<&volley_core::log::Entry<S::Action>>,
+    events: &[S::Event],
+) -> std::io::Result<()> {
+    let mut view = state.view(Viewer::Umpire);
+    for p in &mut view.pieces {
+        p.ranges.clear();
+    }
+    let line = TraceLine {
+        n,
+        turn: view.turn,
+        phase: &view.phase,
+        table: table.map(|(ruleset, variant)| TraceTable {
+            ruleset,
+            variant,
+            title: &view.title,
+            width: view.width,
+            depth: view.depth,
+            unit: view.unit.as_deref(),
+            sides: &view.sides,
+            terrain: &view.terrain,
+        }),
+        by: entry.map(|e| e.by),
+        action: entry.map(|e| &e.action),
+        draws: entry.map_or(&[][..], |e| &e.draws),
+        events: events.iter().map(|e| TraceEvent { text: e.to_string(), data: e }).collect(),
+        pieces: &view.pieces,
+        markers: &view.markers,
+        objectives: &view.objectives,
+        outcome: state.outcome(),
+    };
+    serde_json::to_writer(&mut *w, &line)?;
+    writeln!(w)
 }
 
 fn replay_as<B: Playable>(
@@ -1030,6 +1107,10 @@ where
         None => None,
     };
     let mut trace_error = None;
+    if let Some(w) = traced.as_mut() {
+        let table = Some((log.header.ruleset.as_str(), log.header.variant.as_deref()));
+        trace_error = write_trace_line(w, &battle, 0, table, None, &[]).err();
+    }
     let seed = Some((log.header.seed, log.header.draws));
     let replayed = replay_verified(&mut battle, &log.entries, seed, |n, state, events| {
         if verbose {
@@ -1038,14 +1119,8 @@ where
             }
         }
         if let Some(w) = traced.as_mut().filter(|_| trace_error.is_none()) {
-            let mut view = state.view(Viewer::Umpire);
-            for p in &mut view.pieces {
-                p.ranges.clear();
-            }
-            let line = TraceLine { n, turn: view.turn, phase: &view.phase, pieces: &view.pieces };
-            if let Err(e) =
-                serde_json::to_writer(&mut *w, &line).map_err(std::io::Error::from).and_then(|_| writeln!(w))
-            {
+            let entry = log.entries.get((n as usize).wrapping_sub(1)).filter(|e| e.n == n);
+            if let Err(e) = write_trace_line(w, state, n, None, entry, events) {
                 trace_error = Some(e);
             }
         }

@@ -206,7 +206,13 @@ fn a_logged_battle_replays_to_the_same_state() {
 #[test]
 fn a_replay_traces_every_piece_after_each_action() {
     let d = setup("trace");
-    for (scenario, seed) in [("advance-guard", "3"), ("hochdorf-mill", "2"), ("attack-on-the-ridge", "1")] {
+    for (scenario, seed, marker) in [
+        ("advance-guard", "3", "gun"),
+        ("hochdorf-mill", "2", ""),
+        ("attack-on-the-ridge", "1", "wagons"),
+        ("the-village", "1", "general"),
+        ("the-farm", "1", "headquarters"),
+    ] {
         let log = format!("{scenario}.jsonl");
         let played = d.run(&["play", scenario, "--seed", seed, "--format", "json", "--log", &log]);
         let actions = json(&played)["actions"].as_u64().unwrap();
@@ -214,14 +220,45 @@ fn a_replay_traces_every_piece_after_each_action() {
         let o = d.run(&["replay", &log, "--trace", &trace]);
         assert!(o.status.success(), "{}", stderr(&o));
         let lines: Vec<serde_json::Value> = d.read(&trace).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        assert_eq!(lines.len() as u64, actions, "{scenario}: a line an action");
+        assert_eq!(lines.len() as u64, actions + 1, "{scenario}: the start, then a line an action");
+        // Line 0: the table as it stands before the first action.
+        let table = &lines[0]["table"];
+        assert!(table["width"].as_f64().unwrap() > 0.0 && table["sides"].as_array().unwrap().len() == 2, "{scenario}");
+        assert!(lines[0].get("action").is_none() && lines[1].get("table").is_none(), "{scenario}");
+        let logged: Vec<serde_json::Value> = d
+            .read(&log)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .filter(|l: &serde_json::Value| l["type"] == "action")
+            .collect();
+        let mut told = 0;
         for (k, l) in lines.iter().enumerate() {
-            assert_eq!(l["n"].as_u64(), Some(k as u64 + 1), "{scenario}");
+            assert_eq!(l["n"].as_u64(), Some(k as u64), "{scenario}");
             let pieces = l["pieces"].as_array().unwrap();
             assert!(!pieces.is_empty() && pieces.iter().all(|p| p["footprint"].is_object() && p["status"].is_string()));
+            assert!(l["objectives"].is_array(), "{scenario}");
+            if k > 0 {
+                // The action and who took it, as the log has them; what happened, in words and as data.
+                assert_eq!(l["action"], logged[k - 1]["action"], "{scenario} {k}");
+                assert_eq!(l["by"], logged[k - 1]["by"], "{scenario} {k}");
+                for e in l["events"].as_array().unwrap() {
+                    assert!(!e["text"].as_str().unwrap().is_empty() && e["data"].is_object(), "{scenario} {k}: {e}");
+                    told += 1;
+                }
+            }
+        }
+        assert!(told > 0, "{scenario}: the events are traced");
+        // Models that are no unit (guns, officers, wagons, command groups) are traced with
+        // their footprints.
+        if !marker.is_empty() {
+            let markers = lines[0]["markers"].as_array().unwrap();
+            let m = markers.iter().find(|m| m["kind"] == marker).unwrap_or_else(|| panic!("{scenario}: no {marker}"));
+            assert!(m["footprint"].is_object(), "{scenario}: {m}");
         }
         // Something moved: the first and last lines place the pieces differently.
         assert_ne!(lines[0]["pieces"], lines[lines.len() - 1]["pieces"], "{scenario}");
+        // The last line tells how the battle ended, if it did.
+        assert_eq!(lines[lines.len() - 1]["outcome"].is_object(), json(&played)["over"] == true, "{scenario}");
     }
     // A trace that cannot be written is an error that says so.
     let o = d.run(&["replay", "advance-guard.jsonl", "--trace", "no/such/dir/t.jsonl"]);

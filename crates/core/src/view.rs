@@ -172,4 +172,16 @@ pub struct ViewMarker {
     pub at: [f64; 2],
     /// Label.
     pub label: String,
+    /// The ground it covers, where it is a model on the table (a gun, a commander's or an
+    /// officer's figure, a wagon park); `None` for a mark that is no model (an order's
+    /// destination, a wing's centre).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Footprint>,
+    /// Which way it faces, in degrees clockwise from north, where that matters (a gun's
+    /// boresight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+    /// The unit it belongs to or is with, if any (a gun's unit; an officer's unit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }

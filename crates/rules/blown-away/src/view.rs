@@ -83,6 +83,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 kind: "gun".into(),
                 at: g.at.into(),
                 label: format!("{name}: {} ball{}", g.balls, if g.balls == 1 { "" } else { "s" }),
+                footprint: Some(Footprint::Circle { at: g.at.into(), r: crate::game::FIGURE_RADIUS }),
+                facing: Some(g.facing),
+                unit: Some(name.clone()),
             });
         }
     }
@@ -93,6 +96,12 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 kind: "commander".into(),
                 at: b.commanders[usize::from(s)].into(),
                 label: st.commanders[usize::from(s)].clone(),
+                footprint: Some(Footprint::Circle {
+                    at: b.commanders[usize::from(s)].into(),
+                    r: crate::game::FIGURE_RADIUS,
+                }),
+                facing: None,
+                unit: None,
             });
         }
     }

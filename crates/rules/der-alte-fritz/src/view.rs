@@ -6,6 +6,9 @@ use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange
 use crate::game::{Battle, Phase};
 use crate::model::{State, Unit, Wound};
 
+/// The radius of an officer's mounted figure as the trace and the map give it, in inches.
+const OFFICER_RADIUS: f64 = 0.5;
+
 /// A unit's fire zone: the 45° arcs from its front corners out to its range (guns: short and
 /// long).
 fn ranges(u: &Unit) -> Vec<ViewRange> {
@@ -97,6 +100,9 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             kind: if o.commander { "commander".into() } else { "general".into() },
             at: b.officer_at(k).into(),
             label: format!("{}{}{with}{wound}", o.name, if o.commander { " (army commander)" } else { "" }),
+            footprint: Some(Footprint::Circle { at: b.officer_at(k).into(), r: OFFICER_RADIUS }),
+            facing: None,
+            unit: o.with.map(|u| b.name(usize::from(u)).to_string()),
         });
     }
     let mut notes = Vec::new();

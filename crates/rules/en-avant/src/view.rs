@@ -10,6 +10,10 @@ use crate::battle::{Battle, Pending, Phase, Unit, order_words};
 use crate::model::Formation;
 use crate::tables::FireKind;
 
+/// The radius of a command group's or an officer's mounted figure as the trace and the map give
+/// it, in centimetres.
+const FIGURE_RADIUS: f64 = 2.0;
+
 fn ranges(u: &Unit) -> Vec<ViewRange> {
     if !u.armed() {
         return Vec::new();
@@ -119,6 +123,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             kind: "headquarters".into(),
             at: st.hq[usize::from(s)].into(),
             label: format!("the {} command group", b.side_name(s)),
+            footprint: Some(Footprint::Circle { at: st.hq[usize::from(s)].into(), r: FIGURE_RADIUS }),
+            facing: None,
+            unit: None,
         });
         if o.present {
             let with = o.with.filter(|&u| b.units[usize::from(u)].here());
@@ -130,6 +137,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                     Some(u) => format!("{} with {}", o.name, b.name(usize::from(u))),
                     None => o.name.clone(),
                 },
+                footprint: Some(Footprint::Circle { at: b.officer_at(s).into(), r: FIGURE_RADIUS }),
+                facing: None,
+                unit: with.map(|u| b.name(usize::from(u)).to_string()),
             });
         }
     }

@@ -85,11 +85,14 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 kind: "general".into(),
                 at: (*c).into(),
                 label: format!("{} ({} general), {}", info.general, info.quality.name(), info.name),
+                footprint: None,
+                facing: None,
+                unit: None,
             });
         }
     }
     for s in 0..2usize {
-        let (c, _) = st.parks[s];
+        let (c, h) = st.parks[s];
         markers.push(ViewMarker {
             side: Some(s as u8),
             kind: "wagons".into(),
@@ -99,6 +102,16 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 st.wagons[s],
                 if b.wagons_taken[s] { ", taken by the enemy" } else { "" }
             ),
+            footprint: Some(Footprint::Polygon {
+                points: vec![
+                    [c.x - h.x, c.y - h.y],
+                    [c.x + h.x, c.y - h.y],
+                    [c.x + h.x, c.y + h.y],
+                    [c.x - h.x, c.y + h.y],
+                ],
+            }),
+            facing: None,
+            unit: None,
         });
     }
     let mut notes = Vec::new();
@@ -121,6 +134,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                 kind: "order".into(),
                 at: p.into(),
                 label: format!("the {}'s order: {}", info.name, wing.order.words(&b.place_of(&wing.order))),
+                footprint: None,
+                facing: None,
+                unit: None,
             });
         }
         for d in b.dispatches.iter().filter(|d| usize::from(d.wing) == w) {
@@ -141,6 +157,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
                         d.order.words(&b.place_of(&d.order)),
                         d.arrives
                     ),
+                    footprint: None,
+                    facing: None,
+                    unit: None,
                 });
             }
         }
