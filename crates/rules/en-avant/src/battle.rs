@@ -26,6 +26,8 @@ use crate::tables::{Arm, Status};
 
 mod resolve;
 
+pub use resolve::{CONTACT, STAND_OFF, STEP};
+
 /// Where a turn stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
@@ -399,6 +401,29 @@ pub struct Meeting {
     pub direction: crate::combat::Direction,
 }
 
+/// Why an action is refused: in words a player who does not know the rules may read (no number,
+/// no rule), and with the rule behind it for Game Control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// For a player when the rules are hidden.
+    pub words: String,
+    /// For Game Control (and for the players when the rules are not hidden).
+    pub reason: String,
+}
+
+impl Refusal {
+    /// A refusal whose words and reason differ.
+    fn new<T>(words: impl Into<String>, reason: impl Into<String>) -> Result<T, Refusal> {
+        Err(Refusal { words: words.into(), reason: reason.into() })
+    }
+
+    /// A refusal that tells no rule: the same for everyone.
+    fn plain<T>(words: impl Into<String>) -> Result<T, Refusal> {
+        let words = words.into();
+        Err(Refusal { reason: words.clone(), words })
+    }
+}
+
 /// How far ahead of straight a charge may turn to close with its target (the text: "small
 /// variation ... when closing to combat"), degrees.
 pub const CHARGE_VARIATION: f64 = 45.0;
@@ -430,6 +455,12 @@ impl Battle {
     /// Whether the scenario keeps the rules from the players.
     pub fn rules_hidden(&self) -> bool {
         self.stat.rules.rules_hidden
+    }
+
+    /// Whether everyone sees what Game Control sees: the battle is over and Game Control chose
+    /// to reveal it then (the scenario's `reveal_at_end`, interpretation 36).
+    pub fn revealed(&self) -> bool {
+        self.outcome.is_some() && self.stat.rules.reveal_at_end
     }
 
     /// The side giving orders now, if any.
@@ -526,26 +557,36 @@ impl Battle {
             (c[3], c[0], right * -1.0, side),
         ];
         let heading = |v: Point| norm_heading(volley_table::heading_to(Point::new(0.0, 0.0), v));
-        let (s, e, normal, direction) = faces.into_iter().filter(|f| (p - f.0).dot(f.2) > 1e-9).min_by(|x, y| {
-            let tx = angle_between(a.facing, heading(x.2 * -1.0)).abs();
-            let ty = angle_between(a.facing, heading(y.2 * -1.0)).abs();
-            tx.total_cmp(&ty)
-        })?;
-        let edge = e - s;
-        let len = edge.len();
-        let along = ((p - s).dot(edge) / (len * len)).clamp(0.0, 1.0);
-        let hit = s + edge * along;
-        let facing = heading(normal * -1.0);
-        if angle_between(a.facing, facing).abs() > max_turn + 1e-9 {
-            return None;
-        }
-        let way = hit - p;
-        // Closing, it goes forward, turning a little: its path no further off its new facing
-        // than the variation allows.
-        if max_turn < 90.0 && way.len() > 1e-9 && angle_between(facing, heading(way)).abs() > CHARGE_VARIATION + 1e-9 {
-            return None;
-        }
-        Some(Meeting { hit, facing, dist: way.len(), direction })
+        // Each face turned towards it, or that it already touches (base to base: a unit in
+        // contact may close with the enemy it touches): where it would meet it, facing it square.
+        let meet = |&(s, e, normal, direction): &(Point, Point, Point, Direction)| {
+            let edge = e - s;
+            let len = edge.len();
+            let off = (p - s).dot(normal);
+            let raw = (p - s).dot(edge) / (len * len);
+            let touching = off.abs() <= 1e-6 && (-1e-9..=1.0 + 1e-9).contains(&raw);
+            if off <= 1e-9 && !touching {
+                return None;
+            }
+            let hit = s + edge * raw.clamp(0.0, 1.0);
+            let facing = heading(normal * -1.0);
+            let way = hit - p;
+            // Closing, it goes forward, turning a little: its path no further off its new
+            // facing than the variation allows.
+            let straight = way.len() <= 1e-9 || angle_between(facing, heading(way)).abs() <= CHARGE_VARIATION + 1e-9;
+            Some((Meeting { hit, facing, dist: way.len(), direction }, straight))
+        };
+        let turn = |m: &Meeting| angle_between(a.facing, m.facing).abs();
+        let m = if max_turn < 90.0 {
+            // A charge: the face it meets most squarely, if it can close with it going forward.
+            let (m, straight) = faces.iter().filter_map(meet).min_by(|x, y| turn(&x.0).total_cmp(&turn(&y.0)))?;
+            straight.then_some(m)?
+        } else {
+            // A pursuit turns as it must: the face it meets most squarely of those it can close
+            // with going forward (it never slides more than a charge's small variation).
+            faces.iter().filter_map(meet).filter(|x| x.1).map(|x| x.0).min_by(|x, y| turn(x).total_cmp(&turn(y)))?
+        };
+        (turn(&m) <= max_turn + 1e-9).then_some(m)
     }
 
     /// [`Battle::meeting`] within a charge's small variation.
@@ -595,86 +636,112 @@ impl Battle {
         carried_out(x.step_status(), x.card, situation)
     }
 
-    /// Why `order` may not be given to `u` now.
+    /// Why `order` may not be given to `u` now, as Game Control reads it.
     pub fn check_order(&self, side: SideId, u: u16, order: Order) -> Result<(), Illegal> {
+        self.order_refusal(side, u, order).map_err(|r| Illegal::new(r.reason))
+    }
+
+    /// Why `order` may not be given to `u` now: in words, and with the rule.
+    fn order_refusal(&self, side: SideId, u: u16, order: Order) -> Result<(), Refusal> {
         let x = self.own(side, u)?;
         let name = self.name(usize::from(u));
         if x.running() {
-            return illegal!("{name} is running away and takes no orders");
+            return Refusal::plain(format!("{name} is running away and takes no orders"));
         }
         if x.change.is_some() {
-            return illegal!("{name} is changing formation and takes no other order until it is done");
+            return Refusal::plain(format!("{name} is changing formation and takes no other order until it is done"));
         }
         match x.pending {
             Pending::Withdraw { .. } | Pending::Pursue { .. } => {
-                return illegal!("{name} must carry out its close assault's result this turn: no orders");
+                return Refusal::plain(format!(
+                    "{name} must carry out its close assault's result this turn: no orders"
+                ));
             }
             Pending::MayPursue { target } => {
                 if order == (Order::Charge { target }) && !self.units[usize::from(target)].here() {
-                    return illegal!(
-                        "{} is no longer on the table: {name} has nobody to pursue and halts this turn",
+                    return Refusal::plain(format!(
+                        "{} is no longer in the battle: {name} has nobody to pursue and halts this turn",
                         self.name(usize::from(target))
-                    );
+                    ));
                 }
                 let ok = matches!(order, Order::Halt) || order == Order::Charge { target };
                 if !ok {
-                    return illegal!(
+                    return Refusal::plain(format!(
                         "{name} won its close assault: it may pursue {} (charge it) or halt, nothing else this turn",
                         self.name(usize::from(target))
-                    );
+                    ));
                 }
                 return Ok(());
             }
             Pending::None => {}
         }
+        let cannot_move = || {
+            Refusal::new(
+                format!("{name} cannot move as it stands"),
+                format!("{name} cannot move in {} (its rate is nothing)", x.formation.name()),
+            )
+        };
         match order {
             Order::Halt => Ok(()),
-            Order::Advance | Order::Withdraw if x.rate() <= 0.0 => {
-                illegal!("{name} cannot move in {}", x.formation.name())
-            }
+            Order::Advance | Order::Withdraw if x.rate() <= 0.0 => cannot_move(),
             Order::Advance | Order::Withdraw => Ok(()),
-            Order::Fire if !x.armed() => illegal!("{name} has nothing to fire"),
+            Order::Fire if !x.armed() => Refusal::plain(format!("{name} has nothing to fire")),
             Order::Fire => Ok(()),
             Order::Charge { target } => {
                 let t = usize::from(target);
                 match self.units.get(t) {
-                    None => illegal!("there is no unit {target}"),
-                    Some(e) if e.side == side => illegal!("{} is not an enemy", self.name(t)),
-                    Some(e) if !e.here() => illegal!("{} is no longer on the table", self.name(t)),
-                    Some(_) if x.arm() == Arm::Artillery => illegal!("artillery does not make close assaults"),
-                    Some(_) if x.rate() <= 0.0 => illegal!("{name} cannot move in {}", x.formation.name()),
-                    Some(_) if self.contact(usize::from(u), t).is_none() => illegal!(
-                        "{} is not ahead of {name}: a unit moves only straight ahead, turning a little as it closes",
-                        self.name(t)
+                    None => Refusal::new("there is no such unit", format!("there is no unit {target}")),
+                    Some(e) if e.side == side => Refusal::plain(format!("{} is not an enemy", self.name(t))),
+                    Some(e) if !e.here() => Refusal::plain(format!("{} is no longer in the battle", self.name(t))),
+                    Some(_) if x.arm() == Arm::Artillery => {
+                        Refusal::new(format!("{name} cannot charge"), "artillery does not make close assaults")
+                    }
+                    Some(_) if x.rate() <= 0.0 => cannot_move(),
+                    Some(_) if self.contact(usize::from(u), t).is_none() => Refusal::new(
+                        format!("{name} cannot charge {} from where it stands", self.name(t)),
+                        format!(
+                            "{} is not ahead of {name}: a unit moves only straight ahead, turning a little (at most {CHARGE_VARIATION}°) as it closes",
+                            self.name(t)
+                        ),
                     ),
                     Some(_) => Ok(()),
                 }
             }
             Order::Form { formation } => {
                 if !x.kind.formations().contains(&formation) {
-                    return illegal!("a {} cannot form {}", x.kind.name(), formation.name());
+                    return Refusal::plain(format!("a {} cannot form {}", x.kind.name(), formation.name()));
                 }
                 if formation == x.formation {
-                    return illegal!("{name} is already in {}", formation.name());
+                    return Refusal::plain(format!("{name} is already in {}", formation.name()));
                 }
                 if turns_to_change(x.formation, formation).is_none() {
-                    return illegal!("{name} cannot change from {} into {}", x.formation.name(), formation.name());
+                    return Refusal::plain(format!(
+                        "{name} cannot change from {} into {}",
+                        x.formation.name(),
+                        formation.name()
+                    ));
                 }
                 Ok(())
             }
             Order::AboutFace | Order::Face { .. } if matches!(x.formation, Formation::Square | Formation::Deployed) => {
-                illegal!("{name} in {} has no front to turn", x.formation.name())
+                Refusal::plain(format!("{name} in {} has no front to turn", x.formation.name()))
             }
             Order::AboutFace => Ok(()),
             Order::Face { facing } => {
                 if facing >= 360 {
-                    return illegal!("a facing is 0 to 359 degrees, not {facing}");
+                    return Refusal::new("that is no bearing", format!("a facing is 0 to 359 degrees, not {facing}"));
                 }
                 let turn = angle_between(x.facing, f64::from(facing)).abs();
                 if !(1.0..=QUARTER_TURN + 1e-9).contains(&turn) {
-                    return illegal!(
-                        "{name} faces {:.0}°: a change of facing turns it by more than nothing and at most a quarter turn ({facing}° is {turn:.0}° away; facing about is its own card)",
-                        x.facing
+                    return Refusal::new(
+                        format!(
+                            "{name} cannot turn to face {} with this card (facing about is its own card)",
+                            bearing_words(facing)
+                        ),
+                        format!(
+                            "{name} faces {:.0}°: a change of facing turns it by more than nothing and at most a quarter turn ({facing}° is {turn:.0}° away; facing about is its own card)",
+                            x.facing
+                        ),
                     );
                 }
                 Ok(())
@@ -682,11 +749,13 @@ impl Battle {
         }
     }
 
-    fn own(&self, side: SideId, u: u16) -> Result<&Unit, Illegal> {
+    fn own(&self, side: SideId, u: u16) -> Result<&Unit, Refusal> {
         match self.units.get(usize::from(u)) {
-            None => illegal!("there is no unit {u}"),
-            Some(x) if x.side != side => illegal!("{} is not {}'s", self.name(usize::from(u)), self.side_name(side)),
-            Some(x) if !x.here() => illegal!("{} is not on the table", self.name(usize::from(u))),
+            None => Refusal::new("there is no such unit", format!("there is no unit {u}")),
+            Some(x) if x.side != side => {
+                Refusal::plain(format!("{} is not {}'s", self.name(usize::from(u)), self.side_name(side)))
+            }
+            Some(x) if !x.here() => Refusal::plain(format!("{} is not in the battle", self.name(usize::from(u)))),
             Some(x) => Ok(x),
         }
     }
@@ -708,22 +777,25 @@ impl Battle {
         }
     }
 
-    fn validate_for(&self, side: SideId, action: &Action) -> Result<(), Illegal> {
+    fn validate_for(&self, side: SideId, action: &Action) -> Result<(), Refusal> {
         match action {
-            Action::Order { unit, order } => self.check_order(side, *unit, *order),
+            Action::Order { unit, order } => self.order_refusal(side, *unit, *order),
             Action::Ride { unit } => {
                 let o = &self.officers[usize::from(side)];
                 if !o.present {
-                    return illegal!("{} has fallen", o.name);
+                    return Refusal::plain(format!("{} has fallen", o.name));
                 }
                 let Some(u) = unit else { return Ok(()) };
                 let x = self.own(side, *u)?;
                 let d = self.officer_at(side).dist(x.centre());
                 if d > OFFICER_RIDE + 1e-9 {
-                    return illegal!(
-                        "{} is {d:.0} cm from {}: he rides at most {OFFICER_RIDE} cm a turn",
-                        self.name(usize::from(*u)),
-                        o.name
+                    return Refusal::new(
+                        format!("{} cannot reach {} this turn", o.name, self.name(usize::from(*u))),
+                        format!(
+                            "{} is {d:.0} cm from {}: he rides at most {OFFICER_RIDE} cm a turn",
+                            self.name(usize::from(*u)),
+                            o.name
+                        ),
                     );
                 }
                 Ok(())
@@ -731,16 +803,33 @@ impl Battle {
             Action::SecondLine { unit } => {
                 self.own(side, *unit)?;
                 if self.second_line_option(usize::from(*unit)).is_none() {
-                    return illegal!(
-                        "{}'s second line has no call this turn: it follows up after its first line won in column, or combines after its first line lost or failed to close",
-                        self.name(usize::from(*unit))
+                    return Refusal::new(
+                        format!("{}'s second line has no call this turn", self.name(usize::from(*unit))),
+                        format!(
+                            "{}'s second line has no call this turn: it follows up after its first line won in column, or combines after its first line lost or failed to close",
+                            self.name(usize::from(*unit))
+                        ),
                     );
                 }
                 Ok(())
             }
             Action::Done => Ok(()),
-            Action::Amend { .. } => illegal!("only Game Control amends a unit"),
+            Action::Amend { .. } => Refusal::plain("only Game Control amends a unit"),
         }
+    }
+
+    /// Why `by` may not take `action` now, both ways: in words for a player who does not know
+    /// the rules, and with the rule for Game Control (interpretation 36). `validate_by` gives a
+    /// side the words when the rules are hidden; this gives Game Control the reason.
+    pub fn refusal(&self, by: Actor, action: &Action) -> Option<Refusal> {
+        if let Err(e) = check_actor(self.actor(), by, action.umpires()) {
+            return Some(Refusal { words: e.reason.clone(), reason: e.reason });
+        }
+        if action.umpires() {
+            return self.validate_amend(action).err().map(|e| Refusal { words: e.reason.clone(), reason: e.reason });
+        }
+        let side = self.acting_side()?;
+        self.validate_for(side, action).err()
     }
 
     fn validate_amend(&self, action: &Action) -> Result<(), Illegal> {
@@ -826,7 +915,7 @@ impl Battle {
                 );
                 events.push(Event::Told { text: words });
                 if !reason.is_empty() {
-                    events.push(Event::Explained { text: format!("Game Control's reason: {reason}") });
+                    events.push(Event::Explained { text: format!("Game Control's reason: {reason}"), fact: None });
                 }
             }
         }
@@ -1045,7 +1134,12 @@ impl GameState for Battle {
             return self.validate_amend(action);
         }
         match self.acting_side() {
-            Some(s) => self.validate_for(s, action),
+            Some(s) => self.validate_for(s, action).map_err(|r| {
+                // With the rules hidden a player reads his refusal in words; Game Control reads
+                // the reason (`Battle::refusal`).
+                let hidden = self.rules_hidden() && matches!(by, Actor::Side(_));
+                Illegal::new(if hidden { r.words } else { r.reason })
+            }),
             None => illegal!("the battle is over"),
         }
     }
@@ -1088,8 +1182,8 @@ impl GameState for Battle {
     }
 
     fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
-        if self.outcome.is_some() {
-            // Once the battle is over everyone may read everything.
+        if self.revealed() {
+            // Once the battle is over everyone may read everything, if Game Control so chose.
             return true;
         }
         match (event, viewer) {

@@ -53,11 +53,15 @@ pub struct Rules {
     /// A side has lost when this percentage of its units is running away or gone at the end of a
     /// turn (default 50).
     pub break_at: u8,
+    /// Game Control's choice: once the battle is over, every seat sees what Game Control saw
+    /// (every order, the numbers and tables behind each result). Default true; false keeps the
+    /// rules hidden after the battle too, for players who will play again.
+    pub reveal_at_end: bool,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { rules_hidden: true, personal_risk: false, break_at: 50 }
+        Rules { rules_hidden: true, personal_risk: false, break_at: 50, reveal_at_end: true }
     }
 }
 

@@ -42,11 +42,26 @@ fn ranges(u: &Unit) -> Vec<ViewRange> {
     }
 }
 
+/// The numbers on a unit for those who may see them: the status it acts on, and a cavalry
+/// regiment's two labels (`first line`, `second line`; each its own status) and whether each is
+/// DISORDERED (1) or not (0).
+fn counters(u: &Unit) -> Vec<ViewCounter> {
+    let c = |kind: &str, n: u32| ViewCounter { kind: kind.into(), n };
+    let mut out = vec![c("status", u32::from(u.step_status().level()))];
+    if u.two_lines() {
+        out.push(c("first line", u32::from(u.status[0].level())));
+        out.push(c("second line", u32::from(u.status[1].level())));
+        out.push(c("first line disordered", u32::from(u.disordered[0])));
+        out.push(c("second line disordered", u32::from(u.disordered[1])));
+    }
+    out
+}
+
 /// The view of `b` for `viewer`.
 pub fn view(b: &Battle, viewer: Viewer) -> View {
     let st = b.stat();
-    // Once the battle is over everyone may read everything.
-    let all = viewer == Viewer::Umpire || b.outcome.is_some();
+    // Once the battle is over everyone may read everything, if Game Control so chose.
+    let all = viewer == Viewer::Umpire || b.revealed();
     let rules = all || !b.rules_hidden();
     let own = |side: u8| all || viewer == Viewer::Side(side);
     let mut pieces = Vec::new();
@@ -98,11 +113,7 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             facing: Some(u.facing),
             // "running", the word every rule set's view uses for troops out of action for now.
             status: if u.running() { "running".into() } else { u.step_status().word().to_lowercase() },
-            counters: if rules {
-                vec![ViewCounter { kind: "status".into(), n: u32::from(u.step_status().level()) }]
-            } else {
-                Vec::new()
-            },
+            counters: if rules { counters(u) } else { Vec::new() },
             ranges: if rules { ranges(u) } else { Vec::new() },
             arm: Some(
                 match u.kind.arm() {

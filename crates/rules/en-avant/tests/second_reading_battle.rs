@@ -41,7 +41,7 @@ fn turn_acts(b: &mut Battle, blue: &[Action], red: &[Action]) -> Vec<String> {
         .iter()
         .filter_map(|e| match e {
             Event::Told { text } => Some(text.clone()),
-            Event::Explained { text } => Some(format!("({text})")),
+            Event::Explained { text, .. } => Some(format!("({text})")),
             _ => None,
         })
         .collect()

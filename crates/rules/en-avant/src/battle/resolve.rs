@@ -8,7 +8,9 @@ use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_head
 
 use super::{Battle, Change, Fought, Manoeuvre, Pending, Phase, Presence, Unit};
 use crate::combat::{self, Assault, Direction, Party, terms_text};
-use crate::events::Event;
+use crate::events::{
+    Attacker, Blocked, Body, Event, Fact, Figure, LineChange, MoveKind, NextTurn, PursuitEnd, Stage, Stop, UnitResult,
+};
 use crate::model::{Formation, Kind, corners, density};
 use crate::orders::{Does, Order};
 use crate::tables::{After, Arm, FireKind, Status, assault_result, fire_effect};
@@ -48,6 +50,34 @@ pub(crate) struct Contact {
     start_gap: f64,
     /// The face it met.
     direction: Direction,
+    /// How far it has gone this turn (what is left of its move may keep it in contact).
+    used: f64,
+}
+
+/// How far a move went and why it stopped there.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Went {
+    /// Centimetres, along its path.
+    pub cm: f64,
+    /// Why it stopped.
+    pub stop: Stop,
+}
+
+/// What stops a step of a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Block {
+    /// It would stand on this unit.
+    Body(usize),
+    /// It would come nearer this enemy than it may.
+    StandOff(usize),
+}
+
+/// A close assault fought: the words for everyone, the explanation and the data, told once every
+/// assault of the turn is fought (a failed attacker's stand-off comes after them all).
+struct Fight {
+    told: Vec<String>,
+    explained: String,
+    fact: Fact,
 }
 
 /// How a move ends at obstacles.
@@ -64,7 +94,10 @@ enum Mode {
 }
 
 /// A move is measured every this many centimetres.
-const STEP: f64 = 0.5;
+pub const STEP: f64 = 0.5;
+/// Two bodies at most this far apart are in contact (base to base), centimetres: a close assault
+/// is fought only between units so near when it is resolved (interpretation 34).
+pub const CONTACT: f64 = 0.1;
 /// A unit not closing with an enemy halts this far from it (as a failed attack does).
 pub const STAND_OFF: f64 = 5.0;
 /// Rallying fails within this distance of enemy cavalry, centimetres.
@@ -111,8 +144,44 @@ impl Battle {
         events.push(Event::Told { text });
     }
 
-    fn explain(&self, events: &mut Vec<Event>, text: String) {
-        events.push(Event::Explained { text });
+    /// An explanation with the happening as data.
+    fn record(&self, events: &mut Vec<Event>, text: String, fact: Fact) {
+        events.push(Event::Explained { text, fact: Some(Box::new(fact)) });
+    }
+
+    /// Where unit `i` stands, as data.
+    pub fn body(&self, i: usize) -> Body {
+        let x = &self.units[i];
+        Body { at: x.at.into(), facing: x.facing, corners: x.corners().map(<[f64; 2]>::from) }
+    }
+
+    /// A unit's name, owned, for the data.
+    fn called(&self, i: usize) -> String {
+        self.name(i).to_string()
+    }
+
+    /// Each of unit `i`'s labels in `lines`: its status in `before` and now.
+    fn changes(&self, i: usize, before: [Status; 2], lines: &[usize]) -> Vec<LineChange> {
+        lines
+            .iter()
+            .map(|&l| LineChange { line: l as u8 + 1, from: before[l].level(), to: self.units[i].status[l].level() })
+            .collect()
+    }
+
+    /// The labels a unit has: a cavalry regiment's two, anyone else's one.
+    fn labels(&self, i: usize) -> &'static [usize] {
+        if self.units[i].two_lines() { &[0, 1] } else { &[0] }
+    }
+
+    /// Why unit `i`'s move stopped, as data: `block`, or (none) ground it cannot cross.
+    fn stop_of(&self, i: usize, block: Option<Block>) -> Stop {
+        match block {
+            Some(Block::Body(j)) => {
+                Stop::Body { unit: self.called(j), enemy: self.units[j].side != self.units[i].side }
+            }
+            Some(Block::StandOff(j)) => Stop::StandOff { unit: self.called(j) },
+            None => Stop::Ground,
+        }
     }
 
     /// Second lines combine or join in; the senior officers ride.
@@ -121,10 +190,17 @@ impl Battle {
             if !self.units[i].second_line {
                 continue;
             }
+            let was = self.units[i].status;
             match self.second_line_option(i) {
                 Some(Fought::Won) => {
                     self.units[i].joined = true;
                     self.tell(events, format!("{}'s second line follows up", self.name(i)));
+                    let fact = Fact::SecondLine {
+                        unit: self.called(i),
+                        follows_up: true,
+                        lines: self.changes(i, was, &[0, 1]),
+                    };
+                    self.record(events, format!("{}: both lines fight this turn", self.name(i)), fact);
                 }
                 Some(_) => {
                     let x = &mut self.units[i];
@@ -138,7 +214,12 @@ impl Battle {
                         if self.units[i].disordered[0] { ", DISORDERED" } else { "" }
                     );
                     self.tell(events, words);
-                    self.explain(
+                    let fact = Fact::SecondLine {
+                        unit: self.called(i),
+                        follows_up: false,
+                        lines: self.changes(i, was, &[0, 1]),
+                    };
+                    self.record(
                         events,
                         format!(
                             "{}: the average of {} ({a}) and {} ({b}), rounded down, is {} ({avg}); the second line's order state",
@@ -147,6 +228,7 @@ impl Battle {
                             b.level(),
                             avg.level()
                         ),
+                        fact,
                     );
                 }
                 None => {}
@@ -241,6 +323,7 @@ impl Battle {
         x.change = Some(Change { what, left });
         x.card = Order::Halt;
         x.disorder(turn);
+        let manoeuvre = what;
         let what = match what {
             Manoeuvre::AboutFace => "to face about".to_string(),
             Manoeuvre::Face { facing } => format!("to turn to face {}", super::bearing_words(facing)),
@@ -249,13 +332,15 @@ impl Battle {
             Manoeuvre::Form { formation } => format!("to form {}", formation.name()),
         };
         self.tell(events, format!("{} begins {what}, disordered while it does", self.name(i)));
-        self.explain(
+        let fact = self.manoeuvre_fact(i, Change { what: manoeuvre, left }, Stage::Begun);
+        self.record(
             events,
             format!(
                 "{}: the change takes {left} turn{} (the formation table)",
                 self.name(i),
                 if left == 1 { "" } else { "s" }
             ),
+            fact,
         );
     }
 
@@ -312,6 +397,7 @@ impl Battle {
         let target = &self.units[t];
         let dens = density(target.kind, target.formation);
         let lines: Vec<usize> = target.lines().to_vec();
+        let was_labels = target.status;
         let mut lowered = false;
         let mut explained = Vec::new();
         for &l in &lines {
@@ -359,16 +445,29 @@ impl Battle {
             format!("{}'s {what} at {} has no effect", self.name(i), self.name(t))
         };
         self.tell(events, told);
-        self.explain(
+        let fact = Fact::Fire {
+            firer: self.called(i),
+            target: self.called(t),
+            row: kind,
+            firer_status: firer.level(),
+            density: dens,
+            range,
+            in_defence: start.is_none(),
+            lines: self.changes(t, was_labels, &lines),
+            disordered: lowered,
+        };
+        self.record(
             events,
             format!("{} fires at {} ({range:.1} cm): {}", self.name(i), self.name(t), explained.join(" | ")),
+            fact,
         );
     }
 
     /// The movement phase: close assaults' results first (withdrawals, then units running,
     /// then pursuits), then the orders, the two sides' units taken in turn (each side leading in
-    /// alternate turns); changes of
-    /// formation complete at its end. Returns who reached the enemy it closed with.
+    /// alternate turns); changes of formation complete at its end. A charger whose enemy moved
+    /// out of contact after it was reached keeps up with it if what is left of its move lets it
+    /// (interpretation 34). Returns who is in contact with the enemy it closed with.
     #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
     fn movement(&mut self, intents: &[Intent], events: &mut Vec<Event>) -> Vec<Contact> {
         let mut contacts = Vec::new();
@@ -382,13 +481,16 @@ impl Battle {
             })
             .collect();
         let n = self.units.len();
+        let mut caught = Vec::new();
         for i in 0..n {
             if let Intent::FallBack { cm, from } = intents[i] {
-                self.fall_back(i, cm, from, &hold, events);
+                if self.fall_back(i, cm, from, &hold, events) {
+                    caught.push(i);
+                }
             }
         }
         for i in 0..n {
-            if intents[i] == Intent::Run && self.units[i].here() {
+            if (intents[i] == Intent::Run || caught.contains(&i)) && self.units[i].here() {
                 self.run(i, &hold, events);
             }
         }
@@ -417,33 +519,50 @@ impl Battle {
                 Intent::Advance => {
                     let x = &self.units[i];
                     let (dir, rate, facing) = (volley_table::unit(x.facing), x.rate(), x.facing);
-                    let d = self.travel(i, facing, dir, rate, Mode::Forward { target: None }, &hold, events);
-                    self.tell_move(i, "advances", d, events);
+                    let from = self.body(i);
+                    let went = self.travel(i, facing, dir, rate, Mode::Forward { target: None }, &hold, events);
+                    self.tell_move(i, MoveKind::Advance, from, rate, went, events);
                 }
                 Intent::Withdraw => {
                     let x = &self.units[i];
                     let (dir, rate, facing) = (volley_table::unit(x.facing) * -1.0, x.rate(), x.facing);
                     let mode = if x.step_status() <= Status::Wavering { Mode::NoCloser } else { Mode::Back };
-                    let d = self.travel(i, facing, dir, rate, mode, &hold, events);
-                    self.tell_move(i, "withdraws", d, events);
+                    let from = self.body(i);
+                    let went = self.travel(i, facing, dir, rate, mode, &hold, events);
+                    self.tell_move(i, MoveKind::Withdraw, from, rate, went, events);
                 }
                 Intent::Charge(t) => self.charge(i, t, &hold, &mut contacts, events),
                 _ => {}
             }
         }
         self.complete_changes(events);
+        self.keep_up(&mut contacts, &hold, events);
         contacts
     }
 
-    fn tell_move(&self, i: usize, verb: &str, d: f64, events: &mut Vec<Event>) {
-        if d > 0.0 && self.units[i].here() {
-            events.push(Event::Told { text: format!("{} {verb}", self.name(i)) });
-            events.push(Event::Explained { text: format!("{} {verb} {d:.1} cm", self.name(i)) });
-        } else if self.units[i].here() {
-            events.push(Event::Told {
-                text: format!("{} cannot {}: the way is blocked", self.name(i), verb.trim_end_matches('s')),
-            });
+    /// A move by a card, in words and as data.
+    fn tell_move(&self, i: usize, what: MoveKind, from: Body, ordered: f64, went: Went, events: &mut Vec<Event>) {
+        if !self.units[i].here() {
+            return;
         }
+        let verb = if what == MoveKind::Advance { "advances" } else { "withdraws" };
+        let d = went.cm;
+        if d > 0.0 {
+            self.tell(events, format!("{} {verb}", self.name(i)));
+        } else {
+            self.tell(events, format!("{} cannot {}: the way is blocked", self.name(i), verb.trim_end_matches('s')));
+        }
+        let fact = Fact::Move {
+            unit: self.called(i),
+            what,
+            target: None,
+            from,
+            to: self.body(i),
+            ordered,
+            done: d,
+            stop: went.stop,
+        };
+        self.record(events, format!("{} {verb} {d:.1} cm of its {ordered} cm", self.name(i)), fact);
     }
 
     /// Turn a unit about its centre to `facing`, if its body has room there.
@@ -474,20 +593,82 @@ impl Battle {
                 .all(|(j, o)| j == i || Some(j) == except || !o.here() || !convex_overlap(c, &o.corners()))
     }
 
-    fn fall_back(&mut self, i: usize, cm: f64, from: usize, hold: &[bool], events: &mut Vec<Event>) {
+    /// An enemy unit `i` touches (within [`CONTACT`]), if any.
+    fn touching_enemy(&self, i: usize) -> Option<usize> {
+        let side = self.units[i].side;
+        (0..self.units.len()).find(|&j| {
+            let o = &self.units[j];
+            o.here() && o.side != side && self.gap(i, j) <= CONTACT
+        })
+    }
+
+    /// A withdrawal the results table ordered: facing the winner, straight back `cm`. Cut short,
+    /// the register's rule (interpretation 35): its way back across the table's edge takes it off
+    /// the field; still touching an enemy, it is caught and breaks (returns true: it runs now);
+    /// else it stands where the ground stopped it.
+    fn fall_back(&mut self, i: usize, cm: f64, from: usize, hold: &[bool], events: &mut Vec<Event>) -> bool {
         if !self.units[i].here() {
-            return;
+            return false;
         }
         if self.units.get(from).is_some_and(Unit::here) {
             let face = heading_to(self.units[i].centre(), self.units[from].centre());
             self.wheel(i, face);
         }
+        let start = self.body(i);
         let x = &self.units[i];
         let (dir, facing) = (volley_table::unit(x.facing) * -1.0, x.facing);
-        let d = self.travel(i, facing, dir, cm, Mode::Back, hold, events);
+        let went = self.travel(i, facing, dir, cm, Mode::Back, hold, events);
         self.units[i].change = None;
-        self.tell(events, format!("{} falls back, facing the enemy", self.name(i)));
-        self.explain(events, format!("{} withdraws {d:.1} cm of its {cm} cm (the results table)", self.name(i)));
+        let d = went.cm;
+        let touching = self.touching_enemy(i);
+        let rule = if d >= cm - 1e-6 || !self.units[i].here() {
+            Blocked::None
+        } else if went.stop == Stop::Edge {
+            Blocked::OffTheField
+        } else if touching.is_some() {
+            Blocked::Caught
+        } else {
+            Blocked::Short
+        };
+        let name = self.called(i);
+        let (told, why) = match rule {
+            Blocked::None => (format!("{name} falls back, facing the enemy"), String::new()),
+            Blocked::Short => (
+                format!("{name} falls back, facing the enemy, as far as the ground lets it"),
+                ": the way is blocked; it stands where it stopped".into(),
+            ),
+            Blocked::OffTheField => (
+                format!("{name} falls back off the field and is out of the battle"),
+                ": the table's edge; a unit that leaves the table leaves the battle".into(),
+            ),
+            Blocked::Caught => (
+                format!("{name} cannot fall back from the enemy: it breaks and runs"),
+                ": the way is blocked and it still touches the enemy; caught, it breaks".into(),
+            ),
+        };
+        let fact = Fact::Withdrawal {
+            unit: self.called(i),
+            winner: self.called(from),
+            from: start,
+            to: self.body(i),
+            ordered: cm,
+            done: d,
+            stop: went.stop,
+            rule,
+            touching: touching.filter(|_| rule == Blocked::Caught).map(|j| self.called(j)),
+        };
+        match rule {
+            Blocked::OffTheField => self.units[i].presence = Presence::Removed,
+            Blocked::Caught => {
+                let x = &mut self.units[i];
+                x.status = [Status::RunningAway; 2];
+                x.ran = 0;
+            }
+            _ => {}
+        }
+        self.tell(events, told);
+        self.record(events, format!("{name} withdraws {d:.1} cm of its {cm} cm (the results table){why}"), fact);
+        rule == Blocked::Caught
     }
 
     fn run(&mut self, i: usize, hold: &[bool], events: &mut Vec<Event>) {
@@ -499,7 +680,8 @@ impl Battle {
         }
         let x = &self.units[i];
         let base = if x.formation == Formation::Square { crate::tables::rates::INFANTRY_COLUMN } else { x.rate() };
-        let len = if x.ran == 0 { base * 2.0 } else { base };
+        let first_turn = x.ran == 0;
+        let len = if first_turn { base * 2.0 } else { base };
         let way = match self.run_heading(i, base * 2.0) {
             Some((h, true)) => {
                 self.wheel(i, h);
@@ -508,24 +690,40 @@ impl Battle {
             Some((h, false)) => h, // no room to turn: it runs that way as it stands
             None => self.units[i].facing,
         };
+        let from = self.body(i);
         let facing = self.units[i].facing;
         let dir = volley_table::unit(way);
         self.units[i].change = None;
-        let d = self.travel(i, facing, dir, len, Mode::Run, hold, events);
+        let went = self.travel(i, facing, dir, len, Mode::Run, hold, events);
         self.units[i].ran += 1;
-        if self.units[i].here() && d <= 0.0 {
+        let d = went.cm;
+        let off = !self.units[i].here();
+        if !off && d <= 0.0 {
             self.tell(events, format!("{} would run but the way is blocked", self.name(i)));
-        } else if self.units[i].here() {
+        } else if !off {
             self.tell(events, format!("{} runs away", self.name(i)));
-            self.explain(
-                events,
-                format!(
-                    "{} runs {d:.1} cm of {len} cm ({})",
-                    self.name(i),
-                    if len > base { "double its move, the first turn" } else { "its move" }
-                ),
-            );
         }
+        let fact = Fact::Run {
+            unit: self.called(i),
+            from,
+            to: self.body(i),
+            heading: norm_heading(way),
+            ordered: len,
+            done: d,
+            first_turn,
+            stop: went.stop,
+            off_the_field: off,
+        };
+        self.record(
+            events,
+            format!(
+                "{} runs {d:.1} cm of {len} cm ({}){}",
+                self.name(i),
+                if first_turn { "double its move, the first turn" } else { "its move" },
+                if off { ", off the table" } else { "" }
+            ),
+            fact,
+        );
     }
 
     fn pursue(&mut self, i: usize, t: usize, hold: &[bool], contacts: &mut Vec<Contact>, events: &mut Vec<Event>) {
@@ -537,8 +735,14 @@ impl Battle {
         // all the same: the text's "pursue an enemy off the table" does not wait on catching it.
         let ran_off = target.presence == Presence::Removed && target.running();
         let followed = ran_off && self.units[i].arm() == Arm::Cavalry;
+        let fact = |b: &Battle, outcome| Fact::Pursuit { unit: b.called(i), target: b.called(t), outcome };
         if !(target.here() || followed) {
             self.tell(events, format!("{} has nobody left to pursue", self.name(i)));
+            self.record(
+                events,
+                format!("{}: its loser {} is gone", self.name(i), self.name(t)),
+                fact(self, PursuitEnd::Nobody),
+            );
             return;
         }
         if self.units[i].arm() == Arm::Cavalry && target.running() {
@@ -563,15 +767,36 @@ impl Battle {
                     )
                 },
             );
-            self.explain(events, format!("{} returns in the recovery of turn {back}", self.name(i)));
+            let end = if ran_off { PursuitEnd::FollowedOff } else { PursuitEnd::CarriedOff };
+            self.record(events, format!("{} returns in the recovery of turn {back}", self.name(i)), fact(self, end));
             return;
         }
-        let Some(m) = self.meeting(i, t, 180.0) else { return };
+        let Some(m) = self.meeting(i, t, 180.0) else {
+            self.tell(events, format!("{} cannot get at {} to pursue it", self.name(i), self.name(t)));
+            self.record(
+                events,
+                format!("{}: no face of {} it can reach going forward", self.name(i), self.name(t)),
+                fact(self, PursuitEnd::NotAhead),
+            );
+            return;
+        };
+        let from = self.body(i);
         if !self.turn_to(i, m.facing) {
             self.tell(events, format!("{} has no room to turn and pursue", self.name(i)));
+            let fact = Fact::Move {
+                unit: self.called(i),
+                what: MoveKind::Pursue,
+                target: Some(self.called(t)),
+                to: from.clone(),
+                from,
+                ordered: m.dist.min(self.units[i].rate()),
+                done: 0.0,
+                stop: Stop::NoRoom,
+            };
+            self.record(events, format!("{} cannot turn to face {}", self.name(i), self.name(t)), fact);
             return;
         }
-        self.close(i, t, hold, contacts, events, "pursues");
+        self.close(i, t, from, 0.0, hold, contacts, events, MoveKind::Pursue);
     }
 
     /// Pivot about the front's centre to `facing`, if there is room.
@@ -590,38 +815,78 @@ impl Battle {
             self.tell(events, format!("{} cannot close with {}: it is not ahead", self.name(i), self.name(t)));
             return;
         };
+        let from = self.body(i);
         if !self.turn_to(i, m.facing) {
             self.tell(events, format!("{} has no room to turn towards {}", self.name(i), self.name(t)));
+            let fact = Fact::Move {
+                unit: self.called(i),
+                what: MoveKind::Charge,
+                target: Some(self.called(t)),
+                to: from.clone(),
+                from,
+                ordered: m.dist.min(self.units[i].rate()),
+                done: 0.0,
+                stop: Stop::NoRoom,
+            };
+            self.record(events, format!("{} cannot turn to face {}", self.name(i), self.name(t)), fact);
             return;
         }
-        self.close(i, t, hold, contacts, events, "charges");
+        self.close(i, t, from, 0.0, hold, contacts, events, MoveKind::Charge);
     }
 
-    /// Move `i` (already turned) straight at where it meets `t`, up to its move; a contact if it
-    /// gets there.
+    /// Move `i` (already turned) straight at where it meets `t`, up to its move less `used`
+    /// (gone already this turn); a contact if it gets there. `from`: where it stood before it
+    /// turned.
+    #[allow(clippy::too_many_arguments)]
     fn close(
         &mut self,
         i: usize,
         t: usize,
+        from: Body,
+        used: f64,
         hold: &[bool],
         contacts: &mut Vec<Contact>,
         events: &mut Vec<Event>,
-        verb: &str,
-    ) {
-        let Some(m) = self.meeting(i, t, 180.0) else { return };
-        let from = self.units[i].at;
+        what: MoveKind,
+    ) -> bool {
+        let verb = match what {
+            MoveKind::Pursue => "pursues",
+            MoveKind::FollowUp => "keeps up with",
+            _ => "charges",
+        };
+        let Some(m) = self.meeting(i, t, 180.0) else {
+            self.tell(events, format!("{} cannot get forward towards {}", self.name(i), self.name(t)));
+            return false;
+        };
+        let start = self.units[i].at;
         let start_gap = self.gap(i, t);
         let rate = self.units[i].rate();
-        let way = m.hit - from;
+        let way = m.hit - start;
         let dir = if m.dist > 1e-9 { way * (1.0 / m.dist) } else { volley_table::unit(self.units[i].facing) };
-        let len = m.dist.min(rate);
+        let len = m.dist.min(rate - used).max(0.0);
         let facing = self.units[i].facing;
-        let d = self.travel(i, facing, dir, len, Mode::Forward { target: Some(t) }, hold, events);
+        let went = self.travel(i, facing, dir, len, Mode::Forward { target: Some(t) }, hold, events);
+        let d = went.cm;
         let reached = self.units[i].here() && self.units[t].here() && d >= m.dist - 1e-6;
+        let mut stop = went.stop;
         if reached {
             self.units[i].at = m.hit;
-            contacts.push(Contact { attacker: i, defender: t, from, start_gap, direction: m.direction });
-            self.tell(events, format!("{} {verb} {} and reaches it", self.name(i), self.name(t)));
+            contacts.push(Contact {
+                attacker: i,
+                defender: t,
+                from: start,
+                start_gap,
+                direction: m.direction,
+                used: used + d,
+            });
+            stop = Stop::Contact { unit: self.called(t) };
+            if what == MoveKind::FollowUp {
+                self.tell(events, format!("{} keeps up with {} and stays in contact", self.name(i), self.name(t)));
+            } else {
+                self.tell(events, format!("{} {verb} {} and reaches it", self.name(i), self.name(t)));
+            }
+        } else if what == MoveKind::FollowUp && self.units[i].here() {
+            self.tell(events, format!("{} draws off out of {}'s reach", self.name(t), self.name(i)));
         } else if self.units[i].here() && d > 0.0 {
             self.tell(events, format!("{} {verb} towards {}", self.name(i), self.name(t)));
         } else if self.units[i].here() {
@@ -630,10 +895,84 @@ impl Battle {
                 format!("{} cannot get forward towards {}: the way is blocked", self.name(i), self.name(t)),
             );
         }
-        self.explain(
+        let fact = Fact::Move {
+            unit: self.called(i),
+            what,
+            target: Some(self.called(t)),
+            from,
+            to: self.body(i),
+            ordered: len,
+            done: d,
+            stop,
+        };
+        self.record(
             events,
-            format!("{} moves {d:.1} cm of its {rate} cm; {:.1} cm to contact at the start", self.name(i), m.dist),
+            format!(
+                "{} moves {d:.1} cm of its {rate} cm{}; {:.1} cm to contact at the start",
+                self.name(i),
+                if used > 0.0 { format!(" ({used:.1} cm gone already)") } else { String::new() },
+                m.dist
+            ),
+            fact,
         );
+        reached
+    }
+
+    /// A charger that reached its enemy, which then moved on (withdrew, advanced, turned, changed
+    /// formation), keeps up with it with what is left of its move, closing as a charge does
+    /// (interpretation 34): if it cannot, the contact is lost and no close assault is fought.
+    fn keep_up(&mut self, contacts: &mut Vec<Contact>, hold: &[bool], events: &mut Vec<Event>) {
+        let mut kept = Vec::with_capacity(contacts.len());
+        for c in contacts.drain(..) {
+            let (a, d) = (c.attacker, c.defender);
+            if !self.units[a].here() || !self.units[d].here() || self.gap(a, d) <= CONTACT {
+                kept.push(c);
+                continue;
+            }
+            let left = (self.units[a].rate() - c.used).max(0.0);
+            let from = self.body(a);
+            let cannot = if self.units[a].running() {
+                Some(Stop::Status { why: "broken".into() })
+            } else if left <= 1e-9 {
+                Some(Stop::Full)
+            } else {
+                match self.contact(a, d) {
+                    None => Some(Stop::NotAhead),
+                    Some(m) if !self.turn_to(a, m.facing) => Some(Stop::NoRoom),
+                    Some(_) => None,
+                }
+            };
+            if let Some(stop) = cannot {
+                self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
+                let fact = Fact::Move {
+                    unit: self.called(a),
+                    what: MoveKind::FollowUp,
+                    target: Some(self.called(d)),
+                    to: from.clone(),
+                    from,
+                    ordered: left,
+                    done: 0.0,
+                    stop,
+                };
+                self.record(
+                    events,
+                    format!(
+                        "{}: {left:.1} cm of its move left; it cannot close with {} again",
+                        self.name(a),
+                        self.name(d)
+                    ),
+                    fact,
+                );
+                continue;
+            }
+            let mut again = Vec::new();
+            if self.close(a, d, from, c.used, hold, &mut again, events, MoveKind::FollowUp) {
+                if let Some(n) = again.pop() {
+                    kept.push(Contact { from: c.from, start_gap: c.start_gap, ..n });
+                }
+            }
+        }
+        *contacts = kept;
     }
 
     /// Whether enemy `j` fires in its own defence now.
@@ -645,7 +984,7 @@ impl Battle {
     /// Move unit `i`, facing `facing`, along `dir` up to `len`: it halts at another body, the
     /// table's edge or impassable ground, and (closing with nobody) 5 cm from an enemy; enemies
     /// it comes in reach of fire in their own defence; its status may halt it. Returns the
-    /// distance gone.
+    /// distance gone and why it stopped.
     #[allow(clippy::too_many_arguments)]
     fn travel(
         &mut self,
@@ -656,9 +995,9 @@ impl Battle {
         mode: Mode,
         hold: &[bool],
         events: &mut Vec<Event>,
-    ) -> f64 {
+    ) -> Went {
         if len <= 0.0 {
-            return 0.0;
+            return Went { cm: 0.0, stop: Stop::Full };
         }
         let start = self.units[i].at;
         let side = self.units[i].side;
@@ -675,6 +1014,7 @@ impl Battle {
         let mut in_reach: Vec<bool> = near.iter().map(|&j| self.fire_at(j, i).is_some()).collect();
         let steps = (len / STEP).ceil() as usize;
         let mut gone = 0.0;
+        let mut stop = Stop::Full;
         let mut prev = self.units[i].corners();
         // A unit running away goes round what stands in its way (friends, ground it cannot
         // cross): a step blocked straight ahead is tried turned aside, 30°, 60° and 90°, on the
@@ -690,6 +1030,7 @@ impl Battle {
             let t = (k as f64 * STEP).min(len);
             let tries: &[f64] = if mode == Mode::Run { &[0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0] } else { &[0.0] };
             let mut step = None;
+            let mut why = None;
             for &turn in tries {
                 let p = if turn == 0.0 && mode != Mode::Run {
                     start + dir * t
@@ -701,24 +1042,35 @@ impl Battle {
                 if !c.iter().all(|&q| table.contains(q)) {
                     if mode == Mode::Run {
                         self.units[i].presence = Presence::Removed;
+                        self.units[i].at = p;
                         self.tell(events, format!("{} runs off the field", self.name(i)));
-                        return t;
+                        return Went { cm: t, stop: Stop::Edge };
                     }
+                    why = why.or(Some(Stop::Edge));
                     break;
                 }
                 // Turned aside, a runner comes no closer to the enemies it runs from.
-                if c.iter().all(|&q| table.passable(q))
-                    && !self.step_blocked(i, &near, &c, &prev, target, mode)
-                    && (turn == 0.0 || !self.step_blocked(i, &threats, &c, &prev, None, Mode::NoCloser))
-                {
-                    if turn < 0.0 {
-                        aside = -aside; // it went round by the other side: it keeps to it
-                    }
-                    step = Some((p, c));
-                    break;
+                if !c.iter().all(|&q| table.passable(q)) {
+                    why = why.or(Some(Stop::Ground));
+                    continue;
                 }
+                if let Some(b) = self.step_block(i, &near, &c, &prev, target, mode) {
+                    why = why.or(Some(self.stop_of(i, Some(b))));
+                    continue;
+                }
+                if turn != 0.0 && self.step_block(i, &threats, &c, &prev, None, Mode::NoCloser).is_some() {
+                    continue;
+                }
+                if turn < 0.0 {
+                    aside = -aside; // it went round by the other side: it keeps to it
+                }
+                step = Some((p, c));
+                break;
             }
-            let Some((p, c)) = step else { break };
+            let Some((p, c)) = step else {
+                stop = why.unwrap_or(Stop::Ground);
+                break;
+            };
             self.units[i].at = p;
             gone = t;
             prev = c;
@@ -741,22 +1093,21 @@ impl Battle {
                 }
             }
             let x = &self.units[i];
-            if x.running() {
-                if mode != Mode::Run {
-                    self.tell(events, format!("{} halts, broken", self.name(i)));
-                }
-                if mode != Mode::Run {
-                    break;
-                }
+            if x.running() && mode != Mode::Run {
+                self.tell(events, format!("{} halts, broken", self.name(i)));
+                stop = Stop::Status { why: "broken".into() };
+                break;
             }
             if let Mode::Forward { .. } = mode {
                 if x.step_status() <= Status::Wavering {
                     self.tell(events, format!("{} halts: it will not move closer to the enemy", self.name(i)));
+                    stop = Stop::Status { why: "will not move closer to the enemy".into() };
                     break;
                 }
                 // At 3 or below a unit that can fire stops when an enemy comes in its reach.
                 if x.step_status() <= Status::Nervous && x.armed() && self.fire_target(i).is_some() {
                     self.tell(events, format!("{} halts to fire", self.name(i)));
+                    stop = Stop::Status { why: "halts to fire".into() };
                     break;
                 }
             }
@@ -764,12 +1115,42 @@ impl Battle {
         if gone > 0.0 {
             self.units[i].moved_turn = self.turn;
         }
-        gone
+        Went { cm: gone, stop }
     }
 
-    /// Whether a step of unit `i` to the body `c` (from `prev`) is stopped by one of the units
-    /// `near`: it would overlap one, or come closer to an enemy (not its `target`) than the
-    /// stand-off (or closer at all, when it will not move closer).
+    /// What stops a step of unit `i` to the body `c` (from `prev`), among the units `near`: it
+    /// would overlap one, or come closer to an enemy (not its `target`) than the stand-off (or
+    /// closer at all, when it will not move closer).
+    fn step_block(
+        &self,
+        i: usize,
+        near: &[usize],
+        c: &[Point; 4],
+        prev: &[Point; 4],
+        target: Option<usize>,
+        mode: Mode,
+    ) -> Option<Block> {
+        let side = self.units[i].side;
+        near.iter().copied().find_map(|j| {
+            let o = &self.units[j];
+            if !o.here() {
+                return None;
+            }
+            let oc = o.corners();
+            if convex_overlap(c, &oc) {
+                return Some(Block::Body(j));
+            }
+            if o.side != side && Some(j) != target {
+                let d = convex_distance(c, &oc);
+                let closer = d < convex_distance(prev, &oc) - 1e-9;
+                (closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)).then_some(Block::StandOff(j))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether a step of unit `i` is stopped by one of the units `near` ([`Battle::step_block`]).
     fn step_blocked(
         &self,
         i: usize,
@@ -779,24 +1160,7 @@ impl Battle {
         target: Option<usize>,
         mode: Mode,
     ) -> bool {
-        let side = self.units[i].side;
-        near.iter().any(|&j| {
-            let o = &self.units[j];
-            if !o.here() {
-                return false;
-            }
-            let oc = o.corners();
-            if convex_overlap(c, &oc) {
-                return true;
-            }
-            if o.side != side && Some(j) != target {
-                let d = convex_distance(c, &oc);
-                let closer = d < convex_distance(prev, &oc) - 1e-9;
-                closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)
-            } else {
-                false
-            }
-        })
+        self.step_block(i, near, c, prev, target, mode).is_some()
     }
 
     /// The heading a unit running away takes: it turns its back on the enemy (interpretation
@@ -897,6 +1261,19 @@ impl Battle {
         Some((best, false))
     }
 
+    /// A manoeuvre as data.
+    fn manoeuvre_fact(&self, i: usize, ch: Change, stage: Stage) -> Fact {
+        let x = &self.units[i];
+        let (formation, facing) = match ch.what {
+            Manoeuvre::Form { formation } => (formation, None),
+            Manoeuvre::AboutFace => {
+                (x.formation, Some(norm_heading(x.facing + if stage == Stage::Done { 0.0 } else { 180.0 })))
+            }
+            Manoeuvre::Face { facing } => (x.formation, Some(f64::from(facing))),
+        };
+        Fact::Manoeuvre { unit: self.called(i), formation, facing, turns: ch.left, stage, body: self.body(i) }
+    }
+
     fn complete_changes(&mut self, events: &mut Vec<Event>) {
         let turn = self.turn;
         for i in 0..self.units.len() {
@@ -928,6 +1305,12 @@ impl Battle {
                 // No room for the new formation where it stands: the change is given up.
                 self.units[i].change = None;
                 self.tell(events, format!("{} has no room to finish its change and gives it up", self.name(i)));
+                let fact = self.manoeuvre_fact(i, ch, Stage::GivenUp);
+                self.record(
+                    events,
+                    format!("{}: its new body would stand on another or off its ground", self.name(i)),
+                    fact,
+                );
                 continue;
             }
             let old = x.formation;
@@ -948,6 +1331,8 @@ impl Battle {
                 Manoeuvre::Face { facing } => format!("{} now faces {}", self.name(i), super::bearing_words(facing)),
             };
             self.tell(events, words);
+            let fact = self.manoeuvre_fact(i, ch, Stage::Done);
+            self.record(events, format!("{}: the change is done", self.name(i)), fact);
         }
     }
 
@@ -976,33 +1361,82 @@ impl Battle {
             || matches!(table.cover(centre, from), volley_table::Cover::Wall | volley_table::Cover::Works)
     }
 
-    /// The melee phase: each enemy reached, with every unit that reached it.
+    /// The melee phase: each enemy reached, with every unit in contact with it that reached it.
+    /// A failed attacker stops short of the enemy (5 cm) once every assault is fought, unless it
+    /// is in another of this turn's assaults.
     fn melee(&mut self, contacts: &[Contact], events: &mut Vec<Event>) {
+        let live: Vec<Contact> = contacts
+            .iter()
+            .filter(|c| {
+                let (a, d) = (&self.units[c.attacker], &self.units[c.defender]);
+                a.here() && !a.running() && d.here() && self.gap(c.attacker, c.defender) <= CONTACT
+            })
+            .copied()
+            .collect();
         let mut defenders: Vec<usize> = Vec::new();
-        for c in contacts {
+        let mut fights = vec![0u8; self.units.len()];
+        for c in &live {
             if !defenders.contains(&c.defender) {
                 defenders.push(c.defender);
             }
+            fights[c.attacker] += 1;
+            fights[c.defender] += 1;
         }
+        let mut fought = Vec::new();
         for d in defenders {
-            let group: Vec<Contact> = contacts
-                .iter()
-                .filter(|c| c.defender == d && self.units[c.attacker].here() && !self.units[c.attacker].running())
-                .copied()
-                .collect();
-            if group.is_empty() || !self.units[d].here() {
-                continue;
+            let group: Vec<Contact> = live.iter().filter(|c| c.defender == d).copied().collect();
+            fought.push(self.assault(d, &group));
+        }
+        for f in &mut fought {
+            let Fact::Assault { attackers, .. } = &mut f.fact else { continue };
+            for att in attackers.iter_mut().filter(|a| !a.closed) {
+                let a = self.stat().unit_names.iter().position(|n| *n == att.unit).unwrap_or(0);
+                if fights[a] > 1 {
+                    att.stood_off = Some(0.0);
+                    continue;
+                }
+                let back = self.stand_off(a);
+                att.stood_off = Some(back);
+                if back < CONTACT {
+                    f.told.push(format!("{} cannot draw back from the enemy", self.name(a)));
+                }
             }
-            self.assault(d, &group, events);
+        }
+        for f in fought {
+            for t in f.told {
+                self.tell(events, t);
+            }
+            self.record(events, f.explained, f.fact);
         }
     }
 
-    fn assault(&mut self, d: usize, group: &[Contact], events: &mut Vec<Event>) {
+    /// A failed attacker stops short: straight back from its front as far as the ground lets it,
+    /// up to the stand-off. Returns how far it went.
+    fn stand_off(&mut self, a: usize) -> f64 {
+        let x = &self.units[a];
+        let (start, back) = (x.at, volley_table::unit(x.facing) * -1.0);
+        let mut went = 0.0;
+        for k in 1..=((STAND_OFF / STEP).round() as usize) {
+            let s = k as f64 * STEP;
+            let x = &self.units[a];
+            let c = corners(x.kind, x.formation, start + back * s, x.facing);
+            if !self.clear(a, &c, None) {
+                break;
+            }
+            went = s;
+        }
+        self.units[a].at = start + back * went;
+        went
+    }
+
+    fn assault(&mut self, d: usize, group: &[Contact]) -> Fight {
         let turn = self.turn;
         let outnumbering = group.len() > 1;
         let mut closed: Vec<(usize, Assault)> = Vec::new();
         let mut told = Vec::new();
         let mut explained = Vec::new();
+        let mut parts = Vec::new();
+        let body = self.body(d);
         for c in group {
             let a = c.attacker;
             let attacker = self.party(a);
@@ -1029,16 +1463,20 @@ impl Battle {
                 self.name(d),
                 terms_text(&one[1])
             ));
-            if one[0].total >= one[1].total {
+            let willing = one[0].total >= one[1].total;
+            parts.push(Attacker {
+                unit: self.called(a),
+                body: self.body(a),
+                direction: c.direction,
+                gap: self.gap(a, d),
+                step_one: [Figure::from(&one[0]), Figure::from(&one[1])],
+                closed: willing,
+                stood_off: None,
+            });
+            if willing {
                 closed.push((a, asl));
             } else {
-                // Stops 5 cm short, DISORDERED.
-                let x = &mut self.units[a];
-                let back = x.at - volley_table::unit(x.facing) * STAND_OFF;
-                let c2 = corners(x.kind, x.formation, back, x.facing);
-                if self.clear(a, &c2, None) {
-                    self.units[a].at = back;
-                }
+                // Stops 5 cm short (once every assault is fought), DISORDERED.
                 let x = &mut self.units[a];
                 x.disorder(turn);
                 x.engaged_turn = turn;
@@ -1046,12 +1484,18 @@ impl Battle {
                 told.push(format!("{} will not close with {}: it halts short, disordered", self.name(a), self.name(d)));
             }
         }
+        let mut fact = Fact::Assault {
+            defender: self.called(d),
+            body,
+            attackers: parts,
+            outnumbering,
+            step_two: None,
+            best: None,
+            attackers_won: None,
+            results: Vec::new(),
+        };
         if closed.is_empty() {
-            for t in told {
-                self.tell(events, t);
-            }
-            self.explain(events, format!("{}: the attack fails", explained.join("; ")));
-            return;
+            return Fight { told, explained: format!("{}: the attack fails", explained.join("; ")), fact };
         }
         // Step two: each side's highest unit with its modifiers (I-27).
         let (best, two) = closed
@@ -1082,10 +1526,12 @@ impl Battle {
         // (a battery closed with is destroyed); told in the order of `results`.
         let mut words = vec![String::new(); results.len()];
         let mut why = vec![String::new(); results.len()];
+        let mut data: Vec<Option<UnitResult>> = vec![None; results.len()];
         for pass in [false, true] {
             for (k, &(u, won, other_unit)) in results.iter().enumerate() {
                 if won == pass {
-                    (words[k], why[k]) = self.ends(u, won, other_unit);
+                    let (w, y, r) = self.ends(u, won, other_unit);
+                    (words[k], why[k], data[k]) = (w, y, Some(r));
                 }
             }
         }
@@ -1100,20 +1546,24 @@ impl Battle {
             if attacker_won && names.len() > 1 { "" } else { "s" },
             words.join("; ")
         ));
-        for t in told {
-            self.tell(events, t);
+        if let Fact::Assault { step_two, best: b, attackers_won, results: r, .. } = &mut fact {
+            *step_two = Some([Figure::from(&two[0]), Figure::from(&two[1])]);
+            *b = Some(self.called(best));
+            *attackers_won = Some(attacker_won);
+            *r = data.into_iter().flatten().collect();
         }
-        self.explain(events, explained.join("; "));
+        Fight { told, explained: explained.join("; "), fact }
     }
 
     /// Apply the results table to unit `u` (won or lost against `foe`): each line by its own
-    /// status band (I-28); DISORDERED; what it does next turn. Returns the words for the players
-    /// and the explanation.
-    fn ends(&mut self, u: usize, won: bool, foe: usize) -> (String, String) {
+    /// status band (I-28); DISORDERED; what it does next turn. Returns the words for the players,
+    /// the explanation and the result as data.
+    fn ends(&mut self, u: usize, won: bool, foe: usize) -> (String, String, UnitResult) {
         let turn = self.turn;
         let x = &self.units[u];
         let arm = x.arm();
         let before = x.step_status();
+        let was = x.status;
         let was_running = x.running();
         let lines: Vec<usize> = x.lines().to_vec();
         let band_result = assault_result(arm, won, before.band());
@@ -1147,17 +1597,21 @@ impl Battle {
         let now = x.step_status();
         let destroyed = matches!(band_result.after, After::Destroyed);
         let words;
+        let next;
         if destroyed {
             x.presence = Presence::Destroyed;
             words = format!("{} is overrun and destroyed", self.name(u));
+            next = NextTurn::Destroyed;
         } else if x.running() {
             x.pending = Pending::None;
             if was_running {
                 // Its first turn of running is behind it: it runs on at its normal move.
                 words = format!("{} runs on", self.name(u));
+                next = NextTurn::RunsOn;
             } else {
                 x.ran = 0;
                 words = format!("{} breaks and runs", self.name(u));
+                next = NextTurn::Runs;
             }
         } else {
             x.pending = match band_result.after {
@@ -1167,16 +1621,20 @@ impl Battle {
                 After::Destroyed => Pending::None,
             };
             let gone = !self.units[foe].here();
-            words = match band_result.after {
+            (words, next) = match band_result.after {
                 After::Pursue | After::MayPursue if gone => {
-                    format!("{} has nobody left to pursue and halts, {now}", self.name(u))
+                    (format!("{} has nobody left to pursue and halts, {now}", self.name(u)), NextTurn::NobodyToPursue)
                 }
-                After::Pursue => format!("{} will pursue, {now}", self.name(u)),
-                After::MayPursue => format!("{} may pursue, {now}", self.name(u)),
-                _ => format!("{} must fall back, {now}", self.name(u)),
+                After::Pursue => (format!("{} will pursue, {now}", self.name(u)), NextTurn::Pursue),
+                After::MayPursue => (format!("{} may pursue, {now}", self.name(u)), NextTurn::MayPursue),
+                After::Withdraw { cm } => {
+                    (format!("{} must fall back, {now}", self.name(u)), NextTurn::Withdraw { cm })
+                }
+                After::Destroyed => (format!("{} must fall back, {now}", self.name(u)), NextTurn::Destroyed),
             };
         }
-        (words, explained.join(", "))
+        let result = UnitResult { unit: self.called(u), won, lines: self.changes(u, was, &lines), next };
+        (words, explained.join(", "), result)
     }
 
     /// Recovery of status and re-ordering; cavalry back from a pursuit.
@@ -1186,7 +1644,9 @@ impl Battle {
             if !self.units[i].here() {
                 continue;
             }
-            // Re-ordering: a whole turn still and not firing, begun after the disorder (I-23).
+            // Re-ordering: a whole turn still and not firing, begun after the disorder (I-23). A
+            // unit in a close assault this turn is disordered by it; one fired at without effect
+            // may still re-order.
             let x = &self.units[i];
             if !x.ordered()
                 && !x.running()
@@ -1194,10 +1654,15 @@ impl Battle {
                 && x.fired_turn < turn
                 && x.disordered_turn < turn
                 && x.change.is_none()
-                && x.engaged_turn < turn
             {
                 self.units[i].disordered = [false; 2];
                 self.tell(events, format!("{} has stood still and re-ordered", self.name(i)));
+                let fact = Fact::Reordered { unit: self.called(i) };
+                self.record(
+                    events,
+                    format!("{}: a whole turn still and not firing, begun after its disorder", self.name(i)),
+                    fact,
+                );
             }
             let cavalry_near = self.enemy_cavalry_near(i);
             let musket = self.units[i].musket_turn == turn;
@@ -1211,7 +1676,7 @@ impl Battle {
                 self.units[i].rallied = 0;
                 let side = self.units[i].side;
                 let who = self.officers[usize::from(side)].name.clone();
-                self.raise(i, Status::Pugnacious, &format!("rallied by {who}"), events);
+                self.raise(i, Status::Pugnacious, &who, true, events);
             }
             // Reinforcement: a higher-status friend within 10 cm, both still (I-21).
             let partner = self.support_partner(i, musket, cavalry_near);
@@ -1225,8 +1690,8 @@ impl Battle {
                 if n >= 2 {
                     self.units[i].support = None;
                     let cap = self.units[usize::from(p)].step_status();
-                    let why = format!("steadied by {} beside it", self.name(usize::from(p)));
-                    self.raise(i, cap, &why, events);
+                    let by = self.called(usize::from(p));
+                    self.raise(i, cap, &by, false, events);
                 }
             }
         }
@@ -1265,12 +1730,14 @@ impl Battle {
         })
     }
 
-    /// Raise `i`'s status one level, never above `cap`.
-    fn raise(&mut self, i: usize, cap: Status, why: &str, events: &mut Vec<Event>) {
+    /// Raise `i`'s status one level, never above `cap`: every label of the unit (a cavalry
+    /// regiment's two lines, in column too: the unit is rallied, not one line of it). `by`: the
+    /// commander rallying it, or the friend steadying it.
+    fn raise(&mut self, i: usize, cap: Status, by: &str, commander: bool, events: &mut Vec<Event>) {
         let was = self.units[i].step_status();
-        let lines: Vec<usize> = self.units[i].lines().to_vec();
+        let labels = self.units[i].status;
         let mut up = false;
-        for l in lines {
+        for &l in self.labels(i) {
             let s = self.units[i].status[l];
             let to = Status::of(i32::from(s.level()) + 1).min(cap.max(s));
             if to > s {
@@ -1286,8 +1753,15 @@ impl Battle {
             x.ran = 0;
         }
         let now = x.step_status();
+        let why = if commander { format!("rallied by {by}") } else { format!("steadied by {by} beside it") };
         self.tell(events, format!("{} is {why}: now {now}", self.name(i)));
-        self.explain(events, format!("{}: status {} -> {}", self.name(i), was.level(), now.level()));
+        let fact = Fact::Rally {
+            unit: self.called(i),
+            by: by.to_string(),
+            commander,
+            lines: self.changes(i, labels, self.labels(i)),
+        };
+        self.record(events, format!("{}: status {} -> {}", self.name(i), was.level(), now.level()), fact);
     }
 
     fn come_back(&mut self, i: usize, events: &mut Vec<Event>) {
@@ -1319,6 +1793,8 @@ impl Battle {
                 x.disordered_turn = turn;
                 x.moved_turn = turn;
                 self.tell(events, format!("{} rally back beside their command group, disordered", self.name(i)));
+                let fact = Fact::Returned { unit: self.called(i), body: self.body(i) };
+                self.record(events, format!("{}: back from its pursuit after {AWAY_TURNS} turns", self.name(i)), fact);
                 return;
             }
         }
@@ -1341,7 +1817,8 @@ impl Battle {
             }
             let name = o.name.clone();
             let die = chance.draw(&DrawKind::Die { sides: 6 }, &format!("personal risk: {name}"))?;
-            self.explain(events, format!("personal risk: {name} rolls {die} (falls on a 1)"));
+            let fact = Fact::PersonalRisk { officer: name.clone(), die, fell: die == 1 };
+            self.record(events, format!("personal risk: {name} rolls {die} (falls on a 1)"), fact);
             if die == 1 {
                 self.officers[usize::from(s)].present = false;
                 self.officers[usize::from(s)].with = None;
@@ -1400,7 +1877,7 @@ impl Battle {
         ev.into_iter()
             .filter_map(|e| match e {
                 Event::Told { text } => Some(text),
-                Event::Explained { text } => Some(format!("({text})")),
+                Event::Explained { text, .. } => Some(format!("({text})")),
                 _ => None,
             })
             .collect()

@@ -57,7 +57,7 @@ pub fn turn(b: &mut Battle, blue: &[(&str, Order)], red: &[(&str, Order)]) -> Ve
         .iter()
         .filter_map(|e| match e {
             Event::Told { text } => Some(text.clone()),
-            Event::Explained { text } => Some(format!("({text})")),
+            Event::Explained { text, .. } => Some(format!("({text})")),
             _ => None,
         })
         .collect()
