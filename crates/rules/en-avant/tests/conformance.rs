@@ -6,11 +6,12 @@
 use volley_core::conformance::{Words, check_words_with};
 use volley_core::conformance::{check, check_with, games};
 use volley_core::{Agent, GameState, Viewer};
-use volley_en_avant::battle::Presence;
+use volley_en_avant::battle::{CONTACT, Presence, STAND_OFF, STEP};
+use volley_en_avant::events::{Blocked, Body, Fact, Stop};
 use volley_en_avant::model::rate;
 use volley_en_avant::{Action, Battle, Event, load};
 use volley_scenario::Source;
-use volley_table::convex_overlap;
+use volley_table::{Point, convex_distance, convex_overlap};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/en-avant/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -146,16 +147,262 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
         for a in &cands {
             hidden_ok(after, &after.describe(a))?;
         }
+        // A player's refusals are in words too (issue 28, item 11): whatever he tries, as his
+        // side's orders begin.
+        if let (volley_core::Actor::Side(side), Action::Done) = (after.actor(), action) {
+            for a in tries(after, side) {
+                if let Err(e) = after.validate_by(volley_core::Actor::Side(side), &a) {
+                    hidden_ok(after, &e.reason).map_err(|w| format!("a refusal of {a:?}: {w}"))?;
+                }
+            }
+        }
     }
     Ok(())
 }
+
+/// Actions a player of `side` might try that the rules may refuse: charging every enemy, turning
+/// about a quarter turn and more, a second line's call, riding to every unit of his.
+fn tries(b: &Battle, side: u8) -> Vec<Action> {
+    use volley_en_avant::orders::Order;
+    let mut out = Vec::new();
+    for (u, x) in b.units.iter().enumerate().filter(|(_, x)| x.side == side && x.here()) {
+        let u = u as u16;
+        for (t, _) in b.units.iter().enumerate().filter(|(_, y)| y.side != side) {
+            out.push(Action::Order { unit: u, order: Order::Charge { target: t as u16 } });
+        }
+        for turn in [135.0, 400.0] {
+            let facing = ((x.facing + turn).round() as u16) % 360 + if turn > 360.0 { 360 } else { 0 };
+            out.push(Action::Order { unit: u, order: Order::Face { facing } });
+        }
+        out.push(Action::Order { unit: u, order: Order::Fire });
+        out.push(Action::Order { unit: u, order: Order::Advance });
+        out.push(Action::SecondLine { unit: u });
+        out.push(Action::Ride { unit: Some(u) });
+    }
+    out
+}
+
+// Invariants from play (issue 28, item 17), written from the text's clauses and checked over the
+// facts each explanation carries (`volley_en_avant::events::Fact`) and the state after each
+// action: what a checker of a trace has.
+
+/// The unit called `name`.
+fn index(b: &Battle, name: &str) -> Result<usize, String> {
+    b.stat().unit_names.iter().position(|n| n == name).ok_or_else(|| format!("no unit called {name:?}"))
+}
+
+fn body(b: &Body) -> [Point; 4] {
+    b.corners.map(Point::from)
+}
+
+fn same(a: &[Point; 4], b: &[Point; 4]) -> bool {
+    a.iter().zip(b).all(|(p, q)| p.dist(*q) < 1e-6)
+}
+
+/// "In order for units to get into base to base contact …": every close assault is fought
+/// between units in contact when it is resolved. The bodies are the state's after the action (an
+/// assault's units do not move again that turn; a failed attacker stops short straight back, by
+/// the distance its data gives, at most the text's 5 cm), and the data's must agree with them.
+fn assaults_in_contact(after: &Battle, events: &[Event]) -> Result<(), String> {
+    for f in events.iter().filter_map(Event::fact) {
+        let Fact::Assault { defender, body: d_body, attackers, .. } = f else { continue };
+        let d = index(after, defender)?;
+        let dc = after.units[d].corners();
+        if !same(&dc, &body(d_body)) {
+            return Err(format!("{defender} is not where its close assault says it stood"));
+        }
+        for a in attackers {
+            let i = index(after, &a.unit)?;
+            let back = a.stood_off.unwrap_or(0.0);
+            if !(0.0..=STAND_OFF + 1e-9).contains(&back) {
+                return Err(format!("{} stopped {back:.1} cm short of {defender}", a.unit));
+            }
+            let fwd = volley_table::unit(after.units[i].facing) * back;
+            let then = after.units[i].corners().map(|p| p + fwd);
+            if !same(&then, &body(&a.body)) {
+                return Err(format!("{} is not where its close assault on {defender} says it stood", a.unit));
+            }
+            let gap = convex_distance(&then, &dc);
+            if gap > CONTACT + 1e-9 {
+                return Err(format!("{} assaulted {defender} from {gap:.1} cm away", a.unit));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No two bodies overlap after any action (enemies above all: pursuits and runs included).
+fn no_overlap(after: &Battle) -> Result<(), String> {
+    let here: Vec<usize> = (0..after.units.len()).filter(|&i| after.units[i].here()).collect();
+    for &i in &here {
+        for &j in here.iter().filter(|&&j| j > i) {
+            if convex_overlap(&after.units[i].corners(), &after.units[j].corners()) {
+                return Err(format!("{} stands on {}", after.name(i), after.name(j)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A withdrawal the results table orders goes straight back its whole distance, or the
+/// register's rule for a blocked one applies (interpretation 35): cut short by the table's edge it
+/// leaves the battle; still touching an enemy it is caught and runs; else it stands where the
+/// ground stopped it, clear of every enemy.
+fn withdrawals_by_the_register(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
+    for f in events.iter().filter_map(Event::fact) {
+        let Fact::Withdrawal { unit, from, to, ordered, done, stop, rule, touching, .. } = f else { continue };
+        let i = index(after, unit)?;
+        let back = volley_table::unit(from.facing) * -*done;
+        if Point::from(to.at).dist(Point::from(from.at) + back) > 1e-6 || (to.facing - from.facing).abs() > 1e-9 {
+            return Err(format!("{unit} did not withdraw straight back {done:.1} cm"));
+        }
+        if *done > ordered + 1e-6 {
+            return Err(format!("{unit} withdrew {done:.1} cm of {ordered} cm"));
+        }
+        let table = &after.stat().table;
+        let touches = |b: &Battle| {
+            (0..b.units.len()).any(|j| {
+                b.units[j].here()
+                    && b.units[j].side != b.units[i].side
+                    && convex_distance(&body(to), &b.units[j].corners()) <= CONTACT
+            })
+        };
+        match rule {
+            Blocked::None if *done < ordered - 1e-6 => {
+                return Err(format!("{unit} withdrew {done:.1} cm of {ordered} cm with no rule for it"));
+            }
+            Blocked::None => {}
+            Blocked::Short => {
+                if *done >= ordered - 1e-6 || matches!(stop, Stop::Edge | Stop::Full) || touches(before) {
+                    return Err(format!("{unit}: cut short ({stop:?}) though {done:.1} of {ordered} cm and clear"));
+                }
+            }
+            Blocked::OffTheField => {
+                let further = volley_table::unit(from.facing) * -(ordered - done).min(STEP);
+                let next = body(to).map(|p| p + further);
+                if *stop != Stop::Edge
+                    || next.iter().all(|&p| table.contains(p))
+                    || after.units[i].presence != Presence::Removed
+                {
+                    return Err(format!("{unit} left the field though its way back was not over the edge"));
+                }
+            }
+            Blocked::Caught => {
+                let e = touching.as_deref().map(|n| index(after, n)).transpose()?;
+                let held = e.is_some_and(|e| {
+                    [before, after].iter().any(|b| convex_distance(&body(to), &b.units[e].corners()) <= CONTACT)
+                });
+                let broke = !after.units[i].here() || after.units[i].running();
+                if matches!(stop, Stop::Edge | Stop::Full) || !held || !broke {
+                    return Err(format!("{unit} was caught ({stop:?}) though clear of the enemy, or did not break"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the play invariants keep from one action to the next: the turn last played, and each
+/// pair of enemies in contact with the turns in a row they have stood so with no combat and no
+/// written reason.
+#[derive(Default)]
+struct Watch {
+    turn: u32,
+    streak: Vec<((usize, usize), u32)>,
+}
+
+/// The turns in a row two enemies may stand in contact with no combat between them and no
+/// written reason before the check reports them.
+const FROZEN: u32 = 3;
+
+/// No enemies stand in contact for three turns without combat (a close assault or a fire between
+/// them) or a written reason the register gives (interpretations 31, 34, 35): one of them would
+/// run and its way is blocked, it withdrew and was cut short, or it failed to close and cannot
+/// draw back.
+fn contacts_resolve(w: &mut Watch, before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
+    if before.turn == after.turn && after.outcome.is_none() {
+        return Ok(()); // orders given: no turn played
+    }
+    if before.turn <= w.turn {
+        w.streak.clear(); // a new battle
+    }
+    w.turn = before.turn;
+    let mut fought: Vec<(usize, usize)> = Vec::new();
+    let mut excused: Vec<usize> = Vec::new();
+    let pair = |a: usize, b: usize| (a.min(b), a.max(b));
+    for f in events.iter().filter_map(Event::fact) {
+        match f {
+            Fact::Assault { defender, attackers, .. } => {
+                let d = index(after, defender)?;
+                for a in attackers {
+                    let i = index(after, &a.unit)?;
+                    fought.push(pair(i, d));
+                    if a.stood_off.is_some_and(|s| s < CONTACT) {
+                        excused.push(i);
+                    }
+                }
+            }
+            Fact::Fire { firer, target, .. } => fought.push(pair(index(after, firer)?, index(after, target)?)),
+            Fact::Run { unit, done, ordered, off_the_field: false, .. } if *done < ordered - 1e-6 => {
+                excused.push(index(after, unit)?)
+            }
+            Fact::Withdrawal { unit, rule, .. } if *rule != Blocked::None => excused.push(index(after, unit)?),
+            _ => {}
+        }
+    }
+    let n = after.units.len();
+    let mut now = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            let (x, y) = (&after.units[a], &after.units[b]);
+            if !x.here() || !y.here() || x.side == y.side || after.gap(a, b) > CONTACT {
+                continue;
+            }
+            let k = (a, b);
+            let was = w.streak.iter().find(|(p, _)| *p == k).map_or(0, |(_, s)| *s);
+            let s = if fought.contains(&k) || excused.contains(&a) || excused.contains(&b) { 0 } else { was + 1 };
+            if s >= FROZEN {
+                return Err(format!(
+                    "{} and {} have stood in contact {s} turns with no combat and no reason",
+                    after.name(a),
+                    after.name(b)
+                ));
+            }
+            now.push((k, s));
+        }
+    }
+    w.streak = now;
+    Ok(())
+}
+
+/// All the invariants from play.
+fn play(w: &mut Watch, before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
+    assaults_in_contact(after, events)?;
+    no_overlap(after)?;
+    withdrawals_by_the_register(before, after, events)?;
+    contacts_resolve(w, before, after, events)
+}
+
+/// Battles of each kind the play invariants run over: 4 kinds × 2 scenarios × this = 200.
+const PLAYED: u64 = 25;
 
 #[test]
 fn random_agents_conform() {
     for s in SCENARIOS {
         let b = scenario(s);
-        let r = check_with(|| b.clone(), agents(["random", "random"]), 41, games(20), 100_000, invariants);
-        assert_eq!(r.games, games(20), "{s}");
+        let mut w = Watch::default();
+        let r = check_with(
+            || b.clone(),
+            agents(["random", "random"]),
+            41,
+            games(2 * PLAYED),
+            100_000,
+            |x, a, y, e| {
+                invariants(x, a, y, e)?;
+                play(&mut w, x, y, e)
+            },
+        );
+        assert_eq!(r.games, games(2 * PLAYED), "{s}");
         eprintln!("{s} random: {r:?}");
     }
 }
@@ -164,6 +411,22 @@ fn random_agents_conform() {
 fn heuristic_agents_conform_and_fight() {
     for s in SCENARIOS {
         let b = scenario(s);
+        for (kinds, master) in [(["heuristic", "random"], 44), (["random", "heuristic"], 45)] {
+            let mut w = Watch::default();
+            let r = check_with(
+                || b.clone(),
+                agents(kinds),
+                master,
+                games(PLAYED),
+                100_000,
+                |x, a, y, e| {
+                    invariants(x, a, y, e)?;
+                    play(&mut w, x, y, e)
+                },
+            );
+            eprintln!("{s} {kinds:?}: {r:?}");
+            assert_eq!(r.games, games(PLAYED));
+        }
         let r = check_with(|| b.clone(), agents(["heuristic", "heuristic"]), 42, games(4), 100_000, invariants);
         eprintln!("{s} heuristic: {r:?}");
         assert!(r.games > 0);
@@ -224,5 +487,153 @@ fn every_text_a_person_reads_is_in_words() {
             let read = check_words_with(|| b.clone(), agents([kind, kind]), master, games, 100_000, NAMES, words);
             assert!(read > 100, "{s}: only {read} texts read");
         }
+    }
+}
+
+// Each play invariant shown able to fail: fed a doctored step or state, it reports.
+
+mod common;
+
+/// Blue's horse charges Red's line 12 cm off and wins: (the battle before, after, the events).
+fn a_close_assault() -> (Battle, Battle, Vec<Event>) {
+    use volley_en_avant::orders::Order;
+    let mut b = common::battle(
+        &common::blues(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40] }"#),
+        &common::reds(r#"{ name = "Red line", kind = "infantry", at = [90, 52] }"#),
+        "",
+    );
+    let (h, r) = (common::unit(&b, "Blue horse"), common::unit(&b, "Red line"));
+    let mut events = Vec::new();
+    let mut chance = volley_chance::Seeded::new(1);
+    let charge = Action::Order { unit: h as u16, order: Order::Charge { target: r as u16 } };
+    b.apply(&charge, &mut chance, &mut events).unwrap();
+    b.apply(&Action::Done, &mut chance, &mut events).unwrap();
+    let before = b.clone();
+    b.apply(&Action::Done, &mut chance, &mut events).unwrap();
+    (before, b, events)
+}
+
+/// The events with each fact changed by `f`.
+fn doctored(events: &[Event], mut f: impl FnMut(&mut Fact)) -> Vec<Event> {
+    let mut out = events.to_vec();
+    for e in &mut out {
+        if let Event::Explained { fact: Some(x), .. } = e {
+            f(x);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_assault_check_reports_an_assault_fought_out_of_contact() {
+    let (_, after, events) = a_close_assault();
+    assaults_in_contact(&after, &events).unwrap();
+    let r = common::unit(&after, "Red line");
+    // The defender stood elsewhere than the data says.
+    let mut moved = after.clone();
+    moved.units[r].at.y += 10.0;
+    assert!(assaults_in_contact(&moved, &events).unwrap_err().contains("not where"));
+    // State and data agree, 10 cm apart.
+    let shifted = after.body(r).corners.map(|p| [p[0], p[1] + 10.0]);
+    let far = doctored(&events, |f| {
+        if let Fact::Assault { body, .. } = f {
+            body.corners = shifted;
+        }
+    });
+    let e = assaults_in_contact(&moved, &far).unwrap_err();
+    assert!(e.contains("from 10.0 cm away"), "{e}");
+    // A failed attacker said to have stopped farther back than 5 cm.
+    let back = doctored(&events, |f| {
+        if let Fact::Assault { attackers, .. } = f {
+            attackers[0].stood_off = Some(6.0);
+        }
+    });
+    assert!(assaults_in_contact(&after, &back).unwrap_err().contains("6.0 cm short"));
+}
+
+#[test]
+fn the_overlap_check_reports_a_body_on_another() {
+    let (_, after, _) = a_close_assault();
+    no_overlap(&after).unwrap();
+    let mut on = after.clone();
+    let (h, r) = (common::unit(&after, "Blue horse"), common::unit(&after, "Red line"));
+    on.units[h].at = on.units[r].at;
+    on.units[h].facing = on.units[r].facing;
+    assert!(no_overlap(&on).unwrap_err().contains("stands on"));
+}
+
+#[test]
+fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
+    let (before, after, _) = a_close_assault();
+    let r = common::unit(&after, "Red line");
+    let from = after.body(r);
+    let mut to = from.clone();
+    let back = volley_table::unit(from.facing) * -4.0;
+    to.at = [from.at[0] + back.x, from.at[1] + back.y];
+    to.corners = from.corners.map(|p| [p[0] + back.x, p[1] + back.y]);
+    let step = |rule, stop| {
+        vec![Event::Explained {
+            text: String::new(),
+            fact: Some(Box::new(Fact::Withdrawal {
+                unit: "Red line".into(),
+                winner: "Blue horse".into(),
+                from: from.clone(),
+                to: to.clone(),
+                ordered: 10.0,
+                done: 4.0,
+                stop,
+                rule,
+                touching: None,
+            })),
+        }]
+    };
+    let blocked = Stop::Body { unit: "Red reserve".into(), enemy: false };
+    withdrawals_by_the_register(&before, &after, &step(Blocked::Short, blocked.clone())).unwrap();
+    let e = withdrawals_by_the_register(&before, &after, &step(Blocked::None, blocked.clone())).unwrap_err();
+    assert!(e.contains("with no rule"), "{e}");
+    // Off the field with the table's edge nowhere near, or caught touching nobody.
+    assert!(withdrawals_by_the_register(&before, &after, &step(Blocked::OffTheField, Stop::Edge)).is_err());
+    assert!(withdrawals_by_the_register(&before, &after, &step(Blocked::Caught, blocked)).is_err());
+}
+
+#[test]
+fn the_contact_check_reports_enemies_standing_in_contact_three_turns() {
+    // Blue's horse and Red's line touching front to front, and nothing happening.
+    let b = common::battle(
+        &common::blues(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 50] }"#),
+        &common::reds(r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#),
+        "",
+    );
+    let turns: Vec<Battle> = (1..=4)
+        .map(|t| {
+            let mut x = b.clone();
+            x.turn = t;
+            x
+        })
+        .collect();
+    let mut w = Watch::default();
+    contacts_resolve(&mut w, &turns[0], &turns[1], &[]).unwrap();
+    contacts_resolve(&mut w, &turns[1], &turns[2], &[]).unwrap();
+    let e = contacts_resolve(&mut w, &turns[2], &turns[3], &[]).unwrap_err();
+    assert!(e.contains("Blue horse and Red line have stood in contact 3 turns"), "{e}");
+    // A written reason each turn: the line would run and its way is blocked.
+    let h = common::unit(&b, "Red line");
+    let blocked = vec![Event::Explained {
+        text: String::new(),
+        fact: Some(Box::new(Fact::Run {
+            unit: "Red line".into(),
+            from: b.body(h),
+            to: b.body(h),
+            heading: 0.0,
+            ordered: 40.0,
+            done: 0.0,
+            first_turn: true,
+            stop: Stop::Body { unit: "Red reserve".into(), enemy: false },
+            off_the_field: false,
+        })),
+    }];
+    let mut w = Watch::default();
+    for k in 0..3 {
+        contacts_resolve(&mut w, &turns[k], &turns[k + 1], &blocked).unwrap();
     }
 }
