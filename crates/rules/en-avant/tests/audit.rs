@@ -451,3 +451,23 @@ fn a_cavalry_regiments_second_line_is_counted_for_game_control() {
     assert_eq!((n("first line disordered"), n("second line disordered")), (Some(0), Some(0)));
     assert!(b.view(Viewer::Side(0)).pieces.iter().all(|p| p.counters.is_empty()), "rules hidden");
 }
+
+#[test]
+fn two_units_that_charge_each_other_fight_one_close_assault() {
+    // Blue's horse and Red's horse 10 cm apart, each charging the other: Blue leads in turn 1,
+    // reaches Red first and is the attacker; Red's charge from contact is the same fight.
+    let mut b = battle(
+        &blues(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 40] }"#),
+        &reds(r#"{ name = "Red horse", kind = "cavalry", at = [90, 50] }"#),
+        "",
+    );
+    let (h, r) = (unit(&b, "Blue horse") as u16, unit(&b, "Red horse") as u16);
+    let events =
+        play(&mut b, &[("Blue horse", Order::Charge { target: r })], &[("Red horse", Order::Charge { target: h })]);
+    assert_eq!(
+        assaults(&events),
+        vec![(vec!["Blue horse".to_string()], "Red horse".to_string())],
+        "{:#?}",
+        words(&events)
+    );
+}

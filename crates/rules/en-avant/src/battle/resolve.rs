@@ -1365,13 +1365,17 @@ impl Battle {
     /// A failed attacker stops short of the enemy (5 cm) once every assault is fought, unless it
     /// is in another of this turn's assaults.
     fn melee(&mut self, contacts: &[Contact], events: &mut Vec<Event>) {
+        // Two units that charged each other fight one close assault: the one that reached the
+        // other first is the attacker (the register's "not implemented": no meeting halfway).
         let live: Vec<Contact> = contacts
             .iter()
-            .filter(|c| {
+            .enumerate()
+            .filter(|&(k, c)| {
                 let (a, d) = (&self.units[c.attacker], &self.units[c.defender]);
-                a.here() && !a.running() && d.here() && self.gap(c.attacker, c.defender) <= CONTACT
+                let met = contacts[..k].iter().any(|e| e.attacker == c.defender && e.defender == c.attacker);
+                !met && a.here() && !a.running() && d.here() && self.gap(c.attacker, c.defender) <= CONTACT
             })
-            .copied()
+            .map(|(_, c)| *c)
             .collect();
         let mut defenders: Vec<usize> = Vec::new();
         let mut fights = vec![0u8; self.units.len()];
