@@ -150,22 +150,22 @@ pub struct Rally {
     /// The unit's type.
     #[serde(rename = "type")]
     pub kind: UnitType,
-    /// Routing (a failed rally removes it), not only shaken.
+    /// Routing (its one attempt to rally), not only shaken (a leader rallying it). Either, failing
+    /// both dice, is removed: a failed rally from rout, or a shaken unit that routs.
     #[serde(default)]
     pub routing: bool,
 }
 
 impl Rally {
     /// What a rally's two dice come to: none failed, good order; one, shaken (a routing unit
-    /// rallies to shaken); two, a routing unit fails to rally and is removed (one attempt), a
-    /// shaken one stays shaken.
+    /// rallies to shaken, a shaken one stays so); two, a rout: a routing unit has failed to rally
+    /// (one attempt) and a shaken one routs, and either is removed ("fail on 2 dice: rout";
+    /// removed are units that fail to rally from rout and shaken units that rout).
     fn outcome(&self, morale: Morale) -> VolleyOutcome {
-        // A shaken unit failing both dice stays shaken: it does not rout.
-        let morale = if !self.routing && morale == Morale::Rout { Morale::Shaken } else { morale };
         VolleyOutcome {
             hits: 0,
             morale: Some(morale),
-            removed: self.routing && morale == Morale::Rout,
+            removed: morale == Morale::Rout,
             rallied: morale == Morale::Passed,
             officer: None,
         }
@@ -628,6 +628,18 @@ impl fmt::Display for VolleyOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.rallied {
             write!(f, "rallies")?;
+        } else if self.hits == 0 && self.morale.is_some() {
+            // A test without fire: a rally that failed one die or both (a volley without hits
+            // takes no test).
+            write!(
+                f,
+                "{}",
+                if self.morale == Some(Morale::Rout) {
+                    "the rally fails on both dice: rout"
+                } else {
+                    "the rally fails on one die: shaken"
+                }
+            )?;
         } else {
             write!(f, "{} hit{}", self.hits, if self.hits == 1 { "" } else { "s" })?;
             if let Some(m) = self.morale {

@@ -26,7 +26,7 @@ mod fight;
 mod moves;
 
 pub use fight::Aim;
-pub use moves::{Allowance, ChargePath, MoveCheck, path_cost};
+pub use moves::{Allowance, ChargePath, ForcedMove, MoveCheck, Reach, path_cost};
 
 /// Where a turn stands: who decides, and about what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -326,6 +326,7 @@ impl Battle {
                 let i = usize::from(*unit);
                 let check = self.check_move(i, *to, *facing, *formation, reserve).map_err(ApplyError::Illegal)?;
                 let u = &mut self.units[i];
+                let from = u.at;
                 u.at = *to;
                 u.facing = volley_table::norm_heading(*facing);
                 u.formation = *formation;
@@ -335,9 +336,13 @@ impl Battle {
                 }
                 events.push(Event::Moved {
                     unit: *unit,
+                    from,
                     to: *to,
                     facing: u.facing,
                     formation: *formation,
+                    distance: check.distance,
+                    cost: check.cost,
+                    allowance: check.allowance,
                     text: format!("{}{}: {}", self.name(i), if reserve { " (reserve move)" } else { "" }, check.text),
                 });
             }
@@ -349,12 +354,23 @@ impl Battle {
                 events.push(Event::Declared {
                     unit: *unit,
                     target: *target,
+                    cost: c.cost,
+                    reach: c.reach,
+                    turned: c.turned,
+                    flank: c.flank,
                     text: format!(
-                        "{} will charge {} in the melee phase ({:.1}\" of its {:.1}\" reach)",
+                        "{} will charge {} in the melee phase{} ({:.1}\" of its {:.1}\" reach{}){}",
                         self.name(i),
                         self.name(t),
+                        if c.turned >= crate::model::TURN_TOLERANCE {
+                            format!(", turning {:.0}° to face it", c.turned)
+                        } else {
+                            ", straight ahead".to_string()
+                        },
                         c.cost,
-                        c.reach
+                        c.reach,
+                        if c.turned >= crate::model::TURN_TOLERANCE { ", halved for the turn" } else { "" },
+                        if c.flank { ": at its flank or rear" } else { "" }
                     ),
                 });
             }
@@ -363,14 +379,24 @@ impl Battle {
                 self.fire(usize::from(*unit), usize::from(*target), chance, events)?;
             }
             Action::Ride { officer, unit } => {
+                let from = self.officer_at(usize::from(*officer));
+                let to = self.units[usize::from(*unit)].at;
+                let most = self.officers[usize::from(*officer)].ride(self.turn);
                 let o = &mut self.officers[usize::from(*officer)];
                 o.with = Some(*unit);
                 o.acted = true;
+                o.at = to;
                 let name = o.name.clone();
-                self.officers[usize::from(*officer)].at = self.units[usize::from(*unit)].at;
+                let distance = from.dist(to);
                 events.push(Event::Officer {
                     officer: *officer,
-                    text: format!("{name} rides to {} and joins it", self.name(usize::from(*unit))),
+                    die: None,
+                    fate: None,
+                    ride: Some(crate::events::Ride { from, unit: *unit, distance, most }),
+                    text: format!(
+                        "{name} rides {distance:.1}\" (at most {most}\") to {} and joins it",
+                        self.name(usize::from(*unit))
+                    ),
                 });
             }
             Action::Done => self.next_phase(chance, events)?,
@@ -503,10 +529,12 @@ impl Battle {
                 self.units[i].state = State::Good;
                 events.push(Event::Morale {
                     unit: i as u16,
+                    test: None,
                     text: format!("{} has stood a whole turn without moving: its order is restored", self.name(i)),
                 });
             }
         }
+        self.tell_contacts(events);
         self.update_holders();
         if let Some(o) = self.decide() {
             events.push(Event::Over { winner: o.winner, text: o.reason.clone() });
@@ -517,6 +545,39 @@ impl Battle {
         self.turn += 1;
         events.push(Event::Turn { turn: self.turn });
         self.roll_initiative(chance, events)
+    }
+
+    /// Enemies left standing in contact at the end of a turn (hemmed in after a melee), each pair
+    /// told with why no melee came of it: a melee comes only of a declared charge, and whether
+    /// each may charge the other next turn, or why not.
+    fn tell_contacts(&self, events: &mut Vec<Event>) {
+        for a in 0..self.units.len() {
+            for b in a + 1..self.units.len() {
+                let (x, y) = (&self.units[a], &self.units[b]);
+                if x.side == y.side || !x.present() || !y.present() || !self.in_contact(a, b) {
+                    continue;
+                }
+                let may = |u: usize, t: usize| match self.check_charge(u, t) {
+                    Ok(_) => format!("{} may charge {}", self.name(u), self.name(t)),
+                    Err(e) => format!("{} may not charge {}: {}", self.name(u), self.name(t), e.reason),
+                };
+                events.push(Event::Contact {
+                    units: [a as u16, b as u16],
+                    text: format!(
+                        "{} and {} stand in contact without a melee: a melee comes only of a declared charge ({}; {})",
+                        self.name(a),
+                        self.name(b),
+                        may(a, b),
+                        may(b, a)
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Whether units `a` and `b` stand in contact: nearer than the contact gap.
+    pub fn in_contact(&self, a: usize, b: usize) -> bool {
+        volley_table::convex_distance(&self.units[a].corners(), &self.units[b].corners()) < crate::model::CONTACT_GAP
     }
 
     /// Each objective is held by the side with a unit (not routing) whose centre is in it and no

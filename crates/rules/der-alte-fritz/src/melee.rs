@@ -35,6 +35,12 @@ pub struct Fighter {
     /// disadvantage), before its being shaken or caught at the halt; default C, equal.
     #[serde(default = "chart_c")]
     pub chart: Chart,
+    /// More charts from the text's lists that apply to it, each counted by its levels from C
+    /// together with `chart`, its being shaken, the enemy shaken and the halt, in one net
+    /// difference (the battle gives each advantage here, so that two are not capped at A
+    /// before a disadvantage counts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Chart>,
     /// Hits it has taken before (for its morale charts).
     #[serde(default)]
     pub hits_before: u32,
@@ -194,10 +200,7 @@ impl Melee {
         self.charger.check("charger")?;
         self.defender.check("defender")?;
         if self.charger.kind.profile().charge.is_none() {
-            return Err(CalcError::field(
-                "charger.type",
-                format!("{} do not charge (the table's `~`)", self.charger.kind.profile().name),
-            ));
+            return Err(CalcError::field("charger.type", self.charger.kind.profile().no_charge_words()));
         }
         Ok(())
     }
@@ -208,11 +211,12 @@ impl Melee {
     }
 
     /// Each side's melee chart and number, given whether the defender (cavalry) was caught at the
-    /// halt: its own chart, D if shaken, B against a shaken enemy, and for cavalry at the halt D
-    /// (the charger B), by net difference.
-    fn charts(&self, at_halt: bool) -> [(Chart, u8); 2] {
+    /// halt: its own charts, D if shaken, B against a shaken enemy, and for cavalry at the halt D
+    /// (the charger B), by one net difference.
+    pub fn charts(&self, at_halt: bool) -> [(Chart, u8); 2] {
         let side = |f: &Fighter, enemy: &Fighter, extra: Option<Chart>| {
             let mut charts = vec![f.chart];
+            charts.extend(f.also.iter().copied());
             if f.shaken {
                 charts.push(Chart::D);
             }
@@ -553,6 +557,7 @@ mod tests {
             kind,
             figures,
             chart: Chart::C,
+            also: Vec::new(),
             hits_before: 0,
             shaken: false,
             in_cover: false,
@@ -598,9 +603,35 @@ mod tests {
     }
 
     #[test]
+    fn every_chart_of_the_situation_nets_with_shaken_and_the_halt_in_one_sum() {
+        // Two major advantages (A, A: 4 levels up) and shaken (D): 3 up, still A. Capped at A
+        // first and then shaken, it would have read B.
+        let mut c = fighter(UnitType::Cuirassiers, 12);
+        c.also = vec![Chart::A, Chart::A];
+        c.shaken = true;
+        let mut d = fighter(UnitType::Musketeers, 12);
+        d.also = vec![Chart::E, Chart::E];
+        let m = Melee { charger: c, defender: d };
+        let [(cc, cn), (dc, _)] = m.charts(false);
+        assert_eq!((cc, cn), (Chart::A, 9), "A A D nets to A");
+        // E E (4 down) and against a shaken enemy (B, 1 up): 3 down, E.
+        assert_eq!(dc, Chart::E);
+        // `chart` and `also` are one list: C with [A, A] is A A.
+        let mut one = m.clone();
+        one.charger.chart = Chart::A;
+        one.charger.also = vec![Chart::A];
+        assert_eq!(one.charts(false), m.charts(false));
+    }
+
+    #[test]
     fn unfit_charges_are_refused_at_the_field() {
         let m = Melee { charger: fighter(UnitType::Jagers, 4), defender: fighter(UnitType::Musketeers, 4) };
         assert_eq!(odds(&m).unwrap_err().path(), Some("charger.type"), "jägers have no charge (~)");
+        assert!(odds(&m).unwrap_err().to_string().contains("the table's `~`"));
+        // A gun's charge cell is blank, not `~`: the refusal says which.
+        let m = Melee { charger: fighter(UnitType::LightArtillery, 4), defender: fighter(UnitType::Musketeers, 4) };
+        let why = odds(&m).unwrap_err().to_string();
+        assert!(why.contains("blank") && !why.contains('~'), "{why}");
         let m = Melee { charger: fighter(UnitType::Musketeers, 0), defender: fighter(UnitType::Musketeers, 4) };
         assert_eq!(odds(&m).unwrap_err().path(), Some("charger.figures"));
     }

@@ -37,6 +37,8 @@ pub const OBLIQUE: f64 = 45.0;
 pub const OBLIQUE_LESS: f64 = 2.0;
 /// A turn of fewer degrees than this is no change of facing.
 pub const TURN_TOLERANCE: f64 = 1.0;
+/// A line is this many stands wide or more (the text: "Line: 3+ stands wide").
+pub const MIN_LINE_STANDS: u32 = 3;
 
 /// How a unit stands on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -72,7 +74,8 @@ impl Formation {
         }
     }
 
-    /// Whether troops in it are "unformed" (skirmishers and gun crews; routing units are too).
+    /// Whether troops in it are "unformed" (skirmishers and unlimbered guns; routing units and
+    /// every artillery crew are too: [`Unit::unformed`]).
     pub fn unformed(self) -> bool {
         matches!(self, Formation::Skirmish | Formation::Unlimbered)
     }
@@ -209,9 +212,18 @@ impl Unit {
         self.kind.profile().arm
     }
 
-    /// Unformed: skirmishers, gun crews unlimbered, routing units.
+    /// Unformed: skirmishers, artillery crews (limbered or not: the text calls the crews
+    /// unformed), routing units.
     pub fn unformed(&self) -> bool {
-        self.formation.unformed() || self.state == State::Routing
+        self.formation.unformed() || self.arm() == Arm::Artillery || self.state == State::Routing
+    }
+
+    /// Whether it has too few stands for `formation`: a line is 3 or more stands wide. Two stands
+    /// side by side are 2 wide, which the text calls an attack column: a line reduced to 2 stands
+    /// stands as one, on the same ground (jägers, whose row has no column rate, must then re-form
+    /// to move).
+    pub fn too_narrow_for(&self, formation: Formation) -> bool {
+        formation == Formation::Line && self.arm() != Arm::Artillery && self.stands() < MIN_LINE_STANDS
     }
 
     /// Stands now (a part-filled stand counts).
@@ -307,19 +319,24 @@ impl Unit {
     }
 }
 
-/// An officer's wounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Wound {
-    /// Unhurt (or grazed).
-    None,
+/// An officer's wounds: a light wound lasts the rest of the game, a severe one two turns; an
+/// officer may carry both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Wound {
     /// A light wound: half speed for the rest of the game.
-    Light,
-    /// A severe wound: no movement until this turn.
-    Severe {
-        /// The first turn he may move again.
-        until: u32,
-    },
+    pub light: bool,
+    /// A severe wound: no movement before this turn.
+    pub severe_until: Option<u32>,
+}
+
+impl Wound {
+    /// Unhurt (or grazed).
+    pub const NONE: Wound = Wound { light: false, severe_until: None };
+
+    /// Whether a severe wound keeps him still in `turn`.
+    pub fn held(&self, turn: u32) -> bool {
+        self.severe_until.is_some_and(|until| turn < until)
+    }
 }
 
 /// A mounted officer: a leader attached to a unit, or the army commander.
@@ -346,11 +363,12 @@ pub struct Officer {
 impl Officer {
     /// How far he may ride in the leader phase now.
     pub fn ride(&self, turn: u32) -> f64 {
-        match self.wound {
-            Wound::None => OFFICER_MOVE,
-            Wound::Light => OFFICER_MOVE / 2.0,
-            Wound::Severe { until } if turn >= until => OFFICER_MOVE,
-            Wound::Severe { .. } => 0.0,
+        if self.wound.held(turn) {
+            0.0
+        } else if self.wound.light {
+            OFFICER_MOVE / 2.0
+        } else {
+            OFFICER_MOVE
         }
     }
 }
@@ -367,4 +385,33 @@ pub fn closed(poly: &[Point]) -> Vec<Point> {
         v.push(first);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn officer(wound: Wound) -> Officer {
+        Officer {
+            side: 0,
+            name: "X".into(),
+            with: None,
+            at: Point::new(0.0, 0.0),
+            commander: false,
+            exceptional: false,
+            wound,
+            acted: false,
+        }
+    }
+
+    #[test]
+    fn a_light_wound_halves_every_ride_after_a_severe_one_heals() {
+        // Lightly wounded, then severely in turn 3: no ride in turns 3 and 4, then 12" (half
+        // speed for the rest of the game), never 24" again.
+        let o = officer(Wound { light: true, severe_until: Some(5) });
+        assert_eq!([3, 4, 5, 9].map(|t| o.ride(t)), [0.0, 0.0, 12.0, 12.0]);
+        let o = officer(Wound { light: false, severe_until: Some(5) });
+        assert_eq!([4, 5].map(|t| o.ride(t)), [0.0, 24.0]);
+        assert_eq!(officer(Wound::NONE).ride(1), 24.0);
+    }
 }

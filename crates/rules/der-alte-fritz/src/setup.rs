@@ -202,7 +202,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             if !facing.is_finite() {
                 errors.push(err("facing must be a number of degrees".into()));
             }
-            let unit = Unit {
+            let mut unit = Unit {
                 side: si as u8,
                 kind: spec.kind,
                 rifles: spec.rifles,
@@ -220,6 +220,24 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 charging: None,
                 reserve: false,
             };
+            // A line is 3 or more stands wide: a unit of 2 stands stands as a column unless the
+            // file says line, which is refused.
+            if unit.too_narrow_for(formation) {
+                let narrow = if rate(spec.kind, Formation::AttackColumn).is_some() {
+                    Formation::AttackColumn
+                } else {
+                    Formation::MarchColumn
+                };
+                if spec.formation.is_some() {
+                    errors.push(err(format!(
+                        "{} stands may not stand in line (a line is 3 or more stands wide): {} will do",
+                        unit.stands(),
+                        narrow.name()
+                    )));
+                } else {
+                    unit.formation = narrow;
+                }
+            }
             if unit.worn_out() && figures > 0 {
                 errors.push(err(format!(
                     "{figures} figures at {fps} a stand are already too few (a unit is removed at 1 stand of foot or 2 of horse)"
@@ -268,7 +286,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             at: with.map_or(sd.commander.at, |u| units[u].at),
             commander: true,
             exceptional: own.is_some_and(|r| r.exceptional),
-            wound: Wound::None,
+            wound: Wound::NONE,
             acted: false,
         });
     }
@@ -310,7 +328,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 at: units[u].at,
                 commander: false,
                 exceptional: false,
-                wound: Wound::None,
+                wound: Wound::NONE,
                 acted: false,
             }),
             None => errors.push(src.error_at_key(

@@ -144,6 +144,9 @@ pub struct Profile {
     pub line: Option<f64>,
     /// Charge bonus, inches.
     pub charge: Option<f64>,
+    /// Its charge cell is the table's `~` (not allowed: jägers, Cossacks) rather than blank (the
+    /// guns), when it has no charge bonus: for the words of a refusal.
+    pub charge_tilde: bool,
     /// Firing range: short, and long if it has two.
     pub range: Option<(f64, Option<f64>)>,
     /// Firing numbers on charts A–E.
@@ -199,6 +202,7 @@ const fn gun(
         column: None,
         line: Some(line),
         charge: None,
+        charge_tilde: false,
         range: Some((short, Some(long))),
         fire,
         melee: GUN_MELEE,
@@ -218,6 +222,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(12.0),
             line: Some(10.0),
             charge: Some(2.0),
+            charge_tilde: false,
             range: Some((10.0, None)),
             fire: one([9, 7, 6, 5, 3]),
             melee: some([9, 7, 6, 5, 3]),
@@ -234,6 +239,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(10.0),
             line: Some(8.0),
             charge: Some(2.0),
+            charge_tilde: false,
             range: Some((8.0, None)),
             fire: one([8, 6, 5, 4, 2]),
             melee: some([8, 6, 5, 4, 2]),
@@ -250,6 +256,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(8.0),
             line: Some(6.0),
             charge: Some(1.0),
+            charge_tilde: false,
             range: Some((8.0, None)),
             fire: one([7, 5, 4, 3, 1]),
             melee: some([7, 5, 4, 3, 1]),
@@ -266,6 +273,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: None,
             line: Some(6.0),
             charge: None,
+            charge_tilde: true,
             range: Some((16.0, Some(12.0))),
             fire: one([6, 4, 3, 2, 1]),
             melee: some([5, 4, 3, 2, 1]),
@@ -282,6 +290,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: None,
             line: None,
             charge: None,
+            charge_tilde: true,
             range: Some((4.0, None)),
             fire: [Some(FireNumber::One(3)), Some(FireNumber::One(2)), Some(FireNumber::One(1)), None, None],
             melee: some([7, 5, 4, 3, 2]),
@@ -298,6 +307,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(16.0),
             line: Some(14.0),
             charge: Some(4.0),
+            charge_tilde: false,
             range: None,
             fire: [None; 5],
             melee: some([9, 8, 7, 6, 4]),
@@ -314,6 +324,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(18.0),
             line: Some(16.0),
             charge: Some(4.0),
+            charge_tilde: false,
             range: None,
             fire: [None; 5],
             melee: some([8, 7, 6, 5, 3]),
@@ -330,6 +341,7 @@ pub const TABLE: [(UnitType, Profile); 15] = [
             column: Some(22.0),
             line: Some(20.0),
             charge: Some(6.0),
+            charge_tilde: false,
             range: Some((4.0, None)),
             fire: [
                 Some(FireNumber::One(3)),
@@ -364,6 +376,17 @@ pub fn worn_out(arm: Arm, figures: u32, figures_per_stand: u32) -> bool {
         }
 }
 
+impl Profile {
+    /// Why a type without a charge bonus may not charge, by its cell in the table: `~`, or blank.
+    pub fn no_charge_words(&self) -> String {
+        if self.charge_tilde {
+            format!("{} do not charge (the table's `~`)", self.name)
+        } else {
+            format!("{} do not charge (the table gives them no charge bonus: the cell is blank)", self.name)
+        }
+    }
+}
+
 impl UnitType {
     /// Its row of the table.
     pub fn profile(self) -> &'static Profile {
@@ -394,6 +417,15 @@ mod tests {
         assert_eq!(UnitType::LightArtillery.profile().fire[Chart::E.index()], Some(FireNumber::Gun(3, 1)));
         assert_eq!(UnitType::HorseArtillery.profile().range, Some((6.0, Some(16.0))));
         assert_eq!(UnitType::Jagers.profile().range, Some((16.0, Some(12.0))));
+        // No charge: `~` for jägers and Cossacks, a blank cell for every gun.
+        for t in [UnitType::Jagers, UnitType::Cossacks] {
+            assert!(t.profile().no_charge_words().contains("`~`"), "{t:?}");
+        }
+        for (t, p) in TABLE.iter().filter(|(_, p)| p.arm == Arm::Artillery) {
+            assert!(p.charge.is_none(), "{t:?}");
+            let why = p.no_charge_words();
+            assert!(why.contains("blank") && !why.contains('~'), "{t:?}: {why}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use volley_core::{Footprint, View, ViewCounter, ViewMarker, ViewPiece, ViewRange, ViewStanding, Viewer};
 
 use crate::game::{Battle, Phase};
-use crate::model::{State, Unit, Wound};
+use crate::model::{State, Unit};
 
 /// The radius of an officer's mounted figure as the trace and the map give it, in inches.
 const OFFICER_RADIUS: f64 = 0.5;
@@ -89,10 +89,11 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
     }
     let mut markers = Vec::new();
     for (k, o) in b.officers.iter().enumerate() {
-        let wound = match o.wound {
-            Wound::None => "",
-            Wound::Light => ", lightly wounded",
-            Wound::Severe { .. } => ", severely wounded",
+        let wound = match (o.wound.light, o.wound.held(b.turn)) {
+            (false, false) => "",
+            (true, false) => ", lightly wounded",
+            (false, true) => ", severely wounded",
+            (true, true) => ", severely and lightly wounded",
         };
         let with = o.with.map(|u| format!(" with {}", b.name(usize::from(u)))).unwrap_or_default();
         markers.push(ViewMarker {

@@ -456,8 +456,9 @@ rect = [15, 5, 30, 15]"#;
 
 #[test]
 fn daf_b34_b36_b37_melee_charts_from_the_geometry() {
-    // A flank charge: hussars from the west at a line facing north.
-    let t = r#"{ name = "T", type = "musketeers", at = [23, 19.5] }"#;
+    // A flank charge: hussars from the west at a line facing north (front y = 20), their centre
+    // (y = 17) behind the line of its front.
+    let t = r#"{ name = "T", type = "musketeers", at = [23, 19.5], facing = 0 }"#;
     let h = r#"{ name = "H", type = "hussars", at = [5, 17], facing = 90 }"#;
     let b = battle(h, t, "");
     let p = b.check_charge(0, 1).unwrap();
@@ -667,7 +668,13 @@ fn daf_b41_the_cavalry_winner_that_rolls_a_1_pursues_its_line_rate_and_24() {
     assert_eq!(b.units[1].state, State::Routing);
     assert!((b.units[1].at.y - 59.0).abs() < 0.2, "the router went 24\": {:?}", b.units[1].at);
     let gap = volley_table::convex_distance(&b.units[0].corners(), &b.units[1].corners());
-    assert!(b.units[0].at.y > 50.0 && gap < 0.2, "the pursuer caught up: {:?}, {gap} {text:#?}", b.units[0].at);
+    // It catches up with the router, stopping short of contact (only a charge comes into
+    // contact, and no second melee follows a pursuit).
+    assert!(
+        b.units[0].at.y > 50.0 && gap > 0.5 && gap < 0.6,
+        "the pursuer caught up: {:?}, {gap} {text:#?}",
+        b.units[0].at
+    );
     assert_eq!(b.units[0].state, State::Shaken, "pursuing, shaken");
 }
 
@@ -802,4 +809,358 @@ rect = [40, 30, 60, 40]"#;
     let open = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [80, 10] }"#, FAR, ""), 0);
     let text = open.describe(&mv(0, [80.0, 18.0], 0.0, line));
     assert_eq!(text, "IR 1: advances 8.0\" north (may spend 8.0\": line 8\")");
+}
+
+// ----- Issue 28: the audit's findings, each on a small position -----
+
+fn firing(mut b: Battle, side: u8) -> Battle {
+    b.turn = 1;
+    b.first = 1 - side;
+    b.phase = Phase::Firing { side };
+    b
+}
+
+fn forced(ev: &[Event]) -> Vec<(u16, f64, f64, Vec<String>)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Forced { unit, ordered, done, terrain, .. } => Some((*unit, *ordered, *done, terrain.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_shaken_unit_failing_both_rally_dice_routs_and_is_removed() {
+    // IR 1 shaken, its leader with it: in the rally phase it throws 2 dice on chart C (5).
+    // 6 and 9 both fail: "fail on 2 dice: rout", and a shaken unit that routs is removed.
+    let rules = r#"[rules]
+officers = [{ side = "Prussians", name = "Keith", with = "IR 1" }]"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] },
+               { name = "IR 2", type = "musketeers", at = [40, 10] }"#;
+    let mut b = battle(p, FAR, rules);
+    apply(&mut b, &Action::Begin, &[7, 3]);
+    b.units[0].state = State::Shaken;
+    let ev = apply(&mut b, &Action::Initiative { move_first: true }, &[6, 9]);
+    let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
+    assert_eq!(b.units[0].state, State::Removed, "{text:#?}");
+    assert!(text.iter().any(|t| t.contains("6 9 — both dice failed: a rout")), "{text:#?}");
+    assert!(text.iter().any(|t| t == "IR 1 is removed: a shaken unit that routs is removed"), "{text:#?}");
+    // One die failed: still shaken, and said so by the dice.
+    let mut b = battle(p, FAR, rules);
+    apply(&mut b, &Action::Begin, &[7, 3]);
+    b.units[0].state = State::Shaken;
+    let ev = apply(&mut b, &Action::Initiative { move_first: true }, &[3, 9]);
+    assert_eq!(b.units[0].state, State::Shaken);
+    assert!(ev.iter().any(|e| e.to_string().contains("3 9 — one die failed: still shaken")), "{ev:?}");
+}
+
+/// ```text
+///   y 72 ·  ·  ·  ·  ·  ·   where the rout would end in the open (12")
+///   y 66 ·  ·  ·  ·  ·  ·   where it ends in the wood (6": each inch costs two)
+///   ▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓▓   the wood, y 55 to 100
+///   y 60 [IR A, facing south]
+///
+///   y 54 [IR 1, facing north]  fires, all six dice hit; IR A fails both dice
+/// ```
+#[test]
+fn a_rout_through_a_wood_goes_half_as_far() {
+    let woods = r#"[[terrain]]
+kind = "woods"
+name = "the Forst"
+rect = [0, 55, 100, 100]"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 60], facing = 180 }"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 54] }"#;
+    let mut b = firing(battle(p, a, woods), 0);
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9, 9]);
+    assert_eq!(b.units[1].state, State::Routing, "{ev:?}");
+    assert!((b.units[1].at.y - 66.0).abs() < 0.1, "12\" of rout in a wood is 6\": {:?}", b.units[1].at);
+    let f = forced(&ev);
+    assert_eq!(f.len(), 1, "{ev:?}");
+    assert_eq!((f[0].1, (f[0].2 * 10.0).round() / 10.0), (12.0, 6.0));
+    assert_eq!(f[0].3, vec!["the Forst (woods) at double cost".to_string()]);
+    assert!(
+        ev.iter().any(|e| e.to_string().starts_with("IR A routs 12\" (6.0\": the Forst (woods) at double cost)")),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn a_forced_move_over_a_hedge_is_halved_or_stops_at_it() {
+    let hedge = r#"[[terrain]]
+kind = "hedge"
+line = [[0, 13], [100, 13]]"#;
+    let b = battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, hedge);
+    // 12" north from y 10: the hedge at 3" is crossed, the move halved to 6".
+    let r = b.reach_along(Point::new(13.0, 10.0), 0.0, 12.0);
+    assert!((r.distance - 6.0).abs() < 1e-9, "{r:?}");
+    assert_eq!(r.terrain, vec!["crossing a hedge: half".to_string()]);
+    // From y 5, the hedge 8" on: half of 12" does not reach it, so the body stops at it.
+    let r = b.reach_along(Point::new(13.0, 5.0), 0.0, 12.0);
+    assert!((r.distance - 7.95).abs() < 1e-9, "{r:?}");
+    // Not reaching it at all: the whole move.
+    let r = b.reach_along(Point::new(13.0, 14.0), 0.0, 12.0);
+    assert!((r.distance - 12.0).abs() < 1e-9 && r.terrain.is_empty(), "{r:?}");
+}
+
+#[test]
+fn a_limbered_battery_is_unformed_in_melee() {
+    // "artillery crew are considered unformed": dragoons charging a limbered battery fight on A,
+    // the gunners on E, as against an unlimbered one.
+    for formation in ["limbered", "unlimbered"] {
+        let g = format!(
+            r#"{{ name = "G", type = "light_artillery", at = [20, 25], facing = 180, formation = "{formation}" }}"#
+        );
+        let b = battle(r#"{ name = "DR", type = "dragoons", at = [20, 10] }"#, &g, "");
+        let (charts, why) = b.melee_charts(0, 1, false);
+        assert_eq!(charts, [Chart::A, Chart::E], "{formation}: {why:?}");
+        assert!(why.iter().any(|w| w.contains("formed against unformed")), "{why:?}");
+    }
+}
+
+/// ```text
+///        F2 (centre 29, 25): ahead of the column's front line, 31° off its axis: a frontal shot
+///
+///   front y 20  ┌┐ march column, 1" wide, 6 stands deep, facing north
+///               ││
+///               ││   F1 (centre 35, 17): level with the column's middle, beside it: a flank shot
+///               └┘
+/// ```
+#[test]
+fn a_column_is_shot_in_the_flank_only_from_behind_the_line_of_its_front() {
+    let t = r#"{ name = "T", type = "musketeers", at = [26, 17], facing = 0, formation = "march_column" }"#;
+    let shot = |firer: &str| -> bool {
+        let b = firing(battle(firer, t, ""), 0);
+        let (v, _) = b.volley(0, 1).unwrap();
+        v.target.flank_or_rear
+    };
+    // Ahead of the front line, well off the axis (the old sector from the column's diagonals,
+    // 9.5° wide, made this a flank shot).
+    assert!(!shot(r#"{ name = "F2", type = "musketeers", at = [29, 25], facing = 200 }"#));
+    // Beside the column: a flank shot.
+    assert!(shot(r#"{ name = "F1", type = "musketeers", at = [32, 17], facing = 270, formation = "attack_column" }"#));
+}
+
+#[test]
+fn a_charger_that_must_turn_to_face_its_target_pays_half_its_reach() {
+    // Dragoons in line (16" + 4" = 20"), 8 stands 12" wide, centre (20, 10), facing north.
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    // Straight ahead 12": its front meets the target going north, no turn: in reach.
+    let ahead = r#"{ name = "IR A", type = "musketeers", at = [22, 23.25], facing = 180 }"#;
+    let b = moving(battle(d, ahead, ""), 0);
+    let c = b.check_charge(0, 1).unwrap();
+    assert_eq!((c.turned, c.reach), (0.0, 20.0));
+    let mut m = b.clone();
+    let ev = apply(&mut m, &Action::Charge { unit: 0, target: 1 }, &[]);
+    assert!(ev[0].to_string().contains("straight ahead"), "{ev:?}");
+    // Off to the right front, 52° round, 16.2" away: it must turn to face it, at half effect:
+    // 10" of reach, and the target is farther than that (within the 20" it had turned free).
+    let aside = r#"{ name = "IR A", type = "musketeers", at = [34, 21], facing = 225 }"#;
+    let b = moving(battle(d, aside, ""), 0);
+    let why = b.validate(&Action::Charge { unit: 0, target: 1 }).unwrap_err().reason;
+    assert!(why.contains("at most 10\"") && why.contains("turns 52° to face IR A: half"), "{why}");
+    // A narrower regiment (3 stands, 4.5" wide) with a target nearer, within the halved reach:
+    // allowed, and the declaration says it turns.
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 6 }"#;
+    let near = r#"{ name = "IR A", type = "musketeers", at = [30, 14], facing = 240 }"#;
+    let mut b = moving(battle(d, near, ""), 0);
+    let c = b.check_charge(0, 1).unwrap();
+    assert!(c.turned > 30.0 && c.reach == 10.0 && c.cost <= 10.0, "{c:?}");
+    let ev = apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    match &ev[0] {
+        Event::Declared { turned, reach, .. } => assert!(*turned > 30.0 && *reach == 10.0),
+        e => panic!("{e:?}"),
+    }
+    assert!(ev[0].to_string().contains("halved for the turn"), "{ev:?}");
+}
+
+/// Shaken Prussian cuirassiers behind Croats in skirmish order (facing south): a rear attack (A)
+/// on unformed infantry (A) without secure flanks (B), shaken (D): 4 levels up, chart A — not A
+/// capped first and then shaken, B. The Croats: E, E, D, against a shaken enemy B: E.
+#[test]
+fn melee_charts_net_every_reason_in_one_sum() {
+    let c = r#"{ name = "CR", type = "cuirassiers", at = [50, 48], facing = 180 }"#;
+    let j =
+        r#"{ name = "Croats", type = "jagers", at = [50, 40], facing = 180, formation = "skirmish", figures = 12 }"#;
+    let mut b = moving(battle(c, j, ""), 0);
+    b.units[0].state = State::Shaken;
+    b.units[0].shaken_turn = 1;
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    // The test to charge and to stand pass; 3 dice a side miss; both pass afterwards.
+    let ev = apply(&mut b, &Action::Done, &[1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3]);
+    let fought = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { fought: Some(f), why, flank, .. } => Some((f.clone(), why.clone(), *flank)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{ev:?}"));
+    assert!(fought.2, "from behind the Croats' front: a rear attack");
+    assert_eq!([fought.0[0].chart, fought.0[1].chart], [Chart::A, Chart::E], "{:?}", fought.1);
+}
+
+#[test]
+fn a_light_wound_keeps_an_officer_at_half_speed_after_a_severe_one_heals() {
+    // Two volleys at IR A, each one hit; its officer's dice 5 (a light wound), then 7 (severe).
+    let rules = r#"[rules]
+officers = [{ side = "Austrians", name = "Lacy", with = "IR A" }]"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] },
+               { name = "IR 2", type = "musketeers", at = [28, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [24, 16], facing = 180 }"#;
+    let mut b = firing(battle(p, a, rules), 0);
+    let lacy = b.officers.iter().position(|o| o.name == "Lacy").unwrap();
+    apply(&mut b, &Action::Fire { unit: 0, target: 2 }, &[1, 9, 9, 9, 9, 9, 5, 1, 1, 1]);
+    apply(&mut b, &Action::Fire { unit: 1, target: 2 }, &[1, 9, 9, 9, 9, 9, 7, 1, 1, 1]);
+    let o = &b.officers[lacy];
+    assert_eq!(o.ride(1), 0.0, "severely wounded in turn 1: no ride in turns 1 and 2");
+    assert_eq!(o.ride(3), 12.0, "then at half speed: the light wound lasts the game");
+}
+
+#[test]
+fn a_line_is_three_stands_or_more() {
+    // 8 figures at 4 a stand: 2 stands. A file that puts them in line is refused; with no
+    // formation given they stand as an attack column.
+    let two = r#"{ name = "IR 1", type = "musketeers", at = [20, 10], figures = 8, formation = "line" }"#;
+    let text = format!(
+        r#"name = "t"
+ruleset = "der-alte-fritz"
+[table]
+width = 50
+depth = 50
+[[sides]]
+name = "A"
+rear_edge = "south"
+commander = {{ name = "a", at = [1, 1] }}
+units = [{two}]
+[[sides]]
+name = "B"
+rear_edge = "north"
+commander = {{ name = "b", at = [1, 49] }}
+units = [{{ name = "v", type = "musketeers", at = [10, 40], facing = 180 }}]
+"#
+    );
+    let e = load(&Source::new("t.toml", text)).unwrap_err().to_string();
+    assert!(e.contains("2 stands may not stand in line"), "{e}");
+    let b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [20, 10], figures = 8 }"#, FAR, ""), 0);
+    assert_eq!(b.units[0].formation, Formation::AttackColumn);
+    let why = b.validate(&mv(0, [20.0, 10.0], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("a line is 3 or more stands wide"), "{why}");
+    // A line of 3 stands (12 figures) losing 4 figures to fire stands as an attack column.
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 14], facing = 180, figures = 12 }"#;
+    let mut b = firing(battle(p, a, ""), 0);
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 9, 9, 1, 1]);
+    assert_eq!((b.units[1].figures, b.units[1].formation), (8, Formation::AttackColumn), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Reformed { formation: Formation::AttackColumn, .. })
+            && e.to_string().contains("too few for a line")),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn a_charger_that_will_not_charge_is_said_to_be_shaken_or_routing() {
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let n = r#"{ name = "N", type = "musketeers", at = [23, 19.5], facing = 180 }"#;
+    for (dice, words) in [
+        ([9u32, 3], "9 3 — one die failed: it will not charge, and is shaken"),
+        ([9, 10], "9 10 — both dice failed: it will not charge, and routs"),
+    ] {
+        let mut b = moving(battle(m, n, ""), 0);
+        apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+        apply(&mut b, &Action::Done, &[]);
+        let ev = apply(&mut b, &Action::Done, &[dice[0], dice[1], 7, 3]);
+        assert!(ev.iter().any(|e| e.to_string().contains(words)), "{ev:#?}");
+    }
+}
+
+/// ```text
+///   IR A  ▬▬▬▬▬▬  facing south, y 11.02 to 12.02
+///   IR 1  ▬▬▬▬▬▬  facing north, y 9.5 to 10.5: in contact, 0.02" apart
+/// ```
+#[test]
+fn a_unit_in_contact_may_step_back_out_of_it_but_not_nearer() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 11.02], facing = 180 }"#;
+    let b = moving(battle(p, a, ""), 0);
+    assert!(b.in_contact(0, 1));
+    assert!(ok(&b, &mv(0, [20.0, 7.0], 0.0, Formation::Line)), "3\" backwards, out of contact");
+    assert!(ok(&b, &mv(0, [17.0, 10.0], 0.0, Formation::Line)), "sideways, along its front");
+    let why = b.validate(&mv(0, [20.0, 10.01], 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("only a charge comes into contact"), "{why}");
+}
+
+#[test]
+fn enemies_left_in_contact_at_the_end_of_a_turn_are_told_why_no_melee() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 11.02], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.first = 0;
+    b.phase = Phase::Leaders { side: 0 };
+    let ev = apply(&mut b, &Action::Done, &[7, 3]);
+    let told: Vec<String> =
+        ev.iter().filter(|e| matches!(e, Event::Contact { units: [0, 1], .. })).map(ToString::to_string).collect();
+    assert_eq!(told.len(), 1, "{ev:#?}");
+    assert!(
+        told[0].starts_with("IR 1 and IR A stand in contact without a melee: a melee comes only of a declared charge (IR 1 may charge IR A; IR A may charge IR 1)"),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn a_forced_move_stops_short_of_contact_with_an_enemy() {
+    // IR A routs north from IR 1's fire; Austrian dragoons stand 6" behind it, Prussian hussars
+    // 6" behind them... the enemy in its way: it stops the contact gap short of the hussars.
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 54] },
+               { name = "HR", type = "hussars", at = [20, 67], facing = 180 }"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 60], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 2 }, &[1, 1, 1, 1, 1, 1, 8, 9]);
+    assert_eq!(b.units[2].state, State::Routing, "{ev:?}");
+    let gap = volley_table::convex_distance(&b.units[2].corners(), &b.units[1].corners());
+    assert!((0.5..0.6).contains(&gap), "{gap} {ev:#?}");
+    assert!(ev.iter().any(|e| e.to_string().contains("stopped by HR in the way")), "{ev:#?}");
+}
+
+/// The trace gives every event as data (`docs/trace.md`): a volley's firer, target, chart and
+/// why, flank, dice, hits and the test (dice kept, chart, result); a forced move's distance
+/// ordered and gone and the ground it crossed; a declared charge's reach and turn.
+#[test]
+fn the_events_carry_the_data_a_checker_needs() {
+    let woods = r#"[[terrain]]
+kind = "woods"
+name = "the Forst"
+rect = [0, 55, 100, 100]"#;
+    let a = r#"{ name = "IR A", type = "musketeers", at = [20, 60], facing = 180 }"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 54] }"#;
+    let mut b = firing(battle(p, a, woods), 0);
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 1, 1, 8, 9, 9]);
+    let json: Vec<serde_json::Value> = ev.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    let v = &json[0];
+    assert_eq!(v["kind"], "volley");
+    assert_eq!((v["unit"].as_u64(), v["target"].as_u64()), (Some(0), Some(1)));
+    assert_eq!((v["chart"].as_str(), v["number"].as_u64(), v["flank"].as_bool()), (Some("C"), Some(5), Some(false)));
+    assert_eq!(v["why"][0], "a line: target C");
+    assert_eq!((v["dice"].as_array().map(Vec::len), v["hits"].as_u64()), (Some(6), Some(6)));
+    assert_eq!(v["test"]["chart"], "B");
+    assert_eq!(v["test"]["kept"], serde_json::json!([8, 9]));
+    assert_eq!(v["test"]["result"], "rout");
+    let f = &json[1];
+    assert_eq!((f["kind"].as_str(), f["why"].as_str()), (Some("forced"), Some("rout")));
+    assert_eq!((f["ordered"].as_f64(), f["done"].as_f64().map(|d| (d * 10.0).round() / 10.0)), (Some(12.0), Some(6.0)));
+    assert_eq!(f["terrain"][0], "the Forst (woods) at double cost");
+    // A declared charge: its cost, reach, the turn it takes, flank.
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    let t = r#"{ name = "IR A", type = "musketeers", at = [22, 23.25], facing = 180 }"#;
+    let mut b = moving(battle(d, t, ""), 0);
+    let ev = apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    let v = serde_json::to_value(&ev[0]).unwrap();
+    assert_eq!(
+        (v["kind"].as_str(), v["reach"].as_f64(), v["turned"].as_f64()),
+        (Some("declared"), Some(20.0), Some(0.0))
+    );
+    assert!(v["cost"].as_f64().is_some_and(|c| c > 11.0 && c < 13.0), "{v}");
 }

@@ -394,13 +394,22 @@ fn the_second_readers_exact_probabilities() {
 }
 
 #[test]
-fn a_shaken_unit_failing_both_rally_dice_stays_shaken_in_the_odds_too() {
-    use volley_core::calc::Calculator;
+fn a_shaken_unit_failing_both_rally_dice_routs_and_is_removed_in_the_odds_too() {
+    // "Fail on 2 dice: rout", and a shaken unit that routs is removed: shaken musketeers
+    // rallying on chart C (5) pass 1/4, stay shaken 1/2 (one die failed), are removed 1/4.
     let s: volley_der_alte_fritz::combat::Situation =
         serde_json::from_str(r#"{"rally": {"type": "musketeers"}}"#).unwrap();
     let odds = volley_der_alte_fritz::combat::Combat.odds(&s).unwrap();
-    // Chart C, 5: passes 1/4; shaken otherwise (3/4): it never routs from a rally.
-    assert_eq!(odds.len(), 2, "{odds:?}");
-    assert!(odds.iter().all(|o| !o.outcome.to_string().contains("rout")), "{odds:?}");
-    assert!((odds[0].probability - 0.75).abs() < 1e-12);
+    assert_eq!(odds.len(), 3, "{odds:?}");
+    let p = |f: &dyn Fn(&volley_der_alte_fritz::combat::VolleyOutcome) -> bool| -> f64 {
+        odds.iter().filter(|o| matches!(&o.outcome, Outcome::Volley(v) if f(v))).map(|o| o.probability).sum()
+    };
+    assert!((p(&|v| v.rallied) - 0.25).abs() < 1e-12);
+    assert!((p(&|v| v.morale == Some(Morale::Shaken) && !v.removed) - 0.5).abs() < 1e-12);
+    assert!((p(&|v| v.removed && v.morale == Some(Morale::Rout)) - 0.25).abs() < 1e-12);
+    // The calculator's words for it: no "0 hits" for a rally.
+    let r = run(json!({"rally": {"type": "musketeers"}}), "6 9");
+    assert_eq!(r.to_string().lines().last(), Some("the rally fails on both dice: rout, removed"), "{r}");
+    let r = run(json!({"rally": {"type": "musketeers"}}), "3 9");
+    assert!(!r.to_string().contains("hits"), "{r}");
 }

@@ -6,12 +6,14 @@ use volley_core::calc::{CalcError, Calculator};
 use volley_core::{ApplyError, Illegal, illegal};
 use volley_table::{Cover, FrontArc, Point, TerrainKind, dist_to_segment, heading_to, segment_meets_polygon};
 
-use super::moves::state_name;
+use super::moves::{ForcedMove, state_name};
 use super::{Battle, possessive};
 use crate::combat::{self, Combat, Firer, Morale, OfficerFate, Range, Resolution, Standing, Target, Volley};
-use crate::events::Event;
+use crate::events::{Event, ForcedKind, Side, Test};
 use crate::melee::{self, End, Fighter, Melee, Pursuit, Winner};
-use crate::model::{CAVALRY_RETREAT, COMMANDER_DEATH, Formation, RESTS_ON, SECURE_FLANK, State, Wound, near_polygon};
+use crate::model::{
+    CAVALRY_RETREAT, COMMANDER_DEATH, Formation, RESTS_ON, SECURE_FLANK, State, Wound, near_polygon, rate,
+};
 use crate::units::{Arm, Chart};
 
 /// A volley's aim, worked out.
@@ -243,7 +245,7 @@ impl Battle {
             target: Target {
                 unit: self.standing(t, from),
                 formation: target.formation.target(),
-                flank_or_rear: !self.in_front_sector(t, from),
+                flank_or_rear: !self.in_front(t, unit.at),
                 hard_cover: self.hard_cover(t, from),
             },
             range: if unit.arm() == Arm::Artillery { aim.range } else { Range::Short },
@@ -274,7 +276,7 @@ impl Battle {
         let mut why =
             vec![format!("{} target {}", formation_words(self.units[t].formation), v.target.formation.chart())];
         if v.target.flank_or_rear {
-            why.push("a flank or rear shot A".into());
+            why.push("a flank or rear shot (from behind the line of its front) A".into());
         }
         if v.target.hard_cover {
             why.push("hard cover E".into());
@@ -319,25 +321,47 @@ impl Battle {
         if let Some((o, d, _)) = officer {
             text.push_str(&format!("; the die for {}'s fate {d}", self.officers[o].name));
         }
-        if let Some((mchart, mnum, dice)) = &r.test {
-            let m = r.outcome.morale.unwrap_or(Morale::Passed);
+        let test = r.test.as_ref().map(|(c, n, d)| Test::new(*c, *n, d));
+        if let Some(tt) = &test {
             // The leader's die is thrown only while he stands with the unit.
             let tu = &v.target.unit;
-            let leader = dice.len() as u32 > combat::morale_dice(tu.in_cover, tu.secure_flanks, false);
+            let leader = tt.dice.len() as u32 > combat::morale_dice(tu.in_cover, tu.secure_flanks, false);
             text.push_str(&format!(
-                "; {} tests morale on chart {mchart} ({} in all), passes on {mnum} or under, {}: {} — {}",
+                "; {} tests morale on chart {} ({} in all), passes on {} or under, {}: {} — {}",
                 self.name(t),
+                tt.chart,
                 hits_words(self.units[t].hits),
+                tt.number,
                 combat::morale_dice_words(tu.in_cover, tu.secure_flanks, leader),
-                dice_text(dice),
-                morale_word(m, self.units[t].state)
+                dice_text(&tt.dice),
+                morale_word(tt.result, self.units[t].state)
             ));
         }
-        events.push(Event::Volley { unit: u as u16, target: t as u16, hits, text });
+        let front = self.units[u].corners();
+        events.push(Event::Volley {
+            unit: u as u16,
+            target: t as u16,
+            from: (front[0] + front[1]) * 0.5,
+            distance: aim.distance,
+            range: aim.range,
+            firing: v.firer.firing,
+            chart,
+            why,
+            flank: v.target.flank_or_rear,
+            number,
+            dice: r.fire_dice.clone(),
+            hits,
+            officer_die: r.officer_die,
+            test,
+            text,
+        });
         let from = self.units[u].at;
         let lost_leader = officer.is_some_and(|(_, _, f)| f.killed());
         if let Some((o, d, fate)) = officer {
             self.officer_fate_words(o, d, fate, events);
+        }
+        if !r.outcome.removed {
+            self.narrow(t, events);
         }
         if r.outcome.removed {
             let why = if self.units[t].worn_out() && self.units[t].arm() == Arm::Artillery {
@@ -388,34 +412,90 @@ impl Battle {
         self.units[t].state = State::Routing;
         let away = heading_to(from, self.units[t].at);
         let d = self.units[t].rout_move();
-        let was = self.units[t].at;
-        let (to, off) = self.forced_move(t, away, d, Some(away), true);
-        let went = was.dist(to);
-        let short = if went + 0.1 < d { format!(" ({went:.1}\" as far as it could go)") } else { String::new() };
-        if off {
+        let m = self.forced_move(t, away, d, Some(away), true);
+        let text = format!(
+            "{} routs {d}\"{}{} {}",
+            self.name(t),
+            forced_short(&m),
+            if m.off { ", off the table" } else { "" },
+            self.way_words(m.from, m.to)
+        );
+        self.forced_event(t, ForcedKind::Rout, away, &m, text, events);
+        if m.off {
             self.remove(t, "routed off the table", events);
-        } else {
-            events.push(Event::Forced {
-                unit: t as u16,
-                to,
-                text: format!("{} routs {d}\"{short} {}", self.name(t), self.way_words(was, to)),
-            });
         }
     }
 
-    /// Unit `t` falls back a full column move, facing the enemy at `from`.
-    pub(super) fn fall_back(&mut self, t: usize, from: Point, d: f64, why: &str, events: &mut Vec<Event>) {
+    /// Unit `t` falls back `d` inches straight away from the enemy at `from`, facing it (`kind`:
+    /// falling back, retiring or retreating; `why`: the words for it).
+    pub(super) fn fall_back(
+        &mut self,
+        t: usize,
+        from: Point,
+        d: f64,
+        kind: ForcedKind,
+        why: &str,
+        events: &mut Vec<Event>,
+    ) {
         let face = heading_to(self.units[t].at, from);
         let away = heading_to(from, self.units[t].at);
-        let from_at = self.units[t].at;
-        let (to, _) = self.forced_move(t, away, d, Some(face), false);
-        let went = from_at.dist(to);
-        let short = if went + 0.1 < d { format!(" ({went:.1}\" as far as it could go)") } else { String::new() };
+        let m = self.forced_move(t, away, d, Some(face), false);
+        let text = format!(
+            "{} {why} {d}\"{} {}, facing the enemy",
+            self.name(t),
+            forced_short(&m),
+            self.way_words(m.from, m.to)
+        );
+        self.forced_event(t, kind, away, &m, text, events);
+    }
+
+    /// The account of a forced move, in words and as data.
+    pub(super) fn forced_event(
+        &self,
+        t: usize,
+        why: ForcedKind,
+        heading: f64,
+        m: &ForcedMove,
+        text: String,
+        events: &mut Vec<Event>,
+    ) {
         events.push(Event::Forced {
             unit: t as u16,
-            to,
-            text: format!("{} {why} {d}\"{short} {}, facing the enemy", self.name(t), self.way_words(from_at, to)),
+            why,
+            from: m.from,
+            to: m.to,
+            heading,
+            facing: self.units[t].facing,
+            ordered: m.ordered,
+            done: m.done,
+            terrain: m.terrain.clone(),
+            stopped: m.stopped.clone(),
+            off_table: m.off,
+            text,
         });
+    }
+
+    /// A unit whose losses leave it too few stands for its formation takes the one its stands
+    /// make: a line down to 2 stands (2 wide) stands as an attack column, on the same ground.
+    pub(super) fn narrow(&mut self, u: usize, events: &mut Vec<Event>) {
+        let x = &self.units[u];
+        if !x.present() {
+            return;
+        }
+        if x.too_narrow_for(x.formation) {
+            let f = Formation::AttackColumn;
+            let stands = x.stands();
+            self.units[u].formation = f;
+            events.push(Event::Reformed {
+                unit: u as u16,
+                formation: f,
+                text: format!(
+                    "{} is down to {stands} stands, too few for a line (3 or more stands wide): 2 wide, it stands as an attack column{}",
+                    self.name(u),
+                    if rate(self.units[u].kind, f).is_none() { " (its row has no column rate: it must re-form to move)" } else { "" }
+                ),
+            });
+        }
     }
 
     /// Take unit `t` out of the battle; its officers stay where it stood.
@@ -461,21 +541,25 @@ impl Battle {
             OfficerFate::CloseCall => "a close call, a grazing wound: no effect".to_string(),
             OfficerFate::Missed => "missed".to_string(),
             OfficerFate::LightWound => {
-                if self.officers[o].wound == Wound::None {
-                    self.officers[o].wound = Wound::Light;
-                }
+                // Half speed for the rest of the game, whatever else befalls him (a severe wound
+                // healed, he still rides at half speed).
+                self.officers[o].wound.light = true;
                 "a light wound: he moves at half speed for the rest of the game".to_string()
             }
             OfficerFate::SevereWound => {
-                self.officers[o].wound = Wound::Severe { until: self.turn + 2 };
-                format!("a severe wound: no movement for two turns (until turn {})", self.turn + 2)
+                self.officers[o].wound.severe_until = Some(self.turn + 2);
+                format!(
+                    "a severe wound: no movement for two turns (until turn {}{})",
+                    self.turn + 2,
+                    if self.officers[o].wound.light { "; then at half speed, lightly wounded before" } else { "" }
+                )
             }
             OfficerFate::Killed | OfficerFate::KilledByRoundShot => {
                 let successor = successor_of(&name);
                 let commander = self.officers[o].commander;
                 let off = &mut self.officers[o];
                 off.name = successor.clone();
-                off.wound = Wound::None;
+                off.wound = Wound::NONE;
                 off.exceptional = false;
                 let mut w = format!(
                     "{}: {successor} takes his place",
@@ -489,7 +573,13 @@ impl Battle {
                 w
             }
         };
-        events.push(Event::Officer { officer: o as u16, text: format!("{name}'s fate, die {die}: {words}") });
+        events.push(Event::Officer {
+            officer: o as u16,
+            die: Some(die),
+            fate: Some(fate),
+            ride: None,
+            text: format!("{name}'s fate, die {die}: {words}"),
+        });
     }
 
     /// The army commander killed by round shot at `at`: every unit of his side within 12" tests.
@@ -525,6 +615,7 @@ impl Battle {
             let m = combat::morale_of(&dice, number);
             events.push(Event::Morale {
                 unit: i as u16,
+                test: Some(Test::new(chart, number, &dice)),
                 text: format!(
                     "{} tests for the army commander's death on chart {chart}, passes on {number} or under, {}: {} — {}",
                     self.name(i),
@@ -575,14 +666,13 @@ impl Battle {
                 continue;
             };
             let (chart, number, dice) = res.test.clone().unwrap_or((Chart::C, 0, Vec::new()));
-            let m = res.outcome.morale.unwrap_or(Morale::Passed);
-            let failed = match m {
-                Morale::Passed => "none failed",
-                Morale::Shaken => "one die failed",
-                Morale::Rout => "both failed",
-            };
-            let result = if res.outcome.removed {
+            let test = Test::new(chart, number, &dice);
+            // Said by the dice: how many failed, whatever the result.
+            let failed = test.failed_words();
+            let result = if res.outcome.removed && routing {
                 "it has failed to rally"
+            } else if res.outcome.removed {
+                "a rout: a shaken unit that routs"
             } else if res.outcome.rallied {
                 "back in good order"
             } else if routing {
@@ -597,9 +687,14 @@ impl Battle {
                     self.name(i),
                     dice_text(&dice)
                 ),
+                test: Some(test),
             });
             if res.outcome.removed {
-                self.remove(i, "failed to rally from rout", events);
+                self.remove(
+                    i,
+                    if routing { "failed to rally from rout" } else { "a shaken unit that routs is removed" },
+                    events,
+                );
             } else if res.outcome.rallied {
                 self.units[i].state = State::Good;
             } else if routing {
@@ -610,9 +705,17 @@ impl Battle {
         Ok(())
     }
 
-    /// Each fighter's chart from the text's lists of advantages (shaken, "vs. shaken" and the
-    /// halt are the calculator's): charger's, defender's, with the reasons.
+    /// Each fighter's chart from the text's lists of advantages, netted from C (shaken, "vs.
+    /// shaken" and the halt are the calculator's, netted with these in the melee itself):
+    /// charger's, defender's, with the reasons.
     pub fn melee_charts(&self, c: usize, d: usize, flank: bool) -> ([Chart; 2], Vec<String>) {
+        let ([cl, dl], why) = self.melee_situation(c, d, flank);
+        ([Chart::net(cl), Chart::net(dl)], why)
+    }
+
+    /// Every chart the text's lists of advantages give each fighter (charger's, defender's), not
+    /// yet netted, with the reasons: the melee nets them with shaken and the halt in one sum.
+    pub fn melee_situation(&self, c: usize, d: usize, flank: bool) -> ([Vec<Chart>; 2], Vec<String>) {
         let (cu, du) = (&self.units[c], &self.units[d]);
         let mut cl: Vec<Chart> = Vec::new();
         let mut dl: Vec<Chart> = Vec::new();
@@ -672,7 +775,7 @@ impl Battle {
             dl.push(Chart::B);
             why.push("infantry without secure flanks against cavalry: D; the cavalry: B".into());
         }
-        ([Chart::net(cl), Chart::net(dl)], why)
+        ([cl, dl], why)
     }
 
     /// The melee phase of `side`: each of its declared charges, in the units' order.
@@ -693,7 +796,7 @@ impl Battle {
             let path = match self.check_charge(c, t) {
                 Ok(p) => p,
                 Err(why) => {
-                    events.push(Event::Melee {
+                    events.push(Event::CalledOff {
                         charger: c as u16,
                         defender: t as u16,
                         text: format!("{} charge at {} is called off: {why}", possessive(self.name(c)), self.name(t)),
@@ -709,12 +812,13 @@ impl Battle {
         Ok(())
     }
 
-    fn fighter(&self, u: usize, chart: Chart, enemy_at: Point) -> Fighter {
+    fn fighter(&self, u: usize, charts: Vec<Chart>, enemy_at: Point) -> Fighter {
         let x = &self.units[u];
         Fighter {
             kind: x.kind,
             figures: x.front_figures().max(1),
-            chart,
+            chart: Chart::C,
+            also: charts,
             hits_before: x.hits,
             shaken: x.shaken(),
             in_cover: self.in_cover(u, enemy_at),
@@ -731,9 +835,9 @@ impl Battle {
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
-        let ([cc, dc], why) = self.melee_charts(c, d, path.flank);
+        let ([cl, dl], why) = self.melee_situation(c, d, path.flank);
         let m =
-            Melee { charger: self.fighter(c, cc, self.units[d].at), defender: self.fighter(d, dc, self.units[c].at) };
+            Melee { charger: self.fighter(c, cl, self.units[d].at), defender: self.fighter(d, dl, self.units[c].at) };
         let r = melee::resolve(&m, chance).map_err(calc_to_apply)?;
         let o = r.outcome.clone();
         let (cn, dn) = (self.name(c).to_string(), self.name(d).to_string());
@@ -746,23 +850,31 @@ impl Battle {
                 dice_text(&t.2)
             )
         };
+        let data = |t: &(Chart, u8, Vec<u8>)| Test::new(t.0, t.1, &t.2);
         let mut why = why;
         for (f, name, other) in [(&m.charger, &cn, &dn), (&m.defender, &dn, &cn)] {
             if f.shaken {
                 why.push(format!("{name} shaken: D; {other} against a shaken enemy: B"));
             }
         }
+        if o.at_halt {
+            why.push(format!("{dn} at the halt: D; {cn} against cavalry at the halt: B"));
+        }
         let mut text = format!("{cn} charges {dn}");
         if !why.is_empty() {
             text.push_str(&format!(" ({})", why.join("; ")));
         }
         text.push_str(&format!(". Test to charge: {}", test(&r.charge_test, &m.charger)));
+        let mut fought = None;
         if o.charged {
             self.units[c].at = path.to;
             self.units[c].facing = path.facing;
             self.units[c].last_moved = self.turn;
             if let Some(t) = &r.defence_test {
                 text.push_str(&format!("; {} test to stand: {}", possessive(&dn), test(t, &m.defender)));
+                if !o.fought && o.defender != End::Good {
+                    text.push_str(&format!(" — {}", data(t).failed_words()));
+                }
             }
             if let Some(t) = &r.counter_test {
                 text.push_str(&format!(
@@ -774,10 +886,18 @@ impl Battle {
                 text.push_str(" — being shaken, it may not counter-charge: it meets the charge at the halt");
             }
         } else {
-            text.push_str(" — it will not charge");
+            text.push_str(&format!(
+                " — {}: it will not charge, {}",
+                data(&r.charge_test).failed_words(),
+                match o.charger {
+                    End::Rout => "and routs".to_string(),
+                    End::Removed => "and routs: a shaken unit that routs, it is removed".to_string(),
+                    _ => "and is shaken".to_string(),
+                }
+            ));
         }
         let mut hits = [0u32; 2];
-        if let Some(md) = &r.melee_dice {
+        if let (Some(md), Some(pt)) = (&r.melee_dice, &r.post_tests) {
             for (k, (chart, number, dice)) in md.iter().enumerate() {
                 hits[k] = dice.iter().filter(|&&x| x <= *number).count() as u32;
                 let f = if k == 0 { &m.charger } else { &m.defender };
@@ -791,13 +911,21 @@ impl Battle {
                     if hits[k] == 1 { "" } else { "s" }
                 ));
             }
-        }
-        if let Some(pt) = &r.post_tests {
             text.push_str(&format!(
                 "; after the melee {cn}: {}, {dn}: {}",
                 test(&pt[0], &m.charger),
                 test(&pt[1], &m.defender)
             ));
+            let side = |k: usize, u: usize| Side {
+                body: self.units[u].corners(),
+                facing: self.units[u].facing,
+                chart: md[k].0,
+                number: md[k].1,
+                dice: md[k].2.clone(),
+                hits: hits[k],
+                post: data(&pt[k]),
+            };
+            fought = Some(Box::new([side(0, c), side(1, d)]));
         }
         match o.winner {
             Some(Winner::Charger) => text.push_str(&format!("; {cn} wins")),
@@ -808,7 +936,28 @@ impl Battle {
         if let (Some(die), Some(p)) = (r.pursuit_die, o.pursuit) {
             text.push_str(&format!("; pursuit die {die}: {}", pursuit_words(p)));
         }
-        events.push(Event::Melee { charger: c as u16, defender: d as u16, text });
+        events.push(Event::Melee {
+            charger: c as u16,
+            defender: d as u16,
+            flank: path.flank,
+            turned: path.turned,
+            reach: path.reach,
+            cost: path.cost,
+            went: o.charged.then_some((path.to, path.facing)),
+            why,
+            charge_test: data(&r.charge_test),
+            defence_test: r.defence_test.as_ref().map(data),
+            counter_test: r.counter_test.as_ref().map(data),
+            at_halt: o.at_halt,
+            fought,
+            winner: match o.winner {
+                Some(Winner::Charger) => Some(c as u16),
+                Some(Winner::Defender) => Some(d as u16),
+                None => None,
+            },
+            pursuit_die: r.pursuit_die,
+            text,
+        });
         // Hits: the defender's dice hit the charger, the charger's the defender.
         for (u, h) in [(c, hits[1]), (d, hits[0])] {
             let x = &mut self.units[u];
@@ -848,6 +997,7 @@ impl Battle {
                 self.remove(u, "down to its last stands", events);
                 continue;
             }
+            self.narrow(u, events);
             match end {
                 End::Removed => self.remove(u, "a shaken unit that routs is removed", events),
                 End::Rout => self.rout(u, enemy_at, events),
@@ -863,10 +1013,13 @@ impl Battle {
                     let k = usize::from(u == d);
                     let failed = !o.fought || post[k] == Morale::Shaken;
                     if o.charged && !o.both_retreat && (failed || (u == c && o.charger_retires)) {
-                        let why =
-                            if u == c && o.charger_retires { "retires a full move, shaken," } else { "falls back" };
+                        let (kind, why) = if u == c && o.charger_retires {
+                            (ForcedKind::Retire, "retires a full move, shaken,")
+                        } else {
+                            (ForcedKind::FallBack, "falls back")
+                        };
                         let dist = self.units[u].column_move();
-                        self.fall_back(u, enemy_at, dist, why, events);
+                        self.fall_back(u, enemy_at, dist, kind, why, events);
                     }
                 }
                 End::Good => self.units[u].state = State::Good,
@@ -882,7 +1035,14 @@ impl Battle {
         if o.both_retreat {
             for (u, enemy_at) in [(c, dat), (d, cat)] {
                 if self.units[u].steady() {
-                    self.fall_back(u, enemy_at, CAVALRY_RETREAT, "retreats (a cavalry melee with no winner)", events);
+                    self.fall_back(
+                        u,
+                        enemy_at,
+                        CAVALRY_RETREAT,
+                        ForcedKind::Retreat,
+                        "retreats (a cavalry melee with no winner)",
+                        events,
+                    );
                 }
             }
         }
@@ -897,9 +1057,7 @@ impl Battle {
                             (self.stat().rear[usize::from(self.units[w].side)].inward() + 180.0) % 360.0
                         };
                         let dist = pursuit_move(&self.units[w]);
-                        let was = self.units[w].at;
-                        let (at, _) = self.forced_move(w, head, dist, Some(head), false);
-                        let went = was.dist(at);
+                        let mv = self.forced_move(w, head, dist, Some(head), false);
                         let turned = (volley_table::turn(self.units[w].facing, head)).abs() < 1.0;
                         let how = if p == Pursuit::Pursue {
                             "pursues".to_string()
@@ -908,20 +1066,14 @@ impl Battle {
                         } else {
                             "returns towards its own lines (no room to turn its back),".to_string()
                         };
-                        let short = if went + 0.1 < dist {
-                            format!(", {went:.1}\" as far as it could go")
-                        } else {
-                            String::new()
-                        };
-                        events.push(Event::Forced {
-                            unit: w as u16,
-                            to: at,
-                            text: format!(
-                                "{} {how} {dist}\" (its line rate and 24\"{short}) {}",
-                                self.name(w),
-                                self.way_words(was, at)
-                            ),
-                        });
+                        let text = format!(
+                            "{} {how} {dist}\" (its line rate and 24\"){} {}",
+                            self.name(w),
+                            forced_short(&mv),
+                            self.way_words(mv.from, mv.to)
+                        );
+                        let kind = if p == Pursuit::Pursue { ForcedKind::Pursue } else { ForcedKind::Return };
+                        self.forced_event(w, kind, head, &mv, text, events);
                     }
                     Pursuit::Hold | Pursuit::Rally => {}
                 }
@@ -929,6 +1081,22 @@ impl Battle {
         }
         Ok(())
     }
+}
+
+/// Why a forced move went less than ordered, in words (nothing if it went the whole way):
+/// ` (7.0": the Eichwald (woods) at double cost)`.
+fn forced_short(m: &ForcedMove) -> String {
+    if m.off || m.done + 0.1 >= m.ordered {
+        return String::new();
+    }
+    let mut why = m.terrain.clone();
+    if let Some(s) = &m.stopped {
+        why.push(format!("stopped by {s}"));
+    }
+    if why.is_empty() {
+        why.push("as far as it could go".into());
+    }
+    format!(" ({:.1}\": {})", m.done, why.join("; "))
 }
 
 /// The pursuit table's move: "14-20"" is the line rate of the horse that may win (cuirassiers

@@ -9,7 +9,9 @@ use volley_table::{
 };
 
 use super::Battle;
-use crate::model::{CONTACT_GAP, Formation, OBLIQUE, OBLIQUE_LESS, STRAIGHT, State, TURN_TOLERANCE, formations, rate};
+use crate::model::{
+    CONTACT_GAP, Formation, MIN_LINE_STANDS, OBLIQUE, OBLIQUE_LESS, STRAIGHT, State, TURN_TOLERANCE, formations, rate,
+};
 use crate::units::Arm;
 
 /// Refuse with the reason in words when `$explain`, else with none (the candidates' quick checks
@@ -65,18 +67,56 @@ pub struct ChargePath {
     pub facing: f64,
     /// What the path costs.
     pub cost: f64,
-    /// Its reach: the formation's rate and the charge bonus.
+    /// Its reach: the formation's rate and the charge bonus, halved if it is shaken and again if
+    /// it turns to face its target.
     pub reach: f64,
-    /// It comes at the target's flank or rear.
+    /// Degrees it turns to face its target (0: straight ahead, its front meets the target).
+    pub turned: f64,
+    /// It comes at the target's flank or rear: from behind the line of the target's front edge.
     pub flank: bool,
+}
+
+/// How far a body goes on a move's allowance along a way, over the ground: see
+/// [`Battle::reach_along`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    /// Inches it goes.
+    pub distance: f64,
+    /// The ground that slowed it, in words: each rough area it goes into and each linear
+    /// obstacle it crosses or stops at.
+    pub terrain: Vec<String>,
+}
+
+/// A move a unit had to make (a rout, falling back, a retreat, a pursuit), as it went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForcedMove {
+    /// Where its centre was.
+    pub from: Point,
+    /// Where its centre ended (on the table's edge if it left the table).
+    pub to: Point,
+    /// It left the table.
+    pub off: bool,
+    /// Inches ordered (its rout move, a column move, 24").
+    pub ordered: f64,
+    /// Inches gone.
+    pub done: f64,
+    /// The ground that slowed it, in words.
+    pub terrain: Vec<String>,
+    /// What stopped it short, if anything did besides the ground.
+    pub stopped: Option<String>,
 }
 
 /// How much going over `p` costs an inch: 1 open, 2 rough (woods, towns, soft ground), 4 very
 /// rough (any area the scenario names in `[rules] very_rough`). Linear obstacles are counted
 /// apart; impassable ground is not entered at all.
 fn going(b: &Battle, p: Point) -> f64 {
+    going_where(b, p).0
+}
+
+/// [`going`], with the area that costs it (the dearest one `p` lies in).
+fn going_where(b: &Battle, p: Point) -> (f64, Option<usize>) {
     let st = b.stat();
-    let mut k: f64 = 1.0;
+    let mut k: (f64, Option<usize>) = (1.0, None);
     for (i, f) in st.table.features().iter().enumerate() {
         let m = if st.very_rough.contains(&i) {
             4.0
@@ -86,11 +126,32 @@ fn going(b: &Battle, p: Point) -> f64 {
                 _ => continue,
             }
         };
-        if point_in_polygon(p, &f.points) {
-            k = k.max(m);
+        if m > k.0 && point_in_polygon(p, &f.points) {
+            k = (m, Some(i));
         }
     }
     k
+}
+
+/// Whether a terrain feature is a linear obstacle, which halves a move that crosses it.
+fn obstacle(kind: TerrainKind) -> bool {
+    matches!(kind, TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt)
+}
+
+/// Where the segment `a`–`b` first crosses the polyline `line`, as a fraction of the way.
+fn first_crossing(a: Point, b: Point, line: &[Point]) -> Option<f64> {
+    line.windows(2)
+        .filter_map(|w| {
+            let (r, s) = (b - a, w[1] - w[0]);
+            let denom = r.cross(s);
+            if denom.abs() < 1e-15 {
+                return None;
+            }
+            let t = (w[0] - a).cross(s) / denom;
+            let u = (w[0] - a).cross(r) / denom;
+            ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
+        })
+        .min_by(f64::total_cmp)
 }
 
 /// The cost of going straight from `a` to `b` (rough ground double), and whether the way crosses
@@ -98,22 +159,20 @@ fn going(b: &Battle, p: Point) -> f64 {
 pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
     let t = &b.stat().table;
     let mut cuts = vec![0.0, 1.0];
-    let mut obstacle = false;
+    let mut crossed = false;
     for (idx, f) in t.features().iter().enumerate() {
         let rough = b.stat().very_rough.contains(&idx)
             || matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround);
         if rough {
             cuts.extend(polygon_crossings(from, to, &f.points));
-        } else if matches!(f.kind, TerrainKind::Hedge | TerrainKind::Wall | TerrainKind::Trench | TerrainKind::Redoubt)
-            && segment_crosses_polyline(from, to, &f.points)
-        {
-            obstacle = true;
+        } else if obstacle(f.kind) && segment_crosses_polyline(from, to, &f.points) {
+            crossed = true;
         }
     }
     cuts.sort_by(f64::total_cmp);
     let len = from.dist(to);
     let cost = cuts.windows(2).map(|w| (w[1] - w[0]) * len * going(b, from.lerp(to, (w[0] + w[1]) / 2.0))).sum();
-    (cost, obstacle)
+    (cost, crossed)
 }
 
 /// How far (0 to 1) the body `start` goes along `v` before it first touches one of `bodies`: 1 if
@@ -123,6 +182,17 @@ fn first_touch(start: &[Point; 4], v: Point, bodies: &[(usize, [Point; 4])]) -> 
         Some((lo, hi)) if hi > 0.0 => t.min(lo.max(0.0)),
         _ => t,
     })
+}
+
+/// Whether the body `start` going by `v` goes away from `body` or along it: the distance between
+/// them does not shrink as it sets off (and, both being convex, never shrinks after).
+fn leaves(start: &[Point; 4], v: Point, body: &[Point; 4]) -> bool {
+    let len = v.len();
+    if len < 1e-9 || convex_overlap(start, body) {
+        return false;
+    }
+    let step = v * (1e-3 / len);
+    convex_distance(&start.map(|c| c + step), body) >= convex_distance(start, body) - 1e-9
 }
 
 /// A rectangle grown by `g` on every side (corners in [`Unit::corners`] order).
@@ -135,11 +205,19 @@ fn grown(c: &[Point; 4], g: f64) -> [Point; 4] {
 }
 
 impl Battle {
-    /// The footprints another body may not enter when unit `u` moves: every other unit's, the
-    /// enemy's grown by the contact gap (no move but a charge comes into contact). `except`:
-    /// a unit left out (a charge's target).
-    fn obstacles(&self, u: usize, except: Option<usize>) -> Vec<(usize, [Point; 4])> {
-        self.bodies(u, except, CONTACT_GAP)
+    /// The footprints another body may not enter when unit `u`'s body `start` goes by `v`:
+    /// every other unit's, the enemy's grown by the contact gap (no move but a charge comes into
+    /// contact). An enemy it already stands within the gap of (after a melee, or hemmed in) is
+    /// left out when the move goes away from it or along it, never nearer: a unit may always
+    /// step out of contact. `except`: a unit left out (a charge's target).
+    fn obstacles(&self, u: usize, start: &[Point; 4], v: Point, except: Option<usize>) -> Vec<(usize, [Point; 4])> {
+        let mut out = self.bodies(u, except, CONTACT_GAP);
+        let side = self.units[u].side;
+        out.retain(|(j, grown)| {
+            let other = &self.units[*j];
+            !(other.side != side && convex_overlap(start, grown) && leaves(start, v, &other.corners()))
+        });
+        out
     }
 
     /// Every other unit's footprint, the enemy's grown by `gap`.
@@ -168,12 +246,23 @@ impl Battle {
         let mut swept = volley_table::bbox(start);
         let end = volley_table::bbox(&start.map(|c| c + v));
         swept = [swept[0].min(end[0]), swept[1].min(end[1]), swept[2].max(end[2]), swept[3].max(end[3])];
-        for (j, body) in self.obstacles(u, except) {
+        for (j, body) in self.obstacles(u, start, v, except) {
             if !volley_table::boxes_meet(&swept, &volley_table::bbox(&body)) {
                 continue;
             }
             if convex_overlap(start, &body) {
-                return Err(if explain { format!("it would stand on {}", self.name(j)) } else { String::new() });
+                if !explain {
+                    return Err(String::new());
+                }
+                let enemy = self.units[j].side != self.units[u].side;
+                return Err(if enemy && !convex_overlap(start, &self.units[j].corners()) {
+                    format!(
+                        "it stands in contact with {}: it may step back or aside, not nearer (only a charge comes into contact with the enemy)",
+                        self.name(j)
+                    )
+                } else {
+                    format!("it would stand on {}", self.name(j))
+                });
             }
             if let Some((lo, hi)) = convex_sweep(start, v, &body) {
                 if lo < 1.0 && hi > 0.0 {
@@ -199,6 +288,81 @@ impl Battle {
             }
         }
         Ok(())
+    }
+
+    /// How far a body goes from `from` straight along `heading` on `budget` inches of movement
+    /// over the ground, as a move's allowance is spent: each inch of rough ground costs two,
+    /// of very rough four, and crossing a linear obstacle halves the whole move (what has been
+    /// spent reaching it counts against the half: a body that has spent more stops at it).
+    /// Bodies and the table's edge are not looked at here.
+    pub fn reach_along(&self, from: Point, heading: f64, budget: f64) -> Reach {
+        if budget <= 0.0 {
+            return Reach { distance: 0.0, terrain: Vec::new() };
+        }
+        let features = self.stat().table.features();
+        let to = from + heading_unit(heading) * budget;
+        let mut cuts = vec![0.0, 1.0];
+        let mut first_obstacle: Option<(f64, usize)> = None;
+        for (i, f) in features.iter().enumerate() {
+            if self.stat().very_rough.contains(&i)
+                || matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround)
+            {
+                cuts.extend(polygon_crossings(from, to, &f.points));
+            } else if obstacle(f.kind) {
+                if let Some(t) = first_crossing(from, to, &f.points) {
+                    if first_obstacle.is_none_or(|(o, _)| t < o) {
+                        first_obstacle = Some((t, i));
+                    }
+                }
+            }
+        }
+        cuts.sort_by(f64::total_cmp);
+        // Each piece of the way wholly in or out of every area: its cost an inch, and the area.
+        let pieces: Vec<(f64, f64, f64, Option<usize>)> = cuts
+            .windows(2)
+            .filter(|w| w[1] > w[0])
+            .map(|w| {
+                let (m, area) = going_where(self, from.lerp(to, (w[0] + w[1]) / 2.0));
+                (w[0] * budget, w[1] * budget, m, area)
+            })
+            .collect();
+        let walk = |allowance: f64| -> f64 {
+            let mut spent = 0.0;
+            for &(a, b, m, _) in &pieces {
+                if spent + (b - a) * m > allowance + 1e-12 {
+                    return a + (allowance - spent) / m;
+                }
+                spent += (b - a) * m;
+            }
+            budget
+        };
+        let mut distance = walk(budget);
+        let mut terrain = Vec::new();
+        if let Some((t, i)) = first_obstacle {
+            let at = t * budget;
+            if distance > at {
+                let f = &features[i];
+                let halved = walk(budget / 2.0);
+                if halved > at {
+                    distance = halved;
+                    terrain.push(format!("crossing {}: half", feature_words(f)));
+                } else {
+                    distance = (at - 0.05).max(0.0);
+                    terrain.push(format!("stopping at {} (crossing it halves the move)", feature_words(f)));
+                }
+            }
+        }
+        let mut seen: Vec<usize> = Vec::new();
+        for &(a, _, m, area) in &pieces {
+            if let Some(i) = area.filter(|_| a < distance) {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                    let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
+                    terrain.insert(seen.len() - 1, format!("{} {dear}", feature_words(&features[i])));
+                }
+            }
+        }
+        Reach { distance, terrain }
     }
 
     /// Check a move of unit `u` to `to`, facing `facing`, in `formation` (`reserve`: a reserve
@@ -407,6 +571,9 @@ impl Battle {
                 allowed.join(", ")
             );
         };
+        if unit.too_narrow_for(formation) {
+            fail!(explain, "{name} has {} stands: a line is {MIN_LINE_STANDS} or more stands wide", unit.stands());
+        }
         let facing = norm_heading(facing);
         let turned = turn(unit.facing, facing).abs() >= TURN_TOLERANCE;
         let reformed = formation != unit.formation;
@@ -518,7 +685,7 @@ impl Battle {
         probe.formation = formation;
         let start = probe.outline_at(unit.at, facing, formation);
         let v = dir * limit;
-        let t_max = first_touch(&start, v, &self.obstacles(u, None));
+        let t_max = first_touch(&start, v, &self.obstacles(u, &start, v, None));
         let ok =
             |d: f64| self.check_move_with(u, rounded(unit.at + dir * d), facing, formation, reserve, false).is_ok();
         let top = (t_max * limit - 0.05).max(0.0);
@@ -559,7 +726,7 @@ impl Battle {
         }
         let p = unit.kind.profile();
         let Some(bonus) = p.charge else {
-            return volley_core::illegal!("{} do not charge (the table's `~`)", p.name);
+            return volley_core::illegal!("{}", p.no_charge_words());
         };
         if matches!(unit.formation, Formation::Square | Formation::Skirmish) {
             return volley_core::illegal!("{name} may not charge in {}", unit.formation.name());
@@ -571,8 +738,21 @@ impl Battle {
         }
         let base = rate(unit.kind, unit.formation).unwrap_or(0.0);
         // A shaken unit moves at half rate: its charge too (the bonus with it).
-        let reach = if unit.shaken() { (base + bonus) / 2.0 } else { base + bonus };
-        let facing = heading_to(unit.at, target.at);
+        let mut reach = if unit.shaken() { (base + bonus) / 2.0 } else { base + bonus };
+        let mut terms = vec![format!("{} {base}\" and {bonus}\" charge bonus", unit.formation.name())];
+        if unit.shaken() {
+            terms.push("shaken: half".into());
+        }
+        // Straight ahead if its front meets the target going that way; else it turns to face the
+        // target, a change of facing at half effect, as any move's.
+        let ahead = heading_unit(unit.facing) * (reach + 50.0);
+        let straight = matches!(convex_sweep(&c, ahead, &target.corners()), Some((lo, hi)) if lo > 0.0 && hi > 0.0);
+        let facing = if straight { unit.facing } else { heading_to(unit.at, target.at) };
+        let turned = if straight { 0.0 } else { turn(unit.facing, facing).abs() };
+        if turned >= TURN_TOLERANCE {
+            reach /= 2.0;
+            terms.push(format!("turns {turned:.0}° to face {tname}: half"));
+        }
         let start = unit.outline_at(unit.at, facing, unit.formation);
         let far = heading_unit(facing) * (reach + 50.0);
         let Some((lo, hi)) = convex_sweep(&start, far, &target.corners()) else {
@@ -593,36 +773,35 @@ impl Battle {
         }
         if cost > reach + 1e-9 {
             return volley_core::illegal!(
-                "{tname} is {along:.1}\" away{}: {name} charges at most {reach}\" ({} {base}\" and {bonus}\" charge bonus)",
+                "{tname} is {along:.1}\" away{}: {name} charges at most {reach}\" ({})",
                 if cost > along + 1e-9 {
                     format!(" (costing {cost:.1}\" over rough ground or an obstacle)")
                 } else {
                     String::new()
                 },
-                unit.formation.name()
+                terms.join(", ")
             );
         }
         self.clear_way(u, &start, to - unit.at, Some(t), true).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
-        Ok(ChargePath { to, facing, cost, reach, flank: !self.in_front_sector(t, unit.at) })
+        Ok(ChargePath { to, facing, cost, reach, turned, flank: !self.in_front(t, unit.at) })
     }
 
-    /// Whether `p` lies in the front sector of unit `t`: ahead of its front edge and between the
-    /// lines of its diagonals drawn on from the front corners (a square has no flank or rear).
-    pub fn in_front_sector(&self, t: usize, p: Point) -> bool {
+    /// Whether `p` lies in front of unit `t`: ahead of the line through its front edge. A shot
+    /// or a charge by a unit whose centre is anywhere else (level with that line, beside or
+    /// behind the unit) is at its flank or rear. A square has no flank or rear: everything is in
+    /// front of it.
+    pub fn in_front(&self, t: usize, p: Point) -> bool {
         let u = &self.units[t];
         if u.formation == Formation::Square {
             return true;
         }
-        let (w, d) = u.size(u.formation);
-        let half = (w / d.max(1e-9)).atan().to_degrees();
-        let c = u.corners();
-        volley_table::FrontArc::new(c[0], c[1], u.facing, half).contains(p)
+        (p - u.corners()[0]).dot(heading_unit(u.facing)) > 1e-9
     }
 
-    /// Move unit `u` as far as it can, up to `d` inches along `heading`, its facing kept (or
-    /// set to `facing`): it stops short of any other unit and of impassable ground; at the table's
-    /// edge it stops, or — a rout (`may_leave`) — leaves the table. Returns where its centre ended
-    /// and whether it left the table.
+    /// Move unit `u` as far as it can on a move of `d` inches along `heading`, its facing kept (or
+    /// set to `facing`): the ground slows it as any move ([`Battle::reach_along`]); it stops short
+    /// of any other unit and of impassable ground; at the table's edge it stops, or — a rout
+    /// (`may_leave`) — leaves the table.
     pub(super) fn forced_move(
         &mut self,
         u: usize,
@@ -630,19 +809,24 @@ impl Battle {
         d: f64,
         facing: Option<f64>,
         may_leave: bool,
-    ) -> (Point, bool) {
+    ) -> ForcedMove {
         let unit = &self.units[u];
+        let from = unit.at;
         let table = &self.stat().table;
-        let bodies = self.bodies(u, None, 0.0);
+        let others = self.bodies(u, None, 0.0);
         // The new facing, if the unit has room to turn where it stands (on the table, on no one).
         let wanted = norm_heading(facing.unwrap_or(unit.facing));
         let turned = unit.outline_at(unit.at, wanted, unit.formation);
-        let room = turned.iter().all(|&c| table.passable(c)) && !bodies.iter().any(|(_, b)| convex_overlap(&turned, b));
+        let room = turned.iter().all(|&c| table.passable(c)) && !others.iter().any(|(_, b)| convex_overlap(&turned, b));
         let facing = if room { wanted } else { unit.facing };
+        let Reach { distance: go, terrain } = self.reach_along(from, heading, d);
         let dir = heading_unit(heading);
         let start = unit.outline_at(unit.at, facing, unit.formation);
-        let v = dir * d;
-        let t_max = first_touch(&start, v, &bodies);
+        let v = dir * go;
+        // It stops short of friends, and of the enemy by the contact gap: only a charge comes
+        // into contact.
+        let bodies = self.obstacles(u, &start, v, None);
+        let t_max = if go > 0.0 { first_touch(&start, v, &bodies) } else { 0.0 };
         // The table's edge: where the first corner would cross it.
         let mut t_edge: f64 = 1.0;
         for c in start {
@@ -654,14 +838,26 @@ impl Battle {
                 }
             }
         }
-        if may_leave && t_edge < t_max {
+        if may_leave && go > 0.0 && t_edge < t_max {
             // Routed off the table before anything stopped it.
-            return (unit.at + v * t_edge, true);
+            let to = unit.at + v * t_edge;
+            return ForcedMove { from, to, off: true, ordered: d, done: go * t_edge, terrain, stopped: None };
         }
         let mut t = t_max.min(t_edge);
+        let mut stopped = if t_max < 1.0 && t_max <= t_edge {
+            bodies
+                .iter()
+                .find(|(_, b)| matches!(convex_sweep(&start, v, b), Some((lo, hi)) if hi > 0.0 && (lo.max(0.0) - t_max).abs() < 1e-9))
+                .map(|&(j, _)| format!("{} in the way", self.name(j)))
+        } else if t_edge < 1.0 {
+            Some("the table's edge".to_string())
+        } else {
+            None
+        };
         // Impassable ground: step back until the way is clear.
         let clear = |t: f64| start.iter().all(|&c| table.segment_passable(c, c + v * t));
         let mut k = 0;
+        let was = t;
         while k < 20 && t > 0.0 && !clear(t) {
             t *= 0.8;
             k += 1;
@@ -669,16 +865,35 @@ impl Battle {
         if !clear(t) {
             t = 0.0;
         }
+        if t < was {
+            stopped = Some("impassable ground".to_string());
+        }
         // A little short of whatever stopped it.
-        let t = if t < 1.0 { (t - 0.05 / d.max(1e-9)).max(0.0) } else { t };
+        let t = if t < 1.0 { (t - 0.05 / go.max(1e-9)).max(0.0) } else { t };
         let to = unit.at + v * t;
         let turn_now = self.turn;
         let unit = &mut self.units[u];
         unit.at = to;
         unit.last_moved = turn_now;
         unit.facing = facing;
-        (to, false)
+        ForcedMove { from, to, off: false, ordered: d, done: go * t, terrain, stopped }
     }
+}
+
+/// A terrain feature in words: its name and kind (`the Eichwald (woods)`), or its kind.
+fn feature_words(f: &volley_table::Feature) -> String {
+    let kind = match f.kind {
+        TerrainKind::Woods => "woods",
+        TerrainKind::Town => "a town",
+        TerrainKind::SoftGround => "soft ground",
+        TerrainKind::Hedge => "a hedge",
+        TerrainKind::Wall => "a wall",
+        TerrainKind::Trench => "a trench",
+        TerrainKind::Redoubt => "a redoubt",
+        _ => "very rough ground",
+    };
+    // A feature the scenario did not name is called by its kind.
+    if f.name.is_empty() || kind.ends_with(f.name.as_str()) { kind.to_string() } else { format!("{} ({kind})", f.name) }
 }
 
 /// A place rounded to a hundredth of an inch, as candidate moves name it.
