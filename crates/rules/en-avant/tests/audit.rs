@@ -206,6 +206,21 @@ fn a_withdrawal_across_the_table_edge_leaves_the_field() {
 }
 
 #[test]
+fn cavalry_pursuing_a_loser_that_withdrew_off_the_field_follow_it_off() {
+    let mut b = battle(
+        &blues(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 100] }"#),
+        &format!(r#"{{ name = "Red horse", kind = "cavalry", at = [90, 110] }}, {RED_FAR}"#),
+        "",
+    );
+    let (h, r) = (unit(&b, "Blue horse"), unit(&b, "Red horse"));
+    b.units[h].pending = Pending::Pursue { target: r as u16 };
+    let events = withdraw(&mut b, "Red horse", "Blue horse", 25);
+    assert_eq!(b.units[r].presence, Presence::Removed, "{:#?}", words(&events));
+    assert!(matches!(b.units[h].presence, Presence::Away { .. }), "{:#?}", words(&events));
+    assert!(told_of(&words(&events), "Blue horse pursue Red horse off the field"));
+}
+
+#[test]
 fn a_loser_that_cannot_get_clear_of_the_enemy_is_caught_and_runs() {
     // A Red battalion stands right behind the Red line, touching it: it cannot give an inch.
     let mut b = in_contact(r#"{ name = "Red support", kind = "infantry", at = [90, 52] }"#);

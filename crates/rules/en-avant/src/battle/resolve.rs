@@ -658,7 +658,12 @@ impl Battle {
             touching: touching.filter(|_| rule == Blocked::Caught).map(|j| self.called(j)),
         };
         match rule {
-            Blocked::OffTheField => self.units[i].presence = Presence::Removed,
+            Blocked::OffTheField => {
+                let turn = self.turn;
+                let x = &mut self.units[i];
+                x.presence = Presence::Removed;
+                x.moved_turn = turn; // gone this turn: pursuing horse follow it off
+            }
             Blocked::Caught => {
                 let x = &mut self.units[i];
                 x.status = [Status::RunningAway; 2];
@@ -731,9 +736,10 @@ impl Battle {
             return;
         }
         let Some(target) = self.units.get(t) else { return };
-        // A loser that has run off the field this turn, ahead of the horse, is pursued off it
-        // all the same: the text's "pursue an enemy off the table" does not wait on catching it.
-        let ran_off = target.presence == Presence::Removed && target.running();
+        // A loser that has run off the field this turn, ahead of the horse, or withdrawn off it
+        // (interpretation 35), is pursued off it all the same: the text's "pursue an enemy off the
+        // table" does not wait on catching it.
+        let ran_off = target.presence == Presence::Removed && (target.running() || target.moved_turn == self.turn);
         let followed = ran_off && self.units[i].arm() == Arm::Cavalry;
         let fact = |b: &Battle, outcome| Fact::Pursuit { unit: b.called(i), target: b.called(t), outcome };
         if !(target.here() || followed) {
@@ -745,7 +751,7 @@ impl Battle {
             );
             return;
         }
-        if self.units[i].arm() == Arm::Cavalry && target.running() {
+        if followed || (self.units[i].arm() == Arm::Cavalry && target.running()) {
             let back = self.turn + AWAY_TURNS;
             self.units[t].presence = Presence::Removed;
             self.units[i].presence = Presence::Away { back };
