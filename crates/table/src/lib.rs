@@ -453,6 +453,37 @@ pub fn polygon_crossings(a: Point, b: Point, poly: &[Point]) -> impl Iterator<It
     edges(poly, true).filter_map(move |(c, d)| crossing(a, b, c, d))
 }
 
+/// Whether the convex polygon `poly` (its corners in order; one point, or a segment's two ends,
+/// will do) meets the region where `n · p >= c` for every half-plane `(n, c)` of `half_planes`:
+/// the polygon is cut by each half-plane in turn (Sutherland–Hodgman), and whatever is left
+/// meets it. A point on an edge counts as inside.
+pub fn convex_meets_half_planes(poly: &[Point], half_planes: &[(Point, f64)]) -> bool {
+    const EPS: f64 = 1e-9;
+    let mut cur: Vec<Point> = poly.to_vec();
+    let mut next = Vec::with_capacity(cur.len() + half_planes.len());
+    for &(n, c) in half_planes {
+        next.clear();
+        let k = cur.len();
+        for i in 0..k {
+            let (a, b) = (cur[i], cur[(i + 1) % k]);
+            let (da, db) = (n.dot(a) - c, n.dot(b) - c);
+            if da >= -EPS {
+                next.push(a);
+            }
+            // The edge a–b crosses the line: keep the crossing (a lone point's "edge" to itself
+            // never crosses).
+            if (da >= -EPS) != (db >= -EPS) && k > 1 {
+                next.push(a.lerp(b, da / (da - db)));
+            }
+        }
+        std::mem::swap(&mut cur, &mut next);
+        if cur.is_empty() {
+            return false;
+        }
+    }
+    !cur.is_empty()
+}
+
 /// Whether `p` is inside the polygon `poly` (even-odd rule; a point on the boundary may go
 /// either way).
 pub fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
@@ -890,6 +921,26 @@ impl DistanceField {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_convex_shape_meets_half_planes_only_where_part_of_it_lies_in_all_of_them() {
+        // The strip 0 <= x <= 2, y >= 1 (a corridor running north from y = 1).
+        let strip = [(Point::new(1.0, 0.0), 0.0), (Point::new(-1.0, 0.0), -2.0), (Point::new(0.0, 1.0), 1.0)];
+        let sq = |x: f64, y: f64, s: f64| [Point::new(x, y), Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s)];
+        assert!(convex_meets_half_planes(&sq(0.5, 2.0, 1.0), &strip), "wholly inside");
+        assert!(convex_meets_half_planes(&sq(-3.0, 2.0, 10.0), &strip), "wider than the strip: no corner inside");
+        assert!(!convex_meets_half_planes(&sq(3.0, 2.0, 1.0), &strip), "beside it");
+        assert!(!convex_meets_half_planes(&sq(0.5, -2.0, 1.0), &strip), "short of it");
+        assert!(convex_meets_half_planes(&sq(2.0, 2.0, 1.0), &strip), "touching its edge");
+        // A diamond whose corners all lie outside, across the strip's corner.
+        let diamond = [Point::new(-1.0, 1.5), Point::new(0.5, 0.0), Point::new(2.0, 1.5), Point::new(0.5, 3.0)];
+        assert!(convex_meets_half_planes(&diamond, &strip));
+        // A point, and a segment crossing the strip with both ends outside.
+        assert!(convex_meets_half_planes(&[Point::new(1.0, 5.0)], &strip));
+        assert!(!convex_meets_half_planes(&[Point::new(1.0, 0.5)], &strip));
+        assert!(convex_meets_half_planes(&[Point::new(-1.0, 3.0), Point::new(4.0, 3.0)], &strip));
+        assert!(!convex_meets_half_planes(&[Point::new(-1.0, 0.0), Point::new(4.0, 0.0)], &strip));
+    }
+
     use super::*;
 
     #[test]

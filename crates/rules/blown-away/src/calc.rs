@@ -33,7 +33,8 @@ pub struct CombatUnit {
     #[serde(default)]
     pub militia: bool,
     /// Where this unit stands in relation to the other: in its front (default), on its flank,
-    /// or in its rear.
+    /// or in its rear. Only the attacker's counts (the unit conducting the combat): a
+    /// defender's must be its front.
     #[serde(default)]
     pub quarter: Quarter,
     /// Its cover against the other unit: open, soft (woods), wall, or works (redoubt, trench).
@@ -225,6 +226,12 @@ impl Situation {
             if u.militia && u.arm != Arm::Infantry {
                 return Err(CalcError::field(format!("{who}.militia"), "only infantry units are militia"));
             }
+        }
+        if self.defender.quarter != Quarter::Front {
+            return Err(CalcError::field(
+                "defender.quarter",
+                "only the unit conducting the combat (the attacker) wins on the flank or rear; the defender's quarter is its front",
+            ));
         }
         if self.variant == Variant::WithoutChance
             && self.attacker.arm == Arm::Cavalry
@@ -528,6 +535,12 @@ mod tests {
         // Without chance, attacking cavalry need their count of men: it is the runners.
         let why = refused(Variant::WithoutChance, unit(Arm::Cavalry), unit(Arm::Infantry));
         assert!(why.contains("attacker.men_in_ranks"), "{why}");
+        // Only the unit conducting the combat wins on the flank or rear: a defender's quarter
+        // is refused, named.
+        let mut flanker = unit(Arm::Infantry);
+        flanker.quarter = Quarter::Flank;
+        let why = refused(Variant::Chance, unit(Arm::Infantry), flanker);
+        assert!(why.contains("defender.quarter") && why.contains("only the unit conducting the combat"), "{why}");
         // At the limit, the counts work out.
         let mut d = unit(Arm::Infantry);
         d.killed_so_far = MAX_MEN;

@@ -157,9 +157,12 @@ pub fn card_runs(winner: &CardSide, winner_card: u8, loser: &CardSide, tie: bool
     Loss { killed: 1, run: run.clamp(0, i32::from(u16::MAX)) as u16, explanation: ex }
 }
 
-/// Resolve a card combat between `sides[0]` (the attacker) and `sides[1]`, with the cards
-/// each turned up.
+/// Resolve a card combat between `sides[0]` (the attacker: the unit conducting the combat) and
+/// `sides[1]`, with the cards each turned up. Only the attacker can win on the other's flank
+/// or rear: the defender's `quarter` is not read.
 pub fn resolve_cards(sides: &[CardSide; 2], cards: [u8; 2]) -> CardResult {
+    let defender = CardSide { quarter: Quarter::Front, ..sides[1].clone() };
+    let sides = &[sides[0].clone(), defender];
     let mut totals = [0u8; 2];
     let mut additions: [Vec<Modifier>; 2] = [Vec::new(), Vec::new()];
     for i in 0..2 {
@@ -272,6 +275,21 @@ pub fn attack_effect(a: &Attacker, t: &Target) -> Loss {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_the_attacker_earns_the_flank_bonus() {
+        // The defender stands on the attacker's flank (a quarter of its own): when it wins the
+        // cards it makes the usual runners only; the attacker on the defender's flank gets its +4.
+        let inf = |quarter| CardSide { arm: Some(Arm::Infantry), quarter, ..CardSide::default() };
+        let r = resolve_cards(&[inf(Quarter::Front), inf(Quarter::Flank)], [3, 9]);
+        assert_eq!(r.winner, Some(1));
+        assert_eq!(r.losses[0].as_ref().map(|l| l.run), Some(1), "the defender's win: no +4");
+        let r = resolve_cards(&[inf(Quarter::Flank), inf(Quarter::Front)], [9, 3]);
+        assert_eq!(r.losses[1].as_ref().map(|l| l.run), Some(5), "the attacker's win on the flank: 1 + 4");
+        // A tie: both win; only the attacker's win carries the +4.
+        let r = resolve_cards(&[inf(Quarter::Rear), inf(Quarter::Rear)], [6, 6]);
+        assert_eq!(r.losses.each_ref().map(|l| l.as_ref().map(|l| l.run)), [Some(1), Some(5)]);
+    }
+
     use super::*;
 
     fn side(arm: Arm) -> CardSide {

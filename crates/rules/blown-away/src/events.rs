@@ -93,6 +93,12 @@ pub enum Event {
         unit: String,
         /// Gunners now at the gun.
         at_gun: u16,
+        /// Inches walked (the farthest gunner's walk).
+        #[serde(default)]
+        distance: f64,
+        /// Why the walk stopped short, if it did.
+        #[serde(default)]
+        stopped: Option<String>,
     },
     /// A mob of running men moved.
     MobMoved {
@@ -266,8 +272,12 @@ impl fmt::Display for Event {
                 }
                 write!(f, ".")
             }
-            Event::GunnersReturned { unit, at_gun } => {
-                write!(f, "Gunners of {unit} walk back to their gun ({at_gun} at it).")
+            Event::GunnersReturned { unit, at_gun, distance, stopped } => {
+                write!(f, "Gunners of {unit} walk back {distance:.1}\" towards their gun ({at_gun} at it)")?;
+                match stopped {
+                    Some(why) => write!(f, " and halt: {why}."),
+                    None => write!(f, "."),
+                }
             }
             Event::MobMoved { unit, distance } => write!(f, "The mob of {unit} flees {distance:.1}\"."),
             Event::Fired { gun, target, cover, spent, left, on_field } => {

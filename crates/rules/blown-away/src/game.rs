@@ -218,6 +218,17 @@ struct Trace {
     entered: Vec<bool>,
 }
 
+/// Gunners walking back to their gun ([`Battle::gunner_walk`]).
+#[derive(Default)]
+struct GunnerWalk {
+    /// Each walking gunner (index into `men`): where he ends, and the way he faces.
+    ends: Vec<(usize, Point, f64)>,
+    /// How far the walk went.
+    s: f64,
+    /// Why it stopped short, if it did.
+    stopped: Option<&'static str>,
+}
+
 /// How a unit's men are placed while it moves.
 struct MoveShape {
     /// Polyline of the head (with a straight trail behind the start for columns).
@@ -321,12 +332,15 @@ impl MoveShape {
     }
 }
 
-/// An enemy unit near a move: its front, its body in ranks, and a circle holding the body.
+/// An enemy unit near a move: its front, its body in ranks, and a circle holding the body; or
+/// an enemy gun that nobody serves (`troops` false): a model nobody may pass through or stand
+/// on, which halts nobody (interpretation 19).
 struct Foe {
     front: Option<Front>,
     body: Vec<Point>,
     centre: Point,
     radius: f64,
+    troops: bool,
 }
 
 impl Battle {
@@ -574,6 +588,8 @@ impl Battle {
                 }
                 if shape.gun {
                     lay_out(u);
+                } else {
+                    u.reframe();
                 }
                 self.unit_done = true;
                 events.push(Event::Moved {
@@ -626,22 +642,20 @@ impl Battle {
                     m.at = m.at + off;
                     m.facing = dir;
                 }
+                // A mob keeps no formation: it has no frame until it rallies.
+                self.units[ui].reframe();
                 self.unit_done = true;
                 events.push(Event::MobMoved { unit: self.name(ui).to_string(), distance: path_len(c, path) });
             }
             Action::ReturnGunners { unit } => {
                 let ui = usize::from(*unit);
+                let walk = self.gunner_walk(ui);
                 let u = &mut self.units[ui];
                 if let Some(g) = u.gun {
-                    for m in u.men.iter_mut().filter(|m| m.in_ranks()) {
-                        let d = m.at.dist(g.at);
-                        if d > CREW_RADIUS {
-                            m.at = if d <= GUNNER_RETURN + CREW_RADIUS {
-                                g.at
-                            } else {
-                                m.at.toward(heading_to(m.at, g.at), GUNNER_RETURN)
-                            };
-                        }
+                    for &(i, at, facing) in &walk.ends {
+                        // Those who reach the crew's place at the gun stand to it.
+                        u.men[i].at = if at.dist(g.at) <= 1e-9 { g.at } else { at };
+                        u.men[i].facing = facing;
                     }
                     lay_out(u);
                 }
@@ -649,7 +663,14 @@ impl Battle {
                     u.men.iter().filter(|m| m.in_ranks() && m.at.dist(g.at) <= CREW_RADIUS + 1e-9).count()
                 });
                 self.unit_done = true;
-                events.push(Event::GunnersReturned { unit: self.name(ui).to_string(), at_gun: at_gun as u16 });
+                events.push(Event::GunnersReturned {
+                    unit: self.name(ui).to_string(),
+                    at_gun: at_gun as u16,
+                    distance: walk.s,
+                    stopped: walk.stopped.map(str::to_string),
+                });
+                self.update_objectives(None, events);
+                self.check_victory(events);
             }
             Action::Fire { gun, target } => {
                 let (gi, ti) = (usize::from(*gun), usize::from(*target));
@@ -764,11 +785,15 @@ impl Battle {
                 if !facing.is_finite() {
                     return illegal!("facing must be a number of degrees");
                 }
-                if formed_places(u, *formation, norm_heading(*facing))
-                    .iter()
-                    .any(|&(_, p)| !self.stat.table.passable(p))
-                {
+                let places = formed_places(u, *formation, norm_heading(*facing));
+                if places.iter().any(|&(_, p)| !self.stat.table.passable(p)) {
                     return illegal!("the new formation would put men off the table or on impassable ground");
+                }
+                // Nobody may stand where enemy troops or an enemy gun stand.
+                let taken =
+                    self.units.iter().filter(|e| e.side != side).flat_map(|e| e.body().chain(e.gun.map(|g| g.at)));
+                if taken.into_iter().any(|q| places.iter().any(|&(_, p)| p.dist2(q) < PASS * PASS)) {
+                    return illegal!("the new formation would put men where the enemy stands");
                 }
                 Ok(())
             }
@@ -787,6 +812,20 @@ impl Battle {
                 }
                 if !u.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) > CREW_RADIUS + 1e-9) {
                     return illegal!("no gunner in ranks is away from the gun");
+                }
+                if u.engagement.is_some() {
+                    return illegal!(
+                        "{} is engaged in combat: its gunners may not move",
+                        self.name(usize::from(*unit))
+                    );
+                }
+                let walk = self.gunner_walk(usize::from(*unit));
+                if walk.s < 0.05 {
+                    return illegal!(
+                        "{}'s gunners cannot walk back to their gun: {}",
+                        self.name(usize::from(*unit)),
+                        walk.stopped.unwrap_or("they are at it")
+                    );
                 }
                 Ok(())
             }

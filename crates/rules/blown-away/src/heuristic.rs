@@ -202,7 +202,7 @@ impl Battle {
     /// The expected men put out of action on each side (`[attacker's, target's]`) when unit
     /// `a` conducts a card combat against unit `t`, over every pair of cards left in the decks.
     fn card_combat_expectation(&self, a: usize, t: usize) -> [f64; 2] {
-        let sides = [self.card_side(a, t), self.card_side(t, a)];
+        let sides = [self.card_side(a, t, true), self.card_side(t, a, false)];
         let decks = [self.decks[usize::from(self.units[a].side)], self.decks[usize::from(self.units[t].side)]];
         let total = f64::from(decks[0].left()) * f64::from(decks[1].left());
         let mut e = [0.0; 2];

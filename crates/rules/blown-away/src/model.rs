@@ -208,12 +208,73 @@ pub struct Unit {
     pub militia: bool,
     /// The engagement the unit is in, if any.
     pub engagement: Option<u32>,
+    /// The enemy units it is engaged with: those it has fought, or been fought by, in its
+    /// current engagement (they may fight on however far apart they stand).
+    #[serde(default)]
+    pub engaged_with: Vec<u16>,
     /// Men of this unit killed in its current engagement.
     pub killed: u16,
     /// Whether the unit has conducted combat this turn.
     pub fought: bool,
     /// Whether the unit's gun has fired long-range this turn.
     pub fired: bool,
+    /// The ground its formation covered when it last formed (see [`Frame`]); `None` with nobody
+    /// in ranks then.
+    #[serde(default)]
+    pub frame: Option<Frame>,
+}
+
+/// The ground a unit's formation covers as it last formed — was placed, moved, re-formed or
+/// rallied — in its own axes from its `front`: how far its men stood ahead of `front` (`ahead`,
+/// the front rank) and behind it (`back`, negative: the rearmost rank), and to the left and
+/// right (`lo`, `hi`; the men's centres). Men who fall or run later leave the frame as it was:
+/// the unit stands where it formed until it forms again, and it cannot move or re-form while it
+/// is engaged or has men running. Flank and rear are judged against it (interpretation 2).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Forward offset of the front rank.
+    pub ahead: f64,
+    /// Forward offset of the rearmost rank (negative behind `front`).
+    pub back: f64,
+    /// Offset of the leftmost man (negative left of `front`).
+    pub lo: f64,
+    /// Offset of the rightmost man.
+    pub hi: f64,
+}
+
+impl Frame {
+    /// The frame of men standing at `men`, in the axes of `facing` from `origin`; `None` for
+    /// nobody.
+    pub fn around(origin: Point, facing: f64, men: impl IntoIterator<Item = Point>) -> Option<Frame> {
+        let (fwd, rgt) = (heading_unit(facing), heading_unit(facing + 90.0));
+        let mut frame: Option<Frame> = None;
+        for p in men {
+            let d = p - origin;
+            let (f, r) = (d.dot(fwd), d.dot(rgt));
+            let fr = frame.get_or_insert(Frame { ahead: f, back: f, lo: r, hi: r });
+            fr.ahead = fr.ahead.max(f);
+            fr.back = fr.back.min(f);
+            fr.lo = fr.lo.min(r);
+            fr.hi = fr.hi.max(r);
+        }
+        frame
+    }
+
+    /// Its corners on the table, for a unit at `origin` facing `facing`.
+    pub fn corners(&self, origin: Point, facing: f64) -> [Point; 4] {
+        let (fwd, rgt) = (heading_unit(facing), heading_unit(facing + 90.0));
+        let at = |a: f64, r: f64| origin + fwd * a + rgt * r;
+        [at(self.ahead, self.lo), at(self.ahead, self.hi), at(self.back, self.hi), at(self.back, self.lo)]
+    }
+
+    /// The front of men framed so, at `origin` facing `facing`: the corridor straight ahead of
+    /// the front rank, as wide as the figures in it (half a figure beyond each end man).
+    pub fn corridor(&self, origin: Point, facing: f64) -> Front {
+        let (fwd, rgt) = (heading_unit(facing), heading_unit(facing + 90.0));
+        let left = origin + fwd * self.ahead + rgt * (self.lo - HALF_FIGURE);
+        let right = origin + fwd * self.ahead + rgt * (self.hi + HALF_FIGURE);
+        FrontArc::with_axes(left, right, facing, fwd, rgt, FRONT_TAN)
+    }
 }
 
 /// The front edge of a body and the arc it faces.
@@ -263,28 +324,26 @@ impl Unit {
     }
 
     /// The front edge of the men in ranks (for artillery, the gun and its boresight); `None`
-    /// with nobody in ranks.
+    /// with nobody in ranks. Gunners away from their gun are men on foot: their front is the
+    /// corridor straight ahead of them, the way they face (interpretation 19).
     pub fn front_edge(&self) -> Option<Front> {
         if let Some(g) = &self.gun {
-            // Gunners away from their gun face nothing: they are walking back to it.
-            return self.crewed().then(|| FrontArc::new(g.at, g.at, g.facing, GUN_ARC));
+            if self.crewed() {
+                return Some(FrontArc::new(g.at, g.at, g.facing, GUN_ARC));
+            }
+            let facing = self.men.iter().find(|m| m.in_ranks())?.facing;
+            let (origin, frame) = self.frame_now(facing)?;
+            return Some(frame.corridor(origin, facing));
         }
-        let fwd = heading_unit(self.facing);
-        let rgt = heading_unit(self.facing + 90.0);
-        let mut any = false;
-        let (mut ahead, mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-        for m in self.men.iter().filter(|m| m.in_ranks()) {
-            any = true;
-            let d = m.at - self.front;
-            ahead = ahead.max(d.dot(fwd));
-            lo = lo.min(d.dot(rgt));
-            hi = hi.max(d.dot(rgt));
-        }
-        any.then(|| {
-            let left = self.front + fwd * ahead + rgt * (lo - HALF_FIGURE);
-            let right = self.front + fwd * ahead + rgt * (hi + HALF_FIGURE);
-            FrontArc::with_axes(left, right, self.facing, fwd, rgt, FRONT_TAN)
-        })
+        let (origin, frame) = self.frame_now(self.facing)?;
+        Some(frame.corridor(origin, self.facing))
+    }
+
+    /// The [`Frame`] of the men in ranks where they stand now, in the axes of `facing` from the
+    /// unit's `front`; `None` with nobody in ranks.
+    fn frame_now(&self, facing: f64) -> Option<(Point, Frame)> {
+        Frame::around(self.front, facing, self.men.iter().filter(|m| m.in_ranks()).map(|m| m.at))
+            .map(|f| (self.front, f))
     }
 
     /// The centre of the unit's body in ranks (men in ranks and a served gun); `None` with
@@ -298,37 +357,74 @@ impl Unit {
         (n > 0.0).then(|| s * (1.0 / n))
     }
 
-    /// Which quarter of this unit a unit whose body is `other` and whose centre is `centre`
-    /// stands in. Its front: this unit faces it (part of it lies in this unit's front, the
-    /// corridor straight ahead of its front rank, or a gun's 45° arc). Otherwise its rear when
-    /// the centre lies behind its rearmost rank and within its width (for a gun, more than 135°
-    /// off the boresight); anywhere else, its flank. A unit with nobody in ranks faces nothing:
-    /// every unit is in its rear.
-    pub fn quarter_of(&self, other: impl IntoIterator<Item = Point>, centre: Point) -> Quarter {
-        let Some(front) = self.front_edge() else { return Quarter::Rear };
-        if other.into_iter().any(|p| front.contains(p)) {
-            return Quarter::Front;
+    /// Fix the unit's [`Frame`] where its men in ranks stand now: after it is placed, moves,
+    /// re-forms or rallies (and by [`lay_out`]).
+    pub fn reframe(&mut self) {
+        self.frame = self.frame_now(self.facing).map(|(_, f)| f);
+    }
+
+    /// The corners of the ground the unit's formation covers as it last formed (its
+    /// [`Frame`]), or `None` without one.
+    pub fn frame_corners(&self) -> Option<[Point; 4]> {
+        Some(self.frame?.corners(self.front, self.facing))
+    }
+
+    /// The ground a unit stands on, for the quarter it is in: for a unit of men, its
+    /// formation's frame as it last formed; for a gun or gunners, their body in ranks now.
+    fn stance(&self) -> Vec<Point> {
+        match (self.gun, self.frame_corners()) {
+            (None, Some(c)) if self.in_ranks() > 0 => c.to_vec(),
+            _ => self.body().collect(),
         }
+    }
+
+    /// Which quarter of this unit `other` stands in, as both stand on the table: for a unit of
+    /// men, the ground its formation covers as it last formed (its [`Frame`]: men who fall or
+    /// run leave it as it was); for a gun or gunners, their body now.
+    ///
+    /// In its front: part of `other`'s ground lies in this unit's front — a served gun's 45°
+    /// arc, or the corridor straight ahead of its front rank, as wide as its figures. Otherwise
+    /// in its rear: a gun, `other`'s middle more than 135° off the boresight; men, `other`'s
+    /// middle behind the rearmost rank and within the width. Anywhere else, on its flank. A
+    /// unit with nobody in ranks faces nothing: every unit is in its rear.
+    pub fn quarter_of(&self, other: &Unit) -> Quarter {
+        if self.in_ranks() == 0 {
+            return Quarter::Rear;
+        }
+        let stance = other.stance();
+        let Some((centre, _)) = volley_table::bounding_circle(stance.iter().copied()) else {
+            return Quarter::Front;
+        };
         if let Some(g) = self.gun.filter(|_| self.crewed()) {
+            // The wedge of the arc: within GUN_ARC either side of the boresight.
+            let (fwd, rgt) = (heading_unit(g.facing), heading_unit(g.facing + 90.0));
+            let (sin, cos) = (GUN_ARC.to_radians().sin(), GUN_ARC.to_radians().cos());
+            let (n1, n2) = (fwd * sin - rgt * cos, fwd * sin + rgt * cos);
+            if volley_table::convex_meets_half_planes(&stance, &[(n1, n1.dot(g.at)), (n2, n2.dot(g.at))]) {
+                return Quarter::Front;
+            }
             let off = volley_table::turn(g.facing, volley_table::heading_to(g.at, centre)).abs();
             return if off > 180.0 - GUN_ARC { Quarter::Rear } else { Quarter::Flank };
         }
-        let fwd = heading_unit(self.facing);
-        let rgt = heading_unit(self.facing + 90.0);
-        let (mut back, mut lo, mut hi) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-        for q in self.body() {
-            let d = q - self.front;
-            back = back.min(d.dot(fwd));
-            lo = lo.min(d.dot(rgt));
-            hi = hi.max(d.dot(rgt));
+        let (origin, facing, frame) = match (self.gun, self.frame) {
+            (None, Some(f)) => (self.front, self.facing, f),
+            _ => {
+                let facing = self.men.iter().find(|m| m.in_ranks()).map_or(self.facing, |m| m.facing);
+                let Some((origin, f)) = self.frame_now(facing) else { return Quarter::Rear };
+                (origin, facing, f)
+            }
+        };
+        let (fwd, rgt) = (heading_unit(facing), heading_unit(facing + 90.0));
+        let (lo, hi) = (frame.lo - HALF_FIGURE, frame.hi + HALF_FIGURE);
+        // The corridor ahead: d·fwd >= ahead and lo <= d·rgt <= hi, d measured from `origin`.
+        let at = |n: Point, c: f64| (n, n.dot(origin) + c);
+        let corridor = [at(fwd, frame.ahead), at(rgt, lo), at(rgt * -1.0, -hi)];
+        if volley_table::convex_meets_half_planes(&stance, &corridor) {
+            return Quarter::Front;
         }
-        let d = centre - self.front;
+        let d = centre - origin;
         let (f, r) = (d.dot(fwd), d.dot(rgt));
-        if f < back - 1e-9 && r >= lo - HALF_FIGURE - 1e-9 && r <= hi + HALF_FIGURE + 1e-9 {
-            Quarter::Rear
-        } else {
-            Quarter::Flank
-        }
+        if f < frame.back - 1e-9 && r >= lo - 1e-9 && r <= hi + 1e-9 { Quarter::Rear } else { Quarter::Flank }
     }
 
     /// A circle holding the unit's body in ranks: its centre and radius; `None` when the unit has
@@ -390,6 +486,7 @@ pub fn lay_out(unit: &mut Unit) {
         unit.men[i].at = p;
         unit.men[i].facing = facing;
     }
+    unit.reframe();
 }
 
 /// Where each man in ranks (by index) would stand with the unit formed in `formation` facing

@@ -293,9 +293,11 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 gun,
                 militia: spec.militia > 0,
                 engagement: None,
+                engaged_with: Vec::new(),
                 killed: 0,
                 fought: false,
                 fired: false,
+                frame: None,
             };
             lay_out(&mut unit);
             for m in &unit.men {

@@ -1,7 +1,8 @@
 //! The conformance harness over every bundled Blown Away scenario, with both agents.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
-use volley_blown_away::game::{COMBAT_RANGE, LRA_RANGE, MOB_CLEARANCE, MOB_MOVE, PASS};
+use volley_blown_away::game::{COMBAT_RANGE, GUNNER_RETURN, LRA_RANGE, MOB_CLEARANCE, MOB_MOVE, PASS};
+use volley_blown_away::model::CREW_RADIUS;
 use volley_blown_away::model::Unit;
 use volley_blown_away::{Action, Battle, Event, load};
 use volley_chance::Seeded;
@@ -80,23 +81,57 @@ fn body(u: &Unit) -> Vec<Point> {
 
 /// Whether unit `a` faces the point `p`, worked out here from the text's words alone: a gun
 /// within 45° of its boresight; men, in the corridor straight ahead of their front rank (as
-/// wide as its figures).
+/// wide as its figures) — gunners away from their gun too, the way they face.
 fn faces_point(a: &Unit, p: Point) -> bool {
     if let Some(g) = a.gun {
-        return body(a).contains(&g.at)
-            && p.dist(g.at) > 1e-9
-            && turn(g.facing, heading_to(g.at, p)).abs() <= 45.0 + 1e-6;
+        if body(a).contains(&g.at) {
+            return p.dist(g.at) > 1e-9 && turn(g.facing, heading_to(g.at, p)).abs() <= 45.0 + 1e-6;
+        }
     }
-    let (fwd, rgt) = (heading(a.facing), heading(a.facing + 90.0));
     let men: Vec<Point> = a.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
-    if men.is_empty() {
+    let Some(facing) = a.men.iter().find(|m| m.in_ranks()).map(|m| if a.gun.is_some() { m.facing } else { a.facing })
+    else {
         return false;
-    }
-    let ahead = men.iter().map(|m| (*m - a.front).dot(fwd)).fold(f64::NEG_INFINITY, f64::max);
-    let lo = men.iter().map(|m| (*m - a.front).dot(rgt)).fold(f64::INFINITY, f64::min) - 0.5;
-    let hi = men.iter().map(|m| (*m - a.front).dot(rgt)).fold(f64::NEG_INFINITY, f64::max) + 0.5;
-    let d = p - a.front;
+    };
+    in_corridor(a.front, facing, &men, p)
+}
+
+/// Whether `p` lies in the corridor straight ahead of men standing at `men` and facing
+/// `facing` (measured from `origin`), as wide as their figures.
+fn in_corridor(origin: Point, facing: f64, men: &[Point], p: Point) -> bool {
+    let (fwd, rgt) = (heading(facing), heading(facing + 90.0));
+    let ahead = men.iter().map(|m| (*m - origin).dot(fwd)).fold(f64::NEG_INFINITY, f64::max);
+    let lo = men.iter().map(|m| (*m - origin).dot(rgt)).fold(f64::INFINITY, f64::min) - 0.5;
+    let hi = men.iter().map(|m| (*m - origin).dot(rgt)).fold(f64::NEG_INFINITY, f64::max) + 0.5;
+    let d = p - origin;
     d.dot(fwd) >= ahead - 1e-6 && (lo - 1e-6..=hi + 1e-6).contains(&d.dot(rgt))
+}
+
+/// Whether the ground unit `w` formed on meets the front of unit `l` as `l` formed: worked out
+/// here from the two frames (each the ground its men stood on when it last formed), sampled
+/// finely, against the corridor ahead of `l`'s frame; for a gun, its 45° arc.
+fn in_front_as_formed(l: &Unit, w: &Unit) -> bool {
+    let shape: Vec<Point> = match (w.gun, w.frame_corners()) {
+        (None, Some(c)) => {
+            // The frame's outline and inside, every tenth of an inch or so.
+            let mut pts = Vec::new();
+            for i in 0..=20 {
+                for j in 0..=20 {
+                    let (s, t) = (f64::from(i) / 20.0, f64::from(j) / 20.0);
+                    pts.push(c[0].lerp(c[1], s).lerp(c[3].lerp(c[2], s), t));
+                }
+            }
+            pts
+        }
+        _ => body(w),
+    };
+    if l.gun.is_some_and(|g| body(l).contains(&g.at)) {
+        return shape.iter().any(|&p| faces_point(l, p));
+    }
+    match (l.gun, l.frame_corners()) {
+        (None, Some(c)) => shape.iter().any(|&p| in_corridor(l.front, l.facing, &c, p)),
+        _ => shape.iter().any(|&p| faces_point(l, p)),
+    }
 }
 
 fn faces(a: &Unit, b: &Unit) -> bool {
@@ -188,6 +223,63 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
                 return Err(format!("the mob of {} ended {:.2}\" from the enemy", before.name(u), near(after)));
             }
         }
+        Action::ReturnGunners { unit } => {
+            let u = usize::from(*unit);
+            let (u0, u1) = (&before.units[u], &after.units[u]);
+            for (m0, m1) in u0.men.iter().zip(&u1.men).filter(|(m, _)| m.in_ranks()) {
+                // At most 6" a turn, or all the way when within 6" of the crew's place.
+                if m0.at.dist(m1.at) > GUNNER_RETURN + CREW_RADIUS + 1.0 + 1e-6 {
+                    return Err(format!("a gunner of {} walked {:.2}\"", before.name(u), m0.at.dist(m1.at)));
+                }
+            }
+            for (e, eu) in before.units.iter().enumerate().filter(|(_, e)| e.side != u0.side) {
+                // Nobody walks through the enemy: no walker's straight walk comes within half
+                // an inch of an enemy figure or an enemy gun.
+                let mut obstacles = body(eu);
+                obstacles.extend(eu.gun.map(|g| g.at));
+                for (m0, m1) in
+                    u0.men.iter().zip(&u1.men).filter(|(m, _)| m.in_ranks() && m.at.dist(u0.front) > CREW_RADIUS)
+                {
+                    // He walks straight for the gun, as far as the walk went (a gunner who ends
+                    // within 1.5" of the gun then takes his place in its crew).
+                    let walked = events
+                        .iter()
+                        .find_map(|ev| match ev {
+                            Event::GunnersReturned { distance, .. } => Some(*distance),
+                            _ => None,
+                        })
+                        .unwrap_or(0.0);
+                    let d = m0.at.dist(u0.front);
+                    let most = if d <= GUNNER_RETURN + CREW_RADIUS { d } else { GUNNER_RETURN };
+                    let end = m0.at.toward(heading_to(m0.at, u0.front), walked.min(most));
+                    if m1.at.dist(u0.front) > CREW_RADIUS + 1e-6 && m1.at.dist(end) > 1e-6 {
+                        return Err(format!("a gunner of {} ended off his way to the gun", before.name(u)));
+                    }
+                    if let Some(q) = obstacles.iter().find(|q| dist_to_segment(**q, m0.at, end) < PASS - 1e-6) {
+                        return Err(format!(
+                            "a gunner of {} walked through {} at {q:?}",
+                            before.name(u),
+                            before.name(e)
+                        ));
+                    }
+                }
+                // Where combat with facing enemy troops becomes possible, the walk has halted.
+                let reach = |b: &Battle| {
+                    let (x, y) = (&b.units[u], &b.units[e]);
+                    gap(x, y) < COMBAT_RANGE && (faces(x, y) || faces(y, x))
+                };
+                if reach(after) && !reach(before) {
+                    let halted = events.iter().any(|ev| matches!(ev, Event::GunnersReturned { stopped: Some(_), .. }));
+                    if !halted && gap(u1, &after.units[e]) < COMBAT_RANGE - 0.2 {
+                        return Err(format!(
+                            "the gunners of {} came within 4\" of {} without halting",
+                            before.name(u),
+                            before.name(e)
+                        ));
+                    }
+                }
+            }
+        }
         Action::Fire { gun, target } => {
             let (g, t) = (&before.units[usize::from(*gun)], &before.units[usize::from(*target)]);
             let at = g.gun.map(|c| c.at).unwrap_or(g.front);
@@ -200,8 +292,95 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
         }
         _ => {}
     }
-    // Every combat between units the text lets fight; every flank or rear bonus for a unit the
-    // loser does not face.
+    // A unit's frame (the ground it formed on) changes only when it forms: it is placed, moves,
+    // re-forms, rallies or its gunners walk back; then it is where its men in ranks stand.
+    let forms = |u: usize| match action {
+        Action::Deploy { .. } => true,
+        Action::Move { unit, .. }
+        | Action::Reform { unit, .. }
+        | Action::Rally { unit }
+        | Action::ReturnGunners { unit }
+        | Action::Mob { unit, .. } => usize::from(*unit) == u,
+        _ => false,
+    };
+    for (u, (u0, u1)) in before.units.iter().zip(&after.units).enumerate() {
+        if u1.gun.is_some() {
+            continue;
+        }
+        if forms(u) {
+            let (fwd, rgt) = (heading(u1.facing), heading(u1.facing + 90.0));
+            let men: Vec<(f64, f64)> = u1
+                .men
+                .iter()
+                .filter(|m| m.in_ranks())
+                .map(|m| ((m.at - u1.front).dot(fwd), (m.at - u1.front).dot(rgt)))
+                .collect();
+            let extent = |k: fn(&(f64, f64)) -> f64, most: bool| {
+                men.iter().map(k).fold(if most { f64::NEG_INFINITY } else { f64::INFINITY }, |a, b| {
+                    if most { a.max(b) } else { a.min(b) }
+                })
+            };
+            let fits = match u1.frame {
+                None => men.is_empty(),
+                Some(f) => {
+                    (f.ahead - extent(|m| m.0, true)).abs() < 1e-6
+                        && (f.back - extent(|m| m.0, false)).abs() < 1e-6
+                        && (f.lo - extent(|m| m.1, false)).abs() < 1e-6
+                        && (f.hi - extent(|m| m.1, true)).abs() < 1e-6
+                }
+            };
+            if !fits {
+                return Err(format!("{} formed, but its frame is not where its men in ranks stand", before.name(u)));
+            }
+        } else if u0.frame != u1.frame || (u0.frame.is_some() && (u0.front != u1.front || u0.facing != u1.facing)) {
+            return Err(format!("the ground {} formed on changed though it did not form", before.name(u)));
+        }
+    }
+    // Units become engaged with an enemy only by fighting it in this action.
+    let fought: Vec<(String, String)> = events
+        .iter()
+        .filter_map(|ev| match ev {
+            Event::CardCombat { attacker, defender, .. } => Some((attacker.clone(), defender.clone())),
+            Event::Attack { attacker, target, .. } => Some((attacker.clone(), target.clone())),
+            _ => None,
+        })
+        .collect();
+    for (u, (u0, u1)) in before.units.iter().zip(&after.units).enumerate() {
+        for &e in u1.engaged_with.iter().filter(|e| !u0.engaged_with.contains(e)) {
+            let (x, y) = (before.name(u).to_string(), before.name(usize::from(e)).to_string());
+            if !fought.iter().any(|(a, d)| (*a == x && *d == y) || (*a == y && *d == x)) {
+                return Err(format!("{x} became engaged with {y} without a combat between them"));
+            }
+        }
+    }
+    // Nobody who moved stands on an enemy gun (a model on the table, served or not).
+    let mover = match action {
+        Action::Move { unit, .. } | Action::Mob { unit, .. } | Action::ReturnGunners { unit } => {
+            Some(usize::from(*unit))
+        }
+        _ => None,
+    };
+    if let Some(u) = mover {
+        for g in after.units.iter().filter(|g| g.side != after.units[u].side) {
+            let Some(gun) = g.gun else { continue };
+            // (A crew standing to its own gun stands with the gun's model.)
+            let dist = |un: &Unit| {
+                let own = un.gun.map(|g| g.at);
+                un.men
+                    .iter()
+                    .filter(|m| m.alive() && !own.is_some_and(|o| m.at.dist(o) <= CREW_RADIUS + 1e-9))
+                    .map(|m| m.at.dist(gun.at))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let (was, now) = (dist(&before.units[u]), dist(&after.units[u]));
+            if now < PASS - 1e-6 && now < was - 1e-6 {
+                return Err(format!("a man of {} ended {now:.2}\" from an enemy gun", before.name(u)));
+            }
+        }
+    }
+    // Every combat between units the text lets fight; every flank or rear bonus for the unit
+    // conducting the combat ("a unit attacking the flank or rear"), standing outside the
+    // loser's front as the loser formed.
     for ev in events {
         let (a, d, flank_for) = match ev {
             Event::CardCombat { attacker, defender, result, .. } => {
@@ -210,8 +389,14 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
                 for (i, loss) in result.losses.iter().enumerate() {
                     if let Some(l) = loss {
                         if l.explanation.iter().any(|m| m.rule.contains("flank")) {
-                            // The winner over side i stands on i's flank or rear.
-                            who.push(if i == 0 { (d, a) } else { (a, d) });
+                            if i == 0 {
+                                return Err(format!(
+                                    "{} won defending and had a flank or rear bonus against {}, which attacked it",
+                                    before.name(d),
+                                    before.name(a)
+                                ));
+                            }
+                            who.push((a, d));
                         }
                     }
                 }
@@ -225,8 +410,16 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
             _ => continue,
         };
         let (ua, ud) = (&before.units[a], &before.units[d]);
-        let engaged = ua.engagement.is_some() && ua.engagement == ud.engagement;
-        if !engaged && !(gap(ua, ud) < COMBAT_RANGE && (faces(ua, ud) || faces(ud, ua))) {
+        // Engaged with each other: they have fought each other in this engagement (checked
+        // below: units become engaged with each other only by fighting).
+        let engaged = ua.engaged_with.contains(&(d as u16)) && ud.engaged_with.contains(&(a as u16));
+        let without_chance = matches!(ev, Event::Attack { .. });
+        // Without chance a unit conducts combat only against an enemy in front of it (as it
+        // formed), engaged or not.
+        if without_chance && !in_front_as_formed(ua, ud) {
+            return Err(format!("{} attacked {}, which is not in front of it", before.name(a), before.name(d)));
+        }
+        if !engaged && !(gap(ua, ud) < COMBAT_RANGE && (without_chance || faces(ua, ud) || faces(ud, ua))) {
             return Err(format!(
                 "{} fought {} {:.2}\" away, neither facing",
                 before.name(a),
@@ -235,9 +428,9 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
             ));
         }
         for (w, l) in flank_for {
-            if faces(&before.units[l], &before.units[w]) {
+            if in_front_as_formed(&before.units[l], &before.units[w]) {
                 return Err(format!(
-                    "{} had a flank or rear bonus against {}, which faces it",
+                    "{} had a flank or rear bonus against {}, standing in its front as it formed",
                     before.name(w),
                     before.name(l)
                 ));

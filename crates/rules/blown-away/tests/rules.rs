@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_blown_away::game::Phase;
-use volley_blown_away::model::{ManState, Role};
+use volley_blown_away::model::{Formation, ManState, Role};
 use volley_blown_away::{Action, Battle, Event, load};
 use volley_chance::Scripted;
 use volley_core::{ApplyError, GameState, Viewer};
@@ -1081,12 +1081,20 @@ fn a_gun_nobody_serves_is_no_body_and_its_gunners_fight_without_it() {
     assert!(!b.units[0].crewed());
     assert!(!b.may_fight(1, 0));
     assert!(!b.may_fight(0, 1));
-    // IR 2 may march past the abandoned gun: it does not halt the move.
+    // IR 2 may march past the abandoned gun: it does not halt the move. But the gun is a
+    // model on the table: nobody marches through it or stands on it (issue 28), so the same
+    // oblique march 3" on, which would put IR 2's left file on the gun, is blocked short of it.
     while b.mover != 1 {
         apply(&mut b, Action::EndPhase);
     }
-    apply(&mut b, Action::Move { unit: 1, pivot: None, path: vec![Point::new(43.0, 27.0)] });
-    assert!(b.units[1].front.dist(Point::new(43.0, 27.0)) < 1e-6, "halted at {:?}", b.units[1].front);
+    let mut past = b.clone();
+    apply(&mut past, Action::Move { unit: 1, pivot: None, path: vec![Point::new(42.0, 28.0)] });
+    assert!(past.units[1].front.dist(Point::new(42.0, 28.0)) < 1e-6, "halted at {:?}", past.units[1].front);
+    let ev = apply(&mut b, Action::Move { unit: 1, pivot: None, path: vec![Point::new(43.0, 27.0)] });
+    assert!(b.units[1].front.x < 42.0, "went on to {:?}", b.units[1].front);
+    let gun = b.units[0].gun.unwrap().at;
+    assert!(b.units[1].men.iter().all(|m| m.at.dist(gun) >= 1.0 - 1e-9), "an inch clear of the gun");
+    assert!(ev.iter().any(|e| matches!(e, Event::Moved { stopped: Some(_), .. })), "{ev:?}");
     // The lone gunner, 10" from his gun, is faced by infantry 3" away: they may fight, and the
     // gunner's win (a 10) makes one man run, not ten.
     let ir2 = r#"{ name = "IR 2", arm = "infantry", at = [40, 20], facing = 180 }"#;
@@ -1334,4 +1342,214 @@ rect = [30, 30, 50, 40]
     let c = b.units[0].centre();
     let mob = say(&b, Action::Mob { unit: 0, path: vec![c + Point::new(-18.0, 0.0)] });
     assert_eq!(mob, "IR 1: mob 18.0\" to 13\" south-west of the west wood");
+}
+
+/// The rules each combat's losses came from, for every combat among `events`.
+fn loss_rules(events: &[Event]) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            Event::CardCombat { result, .. } => {
+                for l in result.losses.iter().flatten() {
+                    out.extend(l.explanation.iter().map(|m| m.rule.to_string()));
+                }
+            }
+            Event::Attack { loss, .. } => out.extend(loss.explanation.iter().map(|m| m.rule.to_string())),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn a_frontal_fight_stays_frontal_as_men_fall() {
+    // Issue 28: two lines of 13 (two ranks, 7 files) face to face 3" apart, overlapping by one
+    // figure. Neither may move while engaged; as men fall and run, those nearest the enemy
+    // first, the survivors of each line end up beyond the other's end — but the lines stand
+    // where they formed, each in the other's front, and no combat of the whole fight may carry
+    // the +4 for a flank or rear.
+    //
+    //   y=31            A A A A A A A    A (facing south) [x 51 .. 57]
+    //   y=30            A A A A A A A
+    //   y=27  P P P P P P P               P (facing north) [x 45 .. 51]
+    //   y=26  P P P P P P P
+    for variant in ["chance", "without-chance"] {
+        let mut b = start(
+            battle(
+                variant,
+                r#"{ name = "P", arm = "infantry", at = [48, 27] }"#,
+                r#"{ name = "A", arm = "infantry", at = [54, 30], facing = 180 }"#,
+                "",
+            ),
+            0,
+        );
+        let mut combats = 0;
+        // The winner alternates: attacker, attacker, defender, …
+        let cards = ["K 2", "K 2", "2 K"];
+        for turn in 0..40 {
+            if b.outcome.is_some() || (turn > 0 && b.units[0].engagement.is_none()) {
+                break;
+            }
+            while !matches!(b.phase, Phase::Combat { .. }) && b.outcome.is_none() {
+                apply(&mut b, Action::EndPhase);
+            }
+            while let Phase::Combat { side } = b.phase {
+                if b.outcome.is_some() {
+                    break;
+                }
+                let (unit, target) = if side == 0 { (0, 1) } else { (1, 0) };
+                if b.validate(&Action::Combat { unit, target }).is_ok() {
+                    assert_eq!(b.quarter(unit.into(), target.into()), volley_blown_away::combat::Quarter::Front);
+                    let ev = if variant == "chance" {
+                        apply_with(&mut b, Action::Combat { unit, target }, cards[combats % 3])
+                    } else {
+                        apply(&mut b, Action::Combat { unit, target })
+                    };
+                    combats += 1;
+                    let rules = loss_rules(&ev);
+                    assert!(!rules.iter().any(|r| r.contains("flank")), "{variant}, combat {combats}: {ev:?}");
+                }
+                if b.outcome.is_some() {
+                    break;
+                }
+                let ev = apply(&mut b, Action::EndPhase);
+                let rules = loss_rules(&ev);
+                assert!(!rules.iter().any(|r| r.contains("flank")), "{variant}, combat {combats}: {ev:?}");
+            }
+        }
+        assert!(combats >= 4, "{variant}: the fight went on ({combats} combats, {:?})", b.outcome);
+    }
+}
+
+#[test]
+fn units_stay_engaged_only_with_the_enemies_they_fought() {
+    // Issue 28. P1 fights A1 from its front, P2 fights A1 from its flank, and A2 then fights
+    // P2 from behind: one fight on the table, but A2 and P1 (7" apart, neither facing the other)
+    // never fought each other and may not, though the others fight on ("the enemy they are
+    // engaged with").
+    //
+    //   y=31   A A A A A A          p p   A A     P2 (facing west) x 46.5..47.5,
+    //   y=30   A A A A A A A  ...   p p   A A     A2 (facing west) x 50.5..51.5
+    //   y=27   P P P P P P P                      A1 (facing south) x 37..43
+    //   y=26   P P P P P P                        P1 (facing north)
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "P1", arm = "infantry", at = [40, 27] }, { name = "P2", arm = "infantry", at = [46.5, 30.5], facing = 270 }"#,
+            r#"{ name = "A1", arm = "infantry", at = [40, 30], facing = 180 }, { name = "A2", arm = "infantry", at = [50.5, 30.5], facing = 270 }"#,
+            "",
+        ),
+        0,
+    );
+    let (p1, p2, a1, a2) = (0usize, 1usize, 2usize, 3usize);
+    while !matches!(b.phase, Phase::Combat { .. }) {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply_with(&mut b, Action::Combat { unit: p1 as u16, target: a1 as u16 }, "9 3");
+    apply_with(&mut b, Action::Combat { unit: p2 as u16, target: a1 as u16 }, "9 3");
+    while b.mover != 1 || !matches!(b.phase, Phase::Combat { .. }) {
+        apply(&mut b, Action::EndPhase);
+    }
+    apply_with(&mut b, Action::Combat { unit: a2 as u16, target: p2 as u16 }, "9 3");
+    assert!(b.units.iter().all(|u| u.engagement == b.units[0].engagement), "one fight");
+    assert!(b.may_fight(a1, p1) && b.may_fight(a1, p2) && b.may_fight(p2, a2));
+    assert!(!b.may_fight(a2, p1) && !b.may_fight(p1, a2), "never engaged with each other");
+}
+
+#[test]
+fn gunners_walking_back_halt_within_4_inches_of_facing_enemies_and_never_pass_through() {
+    // Issue 28. The battery's one gunner in ranks stands 12" south of his gun (40, 27); IR 2
+    // stands across his way at y = 21, facing him. He walks north facing his gun, and halts
+    // where he comes within 4" of IR 2: at y = 17, not 6" on among its men.
+    //
+    //   y=27          G          the gun
+    //   y=22   . . . . . . .     IR 2 (facing south), front rank y = 21
+    //   y=21   . . . . . . .
+    //   y=17          ^          halt
+    //   y=15          g          the gunner, walking north
+    let ir2 = r#"{ name = "IR 2", arm = "infantry", at = [40, 21], facing = 180 }"#;
+    let mut b = abandoned_gun("chance", Point::new(40.0, 15.0), ir2);
+    let ev = apply(&mut b, Action::ReturnGunners { unit: 0 });
+    let g = b.units[0].men[0].at;
+    assert!(g.y > 16.99 && g.y <= 17.0 + 1e-6, "the gunner walked to {g:?}");
+    assert!(ev.iter().any(|e| matches!(e, Event::GunnersReturned { stopped: Some(_), .. })), "{ev:?}");
+    // Next turn he may not walk on into IR 2.
+    while b.mover == 0 {
+        apply(&mut b, Action::EndPhase);
+    }
+    while b.mover != 0 || b.phase != Phase::Main {
+        apply(&mut b, Action::EndPhase);
+    }
+    assert!(refused(&mut b, Action::ReturnGunners { unit: 0 }).contains("cannot walk back"));
+    // An enemy gun nobody serves stands in his way at (40, 19): he is blocked an inch short of
+    // it, and nothing halts him before (it is no troops).
+    let enemy_gun = r#"{ name = "Austrian battery", arm = "artillery", at = [40, 19], facing = 180 }"#;
+    let mut b = abandoned_gun("chance", Point::new(40.0, 15.0), enemy_gun);
+    for (i, m) in b.units[1].men.iter_mut().enumerate() {
+        if i == 0 {
+            m.at = Point::new(80.0, 50.0);
+        } else {
+            m.state = ManState::Dead;
+        }
+    }
+    assert!(!b.units[1].crewed());
+    apply(&mut b, Action::ReturnGunners { unit: 0 });
+    let g = b.units[0].men[0].at;
+    assert!(g.y <= 18.0 + 1e-9 && g.y > 17.7, "blocked an inch short of the enemy gun: {g:?}");
+}
+
+#[test]
+fn gunners_away_from_their_gun_face_the_way_they_stand() {
+    // Issue 28. An Austrian battery's one gunner in ranks stands 5" north of the Prussian line
+    // X, away from his gun. X has men running: it may rally only if no enemy man in ranks facing
+    // it stands within 6". Facing X, the gunner stops the rally; facing away, he does not.
+    for (facing, may) in [(180.0, false), (0.0, true)] {
+        let mut b = start(
+            battle(
+                "chance",
+                r#"{ name = "X", arm = "infantry", at = [40, 10] }"#,
+                r#"{ name = "Austrian battery", arm = "artillery", at = [40, 40], facing = 180 }"#,
+                "",
+            ),
+            0,
+        );
+        for (i, m) in b.units[1].men.iter_mut().enumerate() {
+            if i == 0 {
+                m.at = Point::new(40.0, 15.0);
+                m.facing = facing;
+            } else {
+                m.state = ManState::Dead;
+            }
+        }
+        for m in b.units[0].men.iter_mut().take(3) {
+            m.state = ManState::Running;
+            m.at = Point::new(m.at.x, 4.0);
+        }
+        assert!(!b.units[1].crewed());
+        assert_eq!(b.faces(1, 0), !may, "the gunner facing {facing}");
+        assert_eq!(b.rally_allowance(0).is_ok(), may, "the gunner facing {facing}");
+    }
+}
+
+#[test]
+fn a_unit_may_not_re_form_onto_the_enemy() {
+    // Issue 28: turning in place (a line of 13 about the centre of its front rank) may not put
+    // its men where enemy troops or an enemy gun stand.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#,
+            r#"{ name = "Battery", arm = "artillery", at = [40, 7.2], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    // Facing east, IR 1's front rank would stand along x = 40 from y = 13 down to y = 7: on the
+    // gun at (40, 7.2).
+    assert!(
+        refused(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 90.0 })
+            .contains("where the enemy stands")
+    );
+    // Facing about, it stays clear of the battery.
+    apply(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 180.0 });
 }

@@ -176,13 +176,16 @@ fn ba_06_an_attack_on_the_front_corner_from_outside_the_front_is_on_the_flank() 
 }
 
 #[test]
-fn ba_07b_the_unit_on_the_flank_has_its_4_when_it_wins_defending() {
+fn ba_07b_the_unit_on_the_flank_wins_defending_without_its_4() {
     let mut b = ba_04("chance");
     to_main_of(&mut b, 1);
     to_combat(&mut b);
-    // A conducts the combat (P faces A); P's cavalry wins with a jack while defending.
+    // A conducts the combat (P faces A); P's cavalry wins with a jack while defending. The
+    // second reading gave P its +4 by where it stands; the engine reads the text's "a unit
+    // attacking the flank or rear" as the unit conducting the combat (interpretation 2): P is
+    // defending, so 1 + cavalry 1 only (issue 28).
     apply_with(&mut b, Action::Combat { unit: 1, target: 0 }, "3 J");
-    assert_eq!(count(&b, 1, ManState::Running), 6, "1 + cavalry 1 + flank 4");
+    assert_eq!(count(&b, 1, ManState::Running), 2, "1 + cavalry 1, no flank bonus for the defender");
     // A wins instead: no +4 for A, which stands in P's front.
     let mut b = ba_04("chance");
     to_main_of(&mut b, 1);
@@ -556,14 +559,15 @@ fn ba_53_without_chance_artillery_and_infantry_break_each_other() {
         if turn == 0 {
             assert_eq!((in_ranks(&b, 1), in_ranks(&b, 0)), (6, 2), "phase 1");
             // The men nearest the gun were killed and ran: A's six left stand at the ends of its
-            // line, outside the gun's 45° arc. Without chance a unit conducts combat only against
-            // an enemy in front of it, engaged or not, so the gun no longer may; A still faces
-            // the gun. (The second reading has the gun fire again and both break together; it
-            // did not place the survivors.)
+            // line, outside the gun's 45° arc; but A's line stands where it formed, across the
+            // arc (interpretation 2: men falling leave a unit's ground as it formed), so A is
+            // still in front of the gun and the gun fires again, as the second reading has it
+            // (issue 28; before, the gun fell silent).
             assert!(!b.faces(0, 1) && b.faces(1, 0));
+            assert_eq!(b.quarter(1, 0), Quarter::Front);
         }
     }
-    assert_eq!((in_ranks(&b, 1), in_ranks(&b, 0)), (6, 0), "phase 2");
+    assert_eq!((in_ranks(&b, 1), in_ranks(&b, 0)), (0, 0), "phase 2: both break together");
 }
 
 #[test]

@@ -39,7 +39,9 @@ impl Battle {
                     let u = &self.units[ui];
                     if u.gun.is_some()
                         && u.running() == 0
+                        && u.engagement.is_none()
                         && u.men.iter().any(|m| m.in_ranks() && m.at.dist(u.front) > CREW_RADIUS + 1e-9)
+                        && self.gunner_walk(ui).s >= 0.05
                     {
                         out.push(Action::ReturnGunners { unit });
                     }

@@ -1,11 +1,13 @@
 //! Combat on the table: who may fight whom, the situation each combat is judged in, casualties chosen and applied, engagements begun and ended.
 
 use super::*;
+use crate::combat::Quarter;
 
 impl Battle {
     /// Whether two opposing units may fight: both have men in ranks, and they are in the same
     /// engagement, or less than 4" apart with at least one facing the other; without chance the
-    /// one conducting the combat must face the other in either case.
+    /// other must be in front of the one conducting the combat in either case (in its front as
+    /// both formed: [`Battle::quarter`]).
     pub fn may_fight(&self, a: usize, b: usize) -> bool {
         let (ua, ub) = (&self.units[a], &self.units[b]);
         if ua.side == ub.side || ua.in_ranks() == 0 || ub.in_ranks() == 0 {
@@ -13,14 +15,20 @@ impl Battle {
         }
         // Without chance a unit conducts combat only against an enemy in front of it, engaged
         // or not; in the chance version an engagement goes on whoever faces whom.
-        if self.variant == Variant::WithoutChance && !self.faces(a, b) {
+        if self.variant == Variant::WithoutChance && self.quarter(b, a) != Quarter::Front {
             return false;
         }
-        if ua.engagement.is_some() && ua.engagement == ub.engagement {
+        if self.engaged_with(a, b) {
             return true;
         }
         self.within(a, b, COMBAT_RANGE)
             && (self.variant == Variant::WithoutChance || self.faces(a, b) || self.faces(b, a))
+    }
+
+    /// Whether units `a` and `b` are engaged with each other: they have fought each other in
+    /// their engagement, which goes on however far apart they now stand.
+    pub fn engaged_with(&self, a: usize, b: usize) -> bool {
+        u16::try_from(b).is_ok_and(|b| self.units[a].engaged_with.contains(&b))
     }
 
     /// Why `unit` may not conduct combat against `target` now, if it may not.
@@ -57,13 +65,15 @@ impl Battle {
         Ok(())
     }
 
-    /// Unit `me` in a card combat against unit `them`, as the table shows it now.
-    pub fn card_side(&self, me: usize, them: usize) -> CardSide {
+    /// Unit `me` in a card combat against unit `them`, as the table shows it now; `attacking`
+    /// when `me` conducts the combat. Only the unit attacking can win on the flank or rear of
+    /// the other (interpretation 2): the defender's quarter is its front.
+    pub fn card_side(&self, me: usize, them: usize, attacking: bool) -> CardSide {
         let u = &self.units[me];
         CardSide {
             arm: Some(u.combat_arm()),
             behind_works: matches!(self.cover(me, them), Cover::Wall | Cover::Works),
-            quarter: self.quarter(me, them),
+            quarter: if attacking { self.quarter(me, them) } else { Quarter::Front },
             killed_before: u.killed,
             pikes_or_guards: u.pikes_or_guards(),
             militia: u.militia,
@@ -171,6 +181,12 @@ impl Battle {
         };
         self.units[a].engagement = Some(id);
         self.units[b].engagement = Some(id);
+        for (x, y) in [(a, b), (b, a)] {
+            let y = y as u16;
+            if !self.units[x].engaged_with.contains(&y) {
+                self.units[x].engaged_with.push(y);
+            }
+        }
     }
 
     /// End every engagement in which a side has no men in ranks left.
@@ -188,6 +204,7 @@ impl Battle {
                 for (i, u) in self.units.iter_mut().enumerate() {
                     if u.engagement == Some(id) {
                         u.engagement = None;
+                        u.engaged_with.clear();
                         u.killed = 0;
                         for m in &mut u.men {
                             if m.state == ManState::Fallen {
@@ -215,7 +232,7 @@ impl Battle {
                 if t.side == side || t.in_ranks() == 0 {
                     continue;
                 }
-                let engaged = u.engagement.is_some() && u.engagement == t.engagement;
+                let engaged = self.engaged_with(ui, ti);
                 let near = || self.within_bounded(ui, ti, bounds[ui], bounds[ti], COMBAT_RANGE);
                 if (engaged || near()) && self.combat_refusal(ui as u16, ti as u16, side).is_ok() {
                     out.push((ui, ti));
@@ -263,8 +280,7 @@ impl Battle {
                 let eu = &self.units[e];
                 eu.side != side
                     && eu.in_ranks() > 0
-                    && ((eu.engagement.is_some() && eu.engagement == self.units[c].engagement)
-                        || self.within(c, e, COMBAT_RANGE))
+                    && (self.engaged_with(c, e) || self.within(c, e, COMBAT_RANGE))
                     && self.faces(e, c)
             });
             if steady_enemy {
@@ -304,7 +320,7 @@ impl Battle {
         )?;
         self.decks[sa].take(ca);
         self.decks[sd].take(cd);
-        let sides = [self.card_side(a, d), self.card_side(d, a)];
+        let sides = [self.card_side(a, d, true), self.card_side(d, a, false)];
         let result = combat::resolve_cards(&sides, [ca, cd]);
         self.engage(a, d);
         let (ta, td) = (self.units[d].centre(), self.units[a].centre());

@@ -49,12 +49,14 @@ impl Battle {
     }
 
     /// Which quarter of unit `b` unit `a` stands in ([`Unit::quarter_of`]): in its front when
-    /// `b` faces it, else in its rear or on its flank. Two units that face each other are each
-    /// in the other's front, so neither can be on the other's flank.
+    /// part of the ground `a` formed on lies in the corridor ahead of `b`'s front rank as `b`
+    /// formed, else in its rear or on its flank. Men falling or running leave both as they
+    /// formed, so a fight that began frontal stays frontal.
     pub fn quarter(&self, a: usize, b: usize) -> Quarter {
-        let ua = &self.units[a];
-        let Some(centre) = ua.body_centre() else { return Quarter::Front };
-        self.units[b].quarter_of(ua.body(), centre)
+        if self.units[a].in_ranks() == 0 {
+            return Quarter::Front;
+        }
+        self.units[b].quarter_of(&self.units[a])
     }
 
     /// The cover unit `t` has against unit `from`.

@@ -151,22 +151,28 @@ impl Battle {
         Ok(())
     }
 
-    /// The enemy units in ranks that could come within `margin` of a move sweeping the box `b`.
+    /// The enemy units in ranks that could come within `margin` of a move sweeping the box `b`,
+    /// and the enemy guns there that nobody serves (obstacles, not troops).
     pub(super) fn foes_near(&self, ui: usize, b: &volley_table::Aabb, margin: f64) -> Vec<Foe> {
         let side = self.units[ui].side;
         let grown = [b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin];
         let inside = |p: &Point| p.x >= grown[0] && p.x <= grown[2] && p.y >= grown[1] && p.y <= grown[3];
-        self.units
-            .iter()
-            .filter(|e| e.side != side && e.in_ranks() > 0)
-            .filter(|e| e.body().any(|p| inside(&p)))
-            .filter_map(|e| {
+        let enemies = self.units.iter().filter(|e| e.side != side);
+        let troops =
+            enemies.clone().filter(|e| e.in_ranks() > 0).filter(|e| e.body().any(|p| inside(&p))).filter_map(|e| {
                 let mut body = Vec::with_capacity(e.men.len() + 1);
                 body.extend(e.body());
                 let (centre, radius) = e.bounds()?;
-                Some(Foe { front: e.front_edge(), body, centre, radius })
-            })
-            .collect()
+                Some(Foe { front: e.front_edge(), body, centre, radius, troops: true })
+            });
+        let guns = enemies.filter(|e| !e.crewed()).filter_map(|e| e.gun).filter(|g| inside(&g.at)).map(|g| Foe {
+            front: None,
+            body: vec![g.at],
+            centre: g.at,
+            radius: 0.0,
+            troops: false,
+        });
+        troops.chain(guns).collect()
     }
 
     /// The front edge of a moving unit whose men stand at `men`, its head at `head` facing the
@@ -295,6 +301,10 @@ impl Battle {
         let limits: Vec<f64> = foes
             .iter()
             .map(|f| {
+                if !f.troops {
+                    // Nobody there to face or be faced: it only blocks.
+                    return 0.0;
+                }
                 if apart(f, c0) >= COMBAT_RANGE {
                     return COMBAT_RANGE;
                 }
@@ -322,7 +332,8 @@ impl Battle {
             let now: Vec<(usize, Point)> = u.body().map(|p| (0, p)).collect();
             let front = u.front_edge();
             let newly = foes.iter().zip(&limits).any(|(f, &lim)| {
-                lim < COMBAT_RANGE
+                f.troops
+                    && lim < COMBAT_RANGE
                     && !front.as_ref().is_some_and(|front| {
                         let (d, facing) = Self::against(f, &now, front);
                         d < COMBAT_RANGE && facing
@@ -343,7 +354,7 @@ impl Battle {
             let (c0, rm) = c0;
             let mut first = f64::INFINITY;
             let mut faced = Vec::new();
-            for (foe, &lim) in foes.iter().zip(&limits) {
+            for (foe, &lim) in foes.iter().zip(&limits).filter(|(f, _)| f.troops) {
                 // A foe that the whole moving body passes farther than the limit from cannot stop it.
                 if dist_to_segment(foe.centre, c0, c0 + v * total) - foe.radius - rm >= lim {
                     continue;
@@ -482,6 +493,135 @@ impl Battle {
         Trace { s: end, stopped: stopped.map(str::to_string), pushes, entered }
     }
 
+    /// The walk of unit `ui`'s gunners in ranks back towards their gun: each goes straight for
+    /// it, up to 6" (all the way when he is within 6" of the crew's place at it), and the walk
+    /// obeys what any move obeys: it halts where combat with enemy troops first becomes
+    /// possible (the gunners less than 4" from an enemy body, facing it or faced by it — away
+    /// from the gun they face the way the first of them walks, at it the gun faces its arc; a
+    /// foe already in reach lets them walk only along or away), and nobody walks through
+    /// the enemy or an enemy gun (blocked within [`PASS`], then backed off an inch clear). The
+    /// body at each point of the walk is the unit as it would stand if it stopped there, its
+    /// crew laid out at the gun. Gives where each walking gunner ends and the way he faces, how
+    /// far the walk went, and why it stopped short.
+    pub(super) fn gunner_walk(&self, ui: usize) -> GunnerWalk {
+        const HALT: &str = "within 4\" of enemy troops, facing or faced";
+        const BLOCKED: &str = "the way back is blocked by enemy troops";
+        let u = &self.units[ui];
+        let Some(g) = u.gun else { return GunnerWalk::default() };
+        // (man, start, way, length of his walk)
+        let walkers: Vec<(usize, Point, Point, f64)> = u
+            .men
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.in_ranks())
+            .filter_map(|(i, m)| {
+                let d = m.at.dist(g.at);
+                (d > CREW_RADIUS + 1e-9).then(|| {
+                    let len = if d <= GUNNER_RETURN + CREW_RADIUS { d } else { GUNNER_RETURN };
+                    (i, m.at, (g.at - m.at) * (1.0 / d), len)
+                })
+            })
+            .collect();
+        let total = walkers.iter().map(|w| w.3).fold(0.0, f64::max);
+        // The gunners away from the gun face the way the first of them faces (as
+        // `Unit::front_edge` has it): a walker faces the way he walks.
+        let lead = u.men.iter().position(|m| m.in_ranks());
+        let lead_facing = walkers
+            .iter()
+            .find(|w| Some(w.0) == lead)
+            .map_or_else(|| lead.map_or(u.facing, |i| u.men[i].facing), |w| heading_to(Point::default(), w.2));
+        let mut ghost = u.clone();
+        // The unit had it stopped after `s`: its body in `buf` (the gun, index `usize::MAX`,
+        // when served), and its front.
+        let mut stand = |s: f64, buf: &mut Vec<(usize, Point)>| -> Option<Front> {
+            for &(i, p, v, len) in &walkers {
+                let at = p + v * s.min(len);
+                ghost.men[i].at = if at.dist(g.at) <= 1e-9 { g.at } else { at };
+                ghost.men[i].facing = lead_facing;
+            }
+            for (i, p) in formed_places(&ghost, ghost.formation, ghost.facing) {
+                ghost.men[i].at = p;
+            }
+            buf.clear();
+            buf.extend(ghost.men.iter().enumerate().filter(|(_, m)| m.in_ranks()).map(|(i, m)| (i, m.at)));
+            if ghost.crewed() {
+                buf.push((usize::MAX, g.at));
+            }
+            ghost.front_edge()
+        };
+        let mut buf = Vec::with_capacity(u.men.len() + 1);
+        let mut pts: Vec<Point> = walkers.iter().flat_map(|&(_, p, v, len)| [p, p + v * len]).collect();
+        pts.extend(u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at));
+        pts.push(g.at);
+        let foes = self.foes_near(ui, &volley_table::bbox(&pts), COMBAT_RANGE + CONTACT + SPACING);
+        let against = |foe: &Foe, buf: &[(usize, Point)], front: &Option<Front>| {
+            let d = Self::contact_gap(std::slice::from_ref(foe), buf);
+            let facing = front.as_ref().is_some_and(|f| foe.body.iter().any(|&q| f.contains(q)))
+                || foe.front.as_ref().is_some_and(|f| buf.iter().any(|&(_, p)| f.contains(p)));
+            (d, facing)
+        };
+        let front0 = stand(0.0, &mut buf);
+        let limits: Vec<f64> = foes
+            .iter()
+            .map(|f| match against(f, &buf, &front0) {
+                _ if !f.troops => 0.0,
+                // Straight walks have no swing of files to allow for: a foe in reach holds them
+                // where they stand, but for walking along or away.
+                (d, true) if d < COMBAT_RANGE => d - 1e-9,
+                _ => COMBAT_RANGE,
+            })
+            .collect();
+        // Nobody walks through the enemy: each walker on his straight way, before the crew
+        // takes its places at the gun.
+        let walking = |s: f64| walkers.iter().map(move |&(i, p, v, len)| (i, p + v * s.min(len)));
+        let through = |s: f64| {
+            walkers.iter().any(|&(_, p, v, len)| {
+                let to = p + v * s.min(len);
+                foes.iter().any(|f| f.body.iter().any(|&q| dist_to_segment(q, p, to) < PASS))
+            })
+        };
+        let mut halts = |s: f64, buf: &mut Vec<(usize, Point)>| {
+            if through(s) {
+                return Some(BLOCKED);
+            }
+            let front = stand(s, buf);
+            foes.iter().zip(&limits).find_map(|(f, &lim)| {
+                let (d, facing) = against(f, buf, &front);
+                if d < PASS { Some(BLOCKED) } else { (f.troops && d < lim && facing).then_some(HALT) }
+            })
+        };
+        let (mut end, mut stopped) = (total, None);
+        let (mut prev, mut s) = (0.0, 0.0);
+        while s < total {
+            s = (s + STEP).min(total);
+            if let Some(why) = halts(s, &mut buf) {
+                let (mut lo, mut hi, mut why) = (prev, s, why);
+                for _ in 0..20 {
+                    let mid = (lo + hi) / 2.0;
+                    if let Some(w) = halts(mid, &mut buf) {
+                        (hi, why) = (mid, w);
+                    } else {
+                        lo = mid;
+                    }
+                }
+                // It halts where combat first becomes possible, as a move does.
+                (end, stopped) = (hi, Some(why));
+                break;
+            }
+            prev = s;
+        }
+        while end > 0.0 && stopped == Some(BLOCKED) {
+            stand(end, &mut buf);
+            let way: Vec<(usize, Point)> = walking(end).collect();
+            if Self::contact_gap(&foes, &buf) >= CONTACT && Self::contact_gap(&foes, &way) >= CONTACT {
+                break;
+            }
+            end = (end - STEP).max(0.0);
+        }
+        let ends = walkers.iter().map(|&(i, p, v, len)| (i, p + v * end.min(len), lead_facing)).collect();
+        GunnerWalk { ends, s: end, stopped }
+    }
+
     /// Whether unit `ui` (mob) may move along `path` (offsets of the mob's centre).
     pub(super) fn check_mob(&self, side: SideId, unit: u16, path: &[Point]) -> Result<(), Illegal> {
         let u = self.own_unit(unit, side)?;
@@ -509,6 +649,14 @@ impl Battle {
             .flat_map(|e| e.men.iter().filter(|m| m.alive()).map(|m| m.at))
             .filter(|p| p.dist2(c) <= reach * reach)
             .collect();
+        // Nor may a runner go through an enemy gun that nobody serves: a model on the table.
+        let guns: Vec<Point> = self
+            .units
+            .iter()
+            .filter(|e| e.side != side && !e.crewed())
+            .filter_map(|e| e.gun.map(|g| g.at))
+            .filter(|p| p.dist2(c) <= reach * reach)
+            .collect();
         // Each runner moves in a straight line along each leg, so his distance to an enemy man
         // is least at one point of the leg. A mob already within 6" may move away, but no leg
         // may bring a runner closer to an enemy than 6" while closing on him.
@@ -527,6 +675,11 @@ impl Battle {
                     let t = (-w.dot(v) / vv).clamp(0.0, 1.0);
                     if t > 1e-9 && (w + v * t).dist2(Point::default()) < MOB_CLEARANCE * MOB_CLEARANCE - 1e-9 {
                         return illegal!("a mob may not pass closer than 6\" to enemy troops");
+                    }
+                }
+                for &gun in &guns {
+                    if dist_to_segment(gun, start, end) < PASS {
+                        return illegal!("a mob may not run through an enemy gun");
                     }
                 }
             }
