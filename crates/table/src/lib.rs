@@ -925,7 +925,9 @@ mod tests {
     fn a_convex_shape_meets_half_planes_only_where_part_of_it_lies_in_all_of_them() {
         // The strip 0 <= x <= 2, y >= 1 (a corridor running north from y = 1).
         let strip = [(Point::new(1.0, 0.0), 0.0), (Point::new(-1.0, 0.0), -2.0), (Point::new(0.0, 1.0), 1.0)];
-        let sq = |x: f64, y: f64, s: f64| [Point::new(x, y), Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s)];
+        let sq = |x: f64, y: f64, s: f64| {
+            [Point::new(x, y), Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s)]
+        };
         assert!(convex_meets_half_planes(&sq(0.5, 2.0, 1.0), &strip), "wholly inside");
         assert!(convex_meets_half_planes(&sq(-3.0, 2.0, 10.0), &strip), "wider than the strip: no corner inside");
         assert!(!convex_meets_half_planes(&sq(3.0, 2.0, 1.0), &strip), "beside it");
