@@ -1164,3 +1164,47 @@ rect = [0, 55, 100, 100]"#;
     );
     assert!(v["cost"].as_f64().is_some_and(|c| c > 11.0 && c < 13.0), "{v}");
 }
+
+#[test]
+fn a_shaken_prussian_line_goes_obliquely_its_rate_less_two_then_half() {
+    // Interpretation 39: (8 − 2) × ½ = 3" at 45° off the front.
+    let oblique = r#"[rules]
+sides = [{ side = "Prussians", oblique = true }]"#;
+    let mut b = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 10] }"#, FAR, oblique), 0);
+    b.units[0].state = State::Shaken;
+    let at45 = |d: f64| [13.0 + d * 45f64.to_radians().sin(), 10.0 + d * 45f64.to_radians().cos()];
+    assert!(ok(&b, &mv(0, at45(3.0), 0.0, Formation::Line)));
+    let why = b.validate(&mv(0, at45(3.5), 0.0, Formation::Line)).unwrap_err().reason;
+    assert!(why.contains("oblique 45° off the front: less 2\", shaken: half"), "{why}");
+}
+
+/// ```text
+///   T  ▬▬▬▬▬▬   y 20, 8" ahead of IR 1            T2 ▬▬▬▬▬▬  in the wood
+///   ▓▓▓▓▓▓▓▓▓▓  a wood, y 13 to 16, between them     ▓▓▓▓▓▓▓▓▓▓
+///   IR 1 ▬▬▬▬▬▬ y 10                                IR 2 ▬▬▬▬▬▬
+/// ```
+#[test]
+fn woods_block_fire_across_them_but_not_into_them() {
+    let wood = r#"[[terrain]]
+kind = "woods"
+rect = [0, 13, 100, 16]"#;
+    let across = firing(
+        battle(
+            r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#,
+            r#"{ name = "T", type = "musketeers", at = [20, 18], facing = 180 }"#,
+            wood,
+        ),
+        0,
+    );
+    let why = across.validate(&Action::Fire { unit: 0, target: 1 }).unwrap_err().reason;
+    assert!(why.contains("the line of fire is blocked"), "{why}");
+    let into = firing(
+        battle(
+            r#"{ name = "IR 2", type = "musketeers", at = [20, 10] }"#,
+            r#"{ name = "T2", type = "musketeers", at = [20, 15], facing = 180 }"#,
+            wood,
+        ),
+        0,
+    );
+    assert!(into.validate(&Action::Fire { unit: 0, target: 1 }).is_ok());
+}

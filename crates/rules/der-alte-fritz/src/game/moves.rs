@@ -213,9 +213,13 @@ impl Battle {
     fn obstacles(&self, u: usize, start: &[Point; 4], v: Point, except: Option<usize>) -> Vec<(usize, [Point; 4])> {
         let mut out = self.bodies(u, except, CONTACT_GAP);
         let side = self.units[u].side;
+        let here = volley_table::bbox(start);
         out.retain(|(j, grown)| {
             let other = &self.units[*j];
-            !(other.side != side && convex_overlap(start, grown) && leaves(start, v, &other.corners()))
+            !(other.side != side
+                && volley_table::boxes_meet(&here, &volley_table::bbox(grown))
+                && convex_overlap(start, grown)
+                && leaves(start, v, &other.corners()))
         });
         out
     }
