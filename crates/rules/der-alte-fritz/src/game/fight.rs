@@ -413,13 +413,11 @@ impl Battle {
         let away = heading_to(from, self.units[t].at);
         let d = self.units[t].rout_move();
         let m = self.forced_move(t, away, d, Some(away), true);
-        let text = format!(
-            "{} routs {d}\"{}{} {}",
-            self.name(t),
-            forced_short(&m),
-            if m.off { ", off the table" } else { "" },
-            self.way_words(m.from, m.to)
-        );
+        let text = if m.off {
+            format!("{} routs {d}\": {:.1}\" takes it off the table", self.name(t), m.done)
+        } else {
+            format!("{} routs {d}\"{} {}", self.name(t), forced_short(&m), self.way_words(m.from, m.to))
+        };
         self.forced_event(t, ForcedKind::Rout, away, &m, text, events);
         if m.off {
             self.remove(t, "routed off the table", events);
@@ -997,7 +995,6 @@ impl Battle {
                 self.remove(u, "down to its last stands", events);
                 continue;
             }
-            self.narrow(u, events);
             match end {
                 End::Removed => self.remove(u, "a shaken unit that routs is removed", events),
                 End::Rout => self.rout(u, enemy_at, events),
@@ -1030,6 +1027,7 @@ impl Battle {
                 if self.units[u].present() && self.units[u].worn_out() {
                     self.remove(u, "down to its last stands", events);
                 }
+                self.narrow(u, events);
             }
         }
         if o.both_retreat {
@@ -1089,10 +1087,11 @@ fn forced_short(m: &ForcedMove) -> String {
     if m.off || m.done + 0.1 >= m.ordered {
         return String::new();
     }
-    let mut why = m.terrain.clone();
-    if let Some(s) = &m.stopped {
-        why.push(format!("stopped by {s}"));
-    }
+    // Stopped by a unit, the edge or impassable ground: that is why; else the ground.
+    let mut why = match &m.stopped {
+        Some(s) => vec![format!("stopped by {s}")],
+        None => m.terrain.clone(),
+    };
     if why.is_empty() {
         why.push("as far as it could go".into());
     }

@@ -875,12 +875,45 @@ impl Battle {
         // A little short of whatever stopped it.
         let t = if t < 1.0 { (t - 0.05 / go.max(1e-9)).max(0.0) } else { t };
         let to = unit.at + v * t;
+        // Stopped short by something else, the ground it went over is what it crossed.
+        let terrain = if stopped.is_some() { self.ground_along(from, to) } else { terrain };
         let turn_now = self.turn;
         let unit = &mut self.units[u];
         unit.at = to;
         unit.last_moved = turn_now;
         unit.facing = facing;
         ForcedMove { from, to, off: false, ordered: d, done: go * t, terrain, stopped }
+    }
+
+    /// The rough ground and linear obstacles the way from `from` to `to` goes into or over, in
+    /// words.
+    fn ground_along(&self, from: Point, to: Point) -> Vec<String> {
+        let features = self.stat().table.features();
+        let mut cuts = vec![0.0, 1.0];
+        let mut crossed = Vec::new();
+        for f in features {
+            if obstacle(f.kind) {
+                if segment_crosses_polyline(from, to, &f.points) {
+                    crossed.push(format!("crossing {}: half", feature_words(f)));
+                }
+            } else {
+                cuts.extend(polygon_crossings(from, to, &f.points));
+            }
+        }
+        cuts.sort_by(f64::total_cmp);
+        let mut out: Vec<String> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
+        for w in cuts.windows(2).filter(|w| w[1] > w[0]) {
+            if let (m, Some(i)) = going_where(self, from.lerp(to, (w[0] + w[1]) / 2.0)) {
+                if !seen.contains(&i) {
+                    seen.push(i);
+                    let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
+                    out.push(format!("{} {dear}", feature_words(&features[i])));
+                }
+            }
+        }
+        out.extend(crossed);
+        out
     }
 }
 
