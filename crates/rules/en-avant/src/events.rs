@@ -301,6 +301,9 @@ pub enum Fact {
         from: Body,
         /// Where it stands after.
         to: Body,
+        /// The heading it went on: straight away from the winner (from its middle to the
+        /// winner's, turned about), whether or not it had room to turn to face it.
+        heading: f64,
         /// The results table's distance, centimetres.
         ordered: f64,
         /// The distance it went.

@@ -486,3 +486,81 @@ fn two_units_that_charge_each_other_fight_one_close_assault() {
         words(&events)
     );
 }
+
+#[test]
+fn a_failed_attack_draws_back_no_nearer_another_enemy_than_any_move() {
+    // Blue's horse 1 cm from a Determined line fails to close (as above); a Red battalion, faced
+    // about, stands across its way back: it draws back only until it would come within 5 cm of
+    // it — not into contact with a second enemy.
+    //
+    //     Red line   ======  front at y 50, facing south
+    //     Blue horse [====]  front at y 49, back at y 45
+    //     Red rear   ======  front at y 39, facing north
+    let mut b = battle(
+        &blues(r#"{ name = "Blue horse", kind = "cavalry", at = [90, 49], status = "nervous" }"#),
+        &reds(
+            r#"{ name = "Red line", kind = "infantry", at = [90, 50], status = "determined" }, { name = "Red rear", kind = "infantry", at = [90, 39], facing = 0 }"#,
+        ),
+        "",
+    );
+    let h = unit(&b, "Blue horse");
+    b.units[h].disordered = [true, true];
+    let red = unit(&b, "Red line") as u16;
+    let events = play(
+        &mut b,
+        &[("Blue horse", Order::Charge { target: red })],
+        &[("Red line", Order::Halt), ("Red rear", Order::Halt)],
+    );
+    let told = words(&events);
+    assert!(told_of(&told, "Blue horse will not close with Red line"), "{told:#?}");
+    // The horse reaches y 50 (its back at 46); Red rear's front is at 39: 7 cm behind. It may
+    // draw back until its back is 5 cm from it: 2 cm.
+    let g = gap(&b, "Blue horse", "Red rear");
+    assert!(g >= STAND_OFF - 1e-6, "{g} {told:#?}");
+    assert!((gap(&b, "Blue horse", "Red line") - 2.0).abs() < 1e-6, "{told:#?}");
+}
+
+#[test]
+fn a_unit_does_not_turn_into_contact_with_an_enemy() {
+    // Red's horse turns from south to east about its centre: its new body would reach down to
+    // Blue's line and touch it. A unit touches an enemy only by closing with it: the change of
+    // facing is given up (interpretation 34).
+    //
+    //     Red horse  [====]   front at y 60, facing south; turned east it would span y 46..78
+    //     Blue line  ======   front at y 46, facing north
+    let mut b = battle(
+        &blues(r#"{ name = "Blue line", kind = "infantry", at = [90, 46] }"#),
+        &reds(r#"{ name = "Red horse", kind = "cavalry", at = [90, 60] }"#),
+        "",
+    );
+    let events = play(&mut b, &[("Blue line", Order::Halt)], &[("Red horse", Order::Face { facing: 90 })]);
+    let told = words(&events);
+    assert!(told_of(&told, "Red horse has no room to finish its change and gives it up"), "{told:#?}");
+    assert_eq!(b.units[unit(&b, "Red horse")].facing, 180.0);
+    assert!(gap(&b, "Blue line", "Red horse") >= STAND_OFF);
+}
+
+#[test]
+fn a_loser_without_room_to_turn_withdraws_straight_away_from_its_winner() {
+    // Red's column of horse was beaten from its flank by Blue's horse. Turned to face it, the
+    // column would stand on it: it withdraws as it stands, straight away from the winner (east),
+    // not backwards along its own facing (north), which slid it along the winner and left the two
+    // touching.
+    //
+    //     Blue horse |[ Red column ]   (Red faces south, 16 wide, 28 deep)
+    //                |[            ]
+    let mut b = battle(
+        &blues(r#"{ name = "Blue horse", kind = "cavalry", at = [82, 74], facing = 90 }"#),
+        &reds(r#"{ name = "Red column", kind = "cavalry", at = [90, 60], formation = "cavalry_column" }"#),
+        "",
+    );
+    assert!(gap(&b, "Blue horse", "Red column") <= CONTACT);
+    let events = withdraw(&mut b, "Red column", "Blue horse", 10);
+    let heading = facts(&events).into_iter().find_map(|f| match f {
+        Fact::Withdrawal { heading, .. } => Some(*heading),
+        _ => None,
+    });
+    assert_eq!(heading.map(|h| h.round()), Some(90.0), "{:#?}", words(&events));
+    assert_eq!(b.units[unit(&b, "Red column")].facing, 180.0, "no room to turn");
+    assert!((gap(&b, "Blue horse", "Red column") - 10.0).abs() < 1e-6, "{:#?}", words(&events));
+}

@@ -250,11 +250,22 @@ fn no_overlap(after: &Battle) -> Result<(), String> {
 /// ground stopped it, clear of every enemy.
 fn withdrawals_by_the_register(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
     for f in events.iter().filter_map(Event::fact) {
-        let Fact::Withdrawal { unit, from, to, ordered, done, stop, rule, touching, .. } = f else { continue };
+        let Fact::Withdrawal { unit, winner, from, to, heading, ordered, done, stop, rule, touching } = f else {
+            continue;
+        };
         let i = index(after, unit)?;
-        let back = volley_table::unit(from.facing) * -*done;
+        let back = volley_table::unit(*heading) * *done;
         if Point::from(to.at).dist(Point::from(from.at) + back) > 1e-6 || (to.facing - from.facing).abs() > 1e-9 {
-            return Err(format!("{unit} did not withdraw straight back {done:.1} cm"));
+            return Err(format!("{unit} did not withdraw straight {done:.1} cm"));
+        }
+        // Away from the winner, where it stood as the turn's moves began (or where it stood after
+        // them, had it moved first: a winner withdrawing from another fight).
+        let w = index(before, winner)?;
+        let centre = |b: &Body| (Point::from(b.corners[0]) + Point::from(b.corners[2])) * 0.5;
+        let away = |b: &Battle| volley_table::heading_to(b.units[w].centre(), centre(from));
+        if before.units[w].here() && [before, after].iter().all(|b| volley_table::turn(away(b), *heading).abs() > 1e-6)
+        {
+            return Err(format!("{unit} withdrew on {heading:.0}°, not away from {winner} ({:.0}°)", away(before)));
         }
         if *done > ordered + 1e-6 {
             return Err(format!("{unit} withdrew {done:.1} cm of {ordered} cm"));
@@ -278,7 +289,7 @@ fn withdrawals_by_the_register(before: &Battle, after: &Battle, events: &[Event]
                 }
             }
             Blocked::OffTheField => {
-                let further = volley_table::unit(from.facing) * -(ordered - done).min(STEP);
+                let further = volley_table::unit(*heading) * (ordered - done).min(STEP);
                 let next = body(to).map(|p| p + further);
                 if *stop != Stop::Edge
                     || next.iter().all(|&p| table.contains(p))
@@ -568,7 +579,9 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
     let r = common::unit(&after, "Red line");
     let from = after.body(r);
     let mut to = from.clone();
-    let back = volley_table::unit(from.facing) * -4.0;
+    let heading =
+        volley_table::heading_to(before.units[common::unit(&after, "Blue horse")].centre(), after.units[r].centre());
+    let back = volley_table::unit(heading) * 4.0;
     to.at = [from.at[0] + back.x, from.at[1] + back.y];
     to.corners = from.corners.map(|p| [p[0] + back.x, p[1] + back.y]);
     let step = |rule, stop| {
@@ -579,6 +592,7 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
                 winner: "Blue horse".into(),
                 from: from.clone(),
                 to: to.clone(),
+                heading,
                 ordered: 10.0,
                 done: 4.0,
                 stop,
@@ -591,7 +605,17 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
     withdrawals_by_the_register(&before, &after, &step(Blocked::Short, blocked.clone())).unwrap();
     let e = withdrawals_by_the_register(&before, &after, &step(Blocked::None, blocked.clone())).unwrap_err();
     assert!(e.contains("with no rule"), "{e}");
-    // Off the field with the table's edge nowhere near, or caught touching nobody.
+    // Not away from the winner; off the field with the table's edge nowhere near; caught
+    // touching nobody.
+    let mut aside = step(Blocked::Short, blocked.clone());
+    if let Event::Explained { fact: Some(f), .. } = &mut aside[0] {
+        if let Fact::Withdrawal { heading, to, from, .. } = f.as_mut() {
+            *heading += 90.0;
+            let v = volley_table::unit(*heading) * 4.0;
+            to.at = [from.at[0] + v.x, from.at[1] + v.y];
+        }
+    }
+    assert!(withdrawals_by_the_register(&before, &after, &aside).unwrap_err().contains("not away from"));
     assert!(withdrawals_by_the_register(&before, &after, &step(Blocked::OffTheField, Stop::Edge)).is_err());
     assert!(withdrawals_by_the_register(&before, &after, &step(Blocked::Caught, blocked)).is_err());
 }

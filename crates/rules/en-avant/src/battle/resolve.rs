@@ -572,13 +572,22 @@ impl Battle {
         let (_, depth) = crate::model::size(x.kind, x.formation);
         let at = centre + volley_table::unit(facing) * (depth / 2.0);
         let c = corners(x.kind, x.formation, at, facing);
-        if !self.clear(i, &c, None) {
+        if !self.room(i, &c, None) {
             return false;
         }
         let x = &mut self.units[i];
         x.at = at;
         x.facing = norm_heading(facing);
         true
+    }
+
+    /// Whether unit `i` may stand in the body `c` after turning or changing formation where it
+    /// stands: [`Battle::clear`], and no nearer an enemy (not `target`, the one it closes with)
+    /// than the stand-off unless it was so near already and comes no nearer — a unit touches an
+    /// enemy only by closing with it (interpretation 34).
+    fn room(&self, i: usize, c: &[Point; 4], target: Option<usize>) -> bool {
+        let others: Vec<usize> = (0..self.units.len()).filter(|&j| j != i && self.units[j].here()).collect();
+        self.clear(i, c, None) && !self.step_blocked(i, &others, c, &self.units[i].corners(), target, Mode::Back)
     }
 
     /// Whether a body at `c` for unit `i` is on the table, on passable ground and on no other
@@ -602,21 +611,25 @@ impl Battle {
         })
     }
 
-    /// A withdrawal the results table ordered: facing the winner, straight back `cm`. Cut short,
-    /// the register's rule (interpretation 35): its way back across the table's edge takes it off
+    /// A withdrawal the results table ordered: facing the winner, straight away from it `cm`. Cut
+    /// short, the register's rule (interpretation 35): its way across the table's edge takes it off
     /// the field; still touching an enemy, it is caught and breaks (returns true: it runs now);
     /// else it stands where the ground stopped it.
     fn fall_back(&mut self, i: usize, cm: f64, from: usize, hold: &[bool], events: &mut Vec<Event>) -> bool {
         if !self.units[i].here() {
             return false;
         }
-        if self.units.get(from).is_some_and(Unit::here) {
+        // Backwards facing the winner: it turns to face it, if it has room, and goes straight
+        // away from it (without room to turn, it goes away from it as it stands).
+        let away = if self.units.get(from).is_some_and(Unit::here) {
             let face = heading_to(self.units[i].centre(), self.units[from].centre());
             self.wheel(i, face);
-        }
+            norm_heading(face + 180.0)
+        } else {
+            norm_heading(self.units[i].facing + 180.0)
+        };
         let start = self.body(i);
-        let x = &self.units[i];
-        let (dir, facing) = (volley_table::unit(x.facing) * -1.0, x.facing);
+        let (dir, facing) = (volley_table::unit(away), self.units[i].facing);
         let went = self.travel(i, facing, dir, cm, Mode::Back, hold, events);
         self.units[i].change = None;
         let d = went.cm;
@@ -651,6 +664,7 @@ impl Battle {
             winner: self.called(from),
             from: start,
             to: self.body(i),
+            heading: away,
             ordered: cm,
             done: d,
             stop: went.stop,
@@ -787,7 +801,7 @@ impl Battle {
             return;
         };
         let from = self.body(i);
-        if !self.turn_to(i, m.facing) {
+        if !self.turn_to(i, m.facing, t) {
             self.tell(events, format!("{} has no room to turn and pursue", self.name(i)));
             let fact = Fact::Move {
                 unit: self.called(i),
@@ -806,10 +820,10 @@ impl Battle {
     }
 
     /// Pivot about the front's centre to `facing`, if there is room.
-    fn turn_to(&mut self, i: usize, facing: f64) -> bool {
+    fn turn_to(&mut self, i: usize, facing: f64, target: usize) -> bool {
         let x = &self.units[i];
         let c = corners(x.kind, x.formation, x.at, facing);
-        if !self.clear(i, &c, None) {
+        if !self.room(i, &c, Some(target)) {
             return false;
         }
         self.units[i].facing = norm_heading(facing);
@@ -822,7 +836,7 @@ impl Battle {
             return;
         };
         let from = self.body(i);
-        if !self.turn_to(i, m.facing) {
+        if !self.turn_to(i, m.facing, t) {
             self.tell(events, format!("{} has no room to turn towards {}", self.name(i), self.name(t)));
             let fact = Fact::Move {
                 unit: self.called(i),
@@ -944,7 +958,7 @@ impl Battle {
             } else {
                 match self.contact(a, d) {
                     None => Some(Stop::NotAhead),
-                    Some(m) if !self.turn_to(a, m.facing) => Some(Stop::NoRoom),
+                    Some(m) if !self.turn_to(a, m.facing, d) => Some(Stop::NoRoom),
                     Some(_) => None,
                 }
             };
@@ -1307,7 +1321,7 @@ impl Battle {
                 }
             };
             let c = corners(x.kind, formation, at, facing);
-            if !self.clear(i, &c, None) {
+            if !self.room(i, &c, None) {
                 // No room for the new formation where it stands: the change is given up.
                 self.units[i].change = None;
                 self.tell(events, format!("{} has no room to finish its change and gives it up", self.name(i)));
@@ -1397,15 +1411,17 @@ impl Battle {
             let group: Vec<Contact> = live.iter().filter(|c| c.defender == d).copied().collect();
             fought.push(self.assault(d, &group));
         }
+        let index = |b: &Battle, name: &str| b.stat().unit_names.iter().position(|n| n == name).unwrap_or(0);
         for f in &mut fought {
-            let Fact::Assault { attackers, .. } = &mut f.fact else { continue };
+            let Fact::Assault { attackers, defender, .. } = &mut f.fact else { continue };
+            let d = index(self, defender);
             for att in attackers.iter_mut().filter(|a| !a.closed) {
-                let a = self.stat().unit_names.iter().position(|n| *n == att.unit).unwrap_or(0);
+                let a = index(self, &att.unit);
                 if fights[a] > 1 {
                     att.stood_off = Some(0.0);
                     continue;
                 }
-                let back = self.stand_off(a);
+                let back = self.stand_off(a, d);
                 att.stood_off = Some(back);
                 if back < CONTACT {
                     f.told.push(format!("{} cannot draw back from the enemy", self.name(a)));
@@ -1420,20 +1436,24 @@ impl Battle {
         }
     }
 
-    /// A failed attacker stops short: straight back from its front as far as the ground lets it,
-    /// up to the stand-off. Returns how far it went.
-    fn stand_off(&mut self, a: usize) -> f64 {
+    /// A failed attacker stops short of `d`: straight back from its front as far as the ground
+    /// lets it, up to the stand-off, coming no nearer another enemy than the stand-off (as any
+    /// move). Returns how far it went.
+    fn stand_off(&mut self, a: usize, d: usize) -> f64 {
         let x = &self.units[a];
         let (start, back) = (x.at, volley_table::unit(x.facing) * -1.0);
+        let others: Vec<usize> = (0..self.units.len()).filter(|&j| j != a && self.units[j].here()).collect();
         let mut went = 0.0;
+        let mut prev = x.corners();
         for k in 1..=((STAND_OFF / STEP).round() as usize) {
             let s = k as f64 * STEP;
             let x = &self.units[a];
             let c = corners(x.kind, x.formation, start + back * s, x.facing);
-            if !self.clear(a, &c, None) {
+            if !self.clear(a, &c, None) || self.step_blocked(a, &others, &c, &prev, Some(d), Mode::Back) {
                 break;
             }
             went = s;
+            prev = c;
         }
         self.units[a].at = start + back * went;
         went
