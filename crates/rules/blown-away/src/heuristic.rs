@@ -2,7 +2,9 @@
 //!
 //! * Moving: progress, measured in moves of the unit's own allowance, towards the nearest
 //!   objective its side does not hold (for a side that wins by objectives), going round rivers
-//!   by their bridges; fresh units close on the enemy, the weaker the target the more eagerly,
+//!   by their bridges; taking an objective (passing through it or ending on it, uncontested) is
+//!   worth more, taking the one that wins most of all, and taking one back from an enemy one
+//!   objective short of winning more than taking a free one; fresh units close on the enemy, the weaker the target the more eagerly,
 //!   and weakened units keep away; a move that ends on an enemy's flank is worth more; cavalry
 //!   keeps away from the fronts of steady infantry; a defending side's units stay on the
 //!   objectives they hold; guns that can fire stay put.
@@ -35,6 +37,13 @@ const LEAVE_OBJECTIVE: f64 = 8.0;
 const CAVALRY_INTO_INFANTRY: f64 = 12.0;
 /// Cost of moving a gun that could fire where it stands.
 const GUN_LEAVES_POSITION: f64 = 4.0;
+/// Worth of a move that takes an objective (passes through it, or ends on it) for its side.
+const TAKE: f64 = 8.0;
+/// Worth of a move that takes the objective that wins the battle.
+const TAKE_AND_WIN: f64 = 100.0;
+/// How much more taking back an objective is worth when the enemy is one objective short of
+/// winning.
+const URGENT: f64 = 3.0;
 
 /// The enemy's bodies in ranks, gathered once per decision: the heuristic asks "how far is the
 /// nearest enemy from here" for every candidate.
@@ -148,6 +157,44 @@ impl Battle {
         })
     }
 
+    /// What taking objectives on a move from `start` to `end` (the unit's front) is worth to
+    /// `side`: each objective the path enters that the side does not hold and no enemy in ranks
+    /// stands on; the one that wins the battle most of all, and taking one back from an enemy
+    /// one objective short of winning more than taking a free one.
+    fn taking(&self, side: u8, start: Point, end: Point) -> f64 {
+        let st = self.stat();
+        let need = usize::from(st.rules.objectives_to_win);
+        if st.objectives.is_empty() || !st.objective_sides[usize::from(side)] {
+            return 0.0;
+        }
+        let held = |s: u8| self.holders.iter().filter(|h| **h == Some(s)).count();
+        let (ours, theirs) = (held(side), held(1 - side));
+        let enemy_near_win = st.objective_sides[usize::from(1 - side)] && theirs + 1 >= need;
+        let mut v = 0.0;
+        let mut taken = 0;
+        for (o, obj) in st.objectives.iter().enumerate() {
+            if self.holders[o] == Some(side) {
+                continue;
+            }
+            let poly = &obj.points;
+            let enters = volley_table::point_in_polygon(end, poly)
+                || volley_table::point_in_polygon(start, poly)
+                || volley_table::polygon_crossings(start, end, poly).next().is_some();
+            let contested = self.units.iter().any(|e| {
+                e.side != side && e.men.iter().any(|m| m.in_ranks() && volley_table::point_in_polygon(m.at, poly))
+            });
+            if !enters || contested {
+                continue;
+            }
+            taken += 1;
+            v += if self.holders[o] == Some(1 - side) && enemy_near_win { TAKE * URGENT } else { TAKE };
+        }
+        if need > 0 && taken > 0 && ours + taken >= need {
+            v += TAKE_AND_WIN;
+        }
+        v
+    }
+
     fn score_move(&self, enemies: &Enemies, ui: usize, end: Point) -> f64 {
         let u = &self.units[ui];
         let side = u.side;
@@ -160,6 +207,7 @@ impl Battle {
             {
                 v += OBJECTIVE_PULL * (a - b) / allow;
             }
+            v += self.taking(side, start, end);
         } else if let Some(o) = *enemies.alone_on[ui].get_or_init(|| self.holds_alone(ui)) {
             if !volley_table::point_in_polygon(end, &self.stat().objectives[o].points) {
                 v -= LEAVE_OBJECTIVE;

@@ -92,8 +92,9 @@ pub struct Rules {
     pub setup: Setup,
     /// The year of the battle: artillery may not move before 1750.
     pub year: u16,
-    /// Objectives a side must hold to win (3 of the 4 in the encounter game); 0 when objectives
-    /// do not decide the battle.
+    /// Objectives a side must hold to win (3 of the 4 in the encounter game); 0 when holding
+    /// them wins nothing before the turn limit (a custom set-up whose `at_turn_limit` counts
+    /// them, or one without objectives).
     pub objectives_to_win: u8,
     /// The sides (by name) that win by holding objectives; empty (the default) means both. An
     /// attack on a position names the attacker only, so that the defender's garrison does not
@@ -352,13 +353,14 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             }
         }
     }
-    if usize::from(rules.objectives_to_win) > objectives.len()
-        || (rules.objectives_to_win == 0 && !objectives.is_empty())
-    {
+    // 0 in a custom set-up: the objectives win nothing on the way, and decide only at the turn
+    // limit (`at_turn_limit = "most_objectives"`).
+    let least = usize::from(rules.setup == Setup::Encounter && !objectives.is_empty());
+    if usize::from(rules.objectives_to_win) > objectives.len() || usize::from(rules.objectives_to_win) < least {
         errors.push(src.error_at_key(
             &["rules", "objectives_to_win"],
             format!(
-                "[rules] objectives_to_win is {}, but there are {} objectives: expected 1 to {}",
+                "[rules] objectives_to_win is {}, but there are {} objectives: expected {least} to {}",
                 rules.objectives_to_win,
                 objectives.len(),
                 objectives.len()

@@ -1553,3 +1553,49 @@ fn a_unit_may_not_re_form_onto_the_enemy() {
     // Facing about, it stays clear of the battery.
     apply(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 180.0 });
 }
+
+#[test]
+fn objectives_may_decide_only_at_the_turn_limit() {
+    // Issue 28 (Advance Guard): a custom scenario with objectives_to_win = 0 and
+    // at_turn_limit = "most_objectives": passing through the objective wins nothing yet; its
+    // holder at the turn limit wins.
+    let text = r#"name = "the gap"
+ruleset = "blown-away"
+variant = "chance"
+turn_limit = 6
+at_turn_limit = "most_objectives"
+[table]
+width = 96
+depth = 60
+[rules]
+setup = "custom"
+objectives_to_win = 0
+[[objectives]]
+name = "gap"
+rect = [38, 20, 44, 26]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = { name = "Fritz", at = [90, 1] }
+units = [{ name = "Dragoons", arm = "cavalry", at = [41, 10] }]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = { name = "Daun", at = [90, 59] }
+units = [{ name = "IR 1", arm = "infantry", at = [10, 55], facing = 180 }]
+"#;
+    let mut b = start(load(&Source::new("gap.toml", text)).unwrap(), 0);
+    let ev = apply(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(41.0, 22.0)] });
+    assert!(ev.iter().any(|e| matches!(e, Event::ObjectiveTaken { .. })), "{ev:?}");
+    assert!(b.outcome().is_none(), "holding it wins nothing before the turn limit");
+    while b.outcome().is_none() {
+        apply(&mut b, Action::EndPhase);
+    }
+    let o = b.outcome().unwrap();
+    assert_eq!(o.winner, Some(0), "{o:?}");
+    assert!(o.reason.contains("objectives held 1 to 0"), "{o:?}");
+    // The encounter game still needs its objectives to win.
+    let bad = text.replace("setup = \"custom\"", "setup = \"encounter\"");
+    let e = load(&Source::new("gap.toml", bad)).unwrap_err().to_string();
+    assert!(e.contains("objectives_to_win is 0"), "{e}");
+}
