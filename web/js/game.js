@@ -500,6 +500,12 @@ export function showGame(main, id) {
     } else if (!g.outcome) {
       parts.push(el("div", { class: "quiet" }, "These rules give the umpire no actions of his own: he watches, with every secret in view."));
     }
+    // What the sides tried and the rules refused, with the rule: the players read only words.
+    if (g.refusals && g.refusals.length) {
+      parts.push(el("details", { class: "refusals" }, el("summary", {}, `Refused (${g.refusals.length})`),
+        el("ul", {}, ...g.refusals.slice().reverse().map((r) =>
+          el("li", {}, el("b", {}, `${v.sides[r.side]}: `), `${r.action} — ${r.reason}`)))));
+    }
     umpireBox.replaceChildren(...parts);
   }
 

@@ -148,6 +148,13 @@ pub trait GameState: Clone + Send + 'static {
         events: &mut Vec<Self::Event>,
     ) -> Result<(), ApplyError>;
 
+    /// Why `by`'s action is refused, as the umpire reads it (`None` if it would be taken). A
+    /// rule set whose players read their refusals in words without the rules (En Avant with its
+    /// rules hidden) gives the umpire the rule here; by default it is the refusal `by` reads.
+    fn refusal_for_umpire(&self, by: Actor, action: &Self::Action) -> Option<String> {
+        self.validate_by(by, action).err().map(|e| e.reason)
+    }
+
     /// [`GameState::validate_by`] for whoever must decide now ([`GameState::actor`]): what a
     /// computer player, or a test, taking its turn means.
     fn validate(&self, action: &Self::Action) -> Result<(), Illegal> {

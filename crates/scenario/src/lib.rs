@@ -253,10 +253,11 @@ impl From<Diagnostic> for Diagnostics {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
-    /// West–east extent in inches (an 8-foot table is 96), at most 10 000 (Blown Away: width
-    /// times depth at most 4 000 000).
+    /// West–east extent in the rule set's measure — inches (an 8-foot table is 96), centimetres
+    /// for En Avant — at most 10 000 (Blown Away: width times depth at most 4 000 000).
     pub width: f64,
-    /// South–north extent in inches, at most 10 000.
+    /// South–north extent in the rule set's measure (inches; En Avant: centimetres), at most
+    /// 10 000.
     pub depth: f64,
 }
 
@@ -634,26 +635,53 @@ pub fn view_objectives(objectives: &[Objective], holders: &[Option<u8>]) -> Vec<
         .collect()
 }
 
-/// The longest side a table may have, in inches (about 830 feet: ten times the largest bundled
-/// battle laid side by side is under a thousand).
+/// The longest side a table may have, in its measure (in inches, about 830 feet: ten times the
+/// largest bundled battle laid side by side is under a thousand).
 pub const MAX_TABLE_SIDE: f64 = 10_000.0;
 
 /// The most units a battle may hold, both sides together: actions and logs number units with
 /// 16 bits, and ten times the largest bundled battle is under five hundred.
 pub const MAX_UNITS: usize = 10_000;
 
+/// The measure a rule set's table is in, for what a scenario's diagnostics say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Inches (most rule sets).
+    Inches,
+    /// Centimetres (En Avant).
+    Centimetres,
+}
+
+impl Measure {
+    /// The measure's name, in the plural: `inches`, `centimetres`.
+    pub fn plural(self) -> &'static str {
+        match self {
+            Measure::Inches => "inches",
+            Measure::Centimetres => "centimetres",
+        }
+    }
+}
+
 impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
-    /// Parse and check the common part of a scenario. The rule set checks its own parts.
+    /// Parse and check the common part of a scenario whose table is in inches. The rule set
+    /// checks its own parts.
     pub fn parse(src: &Source) -> Result<Self, Diagnostics> {
+        Self::parse_in(src, Measure::Inches)
+    }
+
+    /// [`Scenario::parse`] for a rule set whose table is in `measure`: the diagnostics give
+    /// sizes in it.
+    pub fn parse_in(src: &Source, measure: Measure) -> Result<Self, Diagnostics> {
         let s: Self = toml::from_str(&src.text).map_err(|e| Diagnostics::from(toml_error(src, &e)))?;
         let mut errors = Vec::new();
+        let unit = measure.plural();
         if !(s.table.width > 0.0 && s.table.depth > 0.0) {
-            errors.push(src.error_at_key(&["table"], "table: width and depth must be positive inches"));
+            errors.push(src.error_at_key(&["table"], format!("table: width and depth must be positive {unit}")));
         } else if !(s.table.width <= MAX_TABLE_SIDE && s.table.depth <= MAX_TABLE_SIDE) {
             errors.push(src.error_at_key(
                 &["table"],
                 format!(
-                    "table: width and depth are at most {MAX_TABLE_SIDE} inches, found {} by {}",
+                    "table: width and depth are at most {MAX_TABLE_SIDE} {unit}, found {} by {}",
                     s.table.width, s.table.depth
                 ),
             ));

@@ -36,6 +36,9 @@ pub trait Live: Send + Sync {
     /// Whether `by` may take `action` (JSON) now, without taking it or drawing anything: the
     /// rule set's reason if not.
     fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError>;
+    /// Why `by`'s `action` (JSON) is refused, as the umpire reads it (with the rule, where the
+    /// player reads only words); `None` if it is taken or is not an action of this game.
+    fn umpire_reason(&self, by: Actor, action: &Value) -> Option<String>;
     /// Apply an action given as JSON, taken by `by`, drawing from `chance`: the rule set
     /// refuses it if it is not `by`'s to take.
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError>;
@@ -112,6 +115,11 @@ where
     fn check(&self, by: Actor, action: &Value) -> Result<(), LiveError> {
         let a: B::Action = serde_json::from_value(action.clone()).map_err(|e| LiveError::Malformed(e.to_string()))?;
         self.0.validate_by(by, &a).map_err(|e| LiveError::Refused(e.into()))
+    }
+
+    fn umpire_reason(&self, by: Actor, action: &Value) -> Option<String> {
+        let a: B::Action = serde_json::from_value(action.clone()).ok()?;
+        self.0.refusal_for_umpire(by, &a)
     }
 
     fn apply(&mut self, by: Actor, action: &Value, chance: &mut dyn Chance) -> Result<Applied, LiveError> {

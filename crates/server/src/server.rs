@@ -137,7 +137,14 @@ struct Game {
     hold: Option<Hold>,
     /// Someone holds the umpire's credential (every player is told: the umpire sees everything).
     umpire_seated: bool,
+    /// The sides' latest refused actions, with the umpire's reason for each (newest last, at
+    /// most [`REFUSALS_KEPT`]): the umpire reads why, where a player may read only words. Kept
+    /// in memory only; they change nothing in the game.
+    refusals: std::collections::VecDeque<Value>,
 }
+
+/// How many of the sides' refused actions a game keeps for its umpire.
+pub const REFUSALS_KEPT: usize = 20;
 
 /// A turn's results the umpire has not yet released: the players see the game as it was before
 /// action `from`.
@@ -615,6 +622,7 @@ impl Server {
             thinking: false,
             hold,
             umpire_seated,
+            refusals: std::collections::VecDeque::new(),
         }));
         // Another request may have loaded it meanwhile: the first is kept.
         let game = lock(&self.games)?.insert(id, game);
@@ -680,6 +688,7 @@ impl Server {
             "view": live.view(viewer),
             "candidates": candidates,
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
+            "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "log": log,
         }))
     }
@@ -809,7 +818,20 @@ impl Server {
                 }
                 (Viewer::Spectator, _) => return Err(ApiError::new(403, "a spectator does not act")),
             };
-            self.commit(&mut g, by, action)?;
+            if let Err(e) = self.commit(&mut g, by, action) {
+                // The umpire reads why a side's action was refused.
+                if let (Actor::Side(side), 422) = (by, e.status) {
+                    if let Some(reason) = g.live.umpire_reason(by, action) {
+                        let what = g.live.describe(action).unwrap_or_else(|| action.to_string());
+                        if g.refusals.len() >= REFUSALS_KEPT {
+                            g.refusals.pop_front();
+                        }
+                        let entry = json!({"side": side, "after": g.n, "action": what, "reason": reason});
+                        g.refusals.push_back(entry);
+                    }
+                }
+                return Err(e);
+            }
             role
         };
         self.kick(&game);

@@ -610,3 +610,37 @@ async fn every_desk_offers_examples_that_resolve() {
     }
     s.task.abort();
 }
+
+#[tokio::test]
+async fn a_players_refusal_is_in_words_and_the_umpire_reads_the_reason() {
+    // En Avant with its rules hidden (issue 28): a player told why his order cannot be carried
+    // out reads no rule and no number; the umpire (Game Control) reads the rule.
+    let db = temp_db("refusals");
+    let s = start(&db).await;
+    let body = json!({"scenario": "the-farm", "players": ["human", "human"], "umpire": true, "seed": 5}).to_string();
+    let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 200, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut tokens = [g["credentials"][0]["token"].as_str().unwrap().to_string(), String::new(), String::new()];
+    for inv in g["invitations"].as_array().unwrap() {
+        let (status, c) = claim(s.addr, &id, inv["code"].as_str().unwrap()).await;
+        assert_eq!(status, 200, "{c}");
+        let slot = c["role"]["side"].as_u64().map_or(2, |s| s as usize);
+        tokens[slot] = c["token"].as_str().unwrap().to_string();
+    }
+    let side = look(s.addr, &id, Some(&tokens[2])).await["actor"]["side"].as_u64().unwrap() as usize;
+    // The side's commander rides at most 60 cm a turn: the 14th Light Dragoons (unit 3) stand
+    // 70 cm from Colonel Barnard, the 3e Hussards (unit 8) 70 cm from General Ferey.
+    let far = if side == 0 { 3 } else { 8 };
+    let (status, e) = act(s.addr, &id, &tokens[side], json!({"kind": "ride", "unit": far})).await;
+    assert_eq!(status, 422, "{e}");
+    let said = e["error"].as_str().unwrap_or_default().to_string();
+    assert!(!said.is_empty() && !said.contains("60") && !said.contains("cm"), "the player reads words: {said}");
+    let umpire = look(s.addr, &id, Some(&tokens[2])).await;
+    let refused = &umpire["refusals"][0];
+    assert_eq!(refused["side"], json!(side), "{umpire}");
+    assert!(refused["reason"].as_str().unwrap().contains("60"), "the umpire reads the rule: {refused}");
+    for t in [&tokens[0], &tokens[1]] {
+        assert!(look(s.addr, &id, Some(t)).await["refusals"].is_null(), "a player is not shown the refusals");
+    }
+}

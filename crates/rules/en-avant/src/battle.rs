@@ -1128,6 +1128,10 @@ impl GameState for Battle {
         self.choices(out);
     }
 
+    fn refusal_for_umpire(&self, by: Actor, action: &Action) -> Option<String> {
+        self.refusal(by, action).map(|r| r.reason)
+    }
+
     fn validate_by(&self, by: Actor, action: &Action) -> Result<(), Illegal> {
         check_actor(self.actor(), by, action.umpires())?;
         if action.umpires() {

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Objective, Source};
+use volley_scenario::{AtTurnLimit, Diagnostic, Diagnostics, Edge, Measure, Objective, Source};
 use volley_table::{Point, Table, norm_heading};
 
 use crate::battle::{Battle, Officer, Pending, Presence, Unit};
@@ -97,7 +97,7 @@ pub const DEFAULT_TURN_LIMIT: u32 = 12;
 
 /// Check a scenario's text as an En Avant scenario: the common parts, then each unit.
 pub fn check(src: &Source) -> Result<ScenarioFile, Diagnostics> {
-    let file = ScenarioFile::parse(src)?;
+    let file = ScenarioFile::parse_in(src, Measure::Centimetres)?;
     build(src, &file)?;
     Ok(file)
 }
@@ -224,7 +224,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
 
 /// Parse and check a scenario's text and build the battle.
 pub fn load(src: &Source) -> Result<Battle, Diagnostics> {
-    let file = ScenarioFile::parse(src)?;
+    let file = ScenarioFile::parse_in(src, Measure::Centimetres)?;
     build(src, &file)
 }
 

@@ -438,3 +438,15 @@ fn a_change_of_facing_is_a_manoeuvre_of_up_to_a_quarter_turn() {
     let c = charge(&b, "Red line");
     assert!(b.validate(&Action::Order { unit: bc as u16, order: c }).is_ok());
 }
+
+#[test]
+fn a_scenario_s_table_is_told_in_centimetres() {
+    // Issue 28: the common part of a scenario file names the table's measure, centimetres
+    // here, not inches.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios/en-avant/the-farm.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let bad = text.replacen("width = ", "width = 0 #", 1);
+    let e = volley_en_avant::load(&volley_scenario::Source::new("farm.toml", bad)).unwrap_err().to_string();
+    assert!(e.contains("width and depth must be positive centimetres"), "{e}");
+    assert!(!e.contains("inches"), "{e}");
+}
