@@ -10,7 +10,7 @@ use volley_core::{
 use volley_table::grid::{Area, Dir, in_arc, line_between};
 
 use crate::combat::{self, MAX_DICE, Resolution};
-use crate::events::Event;
+use crate::events::{Event, Held, Stop};
 use crate::model::{Kind, Unit};
 use crate::occupancy::{Nearest, Occupancy};
 use crate::setup::Static;
@@ -89,6 +89,9 @@ pub struct Battle {
     pub holders: Vec<Option<SideId>>,
     /// The unit the acting side is acting with.
     pub active: Option<u16>,
+    /// Enemy units (the lower index first) next to each other at turn-ends running without an
+    /// attack between them, with how many turn-ends.
+    pub standoffs: Vec<(u16, u16, u32)>,
     /// The outcome, once over.
     pub outcome: Option<Outcome>,
 }
@@ -106,6 +109,7 @@ impl Battle {
             exhausted: [None, None],
             holders,
             active: None,
+            standoffs: Vec::new(),
             outcome: None,
         };
         b.update_objectives(&mut Vec::new());
@@ -257,12 +261,12 @@ impl Battle {
         if u.moved.is_some() {
             return illegal!("{} has already moved this turn", self.name(ui));
         }
-        let allow = u.allowance(u.attacked);
+        let allow = u.allowance(u.attacked.is_some());
         if path.len() > usize::from(allow) {
             return illegal!(
                 "{} may move {allow} grid areas{}; this path has {}",
                 self.name(ui),
-                if u.attacked && allow < u.kind.movement() { " (one less: it has attacked)" } else { "" },
+                if u.attacked.is_some() && allow < u.kind.movement() { " (one less: it has attacked)" } else { "" },
                 path.len()
             );
         }
@@ -378,7 +382,7 @@ impl Battle {
         let Some(weapon) = u.weapon else {
             return illegal!("{} carries no weapon", self.name(ai));
         };
-        if u.attacked {
+        if u.attacked.is_some() {
             return illegal!("{} has already attacked this turn", self.name(ai));
         }
         if u.moved.is_some_and(|m| m > u.allowance(true)) {
@@ -396,16 +400,15 @@ impl Battle {
         if !in_arc(u.area, u.facing, target.area) {
             return illegal!("{} is not in {}'s arc of attack", self.name(ti), self.name(ai));
         }
-        let here = self.stat.terrain(u.area);
         let there = self.stat.terrain(target.area);
-        if here.cover() && range > 1 && self.stat.terrain(u.area.next(u.facing)).cover() {
+        let (between_areas, corners) = line_between(u.area, target.area);
+        if self.stat.terrain(u.area).cover() && range > 1 && self.stat.terrain(u.area.next(u.facing)).cover() {
             return illegal!("{} is not on the edge of its cover in the direction it attacks", self.name(ai));
         }
         // The line of fire may enter one area of cover, the target's own: any cover on the way
         // (woods and buildings also block the sight) stops it, and so do two areas of it
         // meeting at a corner the line passes through.
         const INTO: &str = "an attack goes only 1 grid area into woods, built-up areas and fortifications";
-        let (between_areas, corners) = line_between(u.area, target.area);
         for between in between_areas {
             let t = self.stat.terrain(between);
             if t.blocks_sight() {
@@ -437,20 +440,97 @@ impl Battle {
                 );
             }
         }
-        let general_here = |s: SideId, area: Area, not: usize| {
-            self.units
-                .iter()
-                .enumerate()
-                .any(|(i, x)| i != not && x.alive() && x.side == s && x.kind == Kind::General && x.area == area)
-        };
         Ok(combat::Situation {
             weapon,
             range: range as u8,
             target: target.kind.target(),
             target_in_cover: there.cover(),
-            general_with_attacker: general_here(side, u.area, ai),
-            general_with_target: target.kind != Kind::General && general_here(target.side, target.area, ti),
+            general_with_attacker: self.general_in(side, u.area, ai).is_some(),
+            general_with_target: target.kind != Kind::General
+                && self.general_in(target.side, target.area, ti).is_some(),
         })
+    }
+
+    /// The first living General of `side` in area `area` other than unit `not`, if any.
+    fn general_in(&self, side: SideId, area: Area, not: usize) -> Option<usize> {
+        self.units
+            .iter()
+            .enumerate()
+            .position(|(i, x)| i != not && x.alive() && x.side == side && x.kind == Kind::General && x.area == area)
+    }
+
+    /// The account's record of unit `ui`'s move along `path` to face `facing` (a valid move,
+    /// from the battle before it): where from and to, the areas passed, its allowance, why it
+    /// stopped there, and the enemies it withdrew from.
+    fn move_record(&self, ui: usize, path: &[Area], facing: Dir) -> Event {
+        let occ = self.occupancy();
+        let u = &self.units[ui];
+        let names = |list: &mut dyn Iterator<Item = usize>| list.map(|i| self.name(i).to_string()).collect::<Vec<_>>();
+        let withdrew_from = if path.is_empty() { Vec::new() } else { names(&mut self.faced_by(&occ, ui).into_iter()) };
+        let to = path.last().copied().unwrap_or(u.area);
+        let allowance = u.allowance(u.attacked.is_some());
+        let stop = if path.is_empty() {
+            Stop::Turned
+        } else {
+            let mut next: Vec<usize> =
+                to.neighbours().into_iter().flat_map(|n| self.enemies_in(&occ, u.side, n)).collect();
+            next.sort_unstable();
+            if next.is_empty() {
+                if path.len() >= usize::from(allowance) { Stop::Allowance } else { Stop::Short }
+            } else {
+                let faces = self.enemies_in(&occ, u.side, to.next(facing)).min().map(|e| self.name(e).to_string());
+                Stop::Enemy { units: names(&mut next.into_iter()), faces }
+            }
+        };
+        let way = volley_scenario::places::grid_way(u.area, to, path.len(), &self.stat.places);
+        Event::Moved {
+            unit: self.name(ui).to_string(),
+            areas: path.len() as u8,
+            from: u.area,
+            path: path.to_vec(),
+            to,
+            facing,
+            allowance,
+            stop,
+            way,
+            withdrew: !withdrew_from.is_empty(),
+            withdrew_from,
+            exhausted: self.exhausted[usize::from(u.side) & 1].is_some(),
+        }
+    }
+
+    /// The account's record of unit `ui`'s attack on unit `ti` (a valid one, from the battle
+    /// before it), resolved as `resolution`, with `general` the General standing with the
+    /// target: where each stands, the arc, the line of sight, the ground, the Generals, and what
+    /// it did.
+    fn attack_record(&self, ui: usize, ti: usize, resolution: Resolution, general: Option<usize>) -> Event {
+        let (u, t) = (&self.units[ui], &self.units[ti]);
+        let (through, corners) = line_between(u.area, t.area);
+        let (dc, dr) = (f64::from(t.area.col - u.area.col), f64::from(t.area.row - u.area.row));
+        let (fc, fr) = u.facing.step();
+        let cos = (dc * f64::from(fc) + dr * f64::from(fr)) / dc.hypot(dr).max(f64::MIN_POSITIVE);
+        let off_facing = (cos.clamp(-1.0, 1.0).acos().to_degrees() * 10.0).round() / 10.0;
+        let name = |i: Option<usize>| i.map(|i| self.name(i).to_string());
+        let outcome = resolution.outcome;
+        Event::Attack {
+            attacker: self.name(ui).to_string(),
+            target: self.name(ti).to_string(),
+            from: u.area,
+            facing: u.facing,
+            at: t.area,
+            off_facing,
+            through,
+            corners,
+            ground: self.stat.terrain(u.area),
+            target_ground: self.stat.terrain(t.area),
+            moved: u.moved,
+            allowance: u.allowance(true),
+            general_with_attacker: name(self.general_in(u.side, u.area, ui)),
+            general_with_target: name(general),
+            resolution,
+            target_left: if outcome.target_hit { t.sp.saturating_sub(1) } else { t.sp },
+            general_killed: name(general.filter(|_| outcome.general_killed)),
+        }
     }
 
     // ----- the end -----
@@ -520,7 +600,55 @@ impl Battle {
         }
     }
 
+    /// At a turn's end: the enemies next to each other with no attack between them this turn,
+    /// counted in turn-ends running; those at three or more are told, with why neither attacked.
+    fn standoffs(&mut self, events: &mut Vec<Event>) {
+        let mut now = Vec::new();
+        {
+            let occ = self.occupancy();
+            for (a, x) in self.units.iter().enumerate().filter(|(_, x)| x.alive()) {
+                for n in x.area.neighbours() {
+                    for e in self.enemies_in(&occ, x.side, n).filter(|&e| e > a) {
+                        let (a16, e16) = (a as u16, e as u16);
+                        if x.attacked == Some(e16) || self.units[e].attacked == Some(a16) {
+                            continue;
+                        }
+                        let before = self.standoffs.iter().find(|s| (s.0, s.1) == (a16, e16)).map_or(0, |s| s.2);
+                        now.push((a16, e16, before + 1));
+                    }
+                }
+            }
+        }
+        now.sort_unstable();
+        for &(a, e, turns) in now.iter().filter(|s| s.2 >= 3) {
+            let (a, e) = (usize::from(a), usize::from(e));
+            events.push(Event::Standoff {
+                units: [self.name(a).to_string(), self.name(e).to_string()],
+                turns,
+                why: [self.held(a, e), self.held(e, a)],
+            });
+        }
+        self.standoffs = now;
+    }
+
+    /// Why unit `u` did not attack unit `e`, next to it, this turn.
+    fn held(&self, u: usize, e: usize) -> Held {
+        let x = &self.units[u];
+        if x.weapon.is_none() {
+            Held::NoWeapon
+        } else if let Some(t) = x.attacked {
+            Held::AttackedAnother { target: self.name(usize::from(t)).to_string() }
+        } else if x.moved.is_some_and(|m| m > x.allowance(true)) {
+            Held::Spent
+        } else if x.area.next(x.facing) != self.units[e].area {
+            Held::OutOfArc
+        } else {
+            Held::NotOrdered
+        }
+    }
+
     fn end_turn(&mut self, events: &mut Vec<Event>) {
+        self.standoffs(events);
         for s in 0..2u8 {
             if self.exhausted[usize::from(s)].is_none() && self.sp_lost(s) >= self.exhaustion_point(s) {
                 self.exhausted[usize::from(s)] = Some(self.turn);
@@ -529,6 +657,7 @@ impl Battle {
                     lost: self.sp_lost(s),
                     point: self.exhaustion_point(s),
                     start: self.stat.sp_start[usize::from(s)],
+                    turn: self.turn,
                 });
             }
         }
@@ -546,7 +675,7 @@ impl Battle {
         self.phase = Phase::Initiative;
         for u in &mut self.units {
             u.moved = None;
-            u.attacked = false;
+            u.attacked = None;
             u.done = false;
         }
         self.active = None;
@@ -620,7 +749,7 @@ impl Battle {
             }
             Action::Move { unit, path, facing } => {
                 let ui = usize::from(*unit);
-                let (withdrew, way) = self.move_words(ui, path);
+                let moved = self.move_record(ui, path, *facing);
                 self.activate(ui);
                 let u = &mut self.units[ui];
                 if let Some(&end) = path.last() {
@@ -628,14 +757,7 @@ impl Battle {
                 }
                 u.facing = *facing;
                 u.moved = Some(path.len() as u8);
-                events.push(Event::Moved {
-                    unit: self.name(ui).to_string(),
-                    areas: path.len() as u8,
-                    to: self.units[ui].area,
-                    facing: *facing,
-                    way,
-                    withdrew,
-                });
+                events.push(moved);
                 self.update_objectives(events);
             }
             Action::Attack { unit, target } => {
@@ -650,27 +772,21 @@ impl Battle {
                     write!(f, "{} attacking {}: die {} of {n}", self.name(ui), self.name(ti), i + 1)
                 })?;
                 let resolution: Resolution = situation.resolve_dice(dice).map_err(|e| Illegal::new(e.to_string()))?;
+                let outcome = resolution.outcome;
+                // The General with the target, who falls with it to a treble 1.
+                let general = (self.units[ti].kind != Kind::General)
+                    .then(|| self.general_in(self.units[ti].side, self.units[ti].area, ti))
+                    .flatten();
+                let record = self.attack_record(ui, ti, resolution, general);
                 self.activate(ui);
-                self.units[ui].attacked = true;
-                let t_area = self.units[ti].area;
-                let t_side = self.units[ti].side;
-                events.push(Event::Attack {
-                    attacker: self.name(ui).to_string(),
-                    target: self.name(ti).to_string(),
-                    resolution: resolution.clone(),
-                });
-                if resolution.outcome.target_hit {
+                self.units[ui].attacked = Some(*target);
+                events.push(record);
+                if outcome.target_hit {
                     self.hit(ti, events);
                 }
-                if resolution.outcome.general_killed {
-                    let general = (0..self.units.len()).find(|&g| {
-                        let x = &self.units[g];
-                        g != ti && x.alive() && x.side == t_side && x.kind == Kind::General && x.area == t_area
-                    });
-                    if let Some(g) = general {
-                        self.units[g].sp = 0;
-                        events.push(Event::Destroyed { unit: self.name(g).to_string() });
-                    }
+                if let Some(g) = general.filter(|_| outcome.general_killed) {
+                    self.units[g].sp = 0;
+                    events.push(Event::Destroyed { unit: self.name(g).to_string() });
                 }
                 self.update_objectives(events);
                 self.check_annihilation(events);
@@ -715,7 +831,7 @@ impl Battle {
                     if u.side != side || !u.alive() || u.done {
                         continue;
                     }
-                    if let Some(w) = u.weapon.filter(|_| !u.attacked) {
+                    if let Some(w) = u.weapon.filter(|_| u.attacked.is_none()) {
                         // Only the enemies within reach, in the list's order, are checked in
                         // full (the check words why it refuses, which takes longer).
                         let mut targets: Vec<usize> =
@@ -740,7 +856,7 @@ impl Battle {
     /// shortest one), and the facings worth offering there.
     fn move_candidates(&self, occ: &Occupancy<'_>, nearest: &Nearest, side: SideId, ui: usize, out: &mut Vec<Action>) {
         let u = &self.units[ui];
-        let allow = usize::from(u.allowance(u.attacked));
+        let allow = usize::from(u.allowance(u.attacked.is_some()));
         let mut paths: Vec<(Area, Vec<Area>)> = vec![(u.area, Vec::new())];
         let mut frontier = 0;
         while frontier < paths.len() {

@@ -130,8 +130,8 @@ pub struct Unit {
     pub native: bool,
     /// Grid areas moved this turn, if it has moved.
     pub moved: Option<u8>,
-    /// Whether it has attacked this turn.
-    pub attacked: bool,
+    /// The unit it attacked this turn, if it has attacked.
+    pub attacked: Option<u16>,
     /// Whether its side has gone on to another unit this turn: it may do nothing more.
     pub done: bool,
 }

@@ -179,7 +179,7 @@ mod tests {
             weapon: None,
             native: false,
             moved: None,
-            attacked: false,
+            attacked: None,
             done: false,
         }
     }

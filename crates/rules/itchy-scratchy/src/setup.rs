@@ -286,7 +286,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 weapon,
                 native: spec.native,
                 moved: None,
-                attacked: false,
+                attacked: None,
                 done: false,
             });
         }

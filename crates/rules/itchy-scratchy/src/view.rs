@@ -70,10 +70,13 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
         .map(|(i, u)| ViewPiece {
             side: Some(u.side),
             unit: Some(b.name(i).to_string()),
-            label: format!("{} {} SP", u.kind.name(), u.sp),
+            label: match u.weapon {
+                Some(w) => format!("{} {} SP, {}", u.kind.name(), u.sp, w.name()),
+                None => format!("{} {} SP", u.kind.name(), u.sp),
+            },
             footprint: Footprint::Polygon { points: square(u.area) },
             facing: Some(u.facing.heading()),
-            status: if u.done || (u.moved.is_some() && u.attacked) { "done".into() } else { "ready".into() },
+            status: if u.done || (u.moved.is_some() && u.attacked.is_some()) { "done".into() } else { "ready".into() },
             counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp) }],
             ranges: ranges(b, u),
             arm: Some(

@@ -75,7 +75,7 @@ fn invariants(before: &Battle, action: &Action, _after: &Battle, _events: &[Even
     match action {
         Action::Move { unit, path, .. } => {
             let u = &before.units[usize::from(*unit)];
-            let allow = u.allowance(u.attacked);
+            let allow = u.allowance(u.attacked.is_some());
             if path.len() > usize::from(allow) {
                 return Err(format!("{} moved {} areas (rate {allow})", before.name(usize::from(*unit)), path.len()));
             }
