@@ -6,11 +6,12 @@ use serde::Serialize;
 use volley_core::Outcome;
 
 use crate::combat::{
-    Guns, Resolution, Term, TestShare, bombardment_words, casualties_count, close_range_words, greens_count,
-    long_range_words, test_words,
+    Arm, Guns, Quality, Resolution, Term, TestShare, bombardment_words, casualties_count, close_range_words,
+    greens_count, long_range_words, test_words,
 };
 use crate::command::General;
-use crate::model::{Fate, Order};
+use crate::model::{Fate, Formation, Order};
+use volley_table::Point;
 
 /// One thing that happened.
 #[derive(Clone, Debug, Serialize)]
@@ -97,6 +98,10 @@ pub enum Event {
         defender: String,
         /// Dice, additions, rows.
         resolution: Box<Resolution>,
+        /// Each unit as it stood when the combat was resolved: the grouping's units first, the
+        /// defender last.
+        #[serde(default)]
+        fighters: Vec<Fighter>,
     },
     /// A pursuit test.
     PursuitTest {
@@ -174,16 +179,59 @@ pub enum Event {
         /// How far it may run, and why, in words.
         #[serde(default)]
         way: String,
+        /// Where it ran (none: an unlimbered battery limbering up instead, or a unit that
+        /// deserted to the last figure).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<Path>,
     },
     /// A unit withdrew.
     Withdrew {
         /// Unit.
         unit: String,
+        /// Where it withdrew (none: an unlimbered battery limbering up instead).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<Path>,
     },
     /// A running unit stopped, out of the enemy's reach.
     StoppedRunning {
         /// Unit.
         unit: String,
+        /// Its turn to face the enemy again, if it had room to make it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turned: Option<TurnMade>,
+    },
+    /// A unit moved, turned or changed formation as its orders (or its pursuit) say, or tried to
+    /// and could not.
+    Moved {
+        /// Unit.
+        unit: String,
+        /// What it was doing.
+        what: MoveKind,
+        /// The way it went.
+        path: Path,
+    },
+    /// A battery spent the bound limbering or unlimbering.
+    Limbering {
+        /// The battery.
+        unit: String,
+        /// Limbering up (true) or unlimbering (false).
+        up: bool,
+        /// Bounds the whole work takes (1 medium guns, 2 heavy).
+        bounds: f64,
+        /// Whether the work is done at the end of this bound.
+        done: bool,
+        /// Why, in words (to move, to fire, to withdraw, to run).
+        why: String,
+    },
+    /// Two enemies stand within 2½" of each other at the end of a bound without a close combat
+    /// between them this bound, each with its reason.
+    Contact {
+        /// The two units.
+        units: [String; 2],
+        /// Why each does not attack the other.
+        why: [NoAttack; 2],
+        /// The gap between their bodies, inches.
+        gap: f64,
     },
     /// A unit left the battle.
     Gone {
@@ -223,6 +271,192 @@ pub enum Event {
         /// How.
         outcome: Outcome,
     },
+}
+
+/// What a unit was doing when it moved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MoveKind {
+    /// Marching where its order sends it (or turning to face the enemy there).
+    March,
+    /// Going for an enemy to engage it.
+    Attack {
+        /// The enemy.
+        target: String,
+    },
+    /// A spent unit falling back out of canister range.
+    FallBack,
+    /// A winner finishing its move after the combat.
+    Finish,
+    /// Following a beaten enemy.
+    Pursue {
+        /// The enemy.
+        target: String,
+    },
+    /// A battery going forward to bring an enemy into range, or swinging its trail round.
+    Guns,
+    /// Foreigners who changed sides turning about.
+    ChangedSides,
+}
+
+/// One turn of a move: from one facing to another, and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TurnMade {
+    /// Facing before, degrees clockwise from north.
+    pub from: f64,
+    /// Facing after.
+    pub to: f64,
+    /// Degrees turned, clockwise positive.
+    pub degrees: f64,
+    /// The part of the bound it cost (0: part of a result — a rout, a pursuit, a rally — not a
+    /// manoeuvre).
+    pub cost: f64,
+}
+
+/// Why a move ended where it did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum Stop {
+    /// It went as far as it was to go (its place, or the distance it set out to go).
+    Arrived,
+    /// The part of the bound left for moving ran out.
+    Spent,
+    /// It came to 2½" of the enemy it goes for.
+    Reached {
+        /// The enemy.
+        unit: String,
+    },
+    /// An enemy's body lay in the way.
+    Body {
+        /// The enemy.
+        unit: String,
+    },
+    /// It may come no nearer this unit: 2½" from an enemy it does not go for, or its room from a
+    /// friend.
+    Room {
+        /// The unit.
+        unit: String,
+    },
+    /// Ground it cannot cross.
+    Ground,
+    /// The table's edge.
+    Edge,
+    /// The turn it needed would swing its line into an enemy's body.
+    NoRoomToTurn {
+        /// The enemy.
+        unit: String,
+    },
+    /// The turn it needed costs more of the bound than it had left.
+    NoTime,
+}
+
+/// A unit's way in a bound: where it started, its turns and change of formation, the distance
+/// and why it stopped.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Path {
+    /// Its centre at the start.
+    pub from: Point,
+    /// Its centre at the end.
+    pub to: Point,
+    /// Its facing at the start.
+    pub facing_from: f64,
+    /// Its facing at the end.
+    pub facing: f64,
+    /// Its formation at the start.
+    pub formation_from: Formation,
+    /// Its formation at the end.
+    pub formation: Formation,
+    /// Its turns, in order.
+    pub turns: Vec<TurnMade>,
+    /// The part of the bound it had for all of this (1: the whole bound).
+    pub budget: f64,
+    /// Its rate, inches a bound (the walk, the trot, a run of 20", half a rate withdrawing).
+    pub rate: f64,
+    /// The inches it set out to go.
+    pub ordered: f64,
+    /// The inches it went (its centre, in a straight line).
+    pub distance: f64,
+    /// It crossed a linear obstacle (half a bound).
+    pub obstacle: bool,
+    /// It crossed a wagon park (half speed).
+    pub wagons: bool,
+    /// Why it ended there.
+    pub stop: Stop,
+}
+
+/// Why a unit standing within 2½" of an enemy does not attack it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum NoAttack {
+    /// It is not in good order (running, withdrawing, rallying).
+    NotInOrder {
+        /// Its state, in words.
+        state: String,
+    },
+    /// A battery: its guns fire, it does not attack.
+    Guns,
+    /// It fought another close combat this bound.
+    FoughtOther {
+        /// The enemy it fought.
+        enemy: String,
+    },
+    /// It reached this enemy without half a bound left to engage: they fight next bound.
+    Engaged,
+    /// An enemy came to grips with it: it stays to receive that attack.
+    Receives {
+        /// The enemy.
+        enemy: String,
+    },
+    /// Kept under control after a pursuit test: it waits for fresh orders.
+    UnderControl,
+    /// Its orders do not insist on an attack (hold, move, withdraw, reserve).
+    NotOrdered,
+    /// Two green counters or more: it rests rather than attacks.
+    Spent {
+        /// Its green counters.
+        greens: u8,
+    },
+    /// In its wing's second line, which goes in when the first is spent.
+    SecondLine,
+    /// It goes for another enemy.
+    GoesFor {
+        /// The enemy.
+        enemy: String,
+    },
+    /// The turn to face this enemy would swing it into an enemy's body.
+    NoRoomToTurn,
+    /// The enemy was fought this bound by a grouping of another arm, which a grouping may not
+    /// mix: it engages next bound.
+    OtherArm,
+}
+
+/// A unit in a close combat as it stood when the combat was resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fighter {
+    /// The unit.
+    pub unit: String,
+    /// In the attacking grouping (else the defender).
+    pub attacker: bool,
+    /// Infantry, cavalry or artillery: the arm that picks the results table.
+    pub arm: Arm,
+    /// Its troop quality.
+    pub quality: Quality,
+    /// Figures it had (guns: guns with their gunners).
+    pub figures: u16,
+    /// Figures it had at the start of the battle.
+    pub figures_start: u16,
+    /// Green counters it had.
+    pub greens: u8,
+    /// Its frontage, inches.
+    pub frontage: f64,
+    /// Its centre.
+    pub at: Point,
+    /// Its facing.
+    pub facing: f64,
+    /// Its footprint's corners: front left, front right, rear right, rear left.
+    pub body: [Point; 4],
+    /// The gap between its body and the defender's, inches (0 for the defender itself).
+    pub gap: f64,
 }
 
 impl fmt::Display for Event {
@@ -266,7 +500,7 @@ impl fmt::Display for Event {
                     p.x, p.y
                 )),
             ),
-            Event::CloseCombat { attackers, defender, resolution } => {
+            Event::CloseCombat { attackers, defender, resolution, .. } => {
                 write!(f, "close combat, {}: {} against {defender}", resolution.table.name(), attackers.join(" and "))?;
                 if let Some(g) = resolution.guns_words() {
                     write!(f, "; the guns fire first at close range: {g}")?;
@@ -315,16 +549,59 @@ impl fmt::Display for Event {
                 }
                 Ok(())
             }
-            Event::Ran { unit, deserted, why, way } => {
+            Event::Ran { unit, deserted, why, way, path } => {
                 write!(
                     f,
                     "{unit} runs away {way}, {} figure{} deserting ({why})",
                     deserted,
                     if *deserted == 1 { "" } else { "s" }
-                )
+                )?;
+                match path {
+                    Some(p) => write!(f, "; {}", path_words(p)),
+                    None => Ok(()),
+                }
             }
-            Event::Withdrew { unit } => write!(f, "{unit} withdraws in good order"),
-            Event::StoppedRunning { unit } => write!(f, "{unit} stops running and rallies"),
+            Event::Withdrew { unit, path } => match path {
+                Some(p) => write!(f, "{unit} withdraws in good order: {}", path_words(p)),
+                None => write!(f, "{unit} withdraws in good order: its guns limber up first"),
+            },
+            Event::StoppedRunning { unit, turned } => match turned {
+                Some(t) => write!(f, "{unit} stops running and rallies, {} to face the enemy", turn_words(t)),
+                None => write!(f, "{unit} stops running and rallies, with no room to turn to face the enemy"),
+            },
+            Event::Moved { unit, what, path } => {
+                let what = match what {
+                    MoveKind::March => "marches".to_string(),
+                    MoveKind::Attack { target } => format!("goes for {target}"),
+                    MoveKind::FallBack => "falls back out of canister range".to_string(),
+                    MoveKind::Finish => "finishes its move".to_string(),
+                    MoveKind::Pursue { target } => format!("pursues {target}"),
+                    MoveKind::Guns => "moves its guns".to_string(),
+                    MoveKind::ChangedSides => "turns about to its new side".to_string(),
+                };
+                write!(f, "{unit} {what}: {}", path_words(path))
+            }
+            Event::Limbering { unit, up, bounds, done, why } => {
+                let work = if *up { "limbers up" } else { "unlimbers" };
+                let part = if *bounds <= 1.0 {
+                    "a bound"
+                } else if *done {
+                    "the second of two bounds"
+                } else {
+                    "the first of two bounds"
+                };
+                write!(f, "{unit} {work} ({part}) {why}")
+            }
+            Event::Contact { units, why, gap } => write!(
+                f,
+                "{} and {} stand {gap:.1}\" apart with no close combat between them: {} {}; {} {}",
+                units[0],
+                units[1],
+                units[0],
+                no_attack_words(&why[0]),
+                units[1],
+                no_attack_words(&why[1])
+            ),
             Event::Gone { unit, fate } => write!(f, "{unit} is gone: {}", fate_words(*fate)),
             Event::ChangedSides { unit, to } => write!(f, "{unit} changes sides and joins the {to}"),
             Event::WagonsTaken { side } => write!(f, "the {side}' wagons are taken"),
@@ -341,5 +618,82 @@ fn fate_words(f: Fate) -> &'static str {
         Fate::Surrendered => "surrendered, being surrounded",
         Fate::Fled => "fled off the table",
         Fate::Destroyed => "every figure lost",
+    }
+}
+
+/// A turn in words: "wheels 30° right (half a bound)", "about-turns (half a bound)", "turns 90°
+/// left" (a turn that is part of a result and costs nothing).
+pub fn turn_words(t: &TurnMade) -> String {
+    let deg = t.degrees.abs();
+    let side = if t.degrees >= 0.0 { "right" } else { "left" };
+    if t.cost <= 0.0 {
+        return format!("turning {deg:.0}° {side}");
+    }
+    let what = if deg >= 180.0 - crate::model::cost::ABOUT_TURN_WITHIN {
+        "about-turns".to_string()
+    } else {
+        format!("wheels {deg:.0}° {side}")
+    };
+    let cost = if t.cost >= 1.0 { "the whole bound" } else { "half a bound" };
+    format!("{what} ({cost})")
+}
+
+fn inches(x: f64) -> String {
+    format!("{x:.1}\"")
+}
+
+/// Why a move stopped, in words.
+pub fn stop_words(s: &Stop) -> String {
+    match s {
+        Stop::Arrived => "as far as it was to go".into(),
+        Stop::Spent => "its move spent".into(),
+        Stop::Reached { unit } => format!("2½\" from {unit}"),
+        Stop::Body { unit } => format!("stopped short of {unit}, in its way"),
+        Stop::Room { unit } => format!("no nearer {unit}"),
+        Stop::Ground => "stopped by ground it cannot cross".into(),
+        Stop::Edge => "at the table's edge".into(),
+        Stop::NoRoomToTurn { unit } => format!("no room to turn: {unit} is too close"),
+        Stop::NoTime => "too little of the bound left for the turn it needs".into(),
+    }
+}
+
+/// A path in words: its turns, its change of formation, the distance at its rate and why it
+/// stopped.
+pub fn path_words(p: &Path) -> String {
+    let mut parts: Vec<String> = p.turns.iter().map(turn_words).collect();
+    if p.formation != p.formation_from {
+        parts
+            .push(format!("forms {} (half a bound)", if p.formation == Formation::Column { "column" } else { "line" }));
+    }
+    if p.distance > 0.005 || p.ordered > 0.005 {
+        let mut how = format!("{} a bound", inches(p.rate));
+        if p.obstacle {
+            how.push_str(", crossing an obstacle (half a bound)");
+        }
+        if p.wagons {
+            how.push_str(", across the wagons (half speed)");
+        }
+        parts.push(format!("goes {} of {} ({how})", inches(p.distance), inches(p.ordered)));
+    } else if parts.is_empty() {
+        parts.push("does not move".into());
+    }
+    format!("{}: {}", parts.join(", "), stop_words(&p.stop))
+}
+
+/// Why a unit does not attack an enemy beside it, in words.
+pub fn no_attack_words(w: &NoAttack) -> String {
+    match w {
+        NoAttack::NotInOrder { state } => format!("is {state}"),
+        NoAttack::Guns => "is a battery: its guns fire, it does not attack".into(),
+        NoAttack::FoughtOther { enemy } => format!("fought {enemy} this bound"),
+        NoAttack::Engaged => "reached it without half a bound left to engage: they fight next bound".into(),
+        NoAttack::Receives { enemy } => format!("stays to receive the attack of {enemy}"),
+        NoAttack::UnderControl => "is kept under control after its pursuit test, awaiting fresh orders".into(),
+        NoAttack::NotOrdered => "has no orders to attack".into(),
+        NoAttack::Spent { greens } => format!("rests with {greens} green counters (two or more: no attack)"),
+        NoAttack::SecondLine => "is in its wing's second line, which goes in once the first is spent".into(),
+        NoAttack::GoesFor { enemy } => format!("goes for {enemy}"),
+        NoAttack::NoRoomToTurn => "has no room to turn to face it".into(),
+        NoAttack::OtherArm => "waits: a grouping of another arm fought it this bound".into(),
     }
 }

@@ -469,15 +469,21 @@ impl Battle {
             u.in_combat = false;
             u.acted = false;
             u.under_fire = false;
+            u.no_room = false;
         }
         self.carry_out_results(events);
-        let combats = self.move_units();
+        let combats = self.move_units(events);
         self.bombard(chance, events)?;
+        let mut fought = Vec::with_capacity(combats.len());
         for (defender, attackers) in &combats {
-            self.close_combat(*defender, attackers, chance, events)?;
+            let attackers = self.close_combat(*defender, attackers, chance, events)?;
+            if !attackers.is_empty() {
+                fought.push((*defender, attackers));
+            }
         }
-        self.finish_moves(&combats);
+        self.finish_moves(&combats, events);
         self.rest();
+        self.tell_contacts(&fought, events);
         self.end_of_bound(events);
         Ok(())
     }

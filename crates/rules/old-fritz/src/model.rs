@@ -346,6 +346,10 @@ pub struct Unit {
     pub move_left: f64,
     /// The umpire's tactical advantage, 0 to 3.
     pub advantage: u8,
+    /// This bound it wanted to turn (to march, attack or face the enemy) and had no room: the
+    /// turn would have swung its line into an enemy's body.
+    #[serde(default)]
+    pub no_room: bool,
 }
 
 impl Unit {

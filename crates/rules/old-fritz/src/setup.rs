@@ -335,6 +335,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 deserts: false,
                 move_left: 0.0,
                 advantage: 0,
+                no_room: false,
             });
         }
         if sd.units.is_empty() {

@@ -1213,3 +1213,269 @@ fn a_spent_unit_falls_back_out_of_canister_range_and_the_shot_comes_before_the_g
     let gone = ev.iter().position(|e| matches!(e, Event::Gone { .. }));
     assert!(shot.is_some() && gone.is_some() && shot < gone, "{ev:?}");
 }
+
+// ----- Issue 28: turns swept for bodies, turns within the bound, one arm a grouping, pursuers
+// and runners are bodies -----
+
+/// Whether two units' footprints overlap.
+fn overlap(b: &Battle, i: usize, j: usize) -> bool {
+    volley_table::convex_overlap(&b.units[i].corners(), &b.units[j].corners())
+}
+
+#[test]
+fn a_wheel_that_would_swing_a_line_into_an_enemy_is_not_made() {
+    // Hussars (light cavalry at one man a metre: a line 7.9" wide, 1" deep) face north, told to
+    // move off west. Wheeling left about its centre, the line's right end swings forward and
+    // round to the north: through the cuirassiers standing off that end, clear of the line as
+    // it stands and as it would end. The wheel is not made.
+    //
+    //                 [cuir]
+    //    <=====huss=====>       wheeling to face west, the right end sweeps through them
+    let a = r#"{ name = "huss", kind = "hussars", at = [40, 40] }"#;
+    let e = r#"{ name = "cuir", kind = "cuirassiers", at = [42.5, 42.8], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    let west = b.units[0].outline(270.0, Formation::Line).map(|c| c + b.units[0].at);
+    assert!(!overlap(&b, 0, 1) && !volley_table::convex_overlap(&west, &b.units[1].corners()));
+    b.wings[0].order = Order::MoveTo { at: Point::new(10.0, 40.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 0.0) && b.units[0].at == Point::new(40.0, 40.0), "{:?}", b.units[0]);
+    assert!(b.units[0].no_room);
+    let told = ev.iter().any(|e| {
+        matches!(e, Event::Moved { unit, path, .. }
+            if unit == "huss" && path.turns.is_empty()
+                && matches!(&path.stop, volley_old_fritz::events::Stop::NoRoomToTurn { unit } if unit == "cuir"))
+    });
+    assert!(told, "{ev:?}");
+    // Wheeling right instead, the left end swings forward: a battery off that end is swept.
+    //
+    //   [g]
+    //    <=====huss=====>
+    let g = r#"{ name = "g", kind = "medium_guns", at = [37.4, 42.6], facing = 180 }"#;
+    let mut b = battle("", &[a], &[g, FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(90.0, 40.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[6]);
+    assert!(close(b.units[0].facing, 0.0), "the wheel through the battery is not made: {}", b.units[0].facing);
+    // With room, the same wheel is made (the whole bound).
+    let mut b = battle("", &[a], &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(90.0, 40.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 90.0), "{}", b.units[0].facing);
+}
+
+#[test]
+fn a_winner_finishing_its_move_makes_no_turn_it_has_no_time_for() {
+    // a1 beats b1 (which disintegrates) with half a bound left; its place is off to its right:
+    // the wheel of 90° takes a whole bound, which it has not got. It stays facing its enemy's
+    // way, and nothing in the bound is a wheel over 45° together with an attack.
+    let a = r#"{ name = "a1", kind = "line_infantry", quality = "A", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", quality = "G", at = [20, 14], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(60.0, 12.0) };
+    b.wings[0].seq = 1;
+    b.units[0].dest = Some(Point::new(60.0, 11.0));
+    let ev = bound(&mut b, &[10, 1]);
+    assert_eq!(b.units[1].state, State::Gone(Fate::Dispersed), "{ev:?}");
+    assert!(close(b.units[0].facing, 0.0), "turned {}° after its attack", b.units[0].facing);
+    let told = ev.iter().any(|e| {
+        matches!(e, Event::Moved { what: volley_old_fritz::events::MoveKind::Finish, path, .. }
+            if path.stop == volley_old_fritz::events::Stop::NoTime)
+    });
+    assert!(told, "{ev:?}");
+    // A column attacking an enemy off to its side wheels first (the whole bound) and forms
+    // line the next bound: not both in one.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [27, 10], facing = 270 }"#;
+    let mut b = battle("", &[a], &[e, FAR, FAR2, FAR3]);
+    b.units[0].formation = Formation::Column;
+    b.wings[0].order = Order::Attack { at: Point::new(27.0, 10.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 90.0), "{:?}", b.units[0]);
+    assert_eq!(b.units[0].formation, Formation::Column, "{ev:?}");
+    assert_eq!(b.units[0].at, Point::new(20.0, 10.0));
+}
+
+#[test]
+fn trotting_cavalry_that_arrive_do_not_turn_to_face_the_enemy_in_the_same_bound() {
+    // Dragoons trot 10" north to hold a place; the nearest enemy stands behind them. Having
+    // trotted, they may not change direction this bound: they face it next bound.
+    let a = r#"{ name = "drag", kind = "dragoons", at = [20, 20] }"#;
+    let e = r#"{ name = "e", kind = "line_infantry", at = [20, 8] }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    b.wings[0].order = hold(20.0, 30.0);
+    b.wings[0].seq = 1;
+    b.wings[1].order = hold(20.0, 8.0);
+    b.wings[1].seq += 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.y, 30.0), "{:?}", b.units[0].at);
+    assert!(close(b.units[0].facing, 0.0), "turned after trotting: {}", b.units[0].facing);
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 180.0), "faces the enemy the next bound: {}", b.units[0].facing);
+}
+
+#[test]
+fn a_grouping_is_of_one_arm_the_other_engages_next_bound() {
+    // Infantry and dragoons both reach b1 this bound. The infantry arrive first (listed first)
+    // and fight it on the infantry table; the dragoons, who would read the cavalry-against-
+    // infantry table, do not join the grouping: they engage it next bound.
+    let a = [
+        r#"{ name = "inf", kind = "line_infantry", at = [20, 10] }"#,
+        r#"{ name = "drag", kind = "dragoons", at = [26, 9] }"#,
+    ];
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [22, 16], facing = 180 }"#;
+    let mut b = battle("", &a, &[e, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(22.0, 16.0) };
+    b.wings[0].seq = 1;
+    // Both face b1 already: no wheel, so both have half a bound left to engage.
+    for i in 0..2 {
+        b.units[i].facing = volley_table::heading_to(b.units[i].at, b.units[2].at);
+    }
+    // 5 against 5: zero, a firefight (a casualty test each: 2 d10 each).
+    let ev = bound(&mut b, &[5, 5, 1, 1, 1, 1]);
+    let fights: Vec<&Vec<String>> = ev
+        .iter()
+        .filter_map(|e| if let Event::CloseCombat { attackers, .. } = e { Some(attackers) } else { None })
+        .collect();
+    assert_eq!(fights, vec![&vec!["inf".to_string()]], "{ev:?}");
+    assert_eq!(b.units[1].engage, Some(2), "the dragoons engage next bound");
+    let told = ev.iter().any(|e| {
+        matches!(e, Event::Contact { units, why, .. }
+            if units[0] == "drag" && why[0] == volley_old_fritz::events::NoAttack::OtherArm)
+    });
+    assert!(told, "{ev:?}");
+}
+
+#[test]
+fn a_pursuer_ends_two_and_a_half_inches_from_the_body_it_pursues() {
+    // Hussars (a line 7.9" wide) stand facing west, so that their line runs north and south;
+    // cuirassiers pursue them from the south. Measured centre to centre (2½" and half the two
+    // depths) the pursuers would end inside the hussars' line; body to body they end 2½" short.
+    //
+    //      |h|
+    //      |u|
+    //      |s|
+    //      |s|
+    //
+    //     [cuir]  ^ pursuing
+    let a = r#"{ name = "cuir", kind = "cuirassiers", at = [50, 30] }"#;
+    let e = r#"{ name = "huss", kind = "hussars", at = [50, 50], facing = 270 }"#;
+    let mut b = battle("", &[a, AFAR], &[e, FAR]);
+    b.units[0].state = State::Pursuing { target: 2 };
+    let ev = bound(&mut b, &[]);
+    assert!(!overlap(&b, 0, 2), "the pursuers ended inside the hussars: {:?}", b.units[0].at);
+    let gap = volley_table::convex_distance(&b.units[0].corners(), &b.units[2].corners());
+    assert!((2.3..=2.56).contains(&gap), "{gap}");
+    let told = ev.iter().any(|e| {
+        matches!(e, Event::Moved { what: volley_old_fritz::events::MoveKind::Pursue { .. }, path, .. }
+            if matches!(&path.stop, volley_old_fritz::events::Stop::Reached { unit } if unit == "huss"))
+    });
+    assert!(told, "{ev:?}");
+}
+
+#[test]
+fn runners_are_bodies_no_one_walks_into_them() {
+    // b1 runs, but a river behind it keeps it where it is. a1 marches north past where it
+    // stands: it stops short of the runner's body rather than walk into it.
+    let river = "[[terrain]]\nkind = \"river\"\nrect = [0, 21, 96, 40]\n";
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 9] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 20.5], facing = 180 }"#;
+    let mut b = battle(river, &[a], &[e, FAR]);
+    b.units[1].state = State::Running;
+    b.wings[0].order = Order::MoveTo { at: Point::new(20.0, 20.5) };
+    b.wings[0].seq = 1;
+    let start = b.units[1].at;
+    bound(&mut b, &[]);
+    assert_eq!((b.units[1].state, b.units[1].at), (State::Running, start), "the runner is kept where it is");
+    assert!(b.units[0].at.y > 15.0, "a1 marched: {:?}", b.units[0].at);
+    assert!(!overlap(&b, 0, 1), "a1 walked into the runner: {:?} and {:?}", b.units[0].at, b.units[1].at);
+}
+
+#[test]
+fn a_runner_blocked_straight_back_veers_round_the_enemy_in_its_way() {
+    // b1 runs north for its own edge; a1 stands right behind it. Straight back it would stop
+    // at once; it veers up to 45° and gets away.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [40, 44] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [40, 40], facing = 180 }"#;
+    let mut b = battle("", &[a, AFAR], &[e, FAR]);
+    b.units[2].state = State::Running;
+    let start = b.units[2].at;
+    let ev = bound(&mut b, &[]);
+    let gone = b.units[2].at.dist(start);
+    assert!(gone > 15.0, "the runner went {gone}\": {ev:?}");
+    assert!(!overlap(&b, 0, 2));
+}
+
+#[test]
+fn a_beaten_battery_limbers_before_it_runs() {
+    // An unlimbered battery sent running does not run 20" with its guns unlimbered: it spends
+    // the bound limbering up (medium guns: one bound), and runs the next.
+    let g = r#"{ name = "g", kind = "medium_guns", at = [20, 30] }"#;
+    let e = r#"{ name = "e", kind = "line_infantry", at = [20, 40], facing = 180 }"#;
+    let friends = [
+        r#"{ name = "a2", kind = "line_infantry", at = [80, 5] }"#,
+        r#"{ name = "a3", kind = "line_infantry", at = [85, 5] }"#,
+        r#"{ name = "a4", kind = "line_infantry", at = [90, 5] }"#,
+    ];
+    let mut b = battle("", &[g, friends[0], friends[1], friends[2]], &[e, FAR]);
+    b.units[0].state = State::Running;
+    b.units[0].deserts = true;
+    let start = b.units[0].at;
+    let ev = bound(&mut b, &[]);
+    assert_eq!(b.units[0].at, start, "ran unlimbered: {ev:?}");
+    assert!(b.units[0].limbered && b.units[0].state == State::Running, "{:?}", b.units[0]);
+    assert_eq!(b.units[0].figures, 5, "its crews desert as runners do");
+    assert!(ev.iter().any(|e| matches!(e, Event::Limbering { up: true, done: true, .. })), "{ev:?}");
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].at.dist(start), 20.0), "{:?}", b.units[0].at);
+}
+
+#[test]
+fn enemies_left_within_two_and_a_half_inches_are_told_with_why_neither_attacks() {
+    // Two battalions hold their ground 2" apart: neither's orders insist on an attack.
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 20] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 22.5], facing = 180 }"#;
+    let mut b = battle("", &[a], &[e]);
+    b.wings[0].order = hold(20.0, 20.0);
+    b.wings[0].seq = 1;
+    b.wings[1].order = hold(20.0, 22.5);
+    b.wings[1].seq += 1;
+    let ev = bound(&mut b, &[]);
+    let contact = ev.iter().find_map(|e| match e {
+        Event::Contact { units, why, gap } => Some((units.clone(), why.clone(), *gap)),
+        _ => None,
+    });
+    let (units, why, gap) = contact.unwrap_or_else(|| panic!("{ev:?}"));
+    assert_eq!(units, ["a1".to_string(), "b1".to_string()]);
+    assert_eq!(why, [volley_old_fritz::events::NoAttack::NotOrdered, volley_old_fritz::events::NoAttack::NotOrdered]);
+    assert!(close(gap, 2.0), "{gap}");
+    let words = ev.iter().find(|e| matches!(e, Event::Contact { .. })).unwrap().to_string();
+    assert!(words.contains("has no orders to attack"), "{words}");
+}
+
+#[test]
+fn a_march_is_traced_with_its_start_turns_distance_and_stop() {
+    // 30° off: a wheel of half a bound, then 6" of the infantry's 12"; the way is clear.
+    let off30 = Point::new(20.0, 10.0) + volley_table::unit(30.0) * 60.0;
+    let u = r#"{ name = "u", kind = "line_infantry", at = [20, 10] }"#;
+    let mut b = battle("", &[u], &[FAR]);
+    b.wings[0].order = Order::Hold { at: off30 };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[]);
+    let Some(Event::Moved { path, .. }) = ev.iter().find(|e| matches!(e, Event::Moved { .. })) else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(path.from, Point::new(20.0, 10.0));
+    assert_eq!(path.to, b.units[0].at);
+    assert_eq!(path.turns.len(), 1);
+    assert!(close(path.turns[0].degrees, 30.0) && close(path.turns[0].cost, 0.5), "{:?}", path.turns);
+    assert!(close(path.rate, 12.0) && close(path.ordered, 6.0) && close(path.distance, 6.0), "{path:?}");
+    assert_eq!(path.stop, volley_old_fritz::events::Stop::Spent);
+    let words = ev.iter().find(|e| matches!(e, Event::Moved { .. })).unwrap().to_string();
+    assert_eq!(
+        words,
+        "u marches: wheels 30° right (half a bound), goes 6.0\" of 6.0\" (12.0\" a bound): its move spent"
+    );
+}

@@ -4,43 +4,63 @@ use super::*;
 
 impl Battle {
     /// A battery's bound: unlimber to fire at an enemy in range, limber to move, or move.
-    pub(super) fn work_guns(&mut self, i: usize) {
+    pub(super) fn work_guns(&mut self, i: usize, events: &mut Vec<Event>) {
         let u = &self.units[i];
         let Some((_, long)) = u.kind.ranges() else { return };
         let enemy = self.nearest_enemy(i);
         let fighting = matches!(u.order, Order::Attack { .. } | Order::Hold { .. } | Order::Reserve);
         let in_range = enemy.filter(|&(_, d)| d <= long);
         let dest_far = u.dest.is_some_and(|d| d.dist(u.at) > 2.0) && !u.hold_here;
-        let start_work = |u: &mut Unit| {
+        let start_work = |b: &mut Battle, why: String, events: &mut Vec<Event>| {
+            let name = b.name(i).to_string();
+            let u = &mut b.units[i];
             let bounds = u.kind.data().limber_bounds;
+            let up = !u.limbered;
             u.busy = bounds - 1.0;
             u.acted = true;
             if u.busy <= 0.0 {
                 u.busy = 0.0;
                 u.limbered = !u.limbered;
             }
+            events.push(Event::Limbering { unit: name, up, bounds, done: u.busy <= 0.0, why });
         };
         if !u.limbered {
             if fighting && in_range.is_some() {
-                // Swing the trail round to the enemy if it is out of the battery's arc.
+                // Swing the trail round to the enemy if it is out of the battery's arc: a turn
+                // over 45° (the whole bound), if its line has room to swing.
                 if let Some((j, _)) = in_range {
                     let want = heading_to(u.at, self.units[j].at);
                     if turn(u.facing, want).abs() > 45.0 {
-                        let u = &mut self.units[i];
-                        u.facing = want;
-                        u.acted = true;
+                        let mut path = self.path_from(i, 1.0);
+                        match self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
+                            Some(k) => {
+                                path.stop = crate::events::Stop::NoRoomToTurn { unit: self.name(k).to_string() };
+                                self.units[i].no_room = true;
+                            }
+                            None => {
+                                path.turns.push(movement::turn_made(u.facing, want, turn_cost(u.facing, want)));
+                                let u = &mut self.units[i];
+                                u.facing = want;
+                                u.acted = true;
+                            }
+                        }
+                        self.tell_move(i, crate::events::MoveKind::Guns, path, events);
                     }
                 }
                 return;
             }
             if dest_far || (matches!(u.order, Order::Attack { .. }) && in_range.is_none() && u.dest.is_some()) {
-                start_work(&mut self.units[i]);
+                start_work(self, "to move".into(), events);
             }
             return;
         }
         // Limbered.
         if fighting && in_range.is_some() && !dest_far || matches!(u.order, Order::Reserve) && !dest_far {
-            start_work(&mut self.units[i]);
+            let why = match in_range {
+                Some((j, _)) => format!("to fire at {}", self.name(j)),
+                None => "to stand in reserve".to_string(),
+            };
+            start_work(self, why, events);
             return;
         }
         if matches!(u.order, Order::Attack { .. }) {
@@ -50,17 +70,29 @@ impl Battle {
                 if d > long * 0.8 {
                     let want = heading_to(u.at, e);
                     let c = turn_cost(u.facing, want);
-                    let (to, _) =
-                        self.advance(i, (want, u.formation), 1.0 - c, u.kind.data().walk, d - long * 0.8, None);
+                    let mut path = self.path_from(i, 1.0);
+                    if let Some(k) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
+                        path.stop = crate::events::Stop::NoRoomToTurn { unit: self.name(k).to_string() };
+                        self.units[i].no_room = true;
+                        self.tell_move(i, crate::events::MoveKind::Guns, path, events);
+                        return;
+                    }
+                    if c > 0.0 {
+                        path.turns.push(movement::turn_made(u.facing, want, c));
+                    }
+                    let rate = u.kind.data().walk;
+                    let went = self.advance(i, (want, u.formation), 1.0 - c, rate, d - long * 0.8, None);
+                    path.went(rate, &went);
                     let u = &mut self.units[i];
                     u.acted = true;
                     u.facing = want;
-                    self.put(i, to);
+                    self.put(i, went.to);
+                    self.tell_move(i, crate::events::MoveKind::Guns, path, events);
                     return;
                 }
             }
         }
-        self.march(i);
+        self.march(i, events);
     }
 
     pub(super) fn bombard(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {

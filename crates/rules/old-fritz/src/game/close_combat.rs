@@ -1,74 +1,27 @@
 //! Close action (sections 5 to 7): the approach, the combat, and its results carried out: withdrawals, routs, pursuits.
 
 use super::*;
+use crate::events::{MoveKind, NoAttack, Stop};
+use movement::turn_made;
+
+/// One way a runner may take: how far it goes, where it ends, facing which way, whether it
+/// leaves the table, why it stops short, whether it crosses an obstacle, how far it set out.
+struct RunWay {
+    gone: f64,
+    end: Point,
+    face: f64,
+    fled: bool,
+    stop: Option<Stop>,
+    obstacle: bool,
+    ordered: f64,
+}
 
 impl Battle {
     pub(super) fn carry_out_results(&mut self, events: &mut Vec<Event>) {
         // Runners first, then withdrawing units, then pursuers, who follow where their enemy went.
         for i in 0..self.units.len() {
-            if self.units[i].state != State::Running {
-                continue;
-            }
-            let u = &self.units[i];
-            let rate = match u.kind.arm() {
-                Arm::Cavalry => u.kind.data().trot,
-                _ => RUN_RATE,
-            };
-            let heading = self.rear_heading(u.side);
-            // Crossing a linear obstacle costs half a bound, running or not.
-            let mut to = u.at.toward(heading, rate);
-            let pace = if u.kind.arm() == Arm::Cavalry { "its trot" } else { "running infantry's rate" };
-            let inches = |x: f64| if x.fract() == 0.0 { format!("{x:.0}\"") } else { format!("{x:.1}\"") };
-            let mut way = format!("up to {} ({pace})", inches(rate));
-            if self.crosses_obstacle(u.at, to) {
-                to = u.at.toward(heading, rate / 2.0);
-                way = format!("up to {} (half of {pace} {}, crossing an obstacle)", inches(rate / 2.0), inches(rate));
-            }
-            let (deserted, why): (u8, &str) = if !u.deserts {
-                (0, "the cavalry-against-infantry table gives no desertion")
-            } else if u.unreliable {
-                (2, "two a bound: unreliable troops")
-            } else if u.kind.arm() == Arm::Cavalry && u.pursued {
-                (2, "two a bound: pursued")
-            } else {
-                (1, "one a bound by desertion")
-            };
-            let name = self.name(i).to_string();
-            let u = &mut self.units[i];
-            u.figures = u.figures.saturating_sub(u16::from(deserted));
-            u.facing = heading;
-            u.acted = true;
-            u.engage = None;
-            events.push(Event::Ran { unit: name.clone(), deserted, why: why.into(), way });
-            if u.figures == 0 {
-                u.state = State::Gone(Fate::Destroyed);
-                events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
-            } else {
-                // Straight for the rear: off the table if the way to the edge is clear, else as
-                // far as it can go (not into a river, not through the enemy).
-                let from = u.at;
-                let (edge, leaves) = clip_to_table(&self.stat, from, to);
-                let shape = (u.facing, u.formation);
-                let reach = self.clear_end(i, from, edge, None, shape);
-                let u = &mut self.units[i];
-                if leaves && reach.dist(edge) < 1e-9 {
-                    u.state = State::Gone(Fate::Fled);
-                    events.push(Event::Gone { unit: name, fate: Fate::Fled });
-                    continue;
-                }
-                let side = u.side;
-                let at = reach;
-                self.put(i, at);
-                let clear = self
-                    .units_near(at, RUN_RATE + 1e-6)
-                    .map(|j| &self.units[j])
-                    .all(|e| e.side == side || !e.in_order() || e.at.dist(at) > RUN_RATE);
-                if clear {
-                    let u = &mut self.units[i];
-                    u.state = State::Rallying;
-                    u.facing = norm_heading(heading + 180.0);
-                    events.push(Event::StoppedRunning { unit: name });
-                }
+            if self.units[i].state == State::Running {
+                self.run(i, events);
             }
         }
         for i in 0..self.units.len() {
@@ -78,6 +31,7 @@ impl Battle {
             // Guns limber before they move: an unlimbered battery spends the bound limbering up
             // (a bound for medium guns, the first of two for heavy) and withdraws no farther.
             if self.units[i].kind.is_guns() && !self.units[i].limbered {
+                let name = self.name(i).to_string();
                 let u = &mut self.units[i];
                 u.busy = u.kind.data().limber_bounds - 1.0;
                 if u.busy <= 0.0 {
@@ -87,10 +41,13 @@ impl Battle {
                 u.state = State::Steady;
                 u.acted = true;
                 u.engage = None;
-                events.push(Event::Withdrew { unit: self.name(i).to_string() });
+                let (bounds, done) = (u.kind.data().limber_bounds, u.limbered);
+                events.push(Event::Withdrew { unit: name.clone(), path: None });
+                events.push(Event::Limbering { unit: name, up: true, bounds, done, why: "to withdraw".into() });
                 continue;
             }
             let u = &self.units[i];
+            let mut path = self.path_from(i, 1.0);
             // Half speed: half a trot for cavalry beaten by cavalry, half a walk for cavalry
             // beaten by infantry and for everyone else.
             let rate = match u.kind.arm() {
@@ -98,55 +55,194 @@ impl Battle {
                 _ => u.kind.data().walk / 2.0,
             };
             let back = self.rear_heading(u.side);
-            let mut to = self.stat.table.clamp(u.at.toward(back, rate));
-            if self.crosses_obstacle(u.at, to) {
+            let mut way = u.at.toward(back, rate);
+            if self.crosses_obstacle(u.at, way) {
                 // Half the bound goes on crossing the obstacle.
-                to = self.stat.table.clamp(u.at.toward(back, rate / 2.0));
+                way = u.at.toward(back, rate / 2.0);
+                path.obstacle = true;
             }
-            let to = self.clear_end(i, u.at, to, None, (u.facing, u.formation));
-            self.put(i, to);
+            let to = self.stat.table.clamp(way);
+            let (end, stop) = self.clear_end(i, u.at, to, None, (u.facing, u.formation));
+            path.rate = rate;
+            path.ordered = u.at.dist(way);
+            path.stop = stop.unwrap_or(if to.dist(way) > 1e-9 { Stop::Edge } else { Stop::Arrived });
+            self.put(i, end);
             let u = &mut self.units[i];
             u.state = State::Steady;
             u.acted = true;
             u.engage = None;
-            events.push(Event::Withdrew { unit: self.name(i).to_string() });
+            let path = self.path_ended(i, path);
+            events.push(Event::Withdrew { unit: self.name(i).to_string(), path: Some(path) });
         }
         for i in 0..self.units.len() {
             let State::Pursuing { target } = self.units[i].state else { continue };
-            let t = usize::from(target);
-            let u = &self.units[i];
-            let to = match self.units.get(t) {
-                Some(e) if e.present() => {
-                    let back = heading_to(e.at, u.at);
-                    self.stat.table.clamp(e.at.toward(back, APPROACH + (u.depth() + e.depth()) / 2.0))
-                }
-                _ => u.at,
-            };
-            // A pursuer moves at most its own rate (cavalry at the trot), half of it if it must
-            // cross a linear obstacle on the way.
-            let mut rate = match u.kind.arm() {
-                Arm::Cavalry => u.kind.data().trot,
-                _ => u.kind.data().walk,
-            };
-            if self.crosses_obstacle(u.at, to) {
-                rate /= 2.0;
-            }
-            let to = if u.at.dist(to) > rate { u.at.toward(heading_to(u.at, to), rate) } else { to };
-            let to = self.clear_end(i, u.at, to, Some(t), (u.facing, u.formation));
-            self.put(i, to);
-            let u = &mut self.units[i];
-            u.state = State::Steady;
-            u.acted = true;
-            u.engage = None;
+            self.pursue(i, usize::from(target), events);
         }
         for u in &mut self.units {
             u.pursued = false;
         }
     }
 
+    /// Runner `i` runs (section 7): a figure deserting (two if unreliable, or cavalry pursued),
+    /// straight for its own rear edge at 20" (cavalry: its trot), half that crossing a linear
+    /// obstacle — turning its back to the enemy if it has room to turn, else running as it
+    /// faces; veering up to 45° either way, by 15°, if an enemy or ground it cannot cross blocks
+    /// the straight way. Off the table if the way to the edge is clear; out of every enemy's
+    /// reach, it stops running and rallies. An unlimbered battery limbers up first.
+    fn run(&mut self, i: usize, events: &mut Vec<Event>) {
+        let u = &self.units[i];
+        let rate = match u.kind.arm() {
+            Arm::Cavalry => u.kind.data().trot,
+            _ => RUN_RATE,
+        };
+        let heading = self.rear_heading(u.side);
+        let pace = if u.kind.arm() == Arm::Cavalry { "its trot" } else { "running infantry's rate" };
+        let inches = |x: f64| if x.fract() == 0.0 { format!("{x:.0}\"") } else { format!("{x:.1}\"") };
+        let (deserted, why): (u8, &str) = if !u.deserts {
+            (0, "the cavalry-against-infantry table gives no desertion")
+        } else if u.unreliable {
+            (2, "two a bound: unreliable troops")
+        } else if u.kind.arm() == Arm::Cavalry && u.pursued {
+            (2, "two a bound: pursued")
+        } else {
+            (1, "one a bound by desertion")
+        };
+        let name = self.name(i).to_string();
+        let mut path = self.path_from(i, 1.0);
+        let u = &mut self.units[i];
+        u.figures = u.figures.saturating_sub(u16::from(deserted));
+        u.acted = true;
+        u.engage = None;
+        if u.figures == 0 {
+            events.push(Event::Ran { unit: name.clone(), deserted, why: why.into(), way: String::new(), path: None });
+            u.state = State::Gone(Fate::Destroyed);
+            events.push(Event::Gone { unit: name, fate: Fate::Destroyed });
+            return;
+        }
+        if u.kind.is_guns() && !u.limbered {
+            // Guns limber before they move, running or not: the bound goes on limbering up.
+            if u.busy <= 0.0 {
+                u.busy = u.kind.data().limber_bounds;
+            }
+            u.busy -= 1.0;
+            if u.busy <= 0.0 {
+                u.busy = 0.0;
+                u.limbered = true;
+            }
+            let (bounds, done) = (u.kind.data().limber_bounds, u.limbered);
+            let way = "nowhere yet: its guns limber up first".to_string();
+            events.push(Event::Ran { unit: name.clone(), deserted, why: why.into(), way, path: None });
+            events.push(Event::Limbering { unit: name, up: true, bounds, done, why: "to run".into() });
+            return;
+        }
+        let (from, facing, formation) = (u.at, u.facing, u.formation);
+        // The straight way first; if it is cut short, 15°, 30° and 45° to either side, the
+        // first clear one, else the longest.
+        let mut best: Option<RunWay> = None;
+        for off in [0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0] {
+            let h = norm_heading(heading + off);
+            let face =
+                if self.turn_blocked(i, from, (facing, formation), (h, formation)).is_none() { h } else { facing };
+            let mut to = from.toward(h, rate);
+            let obstacle = self.crosses_obstacle(from, to);
+            if obstacle {
+                to = from.toward(h, rate / 2.0);
+            }
+            let (edge, leaves) = clip_to_table(&self.stat, from, to);
+            let (end, stop) = self.clear_end(i, from, edge, None, (face, formation));
+            let d = end.dist(from);
+            let clear = stop.is_none();
+            if best.as_ref().is_none_or(|b| d > b.gone + 1e-9) {
+                best =
+                    Some(RunWay { gone: d, end, face, fled: leaves && clear, stop, obstacle, ordered: from.dist(to) });
+            }
+            if clear {
+                break;
+            }
+        }
+        let Some(RunWay { end, face, fled, stop, obstacle, ordered, .. }) = best else { return };
+        let way = if obstacle {
+            format!("up to {} (half of {pace} {}, crossing an obstacle)", inches(rate / 2.0), inches(rate))
+        } else {
+            format!("up to {} ({pace})", inches(rate))
+        };
+        if face != facing {
+            path.turns.push(turn_made(facing, face, 0.0));
+        }
+        path.rate = rate;
+        path.ordered = ordered;
+        path.obstacle = obstacle;
+        path.stop = stop.unwrap_or(if fled { Stop::Edge } else { Stop::Arrived });
+        self.units[i].facing = face;
+        self.put(i, end);
+        let path = self.path_ended(i, path);
+        events.push(Event::Ran { unit: name.clone(), deserted, why: why.into(), way, path: Some(path) });
+        if fled {
+            self.units[i].state = State::Gone(Fate::Fled);
+            events.push(Event::Gone { unit: name, fate: Fate::Fled });
+            return;
+        }
+        let side = self.units[i].side;
+        let clear = self
+            .units_near(end, RUN_RATE + 1e-6)
+            .map(|j| &self.units[j])
+            .all(|e| e.side == side || !e.in_order() || e.at.dist(end) > RUN_RATE);
+        if clear {
+            // Rallied, it turns to face the enemy again if it has room.
+            let front = norm_heading(heading + 180.0);
+            let u = &self.units[i];
+            let turned = (self.turn_blocked(i, end, (u.facing, u.formation), (front, u.formation)).is_none()
+                && u.facing != front)
+                .then(|| turn_made(u.facing, front, 0.0));
+            let u = &mut self.units[i];
+            u.state = State::Rallying;
+            if turned.is_some() {
+                u.facing = front;
+            }
+            events.push(Event::StoppedRunning { unit: name, turned });
+        }
+    }
+
+    /// Pursuer `i` follows enemy `t` (section 7): turned to follow it (part of the pursuit, no
+    /// cost, if it has room to turn), straight for it at its own rate (cavalry at the trot, half
+    /// that crossing a linear obstacle) until 2½" from its body; then it takes up its orders.
+    fn pursue(&mut self, i: usize, t: usize, events: &mut Vec<Event>) {
+        let mut path = self.path_from(i, 1.0);
+        let u = &self.units[i];
+        let rate = match u.kind.arm() {
+            Arm::Cavalry => u.kind.data().trot,
+            _ => u.kind.data().walk,
+        };
+        if self.units.get(t).is_some_and(Unit::present) {
+            let want = heading_to(u.at, self.units[t].at);
+            if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
+                path.stop = Stop::NoRoomToTurn { unit: self.name(j).to_string() };
+                self.units[i].no_room = true;
+            } else {
+                if want != u.facing {
+                    path.turns.push(turn_made(u.facing, want, 0.0));
+                }
+                let reach = self.approach_reach(i, u.at, want, u.formation, t);
+                let went = self.advance(i, (want, u.formation), 1.0, rate, reach, Some(t));
+                path.went(rate, &went);
+                if path.stop == Stop::Arrived {
+                    path.stop = Stop::Reached { unit: self.name(t).to_string() };
+                }
+                self.units[i].facing = want;
+                self.put(i, went.to);
+            }
+        }
+        let u = &mut self.units[i];
+        u.state = State::Steady;
+        u.acted = true;
+        u.engage = None;
+        let target = self.name(t).to_string();
+        self.tell_move(i, MoveKind::Pursue { target }, path, events);
+    }
+
     /// Attackers that won and have a good part of their move left finish it where the enemy no
     /// longer stands in the way (it disintegrated, surrendered or was destroyed).
-    pub(super) fn finish_moves(&mut self, combats: &[(usize, Vec<usize>)]) {
+    pub(super) fn finish_moves(&mut self, combats: &[(usize, Vec<usize>)], events: &mut Vec<Event>) {
         for (defender, attackers) in combats {
             if self.units[*defender].present() {
                 continue;
@@ -155,7 +251,7 @@ impl Battle {
                 let u = &self.units[a];
                 if u.state == State::Steady && !u.hold_here && u.move_left >= MOVE_ON {
                     let left = u.move_left;
-                    self.march_with(a, left);
+                    self.march_with(a, left, MoveKind::Finish, events);
                 }
             }
         }
@@ -211,62 +307,77 @@ impl Battle {
             .map(|(j, _)| j)
     }
 
-    /// Unit `i` goes for enemy `t`: approaches to 2½" and engages if the bound allows, else
-    /// engages next bound.
-    pub(super) fn attack(&mut self, i: usize, t: usize, combats: &mut Vec<(usize, Vec<usize>)>) {
+    /// Unit `i` goes for enemy `t`: turns to face it (if it has room), approaches to 2½" and
+    /// engages if the bound allows, else engages next bound. A grouping is of one arm: a unit
+    /// that reaches an enemy a grouping of the other arm fights this bound engages it next bound.
+    pub(super) fn attack(
+        &mut self,
+        i: usize,
+        t: usize,
+        combats: &mut Vec<(usize, Vec<usize>)>,
+        events: &mut Vec<Event>,
+    ) {
         let (u, e) = (&self.units[i], &self.units[t]);
+        let mut path = self.path_from(i, 1.0);
         let mut budget = 1.0;
-        let mut facing = u.facing;
         let want = heading_to(u.at, e.at);
+        let wheel = turn_cost(u.facing, want);
+        // An attack goes in line: a column forms line first (half a bound), unless its wheel
+        // takes the whole bound — then it wheels this bound and forms line the next.
         let mut formation = u.formation;
-        if formation == Formation::Column {
+        if formation == Formation::Column && wheel + cost::FORMATION <= 1.0 {
             formation = Formation::Line;
-            budget -= cost::FORMATION;
         }
-        let wheel = turn_cost(facing, want);
+        let mut facing = u.facing;
+        let mut stop = None;
+        if want != u.facing || formation != u.formation {
+            if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, formation)) {
+                // No room to turn: it stands as it is (within 2½" of its enemy already, it
+                // engages as it stands: the text asks only that the two be within 2½").
+                formation = u.formation;
+                stop = Some(Stop::NoRoomToTurn { unit: self.name(j).to_string() });
+                self.units[i].no_room = true;
+            } else {
+                if formation != u.formation {
+                    budget -= cost::FORMATION;
+                }
+                if wheel > 0.0 {
+                    path.turns.push(turn_made(u.facing, want, wheel));
+                }
+                budget -= wheel;
+                facing = want;
+            }
+        }
+        let u = &self.units[i];
         // Trotting cavalry may not change direction at all, not even by an incline.
-        let trot = turn(facing, want).abs() < STRAIGHT && u.kind.data().trot > 0.0;
-        budget -= wheel;
-        facing = want;
+        let trot = turn(u.facing, facing).abs() < STRAIGHT && u.kind.data().trot > 0.0;
         // The approach is body to body: the attacker goes straight for the enemy until the gap
         // between their footprints is 2½" (whatever the angle: a line's flank reaches out).
-        let target = e.corners();
+        let target = self.units[t].corners();
         let shape = u.outline(facing, formation);
-        let ahead = volley_table::unit(facing);
-        let gap_at = |s: f64| {
-            let p = u.at + ahead * s;
-            volley_table::convex_distance(&shape.map(|c| c + p), &target)
-        };
         let mut at = u.at;
-        let now = gap_at(0.0);
-        if now > APPROACH + 0.05 && budget > 0.0 {
-            let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
-            let far = u.at.dist(e.at);
-            // The first point of the way where the gap is down to 2½" (the gap only shrinks
-            // until then, going straight for the enemy's centre, and by no more than the way
-            // gone): strides as long as the gap allows, then halving.
-            let (mut lo, mut hi) = (0.0, far);
-            let (mut s, mut gap) = (0.0, now);
-            while s < far {
-                s = (s + (gap - APPROACH).max(PATH_STEP)).min(far);
-                gap = gap_at(s);
-                if gap <= APPROACH {
-                    hi = s;
-                    break;
-                }
-                lo = s;
-            }
-            for _ in 0..40 {
-                let mid = (lo + hi) / 2.0;
-                if gap_at(mid) <= APPROACH {
-                    hi = mid;
+        let now = volley_table::convex_distance(&shape.map(|c| c + at), &target);
+        if stop.is_none() {
+            if now <= APPROACH + 0.05 {
+                stop = Some(Stop::Reached { unit: self.name(t).to_string() });
+            } else if budget > 1e-9 {
+                let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
+                let reach = self.approach_reach(i, at, facing, formation, t);
+                let went = self.advance(i, (facing, formation), budget, rate, reach, Some(t));
+                at = went.to;
+                budget -= went.used;
+                path.went(rate, &went);
+                stop = Some(if went.stop == Stop::Arrived {
+                    Stop::Reached { unit: self.name(t).to_string() }
                 } else {
-                    lo = mid;
-                }
+                    went.stop
+                });
+            } else {
+                stop = Some(Stop::Spent);
             }
-            let (to, used) = self.advance(i, (facing, formation), budget, rate, lo, Some(t));
-            at = to;
-            budget -= used;
+        }
+        if let Some(s) = stop {
+            path.stop = s;
         }
         let reached = volley_table::convex_distance(&shape.map(|c| c + at), &target) <= APPROACH + 0.05;
         let u = &mut self.units[i];
@@ -274,14 +385,25 @@ impl Battle {
         u.facing = facing;
         u.formation = formation;
         self.put(i, at);
-        let u = &mut self.units[i];
+        let name = self.name(t).to_string();
+        self.tell_move(i, MoveKind::Attack { target: name }, path, events);
+        let mounted = |k: usize| self.units[k].kind.arm() == Arm::Cavalry;
         if !reached {
-            u.engage = None;
+            self.units[i].engage = None;
             return;
         }
-        // Engaging takes half a bound; without it the combat is fought next bound.
+        // Engaging takes half a bound; without it the combat is fought next bound. So it is
+        // when the enemy fights elsewhere this bound, or a grouping of the other arm fights it:
+        // the results tables are of infantry against infantry, cavalry against cavalry and
+        // cavalry against infantry, and a grouping reads one of them.
         let defender_busy = combats.iter().any(|(_, atk)| atk.contains(&t));
-        if budget + 1e-9 >= cost::ENGAGE && !defender_busy && !combats.iter().any(|(d, _)| *d == i) {
+        let other_arm = combats
+            .iter()
+            .find(|(d, _)| *d == t)
+            .and_then(|(_, atk)| atk.first())
+            .is_some_and(|&lead| mounted(lead) != mounted(i));
+        let u = &mut self.units[i];
+        if budget + 1e-9 >= cost::ENGAGE && !defender_busy && !other_arm && !combats.iter().any(|(d, _)| *d == i) {
             u.engage = None;
             u.acted = true;
             u.move_left = (budget - cost::ENGAGE).max(0.0);
@@ -322,15 +444,17 @@ impl Battle {
         Some(Situation { attacker: a, defender: def, attacker_group })
     }
 
+    /// Fight the close combat of `attackers` against `defender`; returns the attackers that
+    /// fought it (none if it was not fought).
     pub(super) fn close_combat(
         &mut self,
         defender: usize,
         attackers: &[usize],
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
-    ) -> Result<(), ApplyError> {
+    ) -> Result<Vec<usize>, ApplyError> {
         if !self.units[defender].present() || attackers.iter().any(|&a| !self.units[a].present()) {
-            return Ok(());
+            return Ok(Vec::new());
         }
         // A grouping fires one casualty test: no more units join it than that test's dice
         // allow (the others do not come to grips with this defender this bound).
@@ -347,17 +471,46 @@ impl Battle {
             .map(|(_, k)| k)
             .collect();
         let attackers = attackers.as_slice();
-        let Some(s) = self.situation(defender, attackers) else { return Ok(()) };
+        let Some(s) = self.situation(defender, attackers) else { return Ok(Vec::new()) };
         let names: Vec<String> = attackers.iter().map(|&a| self.name(a).to_string()).collect();
         let dname = self.name(defender).to_string();
         let res = s.resolve_named(chance, &names.join(" and "), &dname).map_err(calc_to_apply)?;
+        let dbody = self.units[defender].corners();
+        let fighters = attackers
+            .iter()
+            .map(|&k| (k, true))
+            .chain([(defender, false)])
+            .map(|(k, attacker)| {
+                let u = &self.units[k];
+                let body = u.corners();
+                crate::events::Fighter {
+                    unit: self.name(k).to_string(),
+                    attacker,
+                    arm: u.kind.arm(),
+                    quality: u.quality,
+                    figures: u.figures,
+                    figures_start: u.figures_start,
+                    greens: u.greens,
+                    frontage: u.frontage(),
+                    at: u.at,
+                    facing: u.facing,
+                    body,
+                    gap: if attacker { volley_table::convex_distance(&body, &dbody) } else { 0.0 },
+                }
+            })
+            .collect();
         for &k in attackers.iter().chain([&defender]) {
             let u = &mut self.units[k];
             u.in_combat = true;
             u.acted = true;
             u.engage = None;
         }
-        events.push(Event::CloseCombat { attackers: names, defender: dname, resolution: Box::new(res.clone()) });
+        events.push(Event::CloseCombat {
+            attackers: names,
+            defender: dname,
+            resolution: Box::new(res.clone()),
+            fighters,
+        });
         let table = res.table;
         // Take the results: greens and casualties on every unit of a grouping (casualties in turn).
         self.take(attackers, res.attacker.greens, res.attacker.casualties + res.attacker.test_casualties, events);
@@ -390,7 +543,7 @@ impl Battle {
             let (enemy, eres) = (&sides[1 - g], if g == 0 { &res.defender } else { &res.attacker });
             self.follow_result(table, units, result, enemy, eres, &s, g == 0, chance, events)?;
         }
-        Ok(())
+        Ok(attackers.to_vec())
     }
 
     /// Green counters and casualties on a grouping: greens on each, casualties one at a time
@@ -597,8 +750,16 @@ impl Battle {
                 u.state = State::Rallying;
                 u.order = order;
                 u.order_seq = seq.wrapping_sub(1);
-                u.facing = norm_heading(u.facing + 180.0);
                 events.push(Event::ChangedSides { unit: name, to: self.stat.sides[usize::from(to)].clone() });
+                // It turns about to face its old side, if it has room to.
+                let u = &self.units[k];
+                let about = norm_heading(u.facing + 180.0);
+                if self.turn_blocked(k, u.at, (u.facing, u.formation), (about, u.formation)).is_none() {
+                    let mut path = self.path_from(k, 1.0);
+                    path.turns.push(turn_made(u.facing, about, 0.0));
+                    self.units[k].facing = about;
+                    self.tell_move(k, MoveKind::ChangedSides, path, events);
+                }
                 self.take(&[k], 2, 1, events);
                 return;
             }
@@ -622,5 +783,108 @@ impl Battle {
             quarters[((rel / 90.0) as usize).min(3)] = true;
         }
         quarters.iter().filter(|&&q| q).count() >= 3
+    }
+}
+
+/// Two enemies this near each other, body to body, stand in contact (the close-combat distance,
+/// with the approach's tolerance).
+pub const CONTACT: f64 = APPROACH + 0.05;
+
+impl Battle {
+    /// Enemies standing within 2½" of each other at the end of the bound with no close combat
+    /// between them this bound are told, each with why it does not attack the other (if the
+    /// engine knows why: a pair it cannot explain is left untold).
+    pub(super) fn tell_contacts(&self, fought: &[(usize, Vec<usize>)], events: &mut Vec<Event>) {
+        let diag = |u: &Unit| u.radius().hypot(u.depth() / 2.0);
+        for a in 0..self.units.len() {
+            let x = &self.units[a];
+            if !x.present() {
+                continue;
+            }
+            let xr = diag(x);
+            for b in self.units_near(x.at, xr + 1.5 * self.reach() + CONTACT + 0.1) {
+                let y = &self.units[b];
+                if b <= a || y.side == x.side || !y.present() || x.at.dist(y.at) > xr + diag(y) + CONTACT {
+                    continue;
+                }
+                let gap = volley_table::convex_distance(&x.corners(), &y.corners());
+                if gap > CONTACT
+                    || fought.iter().any(|(d, atk)| (*d == a && atk.contains(&b)) || (*d == b && atk.contains(&a)))
+                {
+                    continue;
+                }
+                if let (Some(wa), Some(wb)) = (self.no_attack(a, b, fought), self.no_attack(b, a, fought)) {
+                    events.push(Event::Contact {
+                        units: [self.name(a).to_string(), self.name(b).to_string()],
+                        why: [wa, wb],
+                        gap,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Why unit `a` does not attack enemy `b` standing beside it, at the end of a bound in which
+    /// `fought` were the close combats (defender, attackers).
+    fn no_attack(&self, a: usize, b: usize, fought: &[(usize, Vec<usize>)]) -> Option<NoAttack> {
+        let x = &self.units[a];
+        let name = |k: usize| self.name(k).to_string();
+        match x.state {
+            State::Steady => {}
+            State::Pursuing { target } => {
+                return Some(NoAttack::NotInOrder { state: format!("pursuing {}", name(usize::from(target))) });
+            }
+            State::Withdrawing => return Some(NoAttack::NotInOrder { state: "withdrawing".into() }),
+            State::Running => return Some(NoAttack::NotInOrder { state: "running".into() }),
+            State::Rallying => return Some(NoAttack::NotInOrder { state: "rallying".into() }),
+            State::Gone(_) => return None,
+        }
+        if x.kind.is_guns() {
+            return Some(NoAttack::Guns);
+        }
+        if let Some((d, atk)) = fought.iter().find(|(d, atk)| *d == a || atk.contains(&a)) {
+            let enemy = if *d == a { atk.first().copied()? } else { *d };
+            return Some(NoAttack::FoughtOther { enemy: name(enemy) });
+        }
+        let mounted = |k: usize| self.units[k].kind.arm() == Arm::Cavalry;
+        match x.engage.map(usize::from) {
+            Some(t) if t == b => {
+                let other_arm = fought
+                    .iter()
+                    .find(|(d, _)| *d == b)
+                    .and_then(|(_, atk)| atk.first())
+                    .is_some_and(|&lead| mounted(lead) != mounted(a));
+                return Some(if other_arm { NoAttack::OtherArm } else { NoAttack::Engaged });
+            }
+            Some(t) => return Some(NoAttack::GoesFor { enemy: name(t) }),
+            None => {}
+        }
+        if let Some(e) = (0..self.units.len()).find(|&e| {
+            let v = &self.units[e];
+            v.present() && v.side != x.side && v.engage == Some(a as u16)
+        }) {
+            return Some(NoAttack::Receives { enemy: name(e) });
+        }
+        if x.hold_here {
+            return Some(NoAttack::UnderControl);
+        }
+        if !matches!(x.order, Order::Attack { .. }) {
+            return Some(NoAttack::NotOrdered);
+        }
+        if x.greens >= TIRED {
+            return Some(NoAttack::Spent { greens: x.greens });
+        }
+        if x.second_line
+            && self.units.iter().any(|f| f.wing == x.wing && !f.second_line && f.in_order() && f.greens < TIRED)
+        {
+            return Some(NoAttack::SecondLine);
+        }
+        if x.no_room {
+            return Some(NoAttack::NoRoomToTurn);
+        }
+        match self.attack_target(a) {
+            Some(t) if t != b => Some(NoAttack::GoesFor { enemy: name(t) }),
+            _ => None,
+        }
     }
 }

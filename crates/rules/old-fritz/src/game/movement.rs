@@ -1,6 +1,39 @@
 //! Movement and its limits (sections 3 and 4): marches, wheels, obstacles, bodies in the way.
 
 use super::*;
+use crate::events::{MoveKind, Path, Stop, TurnMade};
+
+/// Two bodies nearer than this, inches, touch: a turn that would bring a unit's footprint this
+/// near an enemy's swings into it.
+pub const TOUCH: f64 = 0.01;
+/// The most steps a turn's sweep is checked in before a grazing turn is counted as touching.
+const SWEEP_STEPS: usize = 400;
+
+/// Where a move along a straight way ended, the part of the bound it used, and why it stopped.
+pub(super) struct Went {
+    /// Where the unit's centre ends.
+    pub to: Point,
+    /// The part of the bound used.
+    pub used: f64,
+    /// Why it ended there.
+    pub stop: Stop,
+    /// It crossed a linear obstacle (half a bound).
+    pub obstacle: bool,
+    /// It crossed a wagon park (half speed).
+    pub wagons: bool,
+    /// The inches it set out to go.
+    pub ordered: f64,
+}
+
+/// A turn from `from` to `to` costing `cost` of the bound.
+pub(super) fn turn_made(from: f64, to: f64, cost: f64) -> TurnMade {
+    TurnMade { from, to, degrees: turn(from, to), cost }
+}
+
+/// The farthest a footprint's corner reaches from its centre.
+fn half_diagonal(outline: &[Point; 4]) -> f64 {
+    outline.iter().map(|c| c.len()).fold(0.0, f64::max)
+}
 
 impl Battle {
     pub(super) fn rear_heading(&self, side: SideId) -> f64 {
@@ -9,7 +42,7 @@ impl Battle {
 
     /// Move every unit in good order as its order says; returns the close combats to fight
     /// this bound: (defender, attackers).
-    pub(super) fn move_units(&mut self) -> Vec<(usize, Vec<usize>)> {
+    pub(super) fn move_units(&mut self, events: &mut Vec<Event>) -> Vec<(usize, Vec<usize>)> {
         let mut combats: Vec<(usize, Vec<usize>)> = Vec::new();
         for i in 0..self.units.len() {
             let u = &self.units[i];
@@ -20,13 +53,22 @@ impl Battle {
                 continue;
             }
             if u.busy > 0.0 {
+                let name = self.name(i).to_string();
                 let u = &mut self.units[i];
                 u.busy -= 1.0;
                 u.acted = true;
+                let up = !u.limbered;
                 if u.busy <= 0.0 {
                     u.busy = 0.0;
                     u.limbered = !u.limbered;
                 }
+                events.push(Event::Limbering {
+                    unit: name,
+                    up,
+                    bounds: u.kind.data().limber_bounds,
+                    done: u.busy <= 0.0,
+                    why: "(its work goes on)".into(),
+                });
                 continue;
             }
             // A unit an enemy has come to grips with (to fight this bound or the next) stays to
@@ -45,11 +87,11 @@ impl Battle {
                 continue;
             }
             if let Some(t) = self.attack_target(i) {
-                self.attack(i, t, &mut combats);
+                self.attack(i, t, &mut combats, events);
                 continue;
             }
             if u.kind.is_guns() {
-                self.work_guns(i);
+                self.work_guns(i, events);
                 continue;
             }
             if u.greens >= TIRED && matches!(u.order, Order::Attack { .. }) {
@@ -57,14 +99,14 @@ impl Battle {
                 // where it would only be shot to pieces bound after bound: it falls back out of
                 // close range first.
                 if let Some(need) = self.canister_depth(i) {
-                    self.fall_back(i, need);
+                    self.fall_back(i, need, events);
                 }
                 continue;
             }
             if u.hold_here {
                 continue;
             }
-            self.march(i);
+            self.march(i, events);
         }
         combats
     }
@@ -85,22 +127,76 @@ impl Battle {
     }
 
     /// Unit `i` turns to its rear and walks back `need` inches (and a little more), as far as a
-    /// bound allows.
-    pub(super) fn fall_back(&mut self, i: usize, need: f64) {
+    /// bound allows — if it has room to turn.
+    pub(super) fn fall_back(&mut self, i: usize, need: f64, events: &mut Vec<Event>) {
         let u = &self.units[i];
+        let mut path = self.path_from(i, 1.0);
         let back = self.rear_heading(u.side);
         let c = turn_cost(u.facing, back);
-        let (to, _) = self.advance(i, (back, u.formation), 1.0 - c, u.kind.data().walk, need + 0.5, None);
+        if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (back, u.formation)) {
+            path.stop = Stop::NoRoomToTurn { unit: self.name(j).to_string() };
+            self.units[i].no_room = true;
+            self.tell_move(i, MoveKind::FallBack, path, events);
+            return;
+        }
+        if c > 0.0 {
+            path.turns.push(turn_made(u.facing, back, c));
+        }
+        let rate = u.kind.data().walk;
+        let went = self.advance(i, (back, u.formation), 1.0 - c, rate, need + 0.5, None);
+        path.went(rate, &went);
         let u = &mut self.units[i];
         u.acted = true;
         u.facing = back;
-        self.put(i, to);
+        self.put(i, went.to);
+        self.tell_move(i, MoveKind::FallBack, path, events);
+    }
+
+    /// A path starting where unit `i` stands, with `budget` of the bound for it.
+    pub(super) fn path_from(&self, i: usize, budget: f64) -> Path {
+        let u = &self.units[i];
+        Path {
+            from: u.at,
+            to: u.at,
+            facing_from: u.facing,
+            facing: u.facing,
+            formation_from: u.formation,
+            formation: u.formation,
+            turns: Vec::new(),
+            budget,
+            rate: 0.0,
+            ordered: 0.0,
+            distance: 0.0,
+            obstacle: false,
+            wagons: false,
+            stop: Stop::Arrived,
+        }
+    }
+
+    /// `path` ended where unit `i` now stands, as it now faces.
+    pub(super) fn path_ended(&self, i: usize, mut path: Path) -> Path {
+        let u = &self.units[i];
+        path.to = u.at;
+        path.facing = u.facing;
+        path.formation = u.formation;
+        path.distance = path.from.dist(u.at);
+        path
+    }
+
+    /// Tell unit `i`'s move, ended where the unit now stands, if it moved, turned, changed
+    /// formation or tried and could not.
+    pub(super) fn tell_move(&self, i: usize, what: MoveKind, path: Path, events: &mut Vec<Event>) {
+        let path = self.path_ended(i, path);
+        let changed = path.distance > 0.0 || path.facing != path.facing_from || path.formation != path.formation_from;
+        if changed || matches!(path.stop, Stop::NoRoomToTurn { .. } | Stop::NoTime) || path.ordered > 0.0 {
+            events.push(Event::Moved { unit: self.name(i).to_string(), what, path });
+        }
     }
 
     /// Move unit `i` along `facing` for up to `budget` of a bound at `rate` inches a bound, no
     /// farther than `limit`: shortened where it would cross a linear obstacle (half a bound),
     /// the wagon parks (half speed), impassable ground, or come too near other units (`target`
-    /// may be approached to 2½"). Returns where it ends and the budget used.
+    /// may be approached to 2½").
     pub(super) fn advance(
         &self,
         i: usize,
@@ -109,27 +205,33 @@ impl Battle {
         rate: f64,
         limit: f64,
         target: Option<usize>,
-    ) -> (Point, f64) {
+    ) -> Went {
         let u = &self.units[i];
         let facing = shape.0;
         let mut reach = (budget * rate).min(limit).max(0.0);
+        let ordered = reach;
         let mut end = u.at.toward(facing, reach);
         if self.crosses_obstacle(u.at, end) {
             reach = ((budget - cost::OBSTACLE).max(0.0) * rate).min(limit);
             end = u.at.toward(facing, reach);
         }
-        if self.stat.parks.iter().any(|&(c, h)| segment_meets_box(u.at, end, c, h)) {
+        let wagons = self.stat.parks.iter().any(|&(c, h)| segment_meets_box(u.at, end, c, h));
+        if wagons {
             reach /= 2.0;
             end = u.at.toward(facing, reach);
         }
-        let end = self.clear_end(i, u.at, end, target, shape);
+        let (end, stop) = self.clear_end(i, u.at, end, target, shape);
         let moved = end.dist(u.at);
         let used = if rate > 0.0 { (moved / rate).min(budget) } else { 0.0 };
-        (end, if moved > 0.0 && self.crosses_obstacle(u.at, end) { (used + cost::OBSTACLE).min(budget) } else { used })
+        let obstacle = moved > 0.0 && self.crosses_obstacle(u.at, end);
+        let used = if obstacle { (used + cost::OBSTACLE).min(budget) } else { used };
+        let stop = stop.unwrap_or(if reach >= limit - 1e-9 { Stop::Arrived } else { Stop::Spent });
+        Went { to: end, used, stop, obstacle, wagons, ordered }
     }
 
     /// The farthest point on the way from `from` towards `to` where unit `i` may end its move:
-    /// the way there passable, crossing no enemy body, and room to stand at the end.
+    /// the way there passable, crossing no enemy body, and room to stand at the end; with why it
+    /// ended short of `to`, if it did.
     pub(super) fn clear_end(
         &self,
         i: usize,
@@ -137,23 +239,31 @@ impl Battle {
         to: Point,
         target: Option<usize>,
         shape: (f64, Formation),
-    ) -> Point {
-        let limit = self.first_contact(i, from, to, target, shape);
+    ) -> (Point, Option<Stop>) {
+        let (limit, hit) = self.first_contact(i, from, to, target, shape);
         let last = (limit < 1.0).then(|| from.lerp(to, limit));
         let tenths = (1..=10).rev().map(|k| f64::from(k) / 10.0).filter(|&t| t <= limit).map(|t| from.lerp(to, t));
+        let mut why = hit.map(|j| Stop::Body { unit: self.name(j).to_string() });
         for p in last.into_iter().chain(tenths) {
-            if self.stat.table.segment_passable(from, p) && self.room_at(i, p, target) {
-                return p;
+            if !self.stat.table.segment_passable(from, p) {
+                why.get_or_insert(Stop::Ground);
+                continue;
             }
+            if let Some(j) = self.crowded_at(i, p, target, shape) {
+                why.get_or_insert(Stop::Room { unit: self.name(j).to_string() });
+                continue;
+            }
+            return (p, if p == to { None } else { why });
         }
-        from
+        (from, Some(why.unwrap_or(Stop::Ground)))
     }
 
     /// How far along the way from `from` to `to` (a fraction) unit `i`'s footprint, with the
     /// facing and formation it moves in (`shape`), goes before it would overlap the footprint of
-    /// an enemy unit in good order (not its `target`, nor one it already overlaps): units are
-    /// bodies, and no move passes through one. 1 if nothing is in the way. Worked out exactly
-    /// (`volley_table::convex_sweep`); the move stops a fortieth of an inch short.
+    /// an enemy unit (not its `target`, nor one it already overlaps), and that enemy: units are
+    /// bodies, and no move passes through one — a running enemy's no more than a steady one's.
+    /// 1 if nothing is in the way. Worked out exactly (`volley_table::convex_sweep`); the move
+    /// stops a fortieth of an inch short.
     pub(super) fn first_contact(
         &self,
         i: usize,
@@ -161,11 +271,11 @@ impl Battle {
         to: Point,
         target: Option<usize>,
         shape: (f64, Formation),
-    ) -> f64 {
+    ) -> (f64, Option<usize>) {
         let u = &self.units[i];
         let len = from.dist(to);
         if len < 1e-9 {
-            return 1.0;
+            return (1.0, None);
         }
         let start = u.outline(shape.0, shape.1).map(|c| c + from);
         // The farthest its footprint reaches from its centre.
@@ -176,9 +286,10 @@ impl Battle {
         // (each enemy's footprint against the moving one is an interval of the way); enemies it
         // already overlaps at the start are passed (it is leaving them).
         let mut first = f64::INFINITY;
+        let mut who = None;
         for j in self.units_near(from.lerp(to, 0.5), r) {
             let v = &self.units[j];
-            if j == i || Some(j) == target || v.side == u.side || !v.present() || v.state == State::Running {
+            if j == i || Some(j) == target || v.side == u.side || !v.present() {
                 continue;
             }
             // Far from the whole way (by the circles round both footprints): it cannot be met.
@@ -188,32 +299,86 @@ impl Battle {
             if let Some((lo, hi)) = volley_table::convex_sweep(&start, dir, &v.corners()) {
                 if lo >= 0.0 && lo < first && !(lo <= 0.0 && hi > 0.0) {
                     first = lo;
+                    who = Some(j);
                 }
             }
         }
         if first >= len {
-            return 1.0;
+            return (1.0, None);
         }
         // Stop just short of it.
-        ((first - PATH_STEP / 10.0) / len).max(0.0)
+        (((first - PATH_STEP / 10.0) / len).max(0.0), who)
     }
 
-    pub(super) fn room_at(&self, i: usize, p: Point, target: Option<usize>) -> bool {
+    /// The unit, if any, that leaves unit `i` no room to stand at `p` in `shape`: a friend whose
+    /// circle it would come into (unless it gets no nearer), or an enemy whose body it would
+    /// come within 2½" of (its `target` excepted, which it may approach to 2½"), unless it gets
+    /// no nearer that enemy than it stood.
+    pub(super) fn crowded_at(
+        &self,
+        i: usize,
+        p: Point,
+        target: Option<usize>,
+        shape: (f64, Formation),
+    ) -> Option<usize> {
         let u = &self.units[i];
+        let outline = u.outline(shape.0, shape.1);
+        let body = outline.map(|c| c + p);
+        let start = outline.map(|c| c + u.at);
+        let ur = half_diagonal(&outline);
         // Nobody farther than this can be in the way: the widest footprint's reach, or the
-        // approach distance with the deepest.
-        let r = (0.9 * (u.radius() + self.reach())).max(APPROACH + (u.depth() + self.reach()) / 2.0) + 0.1;
-        self.units_near(p, r).map(|j| (j, &self.units[j])).all(|(j, v)| {
-            if j == i || Some(j) == target || !v.present() || v.state == State::Running {
-                return true;
+        // approach distance with the widest.
+        let r = (0.9 * (u.radius() + self.reach())).max(APPROACH + ur + 1.5 * self.reach()) + 0.1;
+        self.units_near(p, r).find(|&j| {
+            let v = &self.units[j];
+            if j == i || !v.present() {
+                return false;
             }
             let d = v.at.dist(p);
             if v.side == u.side {
-                d >= 0.9 * (u.radius() + v.radius()) || d >= v.at.dist(u.at) - 1e-9
-            } else {
-                let gap = APPROACH + (u.depth() + v.depth()) / 2.0;
-                d >= gap - 0.05 - if Some(j) == target { 0.1 } else { 0.0 } || d >= v.at.dist(u.at) - 1e-9
+                return !(d >= 0.9 * (u.radius() + v.radius()) || d >= v.at.dist(u.at) - 1e-9);
             }
+            let vr = v.radius().hypot(v.depth() / 2.0);
+            if d > APPROACH + ur + vr + 0.1 {
+                return false;
+            }
+            let corners = v.corners();
+            let gap = volley_table::convex_distance(&body, &corners);
+            let need = APPROACH - if Some(j) == target { 0.15 } else { 0.05 };
+            gap < need && gap < volley_table::convex_distance(&start, &corners) - 1e-9
+        })
+    }
+
+    /// The enemy, if any, whose body unit `i` standing at `at` would swing into by turning from
+    /// `from` to `to` (facing and formation) about its centre: the whole sweep of its footprint
+    /// is checked, not only where it ends (a wheel that passes through a body and out again is
+    /// as bad as one that ends in it). Enemies it already overlaps are passed.
+    pub(super) fn turn_blocked(
+        &self,
+        i: usize,
+        at: Point,
+        from: (f64, Formation),
+        to: (f64, Formation),
+    ) -> Option<usize> {
+        let u = &self.units[i];
+        let angle = turn(from.0, to.0);
+        let formations: &[Formation] = if from.1 == to.1 { &[from.1] } else { &[from.1, to.1] };
+        let r = formations.iter().map(|&f| half_diagonal(&u.outline(from.0, f))).fold(0.0, f64::max);
+        let start = u.outline(from.0, from.1).map(|c| c + at);
+        self.units_near(at, r + 1.5 * self.reach() + 0.1).find(|&j| {
+            let v = &self.units[j];
+            if j == i || v.side == u.side || !v.present() {
+                return false;
+            }
+            // Apart by more than the circles round both footprints: never met.
+            if v.at.dist(at) > r + v.radius().hypot(v.depth() / 2.0) + TOUCH {
+                return false;
+            }
+            let body = v.corners();
+            if volley_table::convex_overlap(&start, &body) {
+                return false;
+            }
+            formations.iter().any(|&f| sweep_meets(u, at, f, from.0, angle, r, &body))
         })
     }
 
@@ -243,67 +408,179 @@ impl Battle {
     }
 
     /// A unit that is not attacking goes where its order sends it.
-    pub(super) fn march(&mut self, i: usize) {
-        self.march_with(i, 1.0);
+    pub(super) fn march(&mut self, i: usize, events: &mut Vec<Event>) {
+        self.march_with(i, 1.0, MoveKind::March, events);
     }
 
-    /// [`Battle::march`] with `budget` of the bound's move.
-    pub(super) fn march_with(&mut self, i: usize, budget: f64) {
+    /// [`Battle::march`] with `budget` of the bound's move. Every turn and change of formation
+    /// is paid for out of the budget and made only if it fits in it, and only if the unit's line
+    /// has room to swing (no enemy body in the sweep).
+    pub(super) fn march_with(&mut self, i: usize, budget: f64, what: MoveKind, events: &mut Vec<Event>) {
         let u = &self.units[i];
         let Some(dest) = u.dest else { return };
+        let mut path = self.path_from(i, budget);
         let far = u.at.dist(dest);
         let enemy = self.nearest_enemy(i);
         let mut budget = budget;
         let mut facing = u.facing;
-        let mut formation = u.formation;
         let column_wanted = u.kind.arm() == Arm::Infantry
             && matches!(u.order, Order::MoveTo { .. } | Order::WithdrawTo { .. })
             && far > 12.0
             && enemy.is_none_or(|(_, d)| d > COLUMN_CLEAR);
         let wanted = if column_wanted { Formation::Column } else { Formation::Line };
-        if wanted != formation && u.kind.arm() == Arm::Infantry {
-            formation = wanted;
-            budget -= cost::FORMATION;
+        let mut formation = if u.kind.arm() == Arm::Infantry { wanted } else { u.formation };
+        let want = if far > 0.3 { heading_to(u.at, dest) } else { facing };
+        let c = turn_cost(facing, want);
+        // Only 180° is an about turn (half a bound); any other turn over 45° is a wheel of a
+        // whole bound. A change of formation and such a wheel do not both fit in one bound:
+        // the unit wheels this bound and changes formation the next.
+        if formation != u.formation && c + cost::FORMATION > budget + 1e-9 {
+            formation = u.formation;
         }
+        let reform = if formation != u.formation { cost::FORMATION } else { 0.0 };
+        let mut stop = None;
         let mut at = u.at;
-        if far > 0.3 {
-            let want = heading_to(u.at, dest);
-            // Only 180° is an about turn (half a bound); any other turn over 45° is a wheel of a
-            // whole bound. A change of formation and such a wheel do not both fit in one bound:
-            // the unit wheels this bound and changes formation the next.
-            let c = turn_cost(facing, want);
-            let reform = if u.formation != formation { cost::FORMATION } else { 0.0 };
-            if c + reform > 1.0 {
+        if c > budget + 1e-9 {
+            // Too little of the bound is left for the turn it needs (a winner finishing its
+            // move): it does not turn.
+            stop = Some(Stop::NoTime);
+            formation = u.formation;
+        } else if want != facing || reform > 0.0 {
+            if let Some(j) = self.turn_blocked(i, u.at, (facing, u.formation), (want, formation)) {
+                stop = Some(Stop::NoRoomToTurn { unit: self.name(j).to_string() });
                 formation = u.formation;
-                budget += cost::FORMATION;
-            }
-            budget -= c;
-            let straight = turn(facing, want).abs() < STRAIGHT;
-            facing = want;
-            if budget > 0.0 {
-                let trot = straight && u.kind.data().trot > 0.0;
-                let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
-                let (to, used) = self.advance(i, (facing, formation), budget, rate, far, None);
-                at = to;
-                budget -= used;
+                self.units[i].no_room = true;
+            } else {
+                if c > 0.0 {
+                    path.turns.push(turn_made(facing, want, c));
+                }
+                budget -= c + reform;
+                facing = want;
             }
         }
-        // Arrived (or holding): face the nearest enemy within reach if there is time.
-        if at.dist(dest) <= 0.3 && budget >= cost::WHEEL_UP_TO_45 {
+        let (start_facing, data, order) = (self.units[i].facing, self.units[i].kind.data(), self.units[i].order);
+        let mut trotted = false;
+        if stop.is_none() && far > 0.3 {
+            if budget > 1e-9 {
+                // Trotting cavalry may not change direction at all: any turn means walking.
+                let trot = turn(start_facing, facing).abs() < STRAIGHT && data.trot > 0.0;
+                trotted = trot;
+                let rate = if trot { data.trot } else { data.walk };
+                let went = self.advance(i, (facing, formation), budget, rate, far, None);
+                at = went.to;
+                budget -= went.used;
+                path.went(rate, &went);
+                stop = Some(went.stop);
+            } else {
+                stop = Some(Stop::Spent);
+            }
+        }
+        // Arrived (or holding): face the nearest enemy within reach if there is time and room —
+        // but not after trotting there (trotting cavalry may not change direction at all).
+        if stop.as_ref().is_none_or(|s| *s == Stop::Arrived)
+            && !trotted
+            && at.dist(dest) <= 0.3
+            && budget >= cost::WHEEL_UP_TO_45
+        {
             if let Some((j, d)) = enemy {
-                if d <= 24.0 && matches!(u.order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve) {
+                if d <= 24.0 && matches!(order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve) {
                     let want = heading_to(at, self.units[j].at);
                     let c = turn_cost(facing, want);
-                    if c > 0.0 && c <= budget {
-                        facing = want;
+                    if c > 0.0 && c <= budget + 1e-9 {
+                        if self.turn_blocked(i, at, (facing, formation), (want, formation)).is_none() {
+                            path.turns.push(turn_made(facing, want, c));
+                            facing = want;
+                        } else {
+                            self.units[i].no_room = true;
+                        }
                     }
                 }
             }
+        }
+        if let Some(s) = stop {
+            path.stop = s;
         }
         let u = &mut self.units[i];
         u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
         u.facing = facing;
         u.formation = formation;
         self.put(i, at);
+        self.tell_move(i, what, path, events);
     }
+
+    /// How far unit `i`, from `at` facing `facing` in `formation`, goes straight ahead before the
+    /// gap between its body and enemy `t`'s is down to 2½" (or as far as the two centres are
+    /// apart, if it never is).
+    pub(super) fn approach_reach(&self, i: usize, at: Point, facing: f64, formation: Formation, t: usize) -> f64 {
+        let u = &self.units[i];
+        let e = &self.units[t];
+        let target = e.corners();
+        let shape = u.outline(facing, formation);
+        let ahead = volley_table::unit(facing);
+        let gap_at = |s: f64| {
+            let p = at + ahead * s;
+            volley_table::convex_distance(&shape.map(|c| c + p), &target)
+        };
+        let far = at.dist(e.at);
+        let now = gap_at(0.0);
+        if now <= APPROACH {
+            return 0.0;
+        }
+        // The first point of the way where the gap is down to 2½" (the gap only shrinks until
+        // then, going straight for the enemy's centre, and by no more than the way gone):
+        // strides as long as the gap allows, then halving.
+        let (mut lo, mut hi) = (0.0, far);
+        let (mut s, mut gap) = (0.0, now);
+        while s < far {
+            s = (s + (gap - APPROACH).max(PATH_STEP)).min(far);
+            gap = gap_at(s);
+            if gap <= APPROACH {
+                hi = s;
+                break;
+            }
+            lo = s;
+        }
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if gap_at(mid) <= APPROACH {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        lo
+    }
+}
+
+impl Path {
+    /// Note a straight move at `rate` that came to `went`.
+    pub(super) fn went(&mut self, rate: f64, went: &Went) {
+        self.rate = rate;
+        self.ordered = went.ordered;
+        self.obstacle = went.obstacle;
+        self.wagons = went.wagons;
+        self.stop = went.stop.clone();
+    }
+}
+
+/// Whether unit `u`'s footprint in `formation`, centred at `at`, turning from `from` through
+/// `angle` degrees, comes to touch the convex `body`. Conservative advancement: at each step the
+/// footprint is `d` from the body, and no point of it, `r` at most from the centre, moves farther
+/// than `r` times the angle turned, so it may turn `d / r` radians more before it can touch.
+fn sweep_meets(u: &Unit, at: Point, formation: Formation, from: f64, angle: f64, r: f64, body: &[Point; 4]) -> bool {
+    let total = angle.abs().to_radians();
+    let sign = if angle < 0.0 { -1.0 } else { 1.0 };
+    let mut done = 0.0f64;
+    for _ in 0..SWEEP_STEPS {
+        let shape = u.outline(from + sign * done.to_degrees(), formation).map(|c| c + at);
+        let d = volley_table::convex_distance(&shape, body);
+        if d < TOUCH {
+            return true;
+        }
+        if done >= total {
+            return false;
+        }
+        done = (done + d / r.max(1e-9)).min(total);
+    }
+    true
 }
