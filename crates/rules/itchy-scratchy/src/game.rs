@@ -402,8 +402,20 @@ impl Battle {
         }
         let there = self.stat.terrain(target.area);
         let (between_areas, corners) = line_between(u.area, target.area);
-        if self.stat.terrain(u.area).cover() && range > 1 && self.stat.terrain(u.area.next(u.facing)).cover() {
-            return illegal!("{} is not on the edge of its cover in the direction it attacks", self.name(ai));
+        // Out of cover only from its edge in the direction of fire: the first area the line of
+        // fire enters (not the one the unit faces, which the line may pass beside) holds no
+        // cover; at one area that is the target's own, which may be cover (1 area into it).
+        if let Some(&first) = between_areas.first().filter(|_| self.stat.terrain(u.area).cover()) {
+            let t = self.stat.terrain(first);
+            if t.cover() {
+                return illegal!(
+                    "{} is not on the edge of its cover in the direction it attacks: the line of fire enters {} at [{}, {}]",
+                    self.name(ai),
+                    t.name(),
+                    first.col,
+                    first.row
+                );
+            }
         }
         // The line of fire may enter one area of cover, the target's own: any cover on the way
         // (woods and buildings also block the sight) stops it, and so do two areas of it

@@ -725,6 +725,46 @@ fn is_14_15_17_attacking_out_of_cover() {
 }
 
 #[test]
+fn oblique_fire_out_of_a_wood_is_judged_in_the_direction_of_fire_not_the_facing() {
+    // IS-15 the other way round: heavy guns G in woods at [0, 0] facing north, with woods ahead
+    // at [0, 1] and open ground beside at [1, 0]. The area ahead is not where the guns fire:
+    // at T (56.3° off the facing) the line leaves through the open east side, at U (45°) through
+    // the corner between the wood ahead and the open area beside it; both are fired at from the
+    // edge of the wood (interpretation 10). Straight ahead, at V, the line enters the wood ahead.
+    //
+    //   row 3   V  .  .  .
+    //   row 2   .  .  U  T      (T and U in separate battles: U stands on the line to T)
+    //   row 1   #  .  .  .      # woods
+    //   row 0   G# .  .  .
+    //          c0 c1 c2 c3
+    let guns = |woods_at: &[[i16; 2]], target: [i16; 2]| {
+        let red = format!(
+            r#"{{ name = "T", kind = "infantry", at = [{}, {}] }}, {{ name = "V", kind = "infantry", at = [0, 3] }}"#,
+            target[0], target[1]
+        );
+        let mut b = battle(
+            r#"{ name = "G", kind = "artillery", at = [0, 0], weapon = "rifled_heavy_artillery" }"#,
+            &red,
+            &woods(woods_at),
+        );
+        b.units[0].area = Area::new(9, 0); // Blue's General out of the way
+        blue_first(&mut b);
+        b
+    };
+    let wood = [[0, 0], [0, 1]];
+    assert_eq!(may_attack(&guns(&wood, [3, 2]), "G", "T"), Ok((5, false)));
+    assert_eq!(may_attack(&guns(&wood, [2, 2]), "G", "T"), Ok((4, false)));
+    let why = may_attack(&guns(&wood, [3, 2]), "G", "V").unwrap_err();
+    assert!(why.contains("edge of its cover") && why.contains("woods at [0, 1]"), "{why}");
+    // With the side wood too, the line leaves through woods either way.
+    let wider = [[0, 0], [0, 1], [1, 0]];
+    let why = may_attack(&guns(&wider, [3, 2]), "G", "T").unwrap_err();
+    assert!(why.contains("edge of its cover") && why.contains("woods at [1, 0]"), "{why}");
+    let why = may_attack(&guns(&wider, [2, 2]), "G", "T").unwrap_err();
+    assert!(why.contains("corner"), "{why}");
+}
+
+#[test]
 fn is_35_36_only_a_faced_unit_is_kept_from_the_enemy_s_rear() {
     // IS-36: a unit beside an enemy's flank (not faced) may go round to its rear; it stops on
     // entering the area behind the enemy, which is adjacent to it.
