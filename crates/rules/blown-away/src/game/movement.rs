@@ -480,7 +480,12 @@ impl Battle {
                     }
                 }
                 for &oi in &goals {
-                    if !entered[oi] && buf.iter().any(|&(_, p)| point_in_polygon(p, &self.stat.objectives[oi].points)) {
+                    let (bb, poly) = (&self.stat.objective_boxes[oi], &self.stat.objectives[oi].points);
+                    if !entered[oi]
+                        && buf
+                            .iter()
+                            .any(|&(_, p)| volley_table::in_box(bb, p, 1e-9) && super::victory::on_objective(p, poly))
+                    {
                         entered[oi] = true;
                     }
                 }

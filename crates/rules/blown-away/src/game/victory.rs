@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Whether a man standing at `p` is on the objective outlined by `poly`: inside it or on its
+/// outline, every edge alike (a man on the edge of a hill stands on the hill; the ray test of a
+/// point in a polygon alone counts two of a rectangle's edges and not the other two).
+pub(super) fn on_objective(p: Point, poly: &[Point]) -> bool {
+    point_in_polygon(p, poly) || (0..poly.len()).any(|i| dist_to_segment(p, poly[i], poly[(i + 1) % poly.len()]) < 1e-9)
+}
+
 impl Battle {
     pub(super) fn update_objectives(&mut self, entered_by: Option<(SideId, &[bool])>, events: &mut Vec<Event>) {
         for oi in 0..self.stat.objectives.len() {
@@ -12,7 +19,7 @@ impl Battle {
                 if !present[usize::from(u.side) & 1]
                     && u.men
                         .iter()
-                        .any(|m| m.in_ranks() && volley_table::in_box(bb, m.at, 0.0) && point_in_polygon(m.at, poly))
+                        .any(|m| m.in_ranks() && volley_table::in_box(bb, m.at, 1e-9) && on_objective(m.at, poly))
                 {
                     present[usize::from(u.side) & 1] = true;
                 }
