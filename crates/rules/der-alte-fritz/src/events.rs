@@ -152,11 +152,15 @@ pub enum Event {
         target: u16,
         /// What the way to contact costs, inches, as things stand now.
         cost: f64,
-        /// Its reach: the formation's rate and the charge bonus, halved if shaken and if it
-        /// turns.
+        /// Its reach: the formation's rate and the charge bonus (obliquely, the rate less 2"),
+        /// halved if shaken and if it turns.
         reach: f64,
-        /// Degrees it turns to face its target (0: straight ahead).
+        /// Degrees it turns to face its target (0: straight ahead or obliquely).
         turned: f64,
+        /// Degrees off its front it goes obliquely, its facing kept (the Prussian oblique: its
+        /// rate less 2"); 0: not obliquely.
+        #[serde(default)]
+        oblique: f64,
         /// It comes from behind the line of the target's front edge: a flank or rear attack.
         flank: bool,
         /// In words.
@@ -207,6 +211,9 @@ pub enum Event {
         flank: bool,
         /// Degrees the charger turned to face its target.
         turned: f64,
+        /// Degrees off its front the charger went obliquely, its facing kept; 0: not obliquely.
+        #[serde(default)]
+        oblique: f64,
         /// Its reach (the formation's rate and charge bonus, halved if shaken and if it turned).
         reach: f64,
         /// What its way to contact cost, inches (rough ground double, an obstacle doubling it).

@@ -2,8 +2,9 @@
 //! fights and rallies.
 //!
 //! A turn: the initiative dice (the winner chooses to move first — side A — or to fire first,
-//! leaving the other side to be A); the rally, A then B (the engine rolls every test); movement,
-//! A then B (each unit moves, changes formation or facing, or declares a charge); firing, B then
+//! leaving the other side to be A); the rally, A then B (each routing unit's one attempt is
+//! rolled as the side's rally begins; the side chooses which shaken units with a leader attached
+//! try to rally); movement, A then B (each unit moves, changes formation or facing, or declares a charge); firing, B then
 //! A; the melee phase, A's charges then B's (the engine rolls every test); leader and reserve
 //! moves, B then A.
 
@@ -25,7 +26,7 @@ mod choices;
 mod fight;
 mod moves;
 
-pub use fight::Aim;
+pub use fight::{Aim, rally_words};
 pub use moves::{Allowance, ChargePath, ForcedMove, MoveCheck, Reach, path_cost};
 
 /// Where a turn stands: who decides, and about what.
@@ -38,6 +39,12 @@ pub enum Phase {
     Initiative {
         /// The winner.
         winner: SideId,
+    },
+    /// A side's rally: its routing units have had their one attempt; it chooses which of its
+    /// shaken units with a leader attached try to rally.
+    Rally {
+        /// The side.
+        side: SideId,
     },
     /// A side moves its units.
     Movement {
@@ -68,6 +75,11 @@ pub enum Action {
     Initiative {
         /// Move first.
         move_first: bool,
+    },
+    /// The leader attached to a shaken unit tries to rally it (rally phase): 2 d10 on chart C.
+    Rally {
+        /// The unit.
+        unit: u16,
     },
     /// Move a unit (movement phase, or a reserve move): face `facing` and take `formation` where
     /// it stands, then go straight to `to` (its centre).
@@ -171,7 +183,9 @@ impl Battle {
         match self.phase {
             Phase::Begin => Some(0),
             Phase::Initiative { winner } => Some(winner),
-            Phase::Movement { side } | Phase::Firing { side } | Phase::Leaders { side } => Some(side),
+            Phase::Rally { side } | Phase::Movement { side } | Phase::Firing { side } | Phase::Leaders { side } => {
+                Some(side)
+            }
             Phase::Over => None,
         }
     }
@@ -220,7 +234,17 @@ impl Battle {
         match (self.phase, action) {
             (Phase::Begin, Action::Begin) => Ok(()),
             (Phase::Initiative { .. }, Action::Initiative { .. }) => Ok(()),
-            (Phase::Movement { .. } | Phase::Firing { .. } | Phase::Leaders { .. }, Action::Done) => Ok(()),
+            (
+                Phase::Rally { .. } | Phase::Movement { .. } | Phase::Firing { .. } | Phase::Leaders { .. },
+                Action::Done,
+            ) => Ok(()),
+            (Phase::Rally { .. }, Action::Rally { unit }) => {
+                let u = own(*unit)?;
+                if u.acted {
+                    return illegal!("{} has had its rally this turn", self.name(usize::from(*unit)));
+                }
+                self.check_rally(usize::from(*unit))
+            }
             (Phase::Movement { .. }, Action::Move { unit, to, facing, formation }) => {
                 let u = own(*unit)?;
                 if u.acted {
@@ -316,10 +340,12 @@ impl Battle {
                         self.side_name(other(self.first))
                     ),
                 });
-                for s in [self.first, other(self.first)] {
-                    self.rally(s, chance, events)?;
-                }
-                self.enter(Phase::Movement { side: self.first }, chance, events)?;
+                self.enter(Phase::Rally { side: self.first }, chance, events)?;
+            }
+            Action::Rally { unit } => {
+                let i = usize::from(*unit);
+                self.units[i].acted = true;
+                self.rally_unit(i, chance, events)?;
             }
             Action::Move { unit, to, facing, formation } => {
                 let reserve = matches!(self.phase, Phase::Leaders { .. });
@@ -357,6 +383,7 @@ impl Battle {
                     cost: c.cost,
                     reach: c.reach,
                     turned: c.turned,
+                    oblique: c.oblique,
                     flank: c.flank,
                     text: format!(
                         "{} will charge {} in the melee phase{} ({:.1}\" of its {:.1}\" reach{}){}",
@@ -364,6 +391,8 @@ impl Battle {
                         self.name(t),
                         if c.turned >= crate::model::TURN_TOLERANCE {
                             format!(", turning {:.0}° to face it", c.turned)
+                        } else if c.oblique > 0.0 {
+                            format!(", obliquely {:.1}° off its front (its rate less 2\")", c.oblique)
                         } else {
                             ", straight ahead".to_string()
                         },
@@ -458,6 +487,8 @@ impl Battle {
     fn next_phase(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
         let (a, b) = (self.first, other(self.first));
         let next = match self.phase {
+            Phase::Rally { side } if side == a => Phase::Rally { side: b },
+            Phase::Rally { .. } => Phase::Movement { side: a },
             Phase::Movement { side } if side == a => Phase::Movement { side: b },
             Phase::Movement { .. } => Phase::Firing { side: b },
             Phase::Firing { side } if side == b => Phase::Firing { side: a },
@@ -490,6 +521,10 @@ impl Battle {
         if self.outcome.is_some() {
             self.phase = Phase::Over;
             return Ok(());
+        }
+        // A side's rally begins with each routing unit's one attempt: not a choice.
+        if let Phase::Rally { side } = phase {
+            self.rally_routers(side, chance, events)?;
         }
         if !self.has_choice() {
             return self.next_phase(chance, events);
@@ -629,6 +664,7 @@ fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Begin => "opening",
         Phase::Initiative { .. } => "initiative",
+        Phase::Rally { .. } => "rally",
         Phase::Movement { .. } => "movement",
         Phase::Firing { .. } => "firing",
         Phase::Leaders { .. } => "leader and reserve",
@@ -640,6 +676,7 @@ fn action_name(a: &Action) -> &'static str {
     match a {
         Action::Begin => "beginning the battle",
         Action::Initiative { .. } => "choosing to move or fire first",
+        Action::Rally { .. } => "a rally",
         Action::Move { .. } => "a move",
         Action::Charge { .. } => "declaring a charge",
         Action::Fire { .. } => "firing",
@@ -776,6 +813,13 @@ impl GameState for Battle {
                 match self.check_move(usize::from(*unit), *to, *facing, *formation, self.phase_is_leaders()) {
                     Ok(c) => format!("{}: {}", name(*unit), c.text),
                     Err(e) => format!("{}: {e}", name(*unit)),
+                }
+            }
+            Action::Rally { unit } => {
+                let i = usize::from(*unit);
+                match self.units.get(i) {
+                    Some(x) => format!("{}: {}", name(*unit), rally_words(x.kind)),
+                    None => format!("{}: rally", name(*unit)),
                 }
             }
             Action::Charge { unit, target } => format!("{}: charge {}", name(*unit), name(*target)),

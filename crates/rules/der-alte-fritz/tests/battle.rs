@@ -831,8 +831,9 @@ fn forced(ev: &[Event]) -> Vec<(u16, f64, f64, Vec<String>)> {
 
 #[test]
 fn a_shaken_unit_failing_both_rally_dice_routs_and_is_removed() {
-    // IR 1 shaken, its leader with it: in the rally phase it throws 2 dice on chart C (5).
-    // 6 and 9 both fail: "fail on 2 dice: rout", and a shaken unit that routs is removed.
+    // IR 1 shaken, its leader with it: in the rally phase its side may have him try, 2 dice on
+    // chart C (5). 6 and 9 both fail: "fail on 2 dice: rout", and a shaken unit that routs is
+    // removed.
     let rules = r#"[rules]
 officers = [{ side = "Prussians", name = "Keith", with = "IR 1" }]"#;
     let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] },
@@ -840,7 +841,9 @@ officers = [{ side = "Prussians", name = "Keith", with = "IR 1" }]"#;
     let mut b = battle(p, FAR, rules);
     apply(&mut b, &Action::Begin, &[7, 3]);
     b.units[0].state = State::Shaken;
-    let ev = apply(&mut b, &Action::Initiative { move_first: true }, &[6, 9]);
+    apply(&mut b, &Action::Initiative { move_first: true }, &[]);
+    assert_eq!(b.phase, Phase::Rally { side: 0 });
+    let ev = apply(&mut b, &Action::Rally { unit: 0 }, &[6, 9]);
     let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
     assert_eq!(b.units[0].state, State::Removed, "{text:#?}");
     assert!(text.iter().any(|t| t.contains("6 9 — both dice failed: a rout")), "{text:#?}");
@@ -849,7 +852,8 @@ officers = [{ side = "Prussians", name = "Keith", with = "IR 1" }]"#;
     let mut b = battle(p, FAR, rules);
     apply(&mut b, &Action::Begin, &[7, 3]);
     b.units[0].state = State::Shaken;
-    let ev = apply(&mut b, &Action::Initiative { move_first: true }, &[3, 9]);
+    apply(&mut b, &Action::Initiative { move_first: true }, &[]);
+    let ev = apply(&mut b, &Action::Rally { unit: 0 }, &[3, 9]);
     assert_eq!(b.units[0].state, State::Shaken);
     assert!(ev.iter().any(|e| e.to_string().contains("3 9 — one die failed: still shaken")), "{ev:?}");
 }

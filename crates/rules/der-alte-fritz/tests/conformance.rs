@@ -15,7 +15,9 @@
 //!   formation or facing, half backwards or sideways, the Prussian oblique 2" less, half shaken,
 //!   guns' functions — with rough ground at double cost, very rough four times, and a linear
 //!   obstacle halving the move; every charge within its formation's rate and charge bonus, half
-//!   if shaken and half again if it turned to face its target; every forced move within what the
+//!   if shaken and half again if it turned to face its target (obliquely, by a side with the
+//!   oblique in column or line, its facing kept and up to 45° off its front: the rate less 2"
+//!   and the bonus); every forced move within what the
 //!   text orders (a rout 24"/12"/10", a full column move, 24", a pursuit's line rate and 24") at
 //!   the same costs.
 //! * **Contact**: no two enemies stand in contact at three turn-ends running without a melee
@@ -134,8 +136,9 @@ fn allowance(b: &Battle, u: usize, to: Point, facing: f64, formation: Formation)
         let ordered = matches!(formation, Formation::MarchColumn | Formation::AttackColumn | Formation::Line);
         if ordered && x.at.dist(to) > 1e-9 {
             let off = turn(facing, heading_to(x.at, to)).abs();
-            if off <= 5.0 {
-            } else if off <= 45.0 && b.stat().oblique[usize::from(x.side)] {
+            // A millionth of a degree for rounding at the bounds.
+            if off <= 5.0 + 1e-6 {
+            } else if off <= 45.0 + 1e-6 && b.stat().oblique[usize::from(x.side)] {
                 a = (a - 2.0).max(0.0);
             } else {
                 a /= 2.0;
@@ -255,7 +258,20 @@ fn account(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), Stri
                     return Err(format!("a declared charge: flank {flank}, {spent}\" of {reach}\": {ev:?}"));
                 }
             }
-            Event::Melee { charger, defender, flank, turned, reach, went, fought, charge_test, .. } => {
+            Event::Melee {
+                charger,
+                defender,
+                flank,
+                turned,
+                oblique,
+                reach,
+                went,
+                fought,
+                charge_test,
+                winner,
+                pursuit_die,
+                ..
+            } => {
                 let (c, d) = (usize::from(*charger), usize::from(*defender));
                 test_adds_up(charge_test, "a test to charge")?;
                 let (x, y) = (&units[c], &units[d]);
@@ -271,14 +287,35 @@ fn account(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), Stri
                 if let Some((to, facing)) = went {
                     // The charge's reach: the formation's rate and the bonus, half again for
                     // turning to face the target, and half if shaken (as it was before this
-                    // action, or made so by an earlier melee of it).
+                    // action, or made so by an earlier melee of it). Obliquely (a side with the
+                    // oblique, in column or line, its facing kept, up to 45° off its front): the
+                    // rate less 2" and the bonus.
                     let p = x.kind.profile();
                     let mut most = table_rate(x, x.formation).unwrap_or(0.0) + p.charge.unwrap_or(0.0);
                     let turn_taken = turn(x.facing, *facing).abs();
                     if turn_taken >= 1.0 {
                         most /= 2.0;
                     }
-                    let shaken = before.units[c].state == State::Shaken;
+                    if *oblique > 0.0 {
+                        let off = turn(x.facing, heading_to(x.at, *to)).abs();
+                        let ordered =
+                            matches!(x.formation, Formation::MarchColumn | Formation::AttackColumn | Formation::Line);
+                        if !before.stat().oblique[usize::from(x.side)]
+                            || !ordered
+                            || turn_taken >= 1.0
+                            || off > 45.0 + 1e-6
+                            || (off - oblique).abs() > 1e-6
+                        {
+                            return Err(format!(
+                                "{} charged obliquely {oblique}° ({off:.1}° off its front, turned {turn_taken:.1}°): {ev:?}",
+                                name(*charger)
+                            ));
+                        }
+                        most = table_rate(x, x.formation).unwrap_or(0.0) - 2.0 + p.charge.unwrap_or(0.0);
+                    }
+                    // Shaken as the walk has it: as before this action, unless an earlier melee
+                    // of it rallied the unit on the spot (the pursuit table's 6).
+                    let shaken = units[c].state == State::Shaken;
                     let fits = (*reach - most / 2.0).abs() < 1e-9 || (!shaken && (*reach - most).abs() < 1e-9);
                     if (turn_taken - turned).abs() > 1e-6 || !fits {
                         return Err(format!(
@@ -321,6 +358,10 @@ fn account(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), Stri
                     }
                     units[c].figures = units[c].figures.saturating_sub(ds.hits);
                     units[d].figures = units[d].figures.saturating_sub(cs.hits);
+                }
+                // The cavalry winner's pursuit die of 6 or more: rallied on the spot, good order.
+                if let (Some(w), Some(6..)) = (winner, pursuit_die) {
+                    units[usize::from(*w)].state = State::Good;
                 }
             }
             Event::Reformed { unit: u, formation, .. } => units[usize::from(*u)].formation = *formation,
@@ -620,6 +661,48 @@ rect = [0, 55, 100, 100]"#;
 }
 
 const FAR: &str = r#"{ name = "far", type = "musketeers", at = [90, 95], facing = 180 }"#;
+
+/// ```text
+///   IR A ▬▬▬▬▬▬ (x 27–33), 14" ahead and 2.5" clear to the right
+///   DR ▬▬▬▬▬▬▬▬▬ (x 15.5–24.5) facing north: obliquely, its facing kept, 18" of reach
+/// ```
+#[test]
+fn the_charge_check_reports_an_oblique_charge_without_the_oblique_or_beyond_its_reach() {
+    let oblique = r#"[rules]
+sides = [{ side = "Prussians", oblique = true }]"#;
+    let mut b = small(
+        r#"{ name = "DR", type = "dragoons", at = [20, 10] }"#,
+        r#"{ name = "IR A", type = "musketeers", at = [30, 25.25], facing = 180 }"#,
+        oblique,
+    );
+    b.turn = 1;
+    b.first = 0;
+    b.phase = volley_der_alte_fritz::Phase::Movement { side: 0 };
+    step(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    step(&mut b, &Action::Done, &[]);
+    let dice = [1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3];
+    let (before, ev) = step(&mut b, &Action::Done, &dice);
+    assert!(ev.iter().any(|e| matches!(e, Event::Melee { oblique, fought: Some(_), .. } if *oblique > 0.0)), "{ev:#?}");
+    assert_eq!(invariants(&before, &Action::Done, &b, &ev), Ok(()));
+    // The same charge by a side without the oblique.
+    let mut plain = small(
+        r#"{ name = "DR", type = "dragoons", at = [20, 10] }"#,
+        r#"{ name = "IR A", type = "musketeers", at = [30, 25.25], facing = 180 }"#,
+        "",
+    );
+    plain.units.clone_from(&before.units);
+    let why = invariants(&plain, &Action::Done, &b, &ev).unwrap_err();
+    assert!(why.contains("charged obliquely"), "{why}");
+    // Its reach said to be the full 20" (the rate less 2" gives 18").
+    let mut doctored = ev.clone();
+    for e in &mut doctored {
+        if let Event::Melee { reach, .. } = e {
+            *reach = 20.0;
+        }
+    }
+    let why = invariants(&before, &Action::Done, &b, &doctored).unwrap_err();
+    assert!(why.contains("its reach"), "{why}");
+}
 
 #[test]
 fn the_contact_check_reports_enemies_left_in_contact_three_turns_unexplained() {

@@ -18,6 +18,7 @@ impl Battle {
         match self.phase {
             Phase::Begin | Phase::Initiative { .. } => true,
             Phase::Over => false,
+            Phase::Rally { side } => self.rallies(side).next().is_some(),
             Phase::Movement { side } => (0..self.units.len()).any(|u| {
                 let x = &self.units[u];
                 if x.side != side || !x.steady() || x.acted || x.charging.is_some() {
@@ -65,6 +66,10 @@ impl Battle {
             Phase::Initiative { .. } => {
                 out.push(Action::Initiative { move_first: true });
                 out.push(Action::Initiative { move_first: false });
+            }
+            Phase::Rally { side } => {
+                out.extend(self.rallies(side).map(|u| Action::Rally { unit: u as u16 }));
+                out.push(Action::Done);
             }
             Phase::Movement { side } => {
                 for u in 0..self.units.len() {
@@ -116,6 +121,14 @@ impl Battle {
             }
             Phase::Over => {}
         }
+    }
+
+    /// `side`'s units whose leader may still try to rally them this phase.
+    fn rallies(&self, side: u8) -> impl Iterator<Item = usize> + '_ {
+        (0..self.units.len()).filter(move |&u| {
+            let x = &self.units[u];
+            x.side == side && !x.acted && self.check_rally(u).is_ok()
+        })
     }
 
     /// Charges unit `u` may declare.

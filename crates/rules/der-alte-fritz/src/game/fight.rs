@@ -638,67 +638,96 @@ impl Battle {
             .map(|(i, _)| i)
     }
 
-    /// The rally of `side`'s units: each routing unit has its one attempt; a shaken unit tries
-    /// when it has a leader attached, or has been shaken and stood still for a whole turn.
-    pub(super) fn rally(
+    /// The start of `side`'s rally: each routing unit has its one attempt (not a choice). A
+    /// unit that has tried is done with the phase: rallied from rout to shaken, its leader does
+    /// not try again this turn.
+    pub(super) fn rally_routers(
         &mut self,
         side: u8,
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
         for i in 0..self.units.len() {
-            let u = &self.units[i];
-            if u.side != side {
-                continue;
+            if self.units[i].side == side && self.units[i].state == State::Routing {
+                self.units[i].acted = true;
+                self.rally_unit(i, chance, events)?;
             }
-            let routing = u.state == State::Routing;
-            let why = match u.state {
-                State::Routing => "its one attempt to rally from rout",
-                State::Shaken if self.leader_attached(i) => "its leader rallies it",
-                _ => continue,
-            };
-            let r = combat::Rally { kind: u.kind, routing };
-            let Resolution::Volley(res) =
-                Combat.resolve(&combat::Situation::Rally(r), chance).map_err(calc_to_apply)?
-            else {
-                continue;
-            };
-            let (chart, number, dice) = res.test.clone().unwrap_or((Chart::C, 0, Vec::new()));
-            let test = Test::new(chart, number, &dice);
-            // Said by the dice: how many failed, whatever the result.
-            let failed = test.failed_words();
-            let result = if res.outcome.removed && routing {
-                "it has failed to rally"
-            } else if res.outcome.removed {
-                "a rout: a shaken unit that routs"
-            } else if res.outcome.rallied {
-                "back in good order"
-            } else if routing {
-                "it rallies, but shaken"
-            } else {
-                "still shaken"
-            };
-            events.push(Event::Morale {
-                unit: i as u16,
-                text: format!(
-                    "{} tries to rally ({why}): 2 dice on chart {chart}, pass on {number} or under: {} — {failed}: {result}",
-                    self.name(i),
-                    dice_text(&dice)
-                ),
-                test: Some(test),
-            });
-            if res.outcome.removed {
-                self.remove(
-                    i,
-                    if routing { "failed to rally from rout" } else { "a shaken unit that routs is removed" },
-                    events,
-                );
-            } else if res.outcome.rallied {
-                self.units[i].state = State::Good;
-            } else if routing {
-                self.units[i].state = State::Shaken;
-                self.units[i].shaken_turn = self.turn;
-            }
+        }
+        Ok(())
+    }
+
+    /// Whether unit `u`'s leader may try to rally it now: it is shaken and has a leader attached
+    /// (the text: an attached leader *may* rally a shaken unit; whether he tries is the side's
+    /// choice).
+    pub(super) fn check_rally(&self, u: usize) -> Result<(), Illegal> {
+        let x = &self.units[u];
+        if !x.shaken() {
+            return illegal!(
+                "{} is {}: only a shaken unit is rallied by its leader",
+                self.name(u),
+                state_name(x.state)
+            );
+        }
+        if !self.leader_attached(u) {
+            return illegal!(
+                "{} has no leader attached: a shaken unit without one restores its order by a whole turn without moving",
+                self.name(u)
+            );
+        }
+        Ok(())
+    }
+
+    /// Unit `i`'s rally: 2 d10 on chart C — a routing unit's one attempt, or a shaken unit's
+    /// leader trying.
+    pub(super) fn rally_unit(
+        &mut self,
+        i: usize,
+        chance: &mut dyn Chance,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ApplyError> {
+        let u = &self.units[i];
+        let routing = u.state == State::Routing;
+        let why = if routing { "its one attempt to rally from rout" } else { "its leader rallies it" };
+        let r = combat::Rally { kind: u.kind, routing };
+        let Resolution::Volley(res) = Combat.resolve(&combat::Situation::Rally(r), chance).map_err(calc_to_apply)?
+        else {
+            return Ok(());
+        };
+        let (chart, number, dice) = res.test.clone().unwrap_or((Chart::C, 0, Vec::new()));
+        let test = Test::new(chart, number, &dice);
+        // Said by the dice: how many failed, whatever the result.
+        let failed = test.failed_words();
+        let result = if res.outcome.removed && routing {
+            "it has failed to rally"
+        } else if res.outcome.removed {
+            "a rout: a shaken unit that routs"
+        } else if res.outcome.rallied {
+            "back in good order"
+        } else if routing {
+            "it rallies, but shaken"
+        } else {
+            "still shaken"
+        };
+        events.push(Event::Morale {
+            unit: i as u16,
+            text: format!(
+                "{} tries to rally ({why}): 2 dice on chart {chart}, pass on {number} or under: {} — {failed}: {result}",
+                self.name(i),
+                dice_text(&dice)
+            ),
+            test: Some(test),
+        });
+        if res.outcome.removed {
+            self.remove(
+                i,
+                if routing { "failed to rally from rout" } else { "a shaken unit that routs is removed" },
+                events,
+            );
+        } else if res.outcome.rallied {
+            self.units[i].state = State::Good;
+        } else if routing {
+            self.units[i].state = State::Shaken;
+            self.units[i].shaken_turn = self.turn;
         }
         Ok(())
     }
@@ -732,18 +761,33 @@ impl Battle {
             cl.push(Chart::E);
             why.push("square against cavalry: A, cavalry against a square: E".into());
         }
-        if !cu.unformed() && du.unformed() {
+        // "Any formed vs unformed" (A, the unformed E) and "cavalry vs unformed infantry" (A,
+        // whatever the horse's own order: skirmishing hussars too), counted once; the infantry's
+        // E is "any unformed vs formed", so unformed foot against unformed horse is not on E.
+        let (c_unf, d_unf) = (cu.unformed(), du.unformed());
+        if (!c_unf && d_unf) || (cav_c && inf_d && d_unf) {
             cl.push(Chart::A);
-            dl.push(Chart::E);
-            why.push(if cav_c && inf_d {
-                "cavalry against unformed infantry: A; the unformed: E".into()
-            } else {
-                "formed against unformed: A; the unformed: E".into()
+            if !c_unf {
+                dl.push(Chart::E);
+            }
+            why.push(match (cav_c && inf_d, c_unf) {
+                (true, false) => "cavalry against unformed infantry: A; the unformed: E".into(),
+                (true, true) => {
+                    "cavalry against unformed infantry: A (the horse unformed too: no formed against unformed for the foot's E)"
+                        .into()
+                }
+                _ => "formed against unformed: A; the unformed: E".into(),
             });
-        } else if cu.unformed() && !du.unformed() {
-            cl.push(Chart::E);
+        } else if (c_unf && !d_unf) || (cav_d && inf_c && c_unf) {
             dl.push(Chart::A);
-            why.push("unformed against formed: E; the formed: A".into());
+            if !d_unf {
+                cl.push(Chart::E);
+            }
+            why.push(if d_unf {
+                "cavalry against unformed infantry: A (the horse unformed too: no formed against unformed for the foot's E)".into()
+            } else {
+                "unformed against formed: E; the formed: A".into()
+            });
         }
         let d_cover = self.in_cover(d, cu.at);
         if cav_c && inf_d && d_cover {
@@ -939,6 +983,7 @@ impl Battle {
             defender: d as u16,
             flank: path.flank,
             turned: path.turned,
+            oblique: path.oblique,
             reach: path.reach,
             cost: path.cost,
             went: o.charged.then_some((path.to, path.facing)),
@@ -1123,6 +1168,19 @@ fn formation_words(f: Formation) -> &'static str {
         Formation::Skirmish => "skirmishers:",
         Formation::Unlimbered => "unlimbered guns:",
     }
+}
+
+/// What a leader's rally of a unit of `kind` risks, in words: 2 d10 on chart C and the odds of
+/// each end (good order, still shaken, removed: a shaken unit that routs).
+pub fn rally_words(kind: crate::units::UnitType) -> String {
+    let number = kind.profile().morale[Chart::C.index()];
+    let [good, shaken, removed] = combat::morale_odds(2, number);
+    format!(
+        "its leader tries to rally it: 2 dice on chart C, pass on {number} or under (back in good order {:.0}%, still shaken {:.0}%, both dice failed and removed {:.0}%)",
+        good * 100.0,
+        shaken * 100.0,
+        removed * 100.0
+    )
 }
 
 /// The name of the next man up: "X's successor", then "X's 2nd successor" and so on.

@@ -22,6 +22,10 @@ macro_rules! fail {
     };
 }
 
+/// Degrees of rounding allowed at the bounds of a move's direction: a move worked out to be 45°
+/// off the front (to a place given to a hundredth of an inch) is an oblique, not sideways.
+const ANGLE_SLACK: f64 = 1e-6;
+
 /// How far apart a charger stops from its target: in contact for the melee, never on it.
 pub const CHARGE_HAIR: f64 = 0.02;
 
@@ -70,8 +74,12 @@ pub struct ChargePath {
     /// Its reach: the formation's rate and the charge bonus, halved if it is shaken and again if
     /// it turns to face its target.
     pub reach: f64,
-    /// Degrees it turns to face its target (0: straight ahead, its front meets the target).
+    /// Degrees it turns to face its target (0: straight ahead, its front meets the target, or
+    /// obliquely).
     pub turned: f64,
+    /// Degrees off its front it goes obliquely, keeping its facing (a side with the oblique, in
+    /// column or line: its rate less 2" and the bonus); 0: not obliquely.
+    pub oblique: f64,
     /// It comes at the target's flank or rear: from behind the line of the target's front edge.
     pub flank: bool,
 }
@@ -512,9 +520,10 @@ impl Battle {
     ) -> String {
         let off = turn(facing, heading);
         let hand = if off > 0.0 { "right" } else { "left" };
-        let kind = if off.abs() <= STRAIGHT || (!formation.ordered() && off.abs() <= OBLIQUE) {
+        let (straight, within) = (off.abs() <= STRAIGHT + ANGLE_SLACK, off.abs() <= OBLIQUE + ANGLE_SLACK);
+        let kind = if straight || (!formation.ordered() && within) {
             None
-        } else if off.abs() <= OBLIQUE && oblique && formation.ordered() {
+        } else if within && oblique && formation.ordered() {
             Some(format!("obliquely to the {hand}"))
         } else if off.abs() > 135.0 {
             Some("backwards".to_string())
@@ -646,8 +655,8 @@ impl Battle {
             }
             if let (Some(h), true) = (heading, formation.ordered()) {
                 let off = turn(facing, h).abs();
-                if off <= STRAIGHT {
-                } else if off <= OBLIQUE && self.stat().oblique[usize::from(unit.side)] {
+                if off <= STRAIGHT + ANGLE_SLACK {
+                } else if off <= OBLIQUE + ANGLE_SLACK && self.stat().oblique[usize::from(unit.side)] {
                     allowance = (allowance - OBLIQUE_LESS).max(0.0);
                     if explain {
                         terms.push(format!("oblique {off:.0}° off the front: less {OBLIQUE_LESS}\""));
@@ -708,9 +717,11 @@ impl Battle {
         if lo < 0.1 { 0.0 } else { lo }
     }
 
-    /// Check a charge by `u` at `t`: the charger in good order, of a type that charges, turns to
-    /// face its target and goes straight at it until they touch, within its formation's rate and
-    /// the charge bonus, with nothing else in the way.
+    /// Check a charge by `u` at `t`: the charger, not routing, of a type that charges, goes
+    /// straight ahead if its front meets the target that way; else a side with the oblique (in
+    /// column or line) may go obliquely, up to 45° off its front and keeping its facing, at its
+    /// rate less 2" and the bonus; else it turns to face the target (half effect) and goes
+    /// straight at it — until they touch, within its reach, with nothing else in the way.
     pub fn check_charge(&self, u: usize, t: usize) -> Result<ChargePath, Illegal> {
         let Some(unit) = self.units.get(u) else {
             return volley_core::illegal!("there is no unit {u}");
@@ -732,7 +743,9 @@ impl Battle {
         let Some(bonus) = p.charge else {
             return volley_core::illegal!("{}", p.no_charge_words());
         };
-        if matches!(unit.formation, Formation::Square | Formation::Skirmish) {
+        // A square does not move. Skirmish order charges (hussars: its rate and the bonus), as
+        // unformed troops.
+        if unit.formation == Formation::Square {
             return volley_core::illegal!("{name} may not charge in {}", unit.formation.name());
         }
         // A charge goes at an enemy ahead: its centre in front of the charger's front edge.
@@ -751,6 +764,22 @@ impl Battle {
         // target, a change of facing at half effect, as any move's.
         let ahead = heading_unit(unit.facing) * (reach + 50.0);
         let straight = matches!(convex_sweep(&c, ahead, &target.corners()), Some((lo, hi)) if lo > 0.0 && hi > 0.0);
+        // A side with the oblique goes at it obliquely if it can: it moves that way at its rate
+        // less 2" (then halved if shaken, as any move: interpretation 39), keeping its front.
+        let mut oblique_note = None;
+        if !straight && self.stat().oblique[usize::from(unit.side)] && unit.formation.ordered() {
+            let less = (base - OBLIQUE_LESS).max(0.0) + bonus;
+            let most = if unit.shaken() { less / 2.0 } else { less };
+            match self.oblique_charge(u, t, most) {
+                Some(Ok(path)) => return Ok(path),
+                Some(Err(cost)) if cost.is_finite() => {
+                    oblique_note =
+                        Some(format!("; obliquely it would cost {cost:.1}\" of {most}\" (its rate less 2\")"))
+                }
+                Some(Err(_)) => oblique_note = Some("; obliquely something else is in the way".to_string()),
+                None => {}
+            }
+        }
         let facing = if straight { unit.facing } else { heading_to(unit.at, target.at) };
         let turned = if straight { 0.0 } else { turn(unit.facing, facing).abs() };
         if turned >= TURN_TOLERANCE {
@@ -777,17 +806,83 @@ impl Battle {
         }
         if cost > reach + 1e-9 {
             return volley_core::illegal!(
-                "{tname} is {along:.1}\" away{}: {name} charges at most {reach}\" ({})",
+                "{tname} is {along:.1}\" away{}: {name} charges at most {reach}\" ({}){}",
                 if cost > along + 1e-9 {
                     format!(" (costing {cost:.1}\" over rough ground or an obstacle)")
                 } else {
                     String::new()
                 },
-                terms.join(", ")
+                terms.join(", "),
+                oblique_note.unwrap_or_default()
             );
         }
         self.clear_way(u, &start, to - unit.at, Some(t), true).map_err(|why| Illegal::new(format!("{name}: {why}")))?;
-        Ok(ChargePath { to, facing, cost, reach, turned, flank: !self.in_front(t, unit.at) })
+        Ok(ChargePath { to, facing, cost, reach, turned, oblique: 0.0, flank: !self.in_front(t, unit.at) })
+    }
+
+    /// An oblique charge by `u` at `t` within `most` inches: its facing kept, going up to 45° off
+    /// its front (in half-degree steps) until its front edge touches the target, with nothing
+    /// else in the way — the shortest such way whose cost over the ground is within `most`.
+    /// `None`: no way meets the target with its front; `Err(cost)`: none within `most` (the
+    /// cheapest looked at).
+    fn oblique_charge(&self, u: usize, t: usize, most: f64) -> Option<Result<ChargePath, f64>> {
+        let unit = &self.units[u];
+        let target = self.units[t].corners();
+        let start = unit.corners();
+        // Each way that meets the target with the front: how far, how far off the front, where.
+        let mut ways: Vec<(f64, f64, Point)> = Vec::new();
+        for k in 1..=(2.0 * OBLIQUE) as i32 {
+            for sign in [1.0, -1.0] {
+                let off = sign * f64::from(k) / 2.0;
+                let heading = norm_heading(unit.facing + off);
+                let far = heading_unit(heading) * (most + 50.0);
+                let Some((lo, hi)) = convex_sweep(&start, far, &target) else {
+                    continue;
+                };
+                if lo <= 0.0 || hi <= 0.0 {
+                    continue;
+                }
+                let along = (lo * far.len() - CHARGE_HAIR).max(0.0);
+                let v = heading_unit(heading) * along;
+                // It meets the target with its front edge, not a flank.
+                if convex_distance(&[start[0] + v, start[1] + v], &target) > CHARGE_HAIR + 1e-3 {
+                    continue;
+                }
+                ways.push((along, off, unit.at + v));
+            }
+        }
+        if ways.is_empty() {
+            return None;
+        }
+        // The shortest first (the cost over the ground is never less than the length).
+        ways.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.abs().total_cmp(&b.1.abs())));
+        let mut cheapest = f64::INFINITY;
+        for (along, off, to) in ways {
+            if along > most + 1e-9 {
+                cheapest = cheapest.min(along);
+                break;
+            }
+            let (mut cost, obstacle) = path_cost(self, unit.at, to);
+            if obstacle {
+                cost *= 2.0;
+            }
+            if cost > most + 1e-9 || self.clear_way(u, &start, to - unit.at, Some(t), false).is_err() {
+                if cost > most + 1e-9 {
+                    cheapest = cheapest.min(cost);
+                }
+                continue;
+            }
+            return Some(Ok(ChargePath {
+                to,
+                facing: unit.facing,
+                cost,
+                reach: most,
+                turned: 0.0,
+                oblique: off.abs(),
+                flank: !self.in_front(t, unit.at),
+            }));
+        }
+        Some(Err(cheapest))
     }
 
     /// Whether `p` lies in front of unit `t`: ahead of the line through its front edge. A shot
