@@ -348,6 +348,8 @@ pub enum Stop {
     },
     /// The turn it needed costs more of the bound than it had left.
     NoTime,
+    /// The enemy it was to pursue is gone from the table.
+    NoEnemy,
 }
 
 /// A unit's way in a bound: where it started, its turns and change of formation, the distance
@@ -368,6 +370,11 @@ pub struct Path {
     pub formation: Formation,
     /// Its turns, in order.
     pub turns: Vec<TurnMade>,
+    /// Its facing while it moved: after the turns it made before moving, before any it made
+    /// after (a unit that arrived turning to face the enemy). A withdrawal goes back facing the
+    /// enemy, a runner with no room to turn runs as it faces; everything else moves straight
+    /// ahead.
+    pub moving: f64,
     /// The part of the bound it had for all of this (1: the whole bound).
     pub budget: f64,
     /// Its rate, inches a bound (the walk, the trot, a run of 20", half a rate withdrawing).
@@ -423,6 +430,12 @@ pub enum NoAttack {
         /// The enemy.
         enemy: String,
     },
+    /// It went for this enemy and did not reach it: the enemy came within 2½" only after it had
+    /// moved.
+    CameUp,
+    /// When it moved it found no enemy it could attack (none near its order's place or itself,
+    /// or only running ones, which are not attacked).
+    NoTarget,
     /// The turn to face this enemy would swing it into an enemy's body.
     NoRoomToTurn,
     /// The enemy was fought this bound by a grouping of another arm, which a grouping may not
@@ -627,6 +640,9 @@ pub fn turn_words(t: &TurnMade) -> String {
     let deg = t.degrees.abs();
     let side = if t.degrees >= 0.0 { "right" } else { "left" };
     if t.cost <= 0.0 {
+        if deg < crate::model::cost::INCLINE {
+            return format!("inclining {deg:.1}° (under 1°: no wheel)");
+        }
         return format!("turning {deg:.0}° {side}");
     }
     let what = if deg >= 180.0 - crate::model::cost::ABOUT_TURN_WITHIN {
@@ -654,6 +670,7 @@ pub fn stop_words(s: &Stop) -> String {
         Stop::Edge => "at the table's edge".into(),
         Stop::NoRoomToTurn { unit } => format!("no room to turn: {unit} is too close"),
         Stop::NoTime => "too little of the bound left for the turn it needs".into(),
+        Stop::NoEnemy => "the enemy is gone from the table".into(),
     }
 }
 
@@ -693,6 +710,8 @@ pub fn no_attack_words(w: &NoAttack) -> String {
         NoAttack::Spent { greens } => format!("rests with {greens} green counters (two or more: no attack)"),
         NoAttack::SecondLine => "is in its wing's second line, which goes in once the first is spent".into(),
         NoAttack::GoesFor { enemy } => format!("goes for {enemy}"),
+        NoAttack::CameUp => "went for it but it came within 2½\" only after the move".into(),
+        NoAttack::NoTarget => "found no enemy to attack when it moved (running enemies are not attacked)".into(),
         NoAttack::NoRoomToTurn => "has no room to turn to face it".into(),
         NoAttack::OtherArm => "waits: a grouping of another arm fought it this bound".into(),
     }

@@ -161,6 +161,19 @@ pub struct Battle {
     /// from its centre (in line or column), for the queries of a bound that look near a place.
     #[serde(skip)]
     index: Option<(Buckets, f64)>,
+    /// During a bound: what each unit decided when it moved (or why it did not move as its
+    /// orders say), for telling why enemies left within 2½" fought no close combat.
+    #[serde(skip)]
+    decided: Vec<Option<Decided>>,
+}
+
+/// What a unit decided in a bound's movement.
+#[derive(Clone, Debug, PartialEq)]
+enum Decided {
+    /// It went for this enemy.
+    Attacked(usize),
+    /// It attacked nobody, for this reason.
+    Not(crate::events::NoAttack),
 }
 
 /// Buckets of the spatial index, inches: about a bound's march.
@@ -232,6 +245,7 @@ impl Battle {
             wagons_taken: [false; 2],
             outcome: None,
             index: None,
+            decided: Vec::new(),
         };
         let centres = b.wing_centres();
         for u in &mut b.units {
@@ -463,6 +477,7 @@ impl Battle {
     /// The bound itself; the spatial index, if built, is kept up to date as units move.
     fn bound_with_index(&mut self, chance: &mut dyn Chance, events: &mut Vec<Event>) -> Result<(), ApplyError> {
         events.push(Event::BoundBegins { bound: self.bound });
+        self.decided = vec![None; self.units.len()];
         self.deliver_orders(events);
         self.adopt_orders();
         for u in &mut self.units {
@@ -482,8 +497,8 @@ impl Battle {
             }
         }
         self.finish_moves(&combats, events);
-        self.rest();
         self.tell_contacts(&fought, events);
+        self.rest();
         self.end_of_bound(events);
         Ok(())
     }

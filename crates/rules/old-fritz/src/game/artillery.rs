@@ -68,7 +68,7 @@ impl Battle {
             if let Some((j, d)) = enemy {
                 let e = self.units[j].at;
                 if d > long * 0.8 {
-                    let want = heading_to(u.at, e);
+                    let want = movement::settle(u.facing, heading_to(u.at, e));
                     let c = turn_cost(u.facing, want);
                     let mut path = self.path_from(i, 1.0);
                     if let Some(k) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
@@ -77,7 +77,7 @@ impl Battle {
                         self.tell_move(i, crate::events::MoveKind::Guns, path, events);
                         return;
                     }
-                    if c > 0.0 {
+                    if want != u.facing {
                         path.turns.push(movement::turn_made(u.facing, want, c));
                     }
                     let rate = u.kind.data().walk;

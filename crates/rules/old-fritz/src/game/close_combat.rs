@@ -20,6 +20,15 @@ impl Battle {
     pub(super) fn carry_out_results(&mut self, events: &mut Vec<Event>) {
         // Runners first, then withdrawing units, then pursuers, who follow where their enemy went.
         for i in 0..self.units.len() {
+            let why = match self.units[i].state {
+                State::Running => "running".to_string(),
+                State::Withdrawing => "withdrawing".to_string(),
+                State::Pursuing { target } => format!("pursuing {}", self.name(usize::from(target))),
+                _ => continue,
+            };
+            self.decide(i, NoAttack::NotInOrder { state: why });
+        }
+        for i in 0..self.units.len() {
             if self.units[i].state == State::Running {
                 self.run(i, events);
             }
@@ -46,6 +55,9 @@ impl Battle {
                 events.push(Event::Limbering { unit: name, up: true, bounds, done, why: "to withdraw".into() });
                 continue;
             }
+            // A battery beaten while unlimbering withdraws on its limbers: the unlimbering is
+            // given up.
+            self.units[i].busy = 0.0;
             let u = &self.units[i];
             let mut path = self.path_from(i, 1.0);
             // Half speed: half a trot for cavalry beaten by cavalry, half a walk for cavalry
@@ -135,6 +147,8 @@ impl Battle {
             events.push(Event::Limbering { unit: name, up: true, bounds, done, why: "to run".into() });
             return;
         }
+        // A battery beaten while unlimbering runs on its limbers: the unlimbering is given up.
+        u.busy = 0.0;
         let (from, facing, formation) = (u.at, u.facing, u.formation);
         // The straight way first; if it is cut short, 15°, 30° and 45° to either side, the
         // first clear one, else the longest.
@@ -170,6 +184,7 @@ impl Battle {
             path.turns.push(turn_made(facing, face, 0.0));
         }
         path.rate = rate;
+        path.moving = face;
         path.ordered = ordered;
         path.obstacle = obstacle;
         path.stop = stop.unwrap_or(if fled { Stop::Edge } else { Stop::Arrived });
@@ -214,7 +229,7 @@ impl Battle {
             _ => u.kind.data().walk,
         };
         if self.units.get(t).is_some_and(Unit::present) {
-            let want = heading_to(u.at, self.units[t].at);
+            let want = movement::settle(u.facing, heading_to(u.at, self.units[t].at));
             if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
                 path.stop = Stop::NoRoomToTurn { unit: self.name(j).to_string() };
                 self.units[i].no_room = true;
@@ -231,13 +246,17 @@ impl Battle {
                 self.units[i].facing = want;
                 self.put(i, went.to);
             }
+        } else {
+            path.stop = Stop::NoEnemy;
         }
         let u = &mut self.units[i];
         u.state = State::Steady;
         u.acted = true;
         u.engage = None;
+        // A pursuit is told even where it goes nowhere (its enemy gone, or already 2½" off).
         let target = self.name(t).to_string();
-        self.tell_move(i, MoveKind::Pursue { target }, path, events);
+        let path = self.path_ended(i, path);
+        events.push(Event::Moved { unit: self.name(i).to_string(), what: MoveKind::Pursue { target }, path });
     }
 
     /// Attackers that won and have a good part of their move left finish it where the enemy no
@@ -320,7 +339,7 @@ impl Battle {
         let (u, e) = (&self.units[i], &self.units[t]);
         let mut path = self.path_from(i, 1.0);
         let mut budget = 1.0;
-        let want = heading_to(u.at, e.at);
+        let want = movement::settle(u.facing, heading_to(u.at, e.at));
         let wheel = turn_cost(u.facing, want);
         // An attack goes in line: a column forms line first (half a bound), unless its wheel
         // takes the whole bound — then it wheels this bound and forms line the next.
@@ -341,7 +360,7 @@ impl Battle {
                 if formation != u.formation {
                     budget -= cost::FORMATION;
                 }
-                if wheel > 0.0 {
+                if want != u.facing {
                     path.turns.push(turn_made(u.facing, want, wheel));
                 }
                 budget -= wheel;
@@ -825,66 +844,33 @@ impl Battle {
     }
 
     /// Why unit `a` does not attack enemy `b` standing beside it, at the end of a bound in which
-    /// `fought` were the close combats (defender, attackers).
+    /// `fought` were the close combats (defender, attackers): as it decided when it moved.
     fn no_attack(&self, a: usize, b: usize, fought: &[(usize, Vec<usize>)]) -> Option<NoAttack> {
         let x = &self.units[a];
         let name = |k: usize| self.name(k).to_string();
-        match x.state {
-            State::Steady => {}
-            State::Pursuing { target } => {
-                return Some(NoAttack::NotInOrder { state: format!("pursuing {}", name(usize::from(target))) });
-            }
-            State::Withdrawing => return Some(NoAttack::NotInOrder { state: "withdrawing".into() }),
-            State::Running => return Some(NoAttack::NotInOrder { state: "running".into() }),
-            State::Rallying => return Some(NoAttack::NotInOrder { state: "rallying".into() }),
-            State::Gone(_) => return None,
-        }
-        if x.kind.is_guns() {
-            return Some(NoAttack::Guns);
+        if !x.present() {
+            return None;
         }
         if let Some((d, atk)) = fought.iter().find(|(d, atk)| *d == a || atk.contains(&a)) {
             let enemy = if *d == a { atk.first().copied()? } else { *d };
             return Some(NoAttack::FoughtOther { enemy: name(enemy) });
         }
         let mounted = |k: usize| self.units[k].kind.arm() == Arm::Cavalry;
-        match x.engage.map(usize::from) {
-            Some(t) if t == b => {
+        match self.decided.get(a)?.as_ref()? {
+            Decided::Attacked(t) if *t == b => Some(if x.engage == Some(b as u16) {
                 let other_arm = fought
                     .iter()
                     .find(|(d, _)| *d == b)
                     .and_then(|(_, atk)| atk.first())
                     .is_some_and(|&lead| mounted(lead) != mounted(a));
-                return Some(if other_arm { NoAttack::OtherArm } else { NoAttack::Engaged });
-            }
-            Some(t) => return Some(NoAttack::GoesFor { enemy: name(t) }),
-            None => {}
-        }
-        if let Some(e) = (0..self.units.len()).find(|&e| {
-            let v = &self.units[e];
-            v.present() && v.side != x.side && v.engage == Some(a as u16)
-        }) {
-            return Some(NoAttack::Receives { enemy: name(e) });
-        }
-        if x.hold_here {
-            return Some(NoAttack::UnderControl);
-        }
-        if !matches!(x.order, Order::Attack { .. }) {
-            return Some(NoAttack::NotOrdered);
-        }
-        if x.greens >= TIRED {
-            return Some(NoAttack::Spent { greens: x.greens });
-        }
-        if x.second_line
-            && self.units.iter().any(|f| f.wing == x.wing && !f.second_line && f.in_order() && f.greens < TIRED)
-        {
-            return Some(NoAttack::SecondLine);
-        }
-        if x.no_room {
-            return Some(NoAttack::NoRoomToTurn);
-        }
-        match self.attack_target(a) {
-            Some(t) if t != b => Some(NoAttack::GoesFor { enemy: name(t) }),
-            _ => None,
+                if other_arm { NoAttack::OtherArm } else { NoAttack::Engaged }
+            } else if x.no_room {
+                NoAttack::NoRoomToTurn
+            } else {
+                NoAttack::CameUp
+            }),
+            Decided::Attacked(t) => Some(NoAttack::GoesFor { enemy: name(*t) }),
+            Decided::Not(why) => Some(why.clone()),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Movement and its limits (sections 3 and 4): marches, wheels, obstacles, bodies in the way.
 
 use super::*;
-use crate::events::{MoveKind, Path, Stop, TurnMade};
+use crate::events::{MoveKind, NoAttack, Path, Stop, TurnMade};
 
 /// Two bodies nearer than this, inches, touch: a turn that would bring a unit's footprint this
 /// near an enemy's swings into it.
@@ -23,11 +23,19 @@ pub(super) struct Went {
     pub wagons: bool,
     /// The inches it set out to go.
     pub ordered: f64,
+    /// Its facing as it went.
+    pub facing: f64,
 }
 
 /// A turn from `from` to `to` costing `cost` of the bound.
 pub(super) fn turn_made(from: f64, to: f64, cost: f64) -> TurnMade {
     TurnMade { from, to, degrees: turn(from, to), cost }
+}
+
+/// The heading `want`, or `facing` itself if the two differ only by the rounding of the
+/// arithmetic (no turn at all).
+pub(super) fn settle(facing: f64, want: f64) -> f64 {
+    if turn(facing, want).abs() < 1e-9 { facing } else { want }
 }
 
 /// The farthest a footprint's corner reaches from its centre.
@@ -50,9 +58,11 @@ impl Battle {
                 continue;
             }
             if u.state == State::Rallying {
+                self.decide(i, NoAttack::NotInOrder { state: "rallying".into() });
                 continue;
             }
             if u.busy > 0.0 {
+                self.decide(i, NoAttack::Guns);
                 let name = self.name(i).to_string();
                 let u = &mut self.units[i];
                 u.busy -= 1.0;
@@ -81,15 +91,33 @@ impl Battle {
                         && (e.engage == Some(i as u16) || combats.iter().any(|(d, atk)| *d == i && atk.contains(&a)))
                 })
                 .collect();
-            if !contacting.is_empty() {
+            if let Some(&e) = contacting.first() {
                 // It receives the enemy where it stands and as it faces: turning would swing its
                 // line out of the contact the enemy came to.
+                let enemy = self.name(e).to_string();
+                self.decide(i, NoAttack::Receives { enemy });
                 continue;
             }
             if let Some(t) = self.attack_target(i) {
+                self.decided[i] = Some(Decided::Attacked(t));
                 self.attack(i, t, &mut combats, events);
                 continue;
             }
+            let why = if u.kind.is_guns() {
+                NoAttack::Guns
+            } else if u.hold_here {
+                NoAttack::UnderControl
+            } else if !matches!(u.order, Order::Attack { .. }) {
+                NoAttack::NotOrdered
+            } else if u.greens >= TIRED {
+                NoAttack::Spent { greens: u.greens }
+            } else if u.second_line {
+                NoAttack::SecondLine
+            } else {
+                NoAttack::NoTarget
+            };
+            self.decide(i, why);
+            let u = &self.units[i];
             if u.kind.is_guns() {
                 self.work_guns(i, events);
                 continue;
@@ -109,6 +137,13 @@ impl Battle {
             self.march(i, events);
         }
         combats
+    }
+
+    /// Note why unit `i` attacked nobody this bound (if it is not noted already).
+    pub(super) fn decide(&mut self, i: usize, why: NoAttack) {
+        if let Some(d) = self.decided.get_mut(i) {
+            d.get_or_insert(Decided::Not(why));
+        }
     }
 
     /// How far unit `i` stands inside the close range of an enemy battery that can fire at it
@@ -131,7 +166,7 @@ impl Battle {
     pub(super) fn fall_back(&mut self, i: usize, need: f64, events: &mut Vec<Event>) {
         let u = &self.units[i];
         let mut path = self.path_from(i, 1.0);
-        let back = self.rear_heading(u.side);
+        let back = settle(u.facing, self.rear_heading(u.side));
         let c = turn_cost(u.facing, back);
         if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (back, u.formation)) {
             path.stop = Stop::NoRoomToTurn { unit: self.name(j).to_string() };
@@ -139,7 +174,7 @@ impl Battle {
             self.tell_move(i, MoveKind::FallBack, path, events);
             return;
         }
-        if c > 0.0 {
+        if back != u.facing {
             path.turns.push(turn_made(u.facing, back, c));
         }
         let rate = u.kind.data().walk;
@@ -163,6 +198,7 @@ impl Battle {
             formation_from: u.formation,
             formation: u.formation,
             turns: Vec::new(),
+            moving: u.facing,
             budget,
             rate: 0.0,
             ordered: 0.0,
@@ -188,7 +224,10 @@ impl Battle {
     pub(super) fn tell_move(&self, i: usize, what: MoveKind, path: Path, events: &mut Vec<Event>) {
         let path = self.path_ended(i, path);
         let changed = path.distance > 0.0 || path.facing != path.facing_from || path.formation != path.formation_from;
-        if changed || matches!(path.stop, Stop::NoRoomToTurn { .. } | Stop::NoTime) || path.ordered > 0.0 {
+        if changed
+            || matches!(path.stop, Stop::NoRoomToTurn { .. } | Stop::NoTime | Stop::NoEnemy)
+            || path.ordered > 0.0
+        {
             events.push(Event::Moved { unit: self.name(i).to_string(), what, path });
         }
     }
@@ -211,7 +250,9 @@ impl Battle {
         let mut reach = (budget * rate).min(limit).max(0.0);
         let ordered = reach;
         let mut end = u.at.toward(facing, reach);
-        if self.crosses_obstacle(u.at, end) {
+        // An obstacle in the way takes its half bound whether or not the rest gets it across.
+        let in_the_way = self.crosses_obstacle(u.at, end);
+        if in_the_way {
             reach = ((budget - cost::OBSTACLE).max(0.0) * rate).min(limit);
             end = u.at.toward(facing, reach);
         }
@@ -223,10 +264,11 @@ impl Battle {
         let (end, stop) = self.clear_end(i, u.at, end, target, shape);
         let moved = end.dist(u.at);
         let used = if rate > 0.0 { (moved / rate).min(budget) } else { 0.0 };
-        let obstacle = moved > 0.0 && self.crosses_obstacle(u.at, end);
-        let used = if obstacle { (used + cost::OBSTACLE).min(budget) } else { used };
+        let crossed = moved > 0.0 && self.crosses_obstacle(u.at, end);
+        let used = if crossed { (used + cost::OBSTACLE).min(budget) } else { used };
+        let obstacle = crossed || in_the_way;
         let stop = stop.unwrap_or(if reach >= limit - 1e-9 { Stop::Arrived } else { Stop::Spent });
-        Went { to: end, used, stop, obstacle, wagons, ordered }
+        Went { to: end, used, stop, obstacle, wagons, ordered, facing }
     }
 
     /// The farthest point on the way from `from` towards `to` where unit `i` may end its move:
@@ -429,7 +471,7 @@ impl Battle {
             && enemy.is_none_or(|(_, d)| d > COLUMN_CLEAR);
         let wanted = if column_wanted { Formation::Column } else { Formation::Line };
         let mut formation = if u.kind.arm() == Arm::Infantry { wanted } else { u.formation };
-        let want = if far > 0.3 { heading_to(u.at, dest) } else { facing };
+        let want = if far > 0.3 { settle(facing, heading_to(u.at, dest)) } else { facing };
         let c = turn_cost(facing, want);
         // Only 180° is an about turn (half a bound); any other turn over 45° is a wheel of a
         // whole bound. A change of formation and such a wheel do not both fit in one bound:
@@ -451,7 +493,7 @@ impl Battle {
                 formation = u.formation;
                 self.units[i].no_room = true;
             } else {
-                if c > 0.0 {
+                if want != facing {
                     path.turns.push(turn_made(facing, want, c));
                 }
                 budget -= c + reform;
@@ -484,7 +526,7 @@ impl Battle {
         {
             if let Some((j, d)) = enemy {
                 if d <= 24.0 && matches!(order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve) {
-                    let want = heading_to(at, self.units[j].at);
+                    let want = settle(facing, heading_to(at, self.units[j].at));
                     let c = turn_cost(facing, want);
                     if c > 0.0 && c <= budget + 1e-9 {
                         if self.turn_blocked(i, at, (facing, formation), (want, formation)).is_none() {
@@ -556,6 +598,7 @@ impl Path {
     /// Note a straight move at `rate` that came to `went`.
     pub(super) fn went(&mut self, rate: f64, went: &Went) {
         self.rate = rate;
+        self.moving = went.facing;
         self.ordered = went.ordered;
         self.obstacle = went.obstacle;
         self.wagons = went.wagons;
