@@ -153,7 +153,7 @@ pub enum Event {
     },
     /// An engagement ended; its dead went to the tray.
     EngagementOver {
-        /// Units that were in it.
+        /// Units that were in it and leave it (all of them when it is over as a whole).
         units: Vec<String>,
     },
     /// An objective changed hands.
@@ -331,7 +331,10 @@ impl fmt::Display for Event {
             Event::CavalryWeakness { unit, ran } => {
                 write!(f, "Steady enemy still face {unit}: the remaining {ran} cavalrymen run.")
             }
-            Event::EngagementOver { units } => write!(f, "The fight between {} is over.", units.join(", ")),
+            Event::EngagementOver { units } => match units.as_slice() {
+                [one] => write!(f, "{one}'s fight is over: no enemy it fought has men in ranks."),
+                _ => write!(f, "The fight between {} is over.", units.join(", ")),
+            },
             Event::ObjectiveTaken { objective, side } => write!(f, "{side} take {}.", the(objective)),
             Event::BattleOver { outcome } => write!(f, "The battle is over: {}.", outcome.reason),
         }

@@ -732,7 +732,7 @@ fn ba2_11_without_chance_only_the_unit_in_front_one_phase_for_all() {
 }
 
 #[test]
-fn ba2_12_a_fight_of_four_units_ends_as_a_whole_not_unit_by_unit() {
+fn ba2_12_a_fight_of_four_units_ends_unit_by_unit() {
     // y=33   f d o P P P P P P P P P P              IR 18 (faces S)
     // y=30   A A A A A A A A A A o d f       P P    IR Harrach (faces N); hussars (face W)
     // y=28                                   P P
@@ -771,12 +771,14 @@ fn ba2_12_a_fight_of_four_units_ends_as_a_whole_not_unit_by_unit() {
     to_combat(&mut b);
     apply_with(&mut b, combat(ir18 as u16, harrach as u16), "10 7");
     assert_eq!(in_ranks(&b, harrach), 0);
-    // Disagreement kept (interpretation 24). The reader (U6) ends IR 18's part of the fight
-    // here, its only opponent having nobody in ranks. The engine reads the text's end of an
-    // engagement as written: the fight is over when a side has no men in ranks left in it,
-    // and A still has IR Kaiser in it. So IR 18 stays engaged, its dead on the field.
-    assert!(b.units[ir18].engagement.is_some());
-    assert_eq!(count(&b, ir18, ManState::Fallen), 1);
+    // As the reader (U6) has it (interpretation 24, issue 28): IR 18's fight with its only
+    // opponent is over, IR Harrach having nobody in ranks, so IR 18 leaves the engagement and
+    // its dead go to the tray, while the hussars and IR Kaiser fight on. (The engine first kept
+    // IR 18 engaged until a whole side had nobody in ranks, and so could neither move it nor
+    // let it fight IR Kaiser, 8.5" away and never engaged with it: a fight that froze.)
+    assert!(b.units[ir18].engagement.is_none());
+    assert_eq!(count(&b, ir18, ManState::Fallen), 0);
+    assert!(b.units[kaiser].engagement.is_some() && b.units[hussars].engagement.is_some());
 
     // Combat 2: the hussars on IR Kaiser (which faces them), 6 / 6. IR Kaiser: 1 + (2 + 1). The
     // hussars: the reader gives IR Kaiser, defending, its +4 (1 + 6, the hussars broken); the
@@ -790,10 +792,12 @@ fn ba2_12_a_fight_of_four_units_ends_as_a_whole_not_unit_by_unit() {
     to_main_of(&mut b, 1);
     let c = b.units[harrach].centre();
     apply(&mut b, Action::Mob { unit: harrach as u16, path: vec![c + Point::new(-8.0, -8.0)] });
-    // On P's next turn IR 18, still engaged, may not move (the reader: it may).
+    // On P's next turn IR 18 is no longer engaged. The reader has it move; but it has a man
+    // running and men in ranks, and such a unit may not move until it has rallied (the text's
+    // Moving), which is what the engine says — not that it is engaged.
     to_main_of(&mut b, 0);
     let err = refused(&mut b, Action::Move { unit: ir18 as u16, pivot: None, path: vec![Point::new(48.0, 36.0)] });
-    assert!(err.contains("engaged"), "{err}");
+    assert!(err.contains("men running") && !err.contains("engaged"), "{err}");
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -189,33 +189,38 @@ impl Battle {
         }
     }
 
-    /// End every engagement in which a side has no men in ranks left.
+    /// End what is over of every engagement. Two units engaged with each other stay so until
+    /// one of them has no men in ranks: then their fight with each other is over. A unit whose
+    /// every such fight is over leaves the engagement — its dead go to the tray and its count of
+    /// the killed starts again — so a fight ends as a whole when a side has no men in ranks left
+    /// in it, and a unit whose enemies are all broken is free while the others fight on
+    /// (interpretation 24).
     pub(super) fn close_engagements(&mut self, events: &mut Vec<Event>) {
-        let mut ids: Vec<u32> = self.units.iter().filter_map(|u| u.engagement).collect();
+        let ranks: Vec<bool> = self.units.iter().map(|u| u.in_ranks() > 0).collect();
+        for (i, u) in self.units.iter_mut().enumerate() {
+            if u.engagement.is_some() {
+                u.engaged_with.retain(|&e| ranks[i] && ranks.get(usize::from(e)).copied().unwrap_or(false));
+            }
+        }
+        let mut ids: Vec<u32> =
+            self.units.iter().filter(|u| u.engaged_with.is_empty()).filter_map(|u| u.engagement).collect();
         ids.sort_unstable();
         ids.dedup();
         for id in ids {
-            let mut ranks = [0usize; 2];
-            for u in self.units.iter().filter(|u| u.engagement == Some(id)) {
-                ranks[usize::from(u.side) & 1] += u.in_ranks();
-            }
-            if ranks[0] == 0 || ranks[1] == 0 {
-                let mut names = Vec::new();
-                for (i, u) in self.units.iter_mut().enumerate() {
-                    if u.engagement == Some(id) {
-                        u.engagement = None;
-                        u.engaged_with.clear();
-                        u.killed = 0;
-                        for m in &mut u.men {
-                            if m.state == ManState::Fallen {
-                                m.state = ManState::Dead;
-                            }
+            let mut names = Vec::new();
+            for (i, u) in self.units.iter_mut().enumerate() {
+                if u.engagement == Some(id) && u.engaged_with.is_empty() {
+                    u.engagement = None;
+                    u.killed = 0;
+                    for m in &mut u.men {
+                        if m.state == ManState::Fallen {
+                            m.state = ManState::Dead;
                         }
-                        names.push(self.stat.unit_names.get(i).cloned().unwrap_or_default());
                     }
+                    names.push(self.stat.unit_names.get(i).cloned().unwrap_or_default());
                 }
-                events.push(Event::EngagementOver { units: names });
             }
+            events.push(Event::EngagementOver { units: names });
         }
     }
 
