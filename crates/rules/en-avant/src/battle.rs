@@ -755,6 +755,20 @@ impl Battle {
             Some(x) if x.side != side => {
                 Refusal::plain(format!("{} is not {}'s", self.name(usize::from(u)), self.side_name(side)))
             }
+            Some(x) if matches!(x.presence, Presence::Away { .. }) => Refusal::new(
+                format!(
+                    "{} is scattered after its pursuit and will rally on its command group in time",
+                    self.name(usize::from(u))
+                ),
+                format!(
+                    "{} is dispersed after pursuing off the table: back beside its command group in the recovery of turn {}",
+                    self.name(usize::from(u)),
+                    match x.presence {
+                        Presence::Away { back } => back,
+                        _ => self.turn,
+                    }
+                ),
+            ),
             Some(x) if !x.here() => Refusal::plain(format!("{} is not in the battle", self.name(usize::from(u)))),
             Some(x) => Ok(x),
         }

@@ -220,6 +220,9 @@ pub enum NextTurn {
     RunsOn,
     /// A battery closed with: destroyed.
     Destroyed,
+    /// Two units that charged each other and tied in step two: drawn, no winner and no result
+    /// move (interpretation 40).
+    Drawn,
 }
 
 /// A unit's result in a close assault.
@@ -354,7 +357,8 @@ pub enum Fact {
         /// The attacker whose figure counted in step two.
         best: Option<String>,
         /// Whether the attackers won (artillery closed with always loses; ties go to the
-        /// attacker); none if no attacker closed.
+        /// attacker); none if no attacker closed, or if the fight was drawn (two units that
+        /// charged each other, equal in step two: interpretation 40).
         attackers_won: Option<bool>,
         /// Each unit's result by the results table (the attackers that closed, then the
         /// defender).

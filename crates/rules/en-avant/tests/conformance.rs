@@ -7,7 +7,8 @@ use volley_core::conformance::{Words, check_words_with};
 use volley_core::conformance::{check, check_with, games};
 use volley_core::{Agent, GameState, Viewer};
 use volley_en_avant::battle::{CONTACT, Presence, STAND_OFF, STEP};
-use volley_en_avant::events::{Blocked, Body, Fact, Stop};
+use volley_en_avant::combat::Direction;
+use volley_en_avant::events::{Attacker, Blocked, Body, Fact, Figure, NextTurn, Stop, UnitResult};
 use volley_en_avant::model::rate;
 use volley_en_avant::{Action, Battle, Event, load};
 use volley_scenario::Source;
@@ -313,13 +314,15 @@ fn withdrawals_by_the_register(before: &Battle, after: &Battle, events: &[Event]
     Ok(())
 }
 
-/// What the play invariants keep from one action to the next: the turn last played, and each
-/// pair of enemies in contact with the turns in a row they have stood so with no combat and no
-/// written reason.
+/// What the play invariants keep from one action to the next: the turn last played, each pair
+/// of enemies in contact with the turns in a row they have stood so with no combat and no
+/// written reason, and the pairs whose last close assault was drawn and who have stood in contact
+/// since.
 #[derive(Default)]
 struct Watch {
     turn: u32,
     streak: Vec<((usize, usize), u32)>,
+    drawn: Vec<(usize, usize)>,
 }
 
 /// The turns in a row two enemies may stand in contact with no combat between them and no
@@ -329,13 +332,16 @@ const FROZEN: u32 = 3;
 /// No enemies stand in contact for three turns without combat (a close assault or a fire between
 /// them) or a written reason the register gives (interpretations 31, 34, 35): one of them would
 /// run and its way is blocked, it withdrew and was cut short, or it failed to close and cannot
-/// draw back.
+/// draw back; or their last close assault, fought between them, was drawn (interpretation 40:
+/// no rule parts two units that charged each other and tied, and either may charge again or
+/// move off when it will).
 fn contacts_resolve(w: &mut Watch, before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
     if before.turn == after.turn && after.outcome.is_none() {
         return Ok(()); // orders given: no turn played
     }
     if before.turn <= w.turn {
         w.streak.clear(); // a new battle
+        w.drawn.clear();
     }
     w.turn = before.turn;
     let mut fought: Vec<(usize, usize)> = Vec::new();
@@ -343,11 +349,15 @@ fn contacts_resolve(w: &mut Watch, before: &Battle, after: &Battle, events: &[Ev
     let pair = |a: usize, b: usize| (a.min(b), a.max(b));
     for f in events.iter().filter_map(Event::fact) {
         match f {
-            Fact::Assault { defender, attackers, .. } => {
+            Fact::Assault { defender, attackers, results, .. } => {
                 let d = index(after, defender)?;
+                let drawn = !results.is_empty() && results.iter().all(|r| r.next == NextTurn::Drawn);
                 for a in attackers {
                     let i = index(after, &a.unit)?;
                     fought.push(pair(i, d));
+                    if drawn && !w.drawn.contains(&pair(i, d)) {
+                        w.drawn.push(pair(i, d));
+                    }
                     if a.stood_off.is_some_and(|s| s < CONTACT) {
                         excused.push(i);
                     }
@@ -371,7 +381,8 @@ fn contacts_resolve(w: &mut Watch, before: &Battle, after: &Battle, events: &[Ev
             }
             let k = (a, b);
             let was = w.streak.iter().find(|(p, _)| *p == k).map_or(0, |(_, s)| *s);
-            let s = if fought.contains(&k) || excused.contains(&a) || excused.contains(&b) { 0 } else { was + 1 };
+            let excuse = fought.contains(&k) || excused.contains(&a) || excused.contains(&b) || w.drawn.contains(&k);
+            let s = if excuse { 0 } else { was + 1 };
             if s >= FROZEN {
                 return Err(format!(
                     "{} and {} have stood in contact {s} turns with no combat and no reason",
@@ -382,6 +393,7 @@ fn contacts_resolve(w: &mut Watch, before: &Battle, after: &Battle, events: &[Ev
             now.push((k, s));
         }
     }
+    w.drawn.retain(|k| now.iter().any(|(p, _)| p == k));
     w.streak = now;
     Ok(())
 }
@@ -660,4 +672,35 @@ fn the_contact_check_reports_enemies_standing_in_contact_three_turns() {
     for k in 0..3 {
         contacts_resolve(&mut w, &turns[k], &turns[k + 1], &blocked).unwrap();
     }
+    // Their close assault drawn in the first turn: they may stand so (interpretation 40).
+    let drawn = vec![Event::Explained {
+        text: String::new(),
+        fact: Some(Box::new(Fact::Assault {
+            defender: "Red line".into(),
+            body: b.body(h),
+            attackers: vec![Attacker {
+                unit: "Blue horse".into(),
+                body: b.body(common::unit(&b, "Blue horse")),
+                direction: Direction::Front,
+                gap: 0.0,
+                step_one: [
+                    Figure { status: 4, modifiers: Vec::new(), total: 4 },
+                    Figure { status: 4, modifiers: Vec::new(), total: 4 },
+                ],
+                closed: true,
+                stood_off: None,
+            }],
+            outnumbering: false,
+            step_two: None,
+            best: None,
+            attackers_won: None,
+            results: ["Blue horse", "Red line"]
+                .map(|u| UnitResult { unit: u.into(), won: false, lines: Vec::new(), next: NextTurn::Drawn })
+                .to_vec(),
+        })),
+    }];
+    let mut w = Watch::default();
+    contacts_resolve(&mut w, &turns[0], &turns[1], &drawn).unwrap();
+    contacts_resolve(&mut w, &turns[1], &turns[2], &[]).unwrap();
+    contacts_resolve(&mut w, &turns[2], &turns[3], &[]).unwrap();
 }

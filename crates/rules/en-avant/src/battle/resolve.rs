@@ -46,6 +46,8 @@ pub(crate) struct Contact {
     defender: usize,
     /// Where its front's centre started the move.
     from: Point,
+    /// Its facing before it turned to close.
+    facing: f64,
     /// The gap between the two when it started.
     start_gap: f64,
     /// The face it met.
@@ -83,8 +85,12 @@ struct Fight {
 /// How a move ends at obstacles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Mode {
-    /// Forward, of its own will: halts as its status says; `target`: the enemy it closes with.
-    Forward { target: Option<usize> },
+    /// Forward, of its own will: halts as its status says; `target`: the enemy it closes with;
+    /// `past`: enemies farther off than it do not hold it off (see [`Battle::step_block`]).
+    Forward { target: Option<usize>, past: bool },
+    /// Forward after the loser it beat, as the results table orders: its status does not halt it
+    /// (a Wavering winner pursues: the table's row for 1–2).
+    Pursue { target: usize, past: bool },
     /// Backwards (a withdrawal).
     Back,
     /// Backwards by its card at Wavering or worse: it will not move closer to any enemy.
@@ -202,15 +208,19 @@ impl Battle {
                     };
                     self.record(events, format!("{}: both lines fight this turn", self.name(i)), fact);
                 }
-                Some(_) => {
+                Some(how) => {
                     let x = &mut self.units[i];
                     let (a, b) = (x.status[0], x.status[1]);
                     let avg = Status::of((i32::from(a.level()) + i32::from(b.level())) / 2);
                     x.status = [avg, avg];
                     x.disordered = [x.disordered[1]; 2];
+                    // After a draw the second line "can join in": it fights beside the first this
+                    // turn (interpretation 40); after a loss the first falls back on it.
+                    x.joined = how == Fought::Drawn;
                     let words = format!(
-                        "{}'s two lines combine: both are now {avg}{}",
+                        "{}'s two lines {}: both are now {avg}{}",
                         self.name(i),
+                        if how == Fought::Drawn { "join together" } else { "combine" },
                         if self.units[i].disordered[0] { ", DISORDERED" } else { "" }
                     );
                     self.tell(events, words);
@@ -371,9 +381,8 @@ impl Battle {
             }
             if x.running() && !matches!(intents[i], Intent::FallBack { .. }) {
                 intents[i] = Intent::Run;
-            } else if x.step_status() <= Status::Wavering
-                && matches!(intents[i], Intent::Advance | Intent::Charge(_) | Intent::Pursue(_))
-            {
+            } else if x.step_status() <= Status::Wavering && matches!(intents[i], Intent::Advance | Intent::Charge(_)) {
+                // (A pursuit is the results table's: it is made all the same.)
                 intents[i] = Intent::Stand { hold_fire: false };
                 self.tell(events, format!("{}: it will not move closer to the enemy", self.name(i)));
             }
@@ -520,7 +529,8 @@ impl Battle {
                     let x = &self.units[i];
                     let (dir, rate, facing) = (volley_table::unit(x.facing), x.rate(), x.facing);
                     let from = self.body(i);
-                    let went = self.travel(i, facing, dir, rate, Mode::Forward { target: None }, &hold, events);
+                    let went =
+                        self.travel(i, facing, dir, rate, Mode::Forward { target: None, past: false }, &hold, events);
                     self.tell_move(i, MoveKind::Advance, from, rate, went, events);
                 }
                 Intent::Withdraw => {
@@ -885,7 +895,20 @@ impl Battle {
         let dir = if m.dist > 1e-9 { way * (1.0 / m.dist) } else { volley_table::unit(self.units[i].facing) };
         let len = m.dist.min(rate - used).max(0.0);
         let facing = self.units[i].facing;
-        let went = self.travel(i, facing, dir, len, Mode::Forward { target: Some(t) }, hold, events);
+        // Enemies farther off than the one it closes with do not hold it off, unless it would
+        // touch one of them where it meets it.
+        let x = &self.units[i];
+        let there = corners(x.kind, x.formation, m.hit, facing);
+        let past = !(0..self.units.len()).any(|j| {
+            let o = &self.units[j];
+            j != i && j != t && o.here() && o.side != x.side && convex_distance(&there, &o.corners()) <= CONTACT + 1e-9
+        });
+        let mode = if what == MoveKind::Pursue {
+            Mode::Pursue { target: t, past }
+        } else {
+            Mode::Forward { target: Some(t), past }
+        };
+        let went = self.travel(i, facing, dir, len, mode, hold, events);
         let d = went.cm;
         let reached = self.units[i].here() && self.units[t].here() && d >= m.dist - 1e-6;
         let mut stop = went.stop;
@@ -895,6 +918,7 @@ impl Battle {
                 attacker: i,
                 defender: t,
                 from: start,
+                facing: from.facing,
                 start_gap,
                 direction: m.direction,
                 used: used + d,
@@ -940,7 +964,10 @@ impl Battle {
 
     /// A charger that reached its enemy, which then moved on (withdrew, advanced, turned, changed
     /// formation), keeps up with it with what is left of its move, closing as a charge does
-    /// (interpretation 34): if it cannot, the contact is lost and no close assault is fought.
+    /// (interpretation 34). If it cannot from where it stands, it is judged from where it began
+    /// its charge, with its whole move, as if the enemy had moved first: it charges again from
+    /// there (so the outcome does not hang on which side led the turn). If it cannot from there
+    /// either, the contact is lost where it stands and no close assault is fought.
     fn keep_up(&mut self, contacts: &mut Vec<Contact>, hold: &[bool], events: &mut Vec<Event>) {
         let mut kept = Vec::with_capacity(contacts.len());
         for c in contacts.drain(..) {
@@ -958,41 +985,72 @@ impl Battle {
             } else {
                 match self.contact(a, d) {
                     None => Some(Stop::NotAhead),
+                    Some(m) if m.dist > left + 1e-9 => Some(Stop::Full),
                     Some(m) if !self.turn_to(a, m.facing, d) => Some(Stop::NoRoom),
                     Some(_) => None,
                 }
             };
-            if let Some(stop) = cannot {
-                self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
-                let fact = Fact::Move {
-                    unit: self.called(a),
-                    what: MoveKind::FollowUp,
-                    target: Some(self.called(d)),
-                    to: from.clone(),
-                    from,
-                    ordered: left,
-                    done: 0.0,
-                    stop,
-                };
-                self.record(
-                    events,
-                    format!(
-                        "{}: {left:.1} cm of its move left; it cannot close with {} again",
-                        self.name(a),
-                        self.name(d)
-                    ),
-                    fact,
-                );
+            let Some(stop) = cannot else {
+                let mut again = Vec::new();
+                if self.close(a, d, from, c.used, hold, &mut again, events, MoveKind::FollowUp) {
+                    if let Some(n) = again.pop() {
+                        kept.push(Contact { from: c.from, facing: c.facing, start_gap: c.start_gap, ..n });
+                    }
+                }
                 continue;
-            }
-            let mut again = Vec::new();
-            if self.close(a, d, from, c.used, hold, &mut again, events, MoveKind::FollowUp) {
-                if let Some(n) = again.pop() {
-                    kept.push(Contact { from: c.from, start_gap: c.start_gap, ..n });
+            };
+            if !self.units[a].running() {
+                if let Some(reached) = self.charge_again(&c, hold, events) {
+                    kept.extend(reached);
+                    continue;
                 }
             }
+            self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
+            let fact = Fact::Move {
+                unit: self.called(a),
+                what: MoveKind::FollowUp,
+                target: Some(self.called(d)),
+                to: from.clone(),
+                from,
+                ordered: left,
+                done: 0.0,
+                stop,
+            };
+            self.record(
+                events,
+                format!("{}: {left:.1} cm of its move left; it cannot close with {} again", self.name(a), self.name(d)),
+                fact,
+            );
         }
         *contacts = kept;
+    }
+
+    /// Contact `c`'s charger, back where it began its charge and facing as it did, charges its
+    /// enemy where it now stands, with its whole move ([`Battle::keep_up`]), going as far towards
+    /// it as a charge would. `None` (and the charger left where it is) if it could not charge it
+    /// from there: not ahead, no room there or to turn. Else the contact, if it reached it.
+    fn charge_again(&mut self, c: &Contact, hold: &[bool], events: &mut Vec<Event>) -> Option<Option<Contact>> {
+        let (a, d) = (c.attacker, c.defender);
+        let (at, facing) = (self.units[a].at, self.units[a].facing);
+        let x = &self.units[a];
+        let there = corners(x.kind, x.formation, c.from, c.facing);
+        self.units[a].at = c.from;
+        self.units[a].facing = c.facing;
+        let from = self.body(a);
+        let ok = self.clear(a, &there, None) && self.contact(a, d).is_some_and(|m| self.turn_to(a, m.facing, d));
+        if !ok {
+            self.units[a].at = at;
+            self.units[a].facing = facing;
+            return None;
+        }
+        let mut again = Vec::new();
+        let reached = self.close(a, d, from, 0.0, hold, &mut again, events, MoveKind::FollowUp);
+        Some(again.pop().filter(|_| reached).map(|n| Contact {
+            from: c.from,
+            facing: c.facing,
+            start_gap: c.start_gap,
+            ..n
+        }))
     }
 
     /// Whether enemy `j` fires in its own defence now.
@@ -1027,7 +1085,8 @@ impl Battle {
             .filter(|&j| j != i && self.units[j].here() && self.units[j].centre().dist(self.units[i].centre()) <= reach)
             .collect();
         let target = match mode {
-            Mode::Forward { target } => target,
+            Mode::Forward { target, .. } => target,
+            Mode::Pursue { target, .. } => Some(target),
             _ => None,
         };
         // The enemies that already have it in reach: it does not come into their reach.
@@ -1140,7 +1199,9 @@ impl Battle {
 
     /// What stops a step of unit `i` to the body `c` (from `prev`), among the units `near`: it
     /// would overlap one, or come closer to an enemy (not its `target`) than the stand-off (or
-    /// closer at all, when it will not move closer).
+    /// closer at all, when it will not move closer). Closing with its target (`mode` with
+    /// `past`), an enemy farther from the body than the target is reached only through it and
+    /// holds it off only from touching it (a second line behind the one it charges).
     fn step_block(
         &self,
         i: usize,
@@ -1151,6 +1212,11 @@ impl Battle {
         mode: Mode,
     ) -> Option<Block> {
         let side = self.units[i].side;
+        // Closing with an enemy, how far the body is from it: an enemy farther off than that is
+        // reached only through it, and does not hold it off (it may not touch it).
+        let closing = matches!(mode, Mode::Forward { past: true, .. } | Mode::Pursue { past: true, .. });
+        let to_target =
+            target.filter(|&t| closing && self.units[t].here()).map(|t| convex_distance(c, &self.units[t].corners()));
         near.iter().copied().find_map(|j| {
             let o = &self.units[j];
             if !o.here() {
@@ -1163,7 +1229,9 @@ impl Battle {
             if o.side != side && Some(j) != target {
                 let d = convex_distance(c, &oc);
                 let closer = d < convex_distance(prev, &oc) - 1e-9;
-                (closer && (mode == Mode::NoCloser || d < STAND_OFF - 1e-9)).then_some(Block::StandOff(j))
+                let beyond = to_target.is_some_and(|t| t < d - 1e-9);
+                let held = if beyond { d <= CONTACT + 1e-9 } else { d < STAND_OFF - 1e-9 };
+                (closer && (mode == Mode::NoCloser || held)).then_some(Block::StandOff(j))
             } else {
                 None
             }
@@ -1385,21 +1453,38 @@ impl Battle {
     /// A failed attacker stops short of the enemy (5 cm) once every assault is fought, unless it
     /// is in another of this turn's assaults.
     fn melee(&mut self, contacts: &[Contact], events: &mut Vec<Event>) {
-        // Two units that charged each other fight one close assault: the one that reached the
-        // other first is the attacker (the register's "not implemented": no meeting halfway).
         let live: Vec<Contact> = contacts
             .iter()
-            .enumerate()
-            .filter(|&(k, c)| {
+            .filter(|c| {
                 let (a, d) = (&self.units[c.attacker], &self.units[c.defender]);
-                let met = contacts[..k].iter().any(|e| e.attacker == c.defender && e.defender == c.attacker);
-                !met && a.here() && !a.running() && d.here() && self.gap(c.attacker, c.defender) <= CONTACT
+                a.here() && !a.running() && d.here() && self.gap(c.attacker, c.defender) <= CONTACT
             })
-            .map(|(_, c)| *c)
+            .copied()
             .collect();
+        // Two units that charged each other (interpretation 40): both willing, they fight one
+        // close assault in which both are attackers, drawn if equal in step two; one willing, it
+        // is the attacker (the other's attack fails first, if it reached the other first); neither,
+        // each attack fails in turn.
+        let mut dropped = vec![false; live.len()];
+        let mut drawn_on_tie = vec![false; live.len()];
+        for k in 0..live.len() {
+            for m in k + 1..live.len() {
+                let (c, e) = (live[k], live[m]);
+                if dropped[k] || dropped[m] || e.attacker != c.defender || e.defender != c.attacker {
+                    continue;
+                }
+                match (self.willing(&live, k), self.willing(&live, m)) {
+                    (true, true) => (dropped[m], drawn_on_tie[k]) = (true, true),
+                    (true, false) => dropped[m] = true, // it defends in the other's assault anyway
+                    (false, _) => {}
+                }
+            }
+        }
+        let live: Vec<(Contact, bool)> =
+            live.into_iter().zip(drawn_on_tie).zip(dropped).filter(|(_, gone)| !gone).map(|(c, _)| c).collect();
         let mut defenders: Vec<usize> = Vec::new();
         let mut fights = vec![0u8; self.units.len()];
-        for c in &live {
+        for (c, _) in &live {
             if !defenders.contains(&c.defender) {
                 defenders.push(c.defender);
             }
@@ -1408,8 +1493,9 @@ impl Battle {
         }
         let mut fought = Vec::new();
         for d in defenders {
-            let group: Vec<Contact> = live.iter().filter(|c| c.defender == d).copied().collect();
-            fought.push(self.assault(d, &group));
+            let group: Vec<Contact> = live.iter().filter(|(c, _)| c.defender == d).map(|(c, _)| *c).collect();
+            let mutual = live.iter().any(|(c, tie)| c.defender == d && *tie);
+            fought.push(self.assault(d, &group, mutual));
         }
         let index = |b: &Battle, name: &str| b.stat().unit_names.iter().position(|n| n == name).unwrap_or(0);
         for f in &mut fought {
@@ -1459,7 +1545,39 @@ impl Battle {
         went
     }
 
-    fn assault(&mut self, d: usize, group: &[Contact]) -> Fight {
+    /// The calculator's close assault for contact `c`: the two parties as they stand, the face
+    /// met, outnumbering, and cavalry against a square forming by its distance.
+    fn terms(&self, c: &Contact, outnumbering: bool) -> Assault {
+        let (a, d) = (c.attacker, c.defender);
+        let attacker = self.party(a);
+        let mut defender = self.party(d);
+        defender.defending_feature = self.defends_feature(d, c.from);
+        let cavalry = attacker.arm == Arm::Cavalry;
+        if let Some((t, before)) = self.units[d].formed_square {
+            if t == self.turn && cavalry && self.units[d].formation == Formation::Square {
+                defender.forming_square = true;
+                defender.formation = combat_formation(before);
+            }
+        }
+        let mut asl = Assault::new(attacker, defender);
+        asl.direction = c.direction;
+        asl.outnumbering = outnumbering;
+        asl.cavalry_within_half_a_turn = cavalry && c.start_gap <= self.units[a].rate() / 2.0 + 1e-9;
+        asl
+    }
+
+    /// Whether the attacker of `live[k]` passes step one as things stand.
+    fn willing(&self, live: &[Contact], k: usize) -> bool {
+        let c = &live[k];
+        let outnumbering = live.iter().filter(|e| e.defender == c.defender).count() > 1;
+        let one = self.terms(c, outnumbering).step_one();
+        one[0].total >= one[1].total
+    }
+
+    /// The close assault on `d` by every unit of `group` that reached it; `mutual`: one of them
+    /// was charged by `d` too, and both would close: both are attackers, and a tie is drawn
+    /// (interpretation 40).
+    fn assault(&mut self, d: usize, group: &[Contact], mutual: bool) -> Fight {
         let turn = self.turn;
         let outnumbering = group.len() > 1;
         let mut closed: Vec<(usize, Assault)> = Vec::new();
@@ -1469,20 +1587,7 @@ impl Battle {
         let body = self.body(d);
         for c in group {
             let a = c.attacker;
-            let attacker = self.party(a);
-            let mut defender = self.party(d);
-            defender.defending_feature = self.defends_feature(d, c.from);
-            let cavalry = attacker.arm == Arm::Cavalry;
-            if let Some((t, before)) = self.units[d].formed_square {
-                if t == turn && cavalry && self.units[d].formation == Formation::Square {
-                    defender.forming_square = true;
-                    defender.formation = combat_formation(before);
-                }
-            }
-            let mut asl = Assault::new(attacker, defender);
-            asl.direction = c.direction;
-            asl.outnumbering = outnumbering;
-            asl.cavalry_within_half_a_turn = cavalry && c.start_gap <= self.units[a].rate() / 2.0 + 1e-9;
+            let asl = self.terms(c, outnumbering);
             let one = asl.step_one();
             explained.push(format!(
                 "{} against {}, step one: {} {} against {} {}",
@@ -1534,6 +1639,9 @@ impl Battle {
             .max_by_key(|(_, two)| two[0].total)
             .unwrap_or((closed[0].0, closed[0].1.step_two()));
         let artillery = self.units[d].arm() == Arm::Artillery;
+        if mutual && !artillery && two[0].total == two[1].total {
+            return self.drawn(d, &closed, best, two, told, explained, fact);
+        }
         let attacker_won = artillery || two[0].total >= two[1].total;
         explained.push(format!(
             "step two: {} {} against {} {}{}",
@@ -1581,6 +1689,59 @@ impl Battle {
             *b = Some(self.called(best));
             *attackers_won = Some(attacker_won);
             *r = data.into_iter().flatten().collect();
+        }
+        Fight { told, explained: explained.join("; "), fact }
+    }
+
+    /// A close assault between two units that charged each other, equal in step two: "the attacker
+    /// wins" names no winner when both are attackers, and the text knows a drawn fight ("First line
+    /// drawn"). Nobody loses status or moves for it; all are DISORDERED (interpretation 40).
+    #[allow(clippy::too_many_arguments)]
+    fn drawn(
+        &mut self,
+        d: usize,
+        closed: &[(usize, Assault)],
+        best: usize,
+        two: [combat::Reckoning; 2],
+        mut told: Vec<String>,
+        mut explained: Vec<String>,
+        mut fact: Fact,
+    ) -> Fight {
+        let turn = self.turn;
+        explained.push(format!(
+            "step two: {} {} against {} {}: equal, and both charged: neither is the attacker, the fight is drawn",
+            self.name(best),
+            terms_text(&two[0]),
+            self.name(d),
+            terms_text(&two[1])
+        ));
+        let mut data = Vec::new();
+        for u in closed.iter().map(|c| c.0).chain([d]) {
+            let lines = self.units[u].lines().to_vec();
+            let was = self.units[u].status;
+            let x = &mut self.units[u];
+            x.disorder(turn);
+            x.engaged_turn = turn;
+            x.change = None;
+            x.fought = Some((turn, Fought::Drawn));
+            x.pending = Pending::None;
+            data.push(UnitResult {
+                unit: self.called(u),
+                won: false,
+                lines: self.changes(u, was, &lines),
+                next: NextTurn::Drawn,
+            });
+        }
+        let names: Vec<&str> = closed.iter().map(|c| self.name(c.0)).collect();
+        told.push(format!(
+            "{} and {} close with each other: neither gives way, and all are disordered",
+            names.join(" and "),
+            self.name(d)
+        ));
+        if let Fact::Assault { step_two, best: b, results, .. } = &mut fact {
+            *step_two = Some([Figure::from(&two[0]), Figure::from(&two[1])]);
+            *b = Some(self.called(best));
+            *results = data;
         }
         Fight { told, explained: explained.join("; "), fact }
     }
