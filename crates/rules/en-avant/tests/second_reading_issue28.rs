@@ -382,6 +382,19 @@ fn ea2_06_a_target_walking_across_a_flank_charge_is_caught_on_its_flank_whoever_
             let events = play(&mut b, &[("Blue Horse", c)], &[("Red Foot", Order::Advance)]);
             let case = format!("from x {start}, red leads {red_first}");
             assert!(near(at(&b, "Red Foot").y, 40.0), "{case}: Red made its 20 cm: {:#?}", words(&events));
+            // The data tells one move of at most its 40 cm, from where it stood to where it ended
+            // (a charge settled again from its start takes back the first).
+            let moves: Vec<(f64, f64)> = facts(&events)
+                .into_iter()
+                .filter_map(|f| match f {
+                    Fact::Move { unit, from, to, done, .. } if unit == "Blue Horse" => {
+                        Some((*done, Point::from(from.at).dist(Point::from(to.at))))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let done: f64 = moves.iter().map(|m| m.0).sum();
+            assert!(done <= 40.0 + 1e-6 && moves.iter().all(|m| m.1 <= m.0 + 1e-6), "{case}: {moves:?}");
             if caught {
                 assert_eq!(directions(&events), vec![Direction::Flank], "{case}: {:#?}", words(&events));
                 assert_eq!(

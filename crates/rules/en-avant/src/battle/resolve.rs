@@ -54,6 +54,10 @@ pub(crate) struct Contact {
     direction: Direction,
     /// How far it has gone this turn (what is left of its move may keep it in contact).
     used: f64,
+    /// What brought it there: a charge, a pursuit, a follow-up.
+    what: MoveKind,
+    /// Where in the turn's events its words of reaching the enemy are (its data next after them).
+    told_at: usize,
 }
 
 /// How far a move went and why it stopped there.
@@ -922,6 +926,8 @@ impl Battle {
                 start_gap,
                 direction: m.direction,
                 used: used + d,
+                what,
+                told_at: events.len(),
             });
             stop = Stop::Contact { unit: self.called(t) };
             if what == MoveKind::FollowUp {
@@ -970,6 +976,8 @@ impl Battle {
     /// either, the contact is lost where it stands and no close assault is fought.
     fn keep_up(&mut self, contacts: &mut Vec<Contact>, hold: &[bool], events: &mut Vec<Event>) {
         let mut kept = Vec::with_capacity(contacts.len());
+        // The words and data of charges settled again from where they began: taken back.
+        let mut retracted = Vec::new();
         for c in contacts.drain(..) {
             let (a, d) = (c.attacker, c.defender);
             if !self.units[a].here() || !self.units[d].here() || self.gap(a, d) <= CONTACT {
@@ -1002,6 +1010,7 @@ impl Battle {
             if !self.units[a].running() {
                 if let Some(reached) = self.charge_again(&c, hold, events) {
                     kept.extend(reached);
+                    retracted.push(c.told_at);
                     continue;
                 }
             }
@@ -1023,12 +1032,22 @@ impl Battle {
             );
         }
         *contacts = kept;
+        retracted.sort_unstable();
+        for k in retracted.into_iter().rev() {
+            let ours = matches!(events.get(k), Some(Event::Told { .. }))
+                && matches!(events.get(k + 1).and_then(Event::fact), Some(Fact::Move { .. }));
+            if ours {
+                events.drain(k..k + 2);
+            }
+        }
     }
 
     /// Contact `c`'s charger, back where it began its charge and facing as it did, charges its
     /// enemy where it now stands, with its whole move ([`Battle::keep_up`]), going as far towards
-    /// it as a charge would. `None` (and the charger left where it is) if it could not charge it
-    /// from there: not ahead, no room there or to turn. Else the contact, if it reached it.
+    /// it as a charge would (a pursuit as a pursuit does); its first move's words and data are
+    /// taken back by the caller, this one's standing for its move this turn. `None` (and the
+    /// charger left where it is) if it could not close with it from there: not ahead, no room
+    /// there or to turn. Else the contact, if it reached it.
     fn charge_again(&mut self, c: &Contact, hold: &[bool], events: &mut Vec<Event>) -> Option<Option<Contact>> {
         let (a, d) = (c.attacker, c.defender);
         let (at, facing) = (self.units[a].at, self.units[a].facing);
@@ -1037,14 +1056,18 @@ impl Battle {
         self.units[a].at = c.from;
         self.units[a].facing = c.facing;
         let from = self.body(a);
-        let ok = self.clear(a, &there, None) && self.contact(a, d).is_some_and(|m| self.turn_to(a, m.facing, d));
+        let m = if c.what == MoveKind::Pursue { self.meeting(a, d, 180.0) } else { self.contact(a, d) };
+        let ok = self.clear(a, &there, None) && m.is_some_and(|m| self.turn_to(a, m.facing, d));
         if !ok {
             self.units[a].at = at;
             self.units[a].facing = facing;
             return None;
         }
         let mut again = Vec::new();
-        let reached = self.close(a, d, from, 0.0, hold, &mut again, events, MoveKind::FollowUp);
+        let reached = self.close(a, d, from, 0.0, hold, &mut again, events, c.what);
+        if !reached && self.units[a].here() && self.units[d].here() {
+            self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
+        }
         Some(again.pop().filter(|_| reached).map(|n| Contact {
             from: c.from,
             facing: c.facing,
