@@ -1077,7 +1077,7 @@ fn daf2_27_straight_ahead_the_full_reach_exactly() {
 sides = [{ side = "Prussians", oblique = true }]"#;
     let b = moving(battle(d, &t(28.5, 31.25), oblique), 0);
     let why = refusal(&b, &Action::Charge { unit: 0, target: 1 });
-    assert!(why.contains("obliquely it would cost 20.0\" of 18\""), "{why}");
+    assert!(why.contains("obliquely it would need at least 20.0\" of 18\""), "{why}");
 }
 
 #[test]

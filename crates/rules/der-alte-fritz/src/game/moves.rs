@@ -774,7 +774,7 @@ impl Battle {
                 Some(Ok(path)) => return Ok(path),
                 Some(Err(cost)) if cost.is_finite() => {
                     oblique_note =
-                        Some(format!("; obliquely it would cost {cost:.1}\" of {most}\" (its rate less 2\")"))
+                        Some(format!("; obliquely it would need at least {cost:.1}\" of {most}\" (its rate less 2\")"))
                 }
                 Some(Err(_)) => oblique_note = Some("; obliquely something else is in the way".to_string()),
                 None => {}
@@ -821,38 +821,66 @@ impl Battle {
     }
 
     /// An oblique charge by `u` at `t` within `most` inches: its facing kept, going up to 45° off
-    /// its front (in half-degree steps) until its front edge touches the target, with nothing
-    /// else in the way — the shortest such way whose cost over the ground is within `most`.
-    /// `None`: no way meets the target with its front; `Err(cost)`: none within `most` (the
-    /// cheapest looked at).
+    /// its front until its front edge touches the target, with nothing else in the way — the
+    /// shortest such way (to half a degree) whose cost over the ground is within `most`. `None`:
+    /// no way meets the target with its front; `Err(inches)`: none within `most` (at least that
+    /// far).
     fn oblique_charge(&self, u: usize, t: usize, most: f64) -> Option<Result<ChargePath, f64>> {
         let unit = &self.units[u];
         let target = self.units[t].corners();
         let start = unit.corners();
-        // Each way that meets the target with the front: how far, how far off the front, where.
-        let mut ways: Vec<(f64, f64, Point)> = Vec::new();
-        for k in 1..=(2.0 * OBLIQUE) as i32 {
-            for sign in [1.0, -1.0] {
-                let off = sign * f64::from(k) / 2.0;
-                let heading = norm_heading(unit.facing + off);
-                let far = heading_unit(heading) * (most + 50.0);
-                let Some((lo, hi)) = convex_sweep(&start, far, &target) else {
-                    continue;
-                };
-                if lo <= 0.0 || hi <= 0.0 {
-                    continue;
-                }
-                let along = (lo * far.len() - CHARGE_HAIR).max(0.0);
-                let v = heading_unit(heading) * along;
-                // It meets the target with its front edge, not a flank.
-                if convex_distance(&[start[0] + v, start[1] + v], &target) > CHARGE_HAIR + 1e-3 {
-                    continue;
-                }
-                ways.push((along, off, unit.at + v));
-            }
+        // Farther off than its reach by the shortest way of all: no need to look.
+        let gap = convex_distance(&start, &target);
+        if gap > most + 1e-9 {
+            return Some(Err(gap));
         }
-        if ways.is_empty() {
+        // Going `off` degrees off the front, its front edge (from its left corner to its right)
+        // sweeps a strip that holds a point of the target only if `off` lies between the point's
+        // direction from the right corner and its direction from the left: the ways worth
+        // looking at lie between the least of the one and the greatest of the other.
+        let off_from = |c: Point, p: Point| turn(unit.facing, heading_to(c, p));
+        let lo = target.iter().map(|&p| off_from(start[1], p)).fold(f64::INFINITY, f64::min).max(-OBLIQUE);
+        let hi = target.iter().map(|&p| off_from(start[0], p)).fold(f64::NEG_INFINITY, f64::max).min(OBLIQUE);
+        if lo > hi {
             return None;
+        }
+        // The way `off` degrees off the front, if it meets the target with the front: how far,
+        // how far off the front, where the centre ends.
+        let way = |off: f64| -> Option<(f64, f64, Point)> {
+            if off == 0.0 {
+                return None;
+            }
+            let heading = norm_heading(unit.facing + off);
+            let far = heading_unit(heading) * (most + 50.0);
+            let (lo, hi) = convex_sweep(&start, far, &target)?;
+            if lo <= 0.0 || hi <= 0.0 {
+                return None;
+            }
+            let along = (lo * far.len() - CHARGE_HAIR).max(0.0);
+            let v = heading_unit(heading) * along;
+            // It meets the target with its front edge, not a flank.
+            (convex_distance(&[start[0] + v, start[1] + v], &target) <= CHARGE_HAIR + 1e-3).then_some((
+                along,
+                off,
+                unit.at + v,
+            ))
+        };
+        // Every half degree between them, or if they are far apart every sixteenth of the way and
+        // then every half degree either side of the shortest of those.
+        let half = |d: f64| (d * 2.0).round() / 2.0;
+        let (lo, hi) = (((lo * 2.0).floor() / 2.0).max(-OBLIQUE), ((hi * 2.0).ceil() / 2.0).min(OBLIQUE));
+        let step = ((hi - lo) / 16.0).max(0.5);
+        let n = ((hi - lo) / step).round() as i32;
+        let mut ways: Vec<(f64, f64, Point)> = (0..=n).filter_map(|k| way(half(lo + f64::from(k) * step))).collect();
+        let best = ways.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|w| w.1)?;
+        if step > 0.5 {
+            let k = (step * 2.0).ceil() as i32;
+            for j in -k..=k {
+                let off = best + f64::from(j) / 2.0;
+                if j != 0 && off.abs() <= OBLIQUE {
+                    ways.extend(way(off));
+                }
+            }
         }
         // The shortest first (the cost over the ground is never less than the length).
         ways.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.abs().total_cmp(&b.1.abs())));
