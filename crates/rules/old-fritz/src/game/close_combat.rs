@@ -375,7 +375,7 @@ impl Battle {
         let target = self.units[t].corners();
         let shape = u.outline(facing, formation);
         let mut at = u.at;
-        let now = volley_table::convex_distance(&shape.map(|c| c + at), &target);
+        let now = movement::footprint_gap(&shape.map(|c| c + at), &target);
         if stop.is_none() {
             if now <= APPROACH + 0.05 {
                 stop = Some(Stop::Reached { unit: self.name(t).to_string() });
@@ -398,7 +398,7 @@ impl Battle {
         if let Some(s) = stop {
             path.stop = s;
         }
-        let reached = volley_table::convex_distance(&shape.map(|c| c + at), &target) <= APPROACH + 0.05;
+        let reached = movement::footprint_gap(&shape.map(|c| c + at), &target) <= APPROACH + 0.05;
         let u = &mut self.units[i];
         u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
         u.facing = facing;
@@ -814,7 +814,8 @@ impl Battle {
     /// between them this bound are told, each with why it does not attack the other (if the
     /// engine knows why: a pair it cannot explain is left untold).
     pub(super) fn tell_contacts(&self, fought: &[(usize, Vec<usize>)], events: &mut Vec<Event>) {
-        let diag = |u: &Unit| u.radius().hypot(u.depth() / 2.0);
+        // Half the frontage and half the depth: no less than the half-diagonal.
+        let diag = |u: &Unit| u.radius() + u.depth() / 2.0;
         for a in 0..self.units.len() {
             let x = &self.units[a];
             if !x.present() {
@@ -826,10 +827,8 @@ impl Battle {
                 if b <= a || y.side == x.side || !y.present() || x.at.dist(y.at) > xr + diag(y) + CONTACT {
                     continue;
                 }
-                let gap = volley_table::convex_distance(&x.corners(), &y.corners());
-                if gap > CONTACT
-                    || fought.iter().any(|(d, atk)| (*d == a && atk.contains(&b)) || (*d == b && atk.contains(&a)))
-                {
+                let Some(gap) = movement::gap_under(&x.corners(), &y.corners(), CONTACT + 1e-9) else { continue };
+                if fought.iter().any(|(d, atk)| (*d == a && atk.contains(&b)) || (*d == b && atk.contains(&a))) {
                     continue;
                 }
                 if let (Some(wa), Some(wb)) = (self.no_attack(a, b, fought), self.no_attack(b, a, fought)) {

@@ -27,6 +27,14 @@ pub(super) struct Went {
     pub facing: f64,
 }
 
+/// An enemy near a unit's way: its index, its footprint, and its gap from the unit where the
+/// unit stands.
+struct Nearby {
+    unit: usize,
+    body: [Point; 4],
+    gap: f64,
+}
+
 /// A turn from `from` to `to` costing `cost` of the bound.
 pub(super) fn turn_made(from: f64, to: f64, cost: f64) -> TurnMade {
     TurnMade { from, to, degrees: turn(from, to), cost }
@@ -36,6 +44,64 @@ pub(super) fn turn_made(from: f64, to: f64, cost: f64) -> TurnMade {
 /// arithmetic (no turn at all).
 pub(super) fn settle(facing: f64, want: f64) -> f64 {
     if turn(facing, want).abs() < 1e-9 { facing } else { want }
+}
+
+/// The gap between two footprints (rectangles, corners in order) if it may be under `need`;
+/// `None` if an edge of either shows them at least `need` apart — a quick proof that saves
+/// measuring (the gap between convex shapes is at least their gap along any axis).
+pub(super) fn gap_under(a: &[Point; 4], b: &[Point; 4], need: f64) -> Option<f64> {
+    let span = |poly: &[Point; 4], axis: Point| {
+        poly.iter().map(|p| p.dot(axis)).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)))
+    };
+    let mut apart = false;
+    for poly in [a, b] {
+        // A rectangle's four edges lie on two axes.
+        for k in 0..2 {
+            let e = poly[k + 1] - poly[k];
+            let len = e.len();
+            if len < 1e-12 {
+                continue;
+            }
+            let axis = Point::new(-e.y / len, e.x / len);
+            let ((alo, ahi), (blo, bhi)) = (span(a, axis), span(b, axis));
+            let gap = (blo - ahi).max(alo - bhi);
+            if gap >= need {
+                return None;
+            }
+            apart |= gap > 0.0;
+        }
+    }
+    // No axis of either separates them: they overlap.
+    let gap = if apart { rect_gap(a, b) } else { 0.0 };
+    (gap < need).then_some(gap)
+}
+
+/// The least distance between two footprints (rectangles, corners in order) that do not
+/// overlap: the nearest a corner of either comes to an edge of the other.
+pub(super) fn rect_gap(a: &[Point; 4], b: &[Point; 4]) -> f64 {
+    let to_edge = |p: Point, s: Point, e: Point| {
+        let d = e - s;
+        let len2 = d.dot(d);
+        let t = if len2 > 0.0 { ((p - s).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        let q = p - (s + d * t);
+        q.dot(q)
+    };
+    let mut best = f64::INFINITY;
+    for (p, q) in [(a, b), (b, a)] {
+        for k in 0..4 {
+            let (s, e) = (q[k], q[(k + 1) % 4]);
+            for &v in p {
+                best = best.min(to_edge(v, s, e));
+            }
+        }
+    }
+    best.sqrt()
+}
+
+/// The least distance between two footprints (rectangles, corners in order), 0 if they
+/// overlap.
+pub(super) fn footprint_gap(a: &[Point; 4], b: &[Point; 4]) -> f64 {
+    gap_under(a, b, f64::INFINITY).unwrap_or(f64::INFINITY)
 }
 
 /// The farthest a footprint's corner reaches from its centre.
@@ -271,9 +337,9 @@ impl Battle {
         Went { to: end, used, stop, obstacle, wagons, ordered, facing }
     }
 
-    /// The farthest point on the way from `from` towards `to` where unit `i` may end its move:
-    /// the way there passable, crossing no enemy body, and room to stand at the end; with why it
-    /// ended short of `to`, if it did.
+    /// The farthest point on the way from `from` (where unit `i` stands) towards `to` where it may
+    /// end its move: the way there passable, crossing no enemy body, and room to stand at the end;
+    /// with why it ended short of `to`, if it did.
     pub(super) fn clear_end(
         &self,
         i: usize,
@@ -286,13 +352,37 @@ impl Battle {
         let last = (limit < 1.0).then(|| from.lerp(to, limit));
         let tenths = (1..=10).rev().map(|k| f64::from(k) / 10.0).filter(|&t| t <= limit).map(|t| from.lerp(to, t));
         let mut why = hit.map(|j| Stop::Body { unit: self.name(j).to_string() });
+        // The enemies that may come within 2½" of it anywhere on the way (by the circles round
+        // the bodies), each with its footprint and its gap from where the unit stands.
+        let u = &self.units[i];
+        let outline = u.outline(shape.0, shape.1);
+        let ur = half_diagonal(&outline);
+        let start = outline.map(|c| c + from);
+        let len = from.dist(to);
+        let enemies: Vec<Nearby> = self
+            .units_near(from.lerp(to, 0.5), len / 2.0 + APPROACH + ur + 1.5 * self.reach() + 0.1)
+            .filter(|&j| {
+                let v = &self.units[j];
+                j != i
+                    && v.side != u.side
+                    && v.present()
+                    && dist_to_segment(v.at, from, to) <= APPROACH + ur + v.radius() + v.depth() / 2.0 + 0.1
+            })
+            .map(|j| {
+                let body = self.units[j].corners();
+                Nearby { unit: j, body, gap: footprint_gap(&start, &body) }
+            })
+            .collect();
+        // The unit that left no room at one point is the likeliest to at the next: asked first.
+        let mut blame = None;
         for p in last.into_iter().chain(tenths) {
             if !self.stat.table.segment_passable(from, p) {
                 why.get_or_insert(Stop::Ground);
                 continue;
             }
-            if let Some(j) = self.crowded_at(i, p, target, shape) {
-                why.get_or_insert(Stop::Room { unit: self.name(j).to_string() });
+            if let Some(j) = self.crowded_at(i, p, target, &outline, &enemies, blame) {
+                why.get_or_insert_with(|| Stop::Room { unit: self.name(j).to_string() });
+                blame = Some(j);
                 continue;
             }
             return (p, if p == to { None } else { why });
@@ -352,42 +442,43 @@ impl Battle {
         (((first - PATH_STEP / 10.0) / len).max(0.0), who)
     }
 
-    /// The unit, if any, that leaves unit `i` no room to stand at `p` in `shape`: a friend whose
-    /// circle it would come into (unless it gets no nearer), or an enemy whose body it would
-    /// come within 2½" of (its `target` excepted, which it may approach to 2½"), unless it gets
-    /// no nearer that enemy than it stood.
-    pub(super) fn crowded_at(
+    /// The unit, if any, that leaves unit `i` no room to stand at `p` with its footprint
+    /// `outline` (corners about its centre): a friend whose circle it would come into (unless it
+    /// gets no nearer), or one of the `enemies` near its way whose body it would come within 2½"
+    /// of (its `target` excepted, which it may approach to 2½"), unless it gets no nearer that
+    /// enemy than it stood. `first` is asked first.
+    fn crowded_at(
         &self,
         i: usize,
         p: Point,
         target: Option<usize>,
-        shape: (f64, Formation),
+        outline: &[Point; 4],
+        enemies: &[Nearby],
+        first: Option<usize>,
     ) -> Option<usize> {
         let u = &self.units[i];
-        let outline = u.outline(shape.0, shape.1);
         let body = outline.map(|c| c + p);
-        let start = outline.map(|c| c + u.at);
-        let ur = half_diagonal(&outline);
-        // Nobody farther than this can be in the way: the widest footprint's reach, or the
-        // approach distance with the widest.
-        let r = (0.9 * (u.radius() + self.reach())).max(APPROACH + ur + 1.5 * self.reach()) + 0.1;
+        let enemy = |e: &Nearby| {
+            let need = APPROACH - if Some(e.unit) == target { 0.15 } else { 0.05 };
+            gap_under(&body, &e.body, need).is_some_and(|gap| gap < e.gap - 1e-9)
+        };
+        if let Some(e) = enemies.iter().find(|e| Some(e.unit) == first) {
+            if enemy(e) {
+                return Some(e.unit);
+            }
+        }
+        if let Some(e) = enemies.iter().find(|e| Some(e.unit) != first && enemy(e)) {
+            return Some(e.unit);
+        }
+        // Friends: nobody farther than the widest footprint's reach can be in the way.
+        let r = 0.9 * (u.radius() + self.reach()) + 0.1;
         self.units_near(p, r).find(|&j| {
             let v = &self.units[j];
-            if j == i || !v.present() {
+            if j == i || !v.present() || v.side != u.side {
                 return false;
             }
             let d = v.at.dist(p);
-            if v.side == u.side {
-                return !(d >= 0.9 * (u.radius() + v.radius()) || d >= v.at.dist(u.at) - 1e-9);
-            }
-            let vr = v.radius().hypot(v.depth() / 2.0);
-            if d > APPROACH + ur + vr + 0.1 {
-                return false;
-            }
-            let corners = v.corners();
-            let gap = volley_table::convex_distance(&body, &corners);
-            let need = APPROACH - if Some(j) == target { 0.15 } else { 0.05 };
-            gap < need && gap < volley_table::convex_distance(&start, &corners) - 1e-9
+            !(d >= 0.9 * (u.radius() + v.radius()) || d >= v.at.dist(u.at) - 1e-9)
         })
     }
 
@@ -413,7 +504,7 @@ impl Battle {
                 return false;
             }
             // Apart by more than the circles round both footprints: never met.
-            if v.at.dist(at) > r + v.radius().hypot(v.depth() / 2.0) + TOUCH {
+            if v.at.dist(at) > r + v.radius() + v.depth() / 2.0 + TOUCH {
                 return false;
             }
             let body = v.corners();
@@ -561,7 +652,7 @@ impl Battle {
         let ahead = volley_table::unit(facing);
         let gap_at = |s: f64| {
             let p = at + ahead * s;
-            volley_table::convex_distance(&shape.map(|c| c + p), &target)
+            footprint_gap(&shape.map(|c| c + p), &target)
         };
         let far = at.dist(e.at);
         let now = gap_at(0.0);
@@ -582,12 +673,33 @@ impl Battle {
             }
             lo = s;
         }
-        for _ in 0..40 {
-            let mid = (lo + hi) / 2.0;
-            if gap_at(mid) <= APPROACH {
-                hi = mid;
+        // Then the point itself between the last stride short of it and the first past it, by
+        // false position (the Illinois way: an end kept twice has its gap halved), to a
+        // billionth of an inch (or of its gap); the gap stays over 2½" at `lo` and not over it
+        // at `hi`.
+        let (mut flo, mut fhi) = (gap_at(lo) - APPROACH, gap_at(hi) - APPROACH);
+        let mut kept = 0i8;
+        for _ in 0..60 {
+            if hi - lo < 1e-9 || fhi > 0.0 || flo < 1e-10 {
+                break;
+            }
+            let mut mid = (lo * fhi - hi * flo) / (fhi - flo);
+            if !(mid > lo && mid < hi) {
+                mid = (lo + hi) / 2.0;
+            }
+            let f = gap_at(mid) - APPROACH;
+            if f > 0.0 {
+                (lo, flo) = (mid, f);
+                if kept == 1 {
+                    fhi /= 2.0;
+                }
+                kept = 1;
             } else {
-                lo = mid;
+                (hi, fhi) = (mid, f);
+                if kept == -1 {
+                    flo /= 2.0;
+                }
+                kept = -1;
             }
         }
         lo
@@ -616,7 +728,7 @@ fn sweep_meets(u: &Unit, at: Point, formation: Formation, from: f64, angle: f64,
     let mut done = 0.0f64;
     for _ in 0..SWEEP_STEPS {
         let shape = u.outline(from + sign * done.to_degrees(), formation).map(|c| c + at);
-        let d = volley_table::convex_distance(&shape, body);
+        let d = footprint_gap(&shape, body);
         if d < TOUCH {
             return true;
         }
@@ -626,4 +738,45 @@ fn sweep_meets(u: &Unit, at: Point, formation: Formation, from: f64, angle: f64,
         done = (done + d / r.max(1e-9)).min(total);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rectangle `w` by `d` centred at `c`, facing `f`.
+    fn rect(c: Point, f: f64, w: f64, d: f64) -> [Point; 4] {
+        let (fwd, right) = (volley_table::unit(f), volley_table::unit(f + 90.0));
+        [
+            fwd * (d / 2.0) - right * (w / 2.0),
+            fwd * (d / 2.0) + right * (w / 2.0),
+            right * (w / 2.0) - fwd * (d / 2.0),
+            right * (-w / 2.0) - fwd * (d / 2.0),
+        ]
+        .map(|p| p + c)
+    }
+
+    /// The quick footprint gap is the exact convex distance, and the quick proof that two are
+    /// apart never wrong, over many rectangles at random (a fixed sequence).
+    #[test]
+    fn the_quick_gap_between_footprints_is_the_exact_one() {
+        let mut x: u64 = 12345;
+        let mut next = move || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..20_000 {
+            let a =
+                rect(Point::new(next() * 10.0, next() * 10.0), next() * 360.0, 0.5 + next() * 8.0, 0.5 + next() * 2.0);
+            let b =
+                rect(Point::new(next() * 10.0, next() * 10.0), next() * 360.0, 0.5 + next() * 8.0, 0.5 + next() * 2.0);
+            let exact = volley_table::convex_distance(&a, &b);
+            assert!((footprint_gap(&a, &b) - exact).abs() < 1e-9, "{a:?} {b:?}");
+            let need = next() * 4.0;
+            match gap_under(&a, &b, need) {
+                Some(g) => assert!(g < need && (g - exact).abs() < 1e-9),
+                None => assert!(exact >= need - 1e-9),
+            }
+        }
+    }
 }
