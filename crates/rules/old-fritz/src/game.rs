@@ -11,8 +11,8 @@
 //! 3. units move as their orders say, attackers approaching to 2½" and engaging;
 //! 4. batteries bombard;
 //! 5. close combats are fought;
-//! 6. units that did nothing at all lose a green counter; the wagons, objectives and the end are
-//!    judged.
+//! 6. enemies left within 2½" with no combat between them are told with why; units that did
+//!    nothing at all lose a green counter; the wagons, objectives and the end are judged.
 
 use std::sync::Arc;
 
