@@ -673,9 +673,12 @@ impl GameState for Battle {
     }
 
     fn event_visible(&self, event: &Event, viewer: Viewer) -> bool {
-        // Orders, on their way or arriving, are for their own side (and the umpire).
+        // Orders, on their way or arriving, are for their own side (and the umpire); so are the
+        // reasons enemies left within 2½" do not fight, which name what each side's orders are
+        // (the umpire's).
         let side = match event {
             Event::OrderSent { side, .. } | Event::OrderArrives { side, .. } | Event::OrderWaits { side, .. } => side,
+            Event::Contact { .. } => return viewer == Viewer::Umpire,
             _ => return true,
         };
         match viewer {

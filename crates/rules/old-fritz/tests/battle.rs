@@ -1451,8 +1451,12 @@ fn enemies_left_within_two_and_a_half_inches_are_told_with_why_neither_attacks()
     assert_eq!(units, ["a1".to_string(), "b1".to_string()]);
     assert_eq!(why, [volley_old_fritz::events::NoAttack::NotOrdered, volley_old_fritz::events::NoAttack::NotOrdered]);
     assert!(close(gap, 2.0), "{gap}");
-    let words = ev.iter().find(|e| matches!(e, Event::Contact { .. })).unwrap().to_string();
-    assert!(words.contains("has no orders to attack"), "{words}");
+    let told = ev.iter().find(|e| matches!(e, Event::Contact { .. })).unwrap();
+    assert!(told.to_string().contains("has no orders to attack"), "{told}");
+    // The reasons name what each side's orders are: for the umpire's eyes only.
+    assert!(b.event_visible(told, Viewer::Umpire));
+    assert!(!b.event_visible(told, Viewer::Side(0)) && !b.event_visible(told, Viewer::Side(1)));
+    assert!(!b.event_visible(told, Viewer::Spectator));
 }
 
 #[test]
