@@ -26,6 +26,8 @@ mod choices;
 mod fight;
 mod moves;
 
+pub(crate) use moves::body_clear;
+
 pub use fight::{Aim, rally_words};
 pub use moves::{Allowance, ChargePath, ForcedMove, MoveCheck, Reach, path_cost};
 
@@ -353,8 +355,15 @@ impl Battle {
                 let check = self.check_move(i, *to, *facing, *formation, reserve).map_err(ApplyError::Illegal)?;
                 let u = &mut self.units[i];
                 let from = u.at;
+                let facing = volley_table::norm_heading(*facing);
+                if volley_table::turn(u.facing, facing).abs() >= crate::model::TURN_TOLERANCE {
+                    u.turned_turn = self.turn;
+                }
+                if *formation != u.formation {
+                    u.reformed_turn = self.turn;
+                }
                 u.at = *to;
-                u.facing = volley_table::norm_heading(*facing);
+                u.facing = facing;
                 u.formation = *formation;
                 u.acted = true;
                 if check.moved() {

@@ -183,6 +183,15 @@ pub struct Unit {
     pub shaken_turn: u32,
     /// The last turn it moved of its own will (0: not yet).
     pub last_moved: u32,
+    /// The last turn it changed formation of its own will (0: not yet): a change of formation
+    /// and a change of facing are not both made in one turn, whatever the phase (a reserve move
+    /// is in the same turn as the movement phase's move).
+    #[serde(default)]
+    pub reformed_turn: u32,
+    /// The last turn it changed facing of its own will (a move's, or a charge's turn to face its
+    /// target; 0: not yet).
+    #[serde(default)]
+    pub turned_turn: u32,
     /// Has acted in the current phase.
     pub acted: bool,
     /// The enemy it will charge in its side's melee phase.

@@ -216,6 +216,8 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 state: State::Good,
                 shaken_turn: 0,
                 last_moved: 0,
+                reformed_turn: 0,
+                turned_turn: 0,
                 acted: false,
                 charging: None,
                 reserve: false,
@@ -244,7 +246,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 )));
             }
             let corners = unit.corners();
-            if !corners.iter().all(|&c| table.passable(c)) || !table.passable(spec.at) {
+            if !crate::game::body_clear(&table, &corners) || !table.passable(spec.at) {
                 errors.push(err(format!(
                     "at [{}, {}] its footprint is off the table or on impassable ground",
                     spec.at.x, spec.at.y

@@ -912,6 +912,9 @@ impl Battle {
             self.units[c].at = path.to;
             self.units[c].facing = path.facing;
             self.units[c].last_moved = self.turn;
+            if path.turned >= crate::model::TURN_TOLERANCE {
+                self.units[c].turned_turn = self.turn;
+            }
             if let Some(t) = &r.defence_test {
                 text.push_str(&format!("; {} test to stand: {}", possessive(&dn), test(t, &m.defender)));
                 if !o.fought && o.defender != End::Good {

@@ -183,6 +183,134 @@ pub fn path_cost(b: &Battle, from: Point, to: Point) -> (f64, bool) {
     (cost, crossed)
 }
 
+/// Twice the signed area of a polygon: positive when its corners run anticlockwise.
+fn signed_area2(poly: &[Point]) -> f64 {
+    let n = poly.len();
+    (0..n).map(|i| poly[i].cross(poly[(i + 1) % n])).sum()
+}
+
+/// The part of the segment `a`–`b` strictly inside the convex polygon `poly` (a hair within its
+/// edges, so that a line along an edge is not inside), as fractions of the way from `a`.
+fn inside_convex(a: Point, b: Point, poly: &[Point]) -> Option<(f64, f64)> {
+    const HAIR: f64 = 1e-7;
+    let n = poly.len();
+    let ccw = signed_area2(poly) > 0.0;
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    let d = b - a;
+    for i in 0..n {
+        let (p, q) = (poly[i], poly[(i + 1) % n]);
+        let e = q - p;
+        let len = e.len();
+        if len < 1e-12 {
+            continue;
+        }
+        // The inward distance from the edge's line: positive inside.
+        let sign = if ccw { 1.0 } else { -1.0 };
+        let at = |x: Point| sign * e.cross(x - p) / len - HAIR;
+        let (fa, fd) = (at(a), sign * e.cross(d) / len);
+        if fd.abs() < 1e-15 {
+            if fa <= 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -fa / fd;
+        if fd > 0.0 {
+            lo = lo.max(t);
+        } else {
+            hi = hi.min(t);
+        }
+        if lo >= hi {
+            return None;
+        }
+    }
+    (hi - lo > 1e-12).then_some((lo, hi))
+}
+
+/// The convex hull of `points` (anticlockwise; Andrew's monotone chain).
+fn hull(mut points: Vec<Point>) -> Vec<Point> {
+    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    points.dedup_by(|a, b| a.dist(*b) < 1e-12);
+    if points.len() < 3 {
+        return points;
+    }
+    let mut out: Vec<Point> = Vec::with_capacity(points.len() + 1);
+    for pass in 0..2 {
+        let start = out.len();
+        let it: Box<dyn Iterator<Item = &Point>> =
+            if pass == 0 { Box::new(points.iter()) } else { Box::new(points.iter().rev()) };
+        for &p in it {
+            while out.len() >= start + 2 {
+                let (o, a) = (out[out.len() - 2], out[out.len() - 1]);
+                if (a - o).cross(p - o) <= 0.0 {
+                    out.pop();
+                } else {
+                    break;
+                }
+            }
+            out.push(p);
+        }
+        out.pop();
+    }
+    out
+}
+
+/// The ground a convex body `start` goes over moving straight by `v`: the hull of where it
+/// starts and where it ends.
+pub(crate) fn swept_hull(start: &[Point], v: Point) -> Vec<Point> {
+    if v.len() < 1e-12 {
+        return start.to_vec();
+    }
+    hull(start.iter().copied().chain(start.iter().map(|&c| c + v)).collect())
+}
+
+/// Whether the convex body `body` lies wholly on the table and on ground troops may stand on —
+/// no part of it, not its corners alone, in a river (off a bridge) or impassable ground: a 9"
+/// line astride a 3" brook has every corner on dry ground. Its outline must be passable, and no
+/// edge of a river or impassable area may pass inside it with that ground beside it (ground
+/// wholly within the body).
+pub(crate) fn body_clear(table: &volley_table::Table, body: &[Point]) -> bool {
+    let n = body.len();
+    if n == 0 {
+        return true;
+    }
+    if !(0..n).all(|i| table.segment_passable(body[i], body[(i + 1) % n])) {
+        return false;
+    }
+    if n < 3 || !table.impassable_within(&volley_table::bbox(body)) {
+        return true;
+    }
+    let features = table.features();
+    for f in features.iter().filter(|f| matches!(f.kind, TerrainKind::River | TerrainKind::Impassable)) {
+        let m = f.points.len();
+        if m < 3 {
+            continue;
+        }
+        // The ground is on the inner side of each edge.
+        let inward = if signed_area2(&f.points) > 0.0 { 1.0 } else { -1.0 };
+        for i in 0..m {
+            let (a, b) = (f.points[i], f.points[(i + 1) % m]);
+            let Some((t0, t1)) = inside_convex(a, b, body) else {
+                continue;
+            };
+            // Cut where bridges' outlines cross it: each piece is wholly on a bridge or off it.
+            let mut cuts = vec![t0, t1];
+            for g in features.iter().filter(|g| g.kind == TerrainKind::Bridge) {
+                cuts.extend(polygon_crossings(a, b, &g.points).filter(|&t| t > t0 && t < t1));
+            }
+            cuts.sort_by(f64::total_cmp);
+            let e = b - a;
+            let normal = Point::new(-e.y, e.x) * (inward * 1e-9 / e.len().max(1e-12));
+            for w in cuts.windows(2).filter(|w| w[1] - w[0] > 1e-12) {
+                if !table.passable(a.lerp(b, (w[0] + w[1]) / 2.0) + normal) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 /// How far (0 to 1) the body `start` goes along `v` before it first touches one of `bodies`: 1 if
 /// it touches none, 0 if it stands on one already.
 fn first_touch(start: &[Point; 4], v: Point, bodies: &[(usize, [Point; 4])]) -> f64 {
@@ -294,10 +422,8 @@ impl Battle {
                 }
             }
         }
-        for &c in start {
-            if !table.segment_passable(c, c + v) {
-                return Err("the way leaves the table or crosses impassable ground".into());
-            }
+        if !body_clear(table, &swept_hull(start, v)) {
+            return Err("the way leaves the table or crosses impassable ground".into());
         }
         Ok(())
     }
@@ -453,7 +579,7 @@ impl Battle {
         probe.formation = formation;
         let start = probe.outline_at(unit.at, facing, formation);
         let end = probe.outline_at(to, facing, formation);
-        if !end.iter().all(|&c| self.stat().table.passable(c)) {
+        if !body_clear(&self.stat().table, &end) {
             fail!(explain, "{name} would end off the table or on impassable ground");
         }
         self.clear_way(u, &start, to - unit.at, None, explain)
@@ -633,6 +759,20 @@ impl Battle {
         } else {
             if turned && reformed {
                 fail!(explain, "{name} may change formation or facing in a turn, not both (each at half effect)");
+            }
+            // Not both in one turn, whatever the phase: the movement phase's move and a reserve
+            // move (or a charge's turn) are in the same turn.
+            if self.turn > 0 && reformed && unit.turned_turn == self.turn {
+                fail!(
+                    explain,
+                    "{name} changed its facing earlier this turn: it may not also change formation this turn (one or the other, each at half effect)"
+                );
+            }
+            if self.turn > 0 && turned && unit.reformed_turn == self.turn {
+                fail!(
+                    explain,
+                    "{name} changed formation earlier this turn: it may not also change its facing this turn (one or the other, each at half effect)"
+                );
             }
             if unit.formation == Formation::Square && heading.is_some() {
                 fail!(explain, "{name} is in square: a square does not move");
@@ -944,7 +1084,7 @@ impl Battle {
         // The new facing, if the unit has room to turn where it stands (on the table, on no one).
         let wanted = norm_heading(facing.unwrap_or(unit.facing));
         let turned = unit.outline_at(unit.at, wanted, unit.formation);
-        let room = turned.iter().all(|&c| table.passable(c)) && !others.iter().any(|(_, b)| convex_overlap(&turned, b));
+        let room = body_clear(table, &turned) && !others.iter().any(|(_, b)| convex_overlap(&turned, b));
         let facing = if room { wanted } else { unit.facing };
         let Reach { distance: go, terrain } = self.reach_along(from, heading, d);
         let dir = heading_unit(heading);
@@ -982,7 +1122,7 @@ impl Battle {
             None
         };
         // Impassable ground: step back until the way is clear.
-        let clear = |t: f64| start.iter().all(|&c| table.segment_passable(c, c + v * t));
+        let clear = |t: f64| body_clear(table, &swept_hull(&start, v * t));
         let mut k = 0;
         let was = t;
         while k < 20 && t > 0.0 && !clear(t) {
