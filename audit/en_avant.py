@@ -235,6 +235,32 @@ def gap(a, b):
     return polygon_distance(a, b) if a and b else math.inf
 
 
+def room_to_face(t, i, n, poly, facing, new_facing, facing_enemy=None):
+    """Whether unit `n`'s body `poly` (facing `facing`) has room, just before event `i`, to turn
+    about its centre to `new_facing`: the turned body on the table, on no other body, and no
+    nearer another enemy than the 5 cm stand-off unless it stood so near already and comes no
+    nearer (the register's interpretations 24 and 34); `facing_enemy`, the enemy it turns to face
+    (a loser its winner), only not touched (interpretation 35)."""
+    turned = rotate(poly, centroid(poly), turn(facing, new_facing))
+    w, d = t.battle.size
+    if w and d and any(x < -EPS or x > w + EPS or y < -EPS or y > d + EPS for x, y in turned):
+        return False
+    enemies = set(t.enemies(n))
+    for m, q in t.bodies_at(i).items():
+        if m == n or not q:
+            continue
+        if polygons_overlap(turned, q):
+            return False
+        if m == facing_enemy:
+            if gap(turned, q) <= 0.1:
+                return False
+        elif m in enemies:
+            g0, g1 = gap(poly, q), gap(turned, q)
+            if g1 < 5.0 - EPS and g1 < g0 - EPS:
+                return False
+    return True
+
+
 def deviation(facing, h):
     """How far heading h is from the axis of `facing` (forward or backward), in degrees."""
     d = abs(turn(facing, h))
@@ -432,6 +458,7 @@ class Battle:
         self.side = {p["unit"]: p["side"] for p in first.get("pieces", [])}
         self.arm = {p["unit"]: p.get("arm") for p in first.get("pieces", [])}
         self.terrain = (first.get("table") or {}).get("terrain", [])
+        self.size = ((first.get("table") or {}).get("width"), (first.get("table") or {}).get("depth"))
         self.hq = {m.get("side"): tuple(m["at"]) for m in first.get("markers", [])
                    if m.get("kind") == "headquarters"}
         self.turns = []
@@ -784,8 +811,15 @@ class CloseVariation(EACheck):
             tw = abs(turn(a["facing"], z["facing"]))
             d = dist(a["at"], z["at"])
             dev = abs(turn(a["facing"], heading_to(a["at"], z["at"]))) if d > 0.5 else 0.0
-            if tw > 45.0 or dev > 45.0:
-                dev2 = abs(turn(z["facing"], heading_to(a["at"], z["at"]))) if d > 0.5 else 0.0
+            dev2 = abs(turn(z["facing"], heading_to(a["at"], z["at"]))) if d > 0.5 else 0.0
+            # The register's interpretation 39: a pursuit (the results table's, superseding
+            # orders) turns as far as it must to face its loser, then closes as a charge does,
+            # its path within 45 degrees of its new facing. A charge is held to 45 both ways.
+            if f["what"] == "pursue":
+                bad = dev2 > 45.0
+            else:
+                bad = tw > 45.0 or dev > 45.0
+            if bad:
                 self.bad(t, f"{f['unit']} {f['what']} at {f['target']}: facing {a['facing']:.0f} "
                             f"-> {z['facing']:.0f} (turned {tw:.0f}), moved {d:.1f} cm on a "
                             f"heading {dev:.0f} degrees off its first facing, {dev2:.0f} off its "
@@ -1262,7 +1296,16 @@ class StepOne(EACheck):
                     dfd = t.end.get(a["defender"])
                     if end and dfd:
                         g = gap(end.poly, dfd.poly)
-                        if abs(g - 5.0) > 0.6:
+                        # The register's interpretation 38: it draws back as far as the ground
+                        # lets it (a body close behind it), or stays where another of the turn's
+                        # fights holds it.
+                        held = any(y is not a and (y["defender"] == x["unit"] or any(
+                            z["unit"] == x["unit"] for z in y["attackers"])) for y in t.of("assault"))
+                        behind = any(m not in (x["unit"], a["defender"]) and q.poly
+                                     and gap(end.poly, q.poly) < 0.6 for m, q in t.end.items())
+                        if g < 5.0 - 0.6 and (held or behind):
+                            pass
+                        elif abs(g - 5.0) > 0.6:
                             self.bad(t, f"{x['unit']}'s attack on {a['defender']} fails; it ends "
                                         f"{g:.1f} cm away, not 5")
                     if end and not end.disordered:
@@ -1438,7 +1481,14 @@ class StepTwo(EACheck):
             want = s2[0]["total"] >= s2[1]["total"]
             if du and du.arm == "artillery":
                 want = True
-            if bool(a["attackers_won"]) != want:
+            if a.get("mutual") and s2[0]["total"] == s2[1]["total"] and not (du and du.arm == "artillery"):
+                # The register's interpretation 40: two units that charged each other are both
+                # attackers, and a tie names no winner: drawn (attackers_won none).
+                if a["attackers_won"] is not None:
+                    self.bad(t, f"{best['unit']} and {a['defender']} charged each other and tied "
+                                f"{s2[0]['total']}: attackers_won = {a['attackers_won']}, not drawn")
+                continue
+            if a["attackers_won"] is None or bool(a["attackers_won"]) != want:
                 self.bad(t, f"{best['unit']} {s2[0]['total']} against {a['defender']} "
                             f"{s2[1]['total']}: attackers_won = {a['attackers_won']}")
 
@@ -1452,6 +1502,15 @@ class MeleeResults(EACheck):
     def turn(self, t, b):
         for a in t.of("assault"):
             if not a.get("results"):
+                continue
+            if a.get("mutual") and a["attackers_won"] is None:
+                # The register's interpretation 40: drawn, no status lost, no result move.
+                for r in a["results"]:
+                    self.checked()
+                    if r["won"] or r["next"].get("next") != "drawn" or any(
+                            x["to"] != x["from"] for x in r.get("lines") or []):
+                        self.bad(t, f"{r['unit']}: a drawn fight gives {r['next']}, "
+                                    f"won = {r['won']}, lines {r.get('lines')}")
                 continue
             winners = {x["unit"] for x in a["attackers"] if x["closed"]} if a["attackers_won"] \
                 else {a["defender"]}
@@ -1615,10 +1674,12 @@ class WithdrawBackwards(EACheck):
     def turn(self, t, b):
         for f in t.of("withdrawal"):
             a, z = f["from"], f["to"]
+            pa, pz = body_poly(a), body_poly(z)
             self.checked()
             if f["done"] > f["ordered"] + EPS:
                 self.bad(t, f"{f['unit']} withdraws {f['done']:.1f} of {f['ordered']:.1f} cm")
-            d = dist(a["at"], z["at"])
+            # Measured centre to centre: a unit turning to face its winner turns about its centre.
+            d = dist(centroid(pa), centroid(pz))
             if d > f["done"] + 0.1:
                 self.bad(t, f"{f['unit']} said to withdraw {f['done']:.1f} cm, went {d:.1f}")
             if f["done"] < 0.5:
@@ -1626,12 +1687,23 @@ class WithdrawBackwards(EACheck):
             back = (z["facing"] + 180.0) % 360.0
             off_back = abs(turn(back, f["heading"]))
             win = t.bodies_at(f["_i"]).get(f["winner"])
-            off_enemy = abs(turn(z["facing"], heading_to(a["at"], centroid(win)))) if win else 0.0
-            if off_back > 10.0 or off_enemy > 45.0:
-                self.bad(t, f"{f['unit']} withdraws {f['done']:.1f} cm on a heading of "
-                            f"{f['heading']:.0f} facing {z['facing']:.0f}: "
-                            f"{off_back:.0f} degrees off straight back, the winner "
-                            f"{f['winner']} {off_enemy:.0f} degrees off its front")
+            off_enemy = abs(turn(z["facing"], heading_to(centroid(pa), centroid(win)))) if win else 0.0
+            if off_back <= 10.0 and off_enemy <= 45.0:
+                continue
+            # The register's interpretation 35: without room to turn to face its winner, where it
+            # stood and anywhere on its way, it goes straight away from the winner as it stands.
+            face = (f["heading"] + 180.0) % 360.0
+            no_room = (f.get("turned_at") is None and abs(turn(a["facing"], z["facing"])) < 1e-6
+                       and not room_to_face(t, f["_i"], f["unit"], pz, z["facing"], face,
+                                            facing_enemy=f["winner"]))
+            away = heading_to(centroid(win), centroid(pa)) if win else f["heading"]
+            if no_room and abs(turn(away, f["heading"])) <= 10.0:
+                continue
+            self.bad(t, f"{f['unit']} withdraws {f['done']:.1f} cm on a heading of "
+                        f"{f['heading']:.0f} facing {z['facing']:.0f}: "
+                        f"{off_back:.0f} degrees off straight back, the winner "
+                        f"{f['winner']} {off_enemy:.0f} degrees off its front"
+                        + (" (it had room to turn to face it)" if f.get("turned_at") is None else ""))
 
 
 class WithdrawOffAxis(Count):
@@ -1691,6 +1763,12 @@ class RunAway(EACheck):
                 self.bad(t, f"{n} runs {f['done']} of {f['ordered']} cm")
             z = f["to"]
             why = []
+            # The register's interpretation 31: with no room to turn its back on the enemy where
+            # it stood or anywhere on its way, it runs that way as it stands.
+            if (f.get("turned_at") is None and abs(turn(f["from"]["facing"], z["facing"])) < 1e-6
+                    and abs(turn(z["facing"], f["heading"])) > 1e-6
+                    and not room_to_face(t, f["_i"], n, body_poly(z), z["facing"], f["heading"])):
+                continue
             if abs(turn(z["facing"], f["heading"])) > 45.0:
                 why.append(f"its facing {z['facing']:.0f} is {abs(turn(z['facing'], f['heading'])):.0f}"
                            f" degrees off its way {f['heading']:.0f}")
@@ -1699,7 +1777,12 @@ class RunAway(EACheck):
             if en:
                 g, e = min(en)
                 away = heading_to(centroid(bodies[e]), centroid(bodies[n]))
-                if abs(turn(away, z["facing"])) > 90.0:
+                off = abs(turn(away, z["facing"]))
+                # The register's interpretation 31 weighs every enemy within its first turn's
+                # run: one on each side sends it out of a flank or its rear, a little across the
+                # line away from the nearest, so long as it gets farther from it.
+                after = gap(body_poly(z), bodies[e])
+                if off > 100.0 or (off > 90.0 and after <= g + EPS):
                     why.append(f"it faces the nearest enemy {e} ({g:.1f} cm; away is {away:.0f})")
             if why:
                 self.bad(t, f"{n} runs {f['done']:.1f} cm not facing away: " + "; ".join(why))
@@ -2302,8 +2385,19 @@ class Sequence(EACheck):
 
     def turn(self, t, b):
         last, lastf = -1, None
+        fought = set()
         for f in t.facts:
             p = phase(f)
+            if f["fact"] == "assault":
+                fought.add(f["defender"])
+                fought.update(x["unit"] for x in f["attackers"])
+            if f["fact"] == "manoeuvre" and f["stage"] == "given_up":
+                # Broken off by fire (phase 1), for want of room (2) or in a close assault (3).
+                continue
+            if f["fact"] == "manoeuvre" and f["stage"] == "done" and f["unit"] in fought:
+                # The register's interpretation 34: a unit caught in the last turn of its change
+                # by an enemy's charge fights as it stands; the change completes after the melee.
+                p = 3
             if p is None:
                 continue
             self.checked()

@@ -202,6 +202,10 @@ pub struct Unit {
     pub disordered_turn: u32,
     /// The last turn it fired (0: none).
     pub fired_turn: u32,
+    /// The turn it fired before that (0: none): a unit that fired last turn and fires again this
+    /// turn still fired its muskets last turn.
+    #[serde(default)]
+    pub fired_before: u32,
     /// It has fired in the battle (its first volley is spent).
     pub fired_ever: bool,
     /// The last turn it moved or manoeuvred (0: none).
@@ -290,9 +294,15 @@ impl Unit {
         self.lines().iter().any(|&l| self.disordered[l])
     }
 
-    /// Whether it is running away.
+    /// Whether it is running away: the status it acts on is 0 (a cavalry regiment's two lines
+    /// in line at 0 and 1 average 0, and the regiment, one body, runs: interpretation 18).
     pub fn running(&self) -> bool {
-        self.lines().iter().all(|&l| self.status[l] == Status::RunningAway)
+        self.step_status() == Status::RunningAway
+    }
+
+    /// Whether it fired its muskets (or guns) in turn `turn`, whatever it did after.
+    pub fn fired_in(&self, turn: u32) -> bool {
+        turn > 0 && (self.fired_turn == turn || self.fired_before == turn)
     }
 
     /// Its move this turn by its formation (a square runs at the column rate).
@@ -557,6 +567,7 @@ impl Battle {
             (c[3], c[0], right * -1.0, side),
         ];
         let heading = |v: Point| norm_heading(volley_table::heading_to(Point::new(0.0, 0.0), v));
+        let charge = max_turn < 90.0;
         // Each face turned towards it, or that it already touches (base to base: a unit in
         // contact may close with the enemy it touches): where it would meet it, facing it square.
         let meet = |&(s, e, normal, direction): &(Point, Point, Point, Direction)| {
@@ -572,12 +583,15 @@ impl Battle {
             let facing = heading(normal * -1.0);
             let way = hit - p;
             // Closing, it goes forward, turning a little: its path no further off its new
-            // facing than the variation allows.
-            let straight = way.len() <= 1e-9 || angle_between(facing, heading(way)).abs() <= CHARGE_VARIATION + 1e-9;
+            // facing than the variation allows, and a charge's no further off the facing it had
+            // before it turned either ("directly forward ... small variation": interpretation
+            // 16); a pursuit turns as it must first (interpretation 39).
+            let off = |f: f64| angle_between(f, heading(way)).abs() <= CHARGE_VARIATION + 1e-9;
+            let straight = way.len() <= 1e-9 || (off(facing) && (!charge || off(a.facing)));
             Some((Meeting { hit, facing, dist: way.len(), direction }, straight))
         };
         let turn = |m: &Meeting| angle_between(a.facing, m.facing).abs();
-        let m = if max_turn < 90.0 {
+        let m = if charge {
             // A charge: the face it meets most squarely, if it can close with it going forward.
             let (m, straight) = faces.iter().filter_map(meet).min_by(|x, y| turn(&x.0).total_cmp(&turn(&y.0)))?;
             straight.then_some(m)?

@@ -246,7 +246,8 @@ pub enum Stage {
     Begun,
     /// Completed at the end of this turn's movement.
     Done,
-    /// Given up: no room for the new formation or facing.
+    /// Given up: no room for the new formation or facing, or broken off (the unit broken by
+    /// fire, or in a close assault).
     GivenUp,
 }
 
@@ -298,9 +299,10 @@ pub enum Fact {
     Withdrawal {
         /// The unit.
         unit: String,
-        /// The enemy that beat it (it turns to face it first, if there is room).
+        /// The enemy that beat it (it turns to face it, about its centre: first, if there is
+        /// room, else where it stops).
         winner: String,
-        /// Where it stood before (after turning, if it turned).
+        /// Where it stood before (before it turned).
         from: Body,
         /// Where it stands after.
         to: Body,
@@ -320,12 +322,21 @@ pub enum Fact {
         rule: Blocked,
         /// The enemy it still touches where it stopped (caught).
         touching: Option<String>,
+        /// How far it had gone when it turned about its centre to face the winner: 0 where it
+        /// stood, farther on its way where it first had room to turn (none: it did not turn, facing
+        /// the winner already, or without room anywhere on its way).
+        #[serde(default)]
+        turned_at: Option<f64>,
+        /// Each label's status before and after (caught: it breaks, every label to 0; else
+        /// none change).
+        #[serde(default)]
+        lines: Vec<LineChange>,
     },
     /// A unit running away.
     Run {
         /// The unit.
         unit: String,
-        /// Where it stood before.
+        /// Where it stood before (before it turned its back on the enemy).
         from: Body,
         /// Where it stands after (or where it left the table).
         to: Body,
@@ -341,6 +352,14 @@ pub enum Fact {
         stop: Stop,
         /// It ran off the table and is gone.
         off_the_field: bool,
+        /// How far it had run when it turned about its centre to face its way: 0 where it stood,
+        /// farther on where it first had room to turn (none: it did not turn).
+        #[serde(default)]
+        turned_at: Option<f64>,
+        /// It could not move at all and touched an enemy: cut down as it fled, it is gone
+        /// (interpretation 31).
+        #[serde(default)]
+        cut_down: bool,
     },
     /// A close assault on one defender by every unit that reached it.
     Assault {
@@ -352,6 +371,10 @@ pub enum Fact {
         attackers: Vec<Attacker>,
         /// More than one attacker (each takes "outnumbering").
         outnumbering: bool,
+        /// The defender charged an attacker of this assault too, and both would close: both are
+        /// attackers, and a tie in step two is drawn (interpretation 40).
+        #[serde(default)]
+        mutual: bool,
         /// Step two, if any attacker closed: the highest attacker's figure and the defender's.
         step_two: Option<[Figure; 2]>,
         /// The attacker whose figure counted in step two.

@@ -103,10 +103,12 @@ pub fn carried_out(status: Status, order: Order, situation: Situation) -> Does {
             _ => Does::AsOrdered { order },
         },
         Status::Determined | Status::Steady => Does::AsOrdered { order },
-        Status::Nervous if situation.can_fire && order != Order::Withdraw => Does::StopsAndFires,
+        // "Will always stop and fire if the opportunity presents": whatever its card, a
+        // withdrawal too (interpretation 8).
+        Status::Nervous if situation.can_fire => Does::StopsAndFires,
         Status::Nervous => Does::AsOrdered { order },
         // Wavering and Frightened: fire when they can, never closer.
-        _ if situation.can_fire && order != Order::Withdraw => Does::StopsAndFires,
+        _ if situation.can_fire => Does::StopsAndFires,
         _ if forward(order) => Does::Stands,
         _ => Does::AsOrdered { order },
     }

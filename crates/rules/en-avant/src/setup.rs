@@ -166,6 +166,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 disordered: [false; 2],
                 disordered_turn: 0,
                 fired_turn: 0,
+                fired_before: 0,
                 fired_ever: false,
                 moved_turn: 0,
                 musket_turn: 0,

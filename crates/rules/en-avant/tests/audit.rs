@@ -13,7 +13,7 @@ use volley_en_avant::combat::Direction;
 use volley_en_avant::events::{Blocked, Event, Fact, MoveKind, NextTurn, Stop};
 use volley_en_avant::orders::Order;
 use volley_en_avant::tables::Status;
-use volley_table::{heading_to, turn as angle_between};
+use volley_table::{Point, heading_to, turn as angle_between};
 
 /// Give each side its cards (by unit name), play the turn, and return every event.
 fn play(b: &mut Battle, blue: &[(&str, Order)], red: &[(&str, Order)]) -> Vec<Event> {
@@ -555,12 +555,24 @@ fn a_loser_without_room_to_turn_withdraws_straight_away_from_its_winner() {
         "",
     );
     assert!(gap(&b, "Blue horse", "Red column") <= CONTACT);
+    let was = b.units[unit(&b, "Red column")].centre();
     let events = withdraw(&mut b, "Red column", "Blue horse", 10);
     let heading = facts(&events).into_iter().find_map(|f| match f {
         Fact::Withdrawal { heading, .. } => Some(*heading),
         _ => None,
     });
     assert_eq!(heading.map(|h| h.round()), Some(90.0), "{:#?}", words(&events));
-    assert_eq!(b.units[unit(&b, "Red column")].facing, 180.0, "no room to turn");
-    assert!((gap(&b, "Blue horse", "Red column") - 10.0).abs() < 1e-6, "{:#?}", words(&events));
+    let turned_at = facts(&events).into_iter().find_map(|f| match f {
+        Fact::Withdrawal { turned_at, .. } => Some(*turned_at),
+        _ => None,
+    });
+    // It turns about its centre to face its winner as soon as it has room on its way (the
+    // column's half depth, 14, less its half width, 8, beyond where it stood, and a hair more):
+    // backwards facing the enemy (interpretation 35), its centre 10 cm east, clear of the winner.
+    let t = turned_at.flatten().expect("it turned on its way");
+    assert!(t > 0.0 && t <= 10.0, "turned after {t} cm");
+    let r = unit(&b, "Red column");
+    assert_eq!(b.units[r].facing, 270.0, "facing the winner, west");
+    assert!(b.units[r].centre().dist(was + Point::new(10.0, 0.0)) < 1e-6, "{:#?}", words(&events));
+    assert!(gap(&b, "Blue horse", "Red column") > CONTACT, "{:#?}", words(&events));
 }

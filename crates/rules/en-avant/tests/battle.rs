@@ -335,7 +335,10 @@ fn ea_26_running_away_double_the_first_turn_then_normal() {
 
 #[test]
 fn ea_27_re_ordering_needs_a_whole_turn_still_after_the_disorder() {
-    let mut b = battle(BLUE_LINE, r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#, "");
+    // Determined, so that the volley leaves it Steady: a Nervous line with the enemy in reach
+    // would stop and fire whatever its card (interpretation 8), and never stand still.
+    let blue = r#"{ name = "Blue line", kind = "infantry", at = [90, 40], status = "determined" }"#;
+    let mut b = battle(blue, r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#, "");
     turn(&mut b, &[("Blue line", Order::Halt)], &[("Red line", Order::Fire)]);
     let bl = unit(&b, "Blue line");
     assert!(!b.units[bl].ordered(), "disordered by fire in turn 1, not re-ordered in turn 1");

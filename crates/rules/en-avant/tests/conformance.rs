@@ -8,11 +8,11 @@ use volley_core::conformance::{check, check_with, games};
 use volley_core::{Agent, GameState, Viewer};
 use volley_en_avant::battle::{CONTACT, Presence, STAND_OFF, STEP};
 use volley_en_avant::combat::Direction;
-use volley_en_avant::events::{Attacker, Blocked, Body, Fact, Figure, NextTurn, Stop, UnitResult};
+use volley_en_avant::events::{Attacker, Blocked, Body, Fact, Figure, NextTurn, Stage, Stop, UnitResult};
 use volley_en_avant::model::rate;
 use volley_en_avant::{Action, Battle, Event, load};
 use volley_scenario::Source;
-use volley_table::{Point, convex_distance, convex_overlap};
+use volley_table::{Point, convex_distance, convex_overlap, norm_heading};
 
 fn scenario(name: &str) -> Battle {
     let path = format!("{}/../../../scenarios/en-avant/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -203,12 +203,25 @@ fn same(a: &[Point; 4], b: &[Point; 4]) -> bool {
 /// "In order for units to get into base to base contact …": every close assault is fought
 /// between units in contact when it is resolved. The bodies are the state's after the action (an
 /// assault's units do not move again that turn; a failed attacker stops short straight back, by
-/// the distance its data gives, at most the text's 5 cm), and the data's must agree with them.
+/// the distance its data gives, at most the text's 5 cm), and the data's must agree with them —
+/// but for a defender caught in the last turn of a change, which completes after the melee
+/// (interpretation 34): where it stands is its change's body, told after the assault.
 fn assaults_in_contact(after: &Battle, events: &[Event]) -> Result<(), String> {
-    for f in events.iter().filter_map(Event::fact) {
+    let facts: Vec<&Fact> = events.iter().filter_map(Event::fact).collect();
+    for (k, f) in facts.iter().enumerate() {
         let Fact::Assault { defender, body: d_body, attackers, .. } = f else { continue };
         let d = index(after, defender)?;
-        let dc = after.units[d].corners();
+        let changed = facts[k..].iter().find_map(|g| match g {
+            Fact::Manoeuvre { unit, stage: Stage::Done, body: b, .. } if unit == defender => Some(b),
+            _ => None,
+        });
+        let dc = match changed {
+            Some(b) if !same(&after.units[d].corners(), &body(b)) => {
+                return Err(format!("{defender} is not where its change after the melee says it stands"));
+            }
+            Some(_) => body(d_body),
+            None => after.units[d].corners(),
+        };
         if !same(&dc, &body(d_body)) {
             return Err(format!("{defender} is not where its close assault says it stood"));
         }
@@ -251,18 +264,34 @@ fn no_overlap(after: &Battle) -> Result<(), String> {
 /// ground stopped it, clear of every enemy.
 fn withdrawals_by_the_register(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), String> {
     for f in events.iter().filter_map(Event::fact) {
-        let Fact::Withdrawal { unit, winner, from, to, heading, ordered, done, stop, rule, touching } = f else {
+        let Fact::Withdrawal {
+            unit, winner, from, to, heading, ordered, done, stop, rule, touching, turned_at, ..
+        } = f
+        else {
             continue;
         };
         let i = index(after, unit)?;
+        // Straight back its distance: its centre goes `done` on its heading (a turn to face the
+        // winner is about its centre, where it stood or on its way).
         let back = volley_table::unit(*heading) * *done;
-        if Point::from(to.at).dist(Point::from(from.at) + back) > 1e-6 || (to.facing - from.facing).abs() > 1e-9 {
-            return Err(format!("{unit} did not withdraw straight {done:.1} cm"));
+        let centre = |b: &Body| (Point::from(b.corners[0]) + Point::from(b.corners[2])) * 0.5;
+        let faces = (to.facing - from.facing).abs() > 1e-9;
+        if centre(to).dist(centre(from) + back) > 1e-6
+            || faces != turned_at.is_some()
+            || turned_at.is_some_and(|t| !(0.0..=*done + 1e-9).contains(&t))
+        {
+            return Err(format!("{unit} did not withdraw straight {done:.1} cm (turned at {turned_at:?})"));
+        }
+        // Facing the winner where it ends, if it turned.
+        if turned_at.is_some() && volley_table::turn(norm_heading(to.facing + 180.0), *heading).abs() > 1e-6 {
+            return Err(format!(
+                "{unit} turned to face {:.0}°, not its winner {winner} ({heading:.0}° reversed)",
+                to.facing
+            ));
         }
         // Away from the winner, where it stood as the turn's moves began (or where it stood after
         // them, had it moved first: a winner withdrawing from another fight).
         let w = index(before, winner)?;
-        let centre = |b: &Body| (Point::from(b.corners[0]) + Point::from(b.corners[2])) * 0.5;
         let away = |b: &Battle| volley_table::heading_to(b.units[w].centre(), centre(from));
         if before.units[w].here() && [before, after].iter().all(|b| volley_table::turn(away(b), *heading).abs() > 1e-6)
         {
@@ -610,6 +639,8 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
                 stop,
                 rule,
                 touching: None,
+                turned_at: None,
+                lines: Vec::new(),
             })),
         }]
     };
@@ -625,6 +656,7 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
             *heading += 90.0;
             let v = volley_table::unit(*heading) * 4.0;
             to.at = [from.at[0] + v.x, from.at[1] + v.y];
+            to.corners = from.corners.map(|p| [p[0] + v.x, p[1] + v.y]);
         }
     }
     assert!(withdrawals_by_the_register(&before, &after, &aside).unwrap_err().contains("not away from"));
@@ -666,6 +698,8 @@ fn the_contact_check_reports_enemies_standing_in_contact_three_turns() {
             first_turn: true,
             stop: Stop::Body { unit: "Red reserve".into(), enemy: false },
             off_the_field: false,
+            turned_at: None,
+            cut_down: false,
         })),
     }];
     let mut w = Watch::default();
@@ -691,6 +725,7 @@ fn the_contact_check_reports_enemies_standing_in_contact_three_turns() {
                 stood_off: None,
             }],
             outnumbering: false,
+            mutual: true,
             step_two: None,
             best: None,
             attackers_won: None,

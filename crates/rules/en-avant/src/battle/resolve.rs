@@ -4,7 +4,7 @@
 
 use volley_chance::{Chance, DrawKind};
 use volley_core::ApplyError;
-use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_heading};
+use volley_table::{Point, convex_distance, convex_overlap, heading_to, norm_heading, turn as angle_between};
 
 use super::{Battle, Change, Fought, Manoeuvre, Pending, Phase, Presence, Unit};
 use crate::combat::{self, Assault, Direction, Party, terms_text};
@@ -67,6 +67,8 @@ pub(crate) struct Went {
     pub cm: f64,
     /// Why it stopped.
     pub stop: Stop,
+    /// Where along its path it turned about its centre to the facing it was to take, if it did.
+    pub turned_at: Option<f64>,
 }
 
 /// What stops a step of a move.
@@ -145,8 +147,9 @@ impl Battle {
         self.start_turn(events);
         let mut intents = self.intents(events);
         self.firing(&mut intents, events);
-        let contacts = self.movement(&intents, events);
-        self.melee(&contacts, events);
+        let (contacts, held) = self.movement(&intents, events);
+        self.melee(&contacts, &held, events);
+        self.finish_held_changes(&held, events);
         self.recovery(events);
     }
 
@@ -278,13 +281,15 @@ impl Battle {
                 continue;
             }
             let intent = match x.pending {
+                // A unit at 0 runs away, whatever result it owes (its second lines combined at 0,
+                // say): it is leaving the battlefield (interpretation 19).
+                _ if x.running() => Intent::Run,
                 Pending::Withdraw { cm, from } => Intent::FallBack { cm: f64::from(cm), from: usize::from(from) },
                 Pending::Pursue { target } => Intent::Pursue(usize::from(target)),
                 Pending::MayPursue { target } if x.card == (Order::Charge { target }) => {
                     Intent::Pursue(usize::from(target))
                 }
                 Pending::MayPursue { .. } => Intent::Stand { hold_fire: true },
-                Pending::None if x.running() => Intent::Run,
                 Pending::None if x.change.is_some() => Intent::Manoeuvre,
                 Pending::None => {
                     let does = self.does(i);
@@ -383,7 +388,8 @@ impl Battle {
             if !x.here() || x.status == before[i] {
                 continue;
             }
-            if x.running() && !matches!(intents[i], Intent::FallBack { .. }) {
+            if x.running() {
+                // Broken by fire: it runs this turn, a withdrawal or pursuit it owed with it.
                 intents[i] = Intent::Run;
             } else if x.step_status() <= Status::Wavering && matches!(intents[i], Intent::Advance | Intent::Charge(_)) {
                 // (A pursuit is the results table's: it is made all the same.)
@@ -427,6 +433,9 @@ impl Battle {
             }
         }
         let u = &mut self.units[i];
+        if u.fired_turn != turn {
+            u.fired_before = u.fired_turn;
+        }
         u.fired_turn = turn;
         u.fired_ever = true;
         let musket = !matches!(kind, FireKind::Canister | FireKind::Ball);
@@ -438,9 +447,7 @@ impl Battle {
         if lowered {
             x.disorder(turn);
         }
-        if x.running() {
-            x.change = None;
-        }
+        let broken_off = if x.running() { x.change.take() } else { None };
         let what = match kind {
             FireKind::Canister => "canister",
             FireKind::Ball => "roundshot",
@@ -474,15 +481,26 @@ impl Battle {
             format!("{} fires at {} ({range:.1} cm): {}", self.name(i), self.name(t), explained.join(" | ")),
             fact,
         );
+        if let Some(ch) = broken_off {
+            self.break_off(t, ch, "broken by fire", events);
+        }
+    }
+
+    /// Unit `i`'s change `ch` (already ended) is broken off: told, with its data (given up).
+    fn break_off(&self, i: usize, ch: Change, why: &str, events: &mut Vec<Event>) {
+        self.tell(events, format!("{} breaks off its change", self.name(i)));
+        let fact = self.manoeuvre_fact(i, ch, Stage::GivenUp);
+        self.record(events, format!("{}: its change is broken off ({why})", self.name(i)), fact);
     }
 
     /// The movement phase: close assaults' results first (withdrawals, then units running,
     /// then pursuits), then the orders, the two sides' units taken in turn (each side leading in
     /// alternate turns); changes of formation complete at its end. A charger whose enemy moved
     /// out of contact after it was reached keeps up with it if what is left of its move lets it
-    /// (interpretation 34). Returns who is in contact with the enemy it closed with.
+    /// (interpretation 34). Returns who is in contact with the enemy it closed with, and the
+    /// changes of formation or facing of the units caught in them (finished after the melee).
     #[allow(clippy::needless_range_loop)] // a unit's intent and the unit go together by index
-    fn movement(&mut self, intents: &[Intent], events: &mut Vec<Event>) -> Vec<Contact> {
+    fn movement(&mut self, intents: &[Intent], events: &mut Vec<Event>) -> (Vec<Contact>, Vec<(usize, Change)>) {
         let mut contacts = Vec::new();
         // Who may fire in its own defence: a unit standing (not on the move, not changing
         // formation), unless a halt card holds its fire and its status does not make it fire.
@@ -533,8 +551,16 @@ impl Battle {
                     let x = &self.units[i];
                     let (dir, rate, facing) = (volley_table::unit(x.facing), x.rate(), x.facing);
                     let from = self.body(i);
-                    let went =
-                        self.travel(i, facing, dir, rate, Mode::Forward { target: None, past: false }, &hold, events);
+                    let went = self.travel(
+                        i,
+                        facing,
+                        dir,
+                        rate,
+                        Mode::Forward { target: None, past: false },
+                        None,
+                        &hold,
+                        events,
+                    );
                     self.tell_move(i, MoveKind::Advance, from, rate, went, events);
                 }
                 Intent::Withdraw => {
@@ -542,16 +568,21 @@ impl Battle {
                     let (dir, rate, facing) = (volley_table::unit(x.facing) * -1.0, x.rate(), x.facing);
                     let mode = if x.step_status() <= Status::Wavering { Mode::NoCloser } else { Mode::Back };
                     let from = self.body(i);
-                    let went = self.travel(i, facing, dir, rate, mode, &hold, events);
+                    let went = self.travel(i, facing, dir, rate, mode, None, &hold, events);
                     self.tell_move(i, MoveKind::Withdraw, from, rate, went, events);
                 }
                 Intent::Charge(t) => self.charge(i, t, &hold, &mut contacts, events),
                 _ => {}
             }
         }
-        self.complete_changes(events);
+        // A unit an enemy's charge has reached is caught in its change: it fights as it stands,
+        // and its change completes after the melee if it is not beaten (interpretation 34).
+        let caught_changing = self.caught_changing(&contacts);
+        let held: Vec<(usize, Change)> =
+            caught_changing.iter().filter_map(|&i| self.units[i].change.map(|ch| (i, ch))).collect();
+        self.complete_changes(&caught_changing, events);
         self.keep_up(&mut contacts, &hold, events);
-        contacts
+        (contacts, held)
     }
 
     /// A move by a card, in words and as data.
@@ -580,14 +611,22 @@ impl Battle {
     }
 
     /// Turn a unit about its centre to `facing`, if its body has room there.
-    fn wheel(&mut self, i: usize, facing: f64) -> bool {
+    /// `facing_enemy`: the enemy it turns to face (a loser its winner), which does not hold it
+    /// off 5 cm as another would, so long as the turn brings it no nearer contact with it.
+    fn wheel(&mut self, i: usize, facing: f64, facing_enemy: Option<usize>) -> bool {
         let x = &self.units[i];
         let centre = x.centre();
         let (_, depth) = crate::model::size(x.kind, x.formation);
         let at = centre + volley_table::unit(facing) * (depth / 2.0);
         let c = corners(x.kind, x.formation, at, facing);
-        if !self.room(i, &c, None) {
+        if !self.room(i, &c, facing_enemy) {
             return false;
+        }
+        if let Some(w) = facing_enemy.filter(|&w| self.units[w].here()) {
+            let (now, then) = (self.gap(i, w), convex_distance(&c, &self.units[w].corners()));
+            if then <= CONTACT && then < now - 1e-9 {
+                return false;
+            }
         }
         let x = &mut self.units[i];
         x.at = at;
@@ -633,19 +672,30 @@ impl Battle {
         if !self.units[i].here() {
             return false;
         }
-        // Backwards facing the winner: it turns to face it, if it has room, and goes straight
-        // away from it (without room to turn, it goes away from it as it stands).
-        let away = if self.units.get(from).is_some_and(Unit::here) {
-            let face = heading_to(self.units[i].centre(), self.units[from].centre());
-            self.wheel(i, face);
-            norm_heading(face + 180.0)
-        } else {
-            norm_heading(self.units[i].facing + 180.0)
-        };
+        // Backwards facing the winner: it turns about its centre to face it, if it has room, and
+        // goes straight away from it; without room to turn where it stands (touching the winner,
+        // a body turned even a little pokes into it) it goes away as it stands and turns to face
+        // the winner as soon as it has room on its way (interpretation 35).
         let start = self.body(i);
+        let face = self
+            .units
+            .get(from)
+            .filter(|w| w.here())
+            .map(|w| norm_heading(heading_to(self.units[i].centre(), w.centre())));
+        let away = face.map_or(norm_heading(self.units[i].facing + 180.0), |f| norm_heading(f + 180.0));
+        let mut turned_at = None;
+        if let Some(f) = face {
+            if angle_between(self.units[i].facing, f).abs() > 1e-9 && self.wheel(i, f, Some(from)) {
+                turned_at = Some(0.0);
+            }
+        }
+        if let Some(ch) = self.units[i].change.take() {
+            self.break_off(i, ch, "withdrawing", events);
+        }
         let (dir, facing) = (volley_table::unit(away), self.units[i].facing);
-        let went = self.travel(i, facing, dir, cm, Mode::Back, hold, events);
-        self.units[i].change = None;
+        let turn = face.filter(|_| turned_at.is_none()).map(|f| (f, Some(from)));
+        let went = self.travel(i, facing, dir, cm, Mode::Back, turn, hold, events);
+        turned_at = turned_at.or(went.turned_at);
         let d = went.cm;
         let touching = self.touching_enemy(i);
         let rule = if d >= cm - 1e-6 || !self.units[i].here() {
@@ -673,18 +723,7 @@ impl Battle {
                 ": the way is blocked and it still touches the enemy; caught, it breaks".into(),
             ),
         };
-        let fact = Fact::Withdrawal {
-            unit: self.called(i),
-            winner: self.called(from),
-            from: start,
-            to: self.body(i),
-            heading: away,
-            ordered: cm,
-            done: d,
-            stop: went.stop,
-            rule,
-            touching: touching.filter(|_| rule == Blocked::Caught).map(|j| self.called(j)),
-        };
+        let was = self.units[i].status;
         match rule {
             Blocked::OffTheField => {
                 let turn = self.turn;
@@ -699,6 +738,21 @@ impl Battle {
             }
             _ => {}
         }
+        let lines = if rule == Blocked::Caught { self.changes(i, was, self.labels(i)) } else { Vec::new() };
+        let fact = Fact::Withdrawal {
+            unit: self.called(i),
+            winner: self.called(from),
+            from: start,
+            to: self.body(i),
+            heading: away,
+            ordered: cm,
+            done: d,
+            stop: went.stop,
+            rule,
+            touching: touching.filter(|_| rule == Blocked::Caught).map(|j| self.called(j)),
+            turned_at,
+            lines,
+        };
         self.tell(events, told);
         self.record(events, format!("{name} withdraws {d:.1} cm of its {cm} cm (the results table){why}"), fact);
         rule == Blocked::Caught
@@ -715,23 +769,33 @@ impl Battle {
         let base = if x.formation == Formation::Square { crate::tables::rates::INFANTRY_COLUMN } else { x.rate() };
         let first_turn = x.ran == 0;
         let len = if first_turn { base * 2.0 } else { base };
-        let way = match self.run_heading(i, base * 2.0) {
-            Some((h, true)) => {
-                self.wheel(i, h);
-                h
-            }
-            Some((h, false)) => h, // no room to turn: it runs that way as it stands
-            None => self.units[i].facing,
-        };
+        // It turns its back on the enemy about its centre where it stands, if it has room; else
+        // it runs that way as it stands and turns as soon as it has room on its way
+        // (interpretation 31).
         let from = self.body(i);
+        let (way, can_turn) = self.run_heading(i, base * 2.0).unwrap_or((self.units[i].facing, false));
+        let mut turned_at = None;
+        if can_turn && angle_between(self.units[i].facing, way).abs() > 1e-9 && self.wheel(i, way, None) {
+            turned_at = Some(0.0);
+        }
         let facing = self.units[i].facing;
         let dir = volley_table::unit(way);
-        self.units[i].change = None;
-        let went = self.travel(i, facing, dir, len, Mode::Run, hold, events);
+        if let Some(ch) = self.units[i].change.take() {
+            self.break_off(i, ch, "running away", events);
+        }
+        let turn = Some((way, None)).filter(|_| turned_at.is_none());
+        let went = self.travel(i, facing, dir, len, Mode::Run, turn, hold, events);
+        turned_at = turned_at.or(went.turned_at);
         self.units[i].ran += 1;
         let d = went.cm;
         let off = !self.units[i].here();
-        if !off && d <= 0.0 {
+        // A runner that cannot move at all while an enemy touches it is cut down as it flees:
+        // it is gone (interpretation 31).
+        let cut_down = !off && d <= 0.0 && self.touching_enemy(i).is_some();
+        if cut_down {
+            self.units[i].presence = Presence::Removed;
+            self.tell(events, format!("{} cannot get away from the enemy and is cut down", self.name(i)));
+        } else if !off && d <= 0.0 {
             self.tell(events, format!("{} would run but the way is blocked", self.name(i)));
         } else if !off {
             self.tell(events, format!("{} runs away", self.name(i)));
@@ -746,6 +810,8 @@ impl Battle {
             first_turn,
             stop: went.stop,
             off_the_field: off,
+            turned_at,
+            cut_down,
         };
         self.record(
             events,
@@ -753,7 +819,13 @@ impl Battle {
                 "{} runs {d:.1} cm of {len} cm ({}){}",
                 self.name(i),
                 if first_turn { "double its move, the first turn" } else { "its move" },
-                if off { ", off the table" } else { "" }
+                if off {
+                    ", off the table"
+                } else if cut_down {
+                    ": it cannot move and an enemy touches it; caught as it flees, it is cut down"
+                } else {
+                    ""
+                }
             ),
             fact,
         );
@@ -846,7 +918,26 @@ impl Battle {
 
     fn charge(&mut self, i: usize, t: usize, hold: &[bool], contacts: &mut Vec<Contact>, events: &mut Vec<Event>) {
         let Some(m) = self.contact(i, t) else {
+            // It sets out and cannot: its enemy is not (or no longer) ahead of it.
             self.tell(events, format!("{} cannot close with {}: it is not ahead", self.name(i), self.name(t)));
+            if self.units[t].here() {
+                let from = self.body(i);
+                let fact = Fact::Move {
+                    unit: self.called(i),
+                    what: MoveKind::Charge,
+                    target: Some(self.called(t)),
+                    to: from.clone(),
+                    from,
+                    ordered: 0.0,
+                    done: 0.0,
+                    stop: Stop::NotAhead,
+                };
+                self.record(
+                    events,
+                    format!("{}: {} is not ahead of it within a charge's small variation", self.name(i), self.name(t)),
+                    fact,
+                );
+            }
             return;
         };
         let from = self.body(i);
@@ -912,7 +1003,7 @@ impl Battle {
         } else {
             Mode::Forward { target: Some(t), past }
         };
-        let went = self.travel(i, facing, dir, len, mode, hold, events);
+        let went = self.travel(i, facing, dir, len, mode, None, hold, events);
         let d = went.cm;
         let reached = self.units[i].here() && self.units[t].here() && d >= m.dist - 1e-6;
         let mut stop = went.stop;
@@ -1084,8 +1175,9 @@ impl Battle {
 
     /// Move unit `i`, facing `facing`, along `dir` up to `len`: it halts at another body, the
     /// table's edge or impassable ground, and (closing with nobody) 5 cm from an enemy; enemies
-    /// it comes in reach of fire in their own defence; its status may halt it. Returns the
-    /// distance gone and why it stopped.
+    /// it comes in reach of fire in their own defence; its status may halt it. `face`: a facing
+    /// it turns to about its centre as soon as it has room on its way (a withdrawal facing its
+    /// winner, a runner its way). Returns the distance gone, why it stopped and where it turned.
     #[allow(clippy::too_many_arguments)]
     fn travel(
         &mut self,
@@ -1094,13 +1186,16 @@ impl Battle {
         dir: volley_table::Point,
         len: f64,
         mode: Mode,
+        face: Option<(f64, Option<usize>)>,
         hold: &[bool],
         events: &mut Vec<Event>,
     ) -> Went {
         if len <= 0.0 {
-            return Went { cm: 0.0, stop: Stop::Full };
+            return Went { cm: 0.0, stop: Stop::Full, turned_at: None };
         }
-        let start = self.units[i].at;
+        let mut facing = facing;
+        let mut turned_at = None;
+        let mut start = self.units[i].at;
         let side = self.units[i].side;
         let (kind, formation) = (self.units[i].kind, self.units[i].formation);
         let reach = len + 150.0;
@@ -1146,7 +1241,7 @@ impl Battle {
                         self.units[i].presence = Presence::Removed;
                         self.units[i].at = p;
                         self.tell(events, format!("{} runs off the field", self.name(i)));
-                        return Went { cm: t, stop: Stop::Edge };
+                        return Went { cm: t, stop: Stop::Edge, turned_at };
                     }
                     why = why.or(Some(Stop::Edge));
                     break;
@@ -1176,6 +1271,15 @@ impl Battle {
             self.units[i].at = p;
             gone = t;
             prev = c;
+            if let Some((f, w)) = face.filter(|&(f, _)| turned_at.is_none() && angle_between(facing, f).abs() > 1e-9) {
+                let was = self.units[i].at;
+                if self.wheel(i, f, w) {
+                    turned_at = Some(gone);
+                    start = start + (self.units[i].at - was);
+                    facing = self.units[i].facing;
+                    prev = self.units[i].corners();
+                }
+            }
             // Fire in its own defence, by each enemy it has come within reach of.
             for (k, &j) in near.iter().enumerate() {
                 if self.units[j].side == side {
@@ -1217,7 +1321,7 @@ impl Battle {
         if gone > 0.0 {
             self.units[i].moved_turn = self.turn;
         }
-        Went { cm: gone, stop }
+        Went { cm: gone, stop, turned_at }
     }
 
     /// What stops a step of unit `i` to the body `c` (from `prev`), among the units `near`: it
@@ -1385,7 +1489,10 @@ impl Battle {
         Fact::Manoeuvre { unit: self.called(i), formation, facing, turns: ch.left, stage, body: self.body(i) }
     }
 
-    fn complete_changes(&mut self, events: &mut Vec<Event>) {
+    /// The changes of formation and facing at the end of the movement phase: each one under way
+    /// has a turn less to go, and one in its last turn completes — except those of units `held`
+    /// (an enemy's charge reached them this turn), which wait for the melee (interpretation 34).
+    fn complete_changes(&mut self, held: &[usize], events: &mut Vec<Event>) {
         let turn = self.turn;
         for i in 0..self.units.len() {
             let Some(ch) = self.units[i].change else { continue };
@@ -1397,54 +1504,100 @@ impl Battle {
                 self.units[i].change = Some(Change { left: ch.left - 1, ..ch });
                 continue;
             }
-            let x = &self.units[i];
-            let (_, depth) = crate::model::size(x.kind, x.formation);
-            let (formation, at, facing) = match ch.what {
-                // The new formation keeps the centre of the old one's front.
-                Manoeuvre::Form { formation } => (formation, x.at, x.facing),
-                Manoeuvre::AboutFace => {
-                    (x.formation, x.at - volley_table::unit(x.facing) * depth, norm_heading(x.facing + 180.0))
-                }
-                // Turning about its centre.
-                Manoeuvre::Face { facing } => {
-                    let h = f64::from(facing);
-                    (x.formation, x.centre() + volley_table::unit(h) * (depth / 2.0), h)
-                }
-            };
-            let c = corners(x.kind, formation, at, facing);
-            if !self.room(i, &c, None) {
-                // No room for the new formation where it stands: the change is given up.
-                self.units[i].change = None;
-                self.tell(events, format!("{} has no room to finish its change and gives it up", self.name(i)));
-                let fact = self.manoeuvre_fact(i, ch, Stage::GivenUp);
-                self.record(
-                    events,
-                    format!("{}: its new body would stand on another or off its ground", self.name(i)),
-                    fact,
-                );
+            if held.contains(&i) {
                 continue;
             }
-            let old = x.formation;
-            let x = &mut self.units[i];
-            x.formation = formation;
-            x.at = at;
-            x.facing = facing;
-            x.change = None;
-            if formation == Formation::Square && old != Formation::Square {
-                x.formed_square = Some((turn, old));
-            }
-            let words = match ch.what {
-                Manoeuvre::Form { formation: f @ (Formation::Limbered | Formation::Deployed) } => {
-                    format!("{} is now {}", self.name(i), f.name())
-                }
-                Manoeuvre::Form { formation } => format!("{} is now in {}", self.name(i), formation.name()),
-                Manoeuvre::AboutFace => format!("{} has faced about", self.name(i)),
-                Manoeuvre::Face { facing } => format!("{} now faces {}", self.name(i), super::bearing_words(facing)),
-            };
-            self.tell(events, words);
-            let fact = self.manoeuvre_fact(i, ch, Stage::Done);
-            self.record(events, format!("{}: the change is done", self.name(i)), fact);
+            self.finish_change(i, ch, events);
         }
+    }
+
+    /// The units whose change completes this turn that an enemy's charge has reached and still
+    /// touches: caught in the change, they fight as they stand (interpretation 34).
+    fn caught_changing(&self, contacts: &[Contact]) -> Vec<usize> {
+        let mut held: Vec<usize> = contacts
+            .iter()
+            .filter(|c| {
+                let d = &self.units[c.defender];
+                d.here()
+                    && d.change.is_some_and(|ch| ch.left <= 1)
+                    && self.units[c.attacker].here()
+                    && self.gap(c.attacker, c.defender) <= CONTACT
+            })
+            .map(|c| c.defender)
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        held
+    }
+
+    /// After the melee, the changes of the units caught in them: completed by those still on the
+    /// table and not beaten (a close assault that beat it, or broke it, ends its change).
+    fn finish_held_changes(&mut self, held: &[(usize, Change)], events: &mut Vec<Event>) {
+        for &(i, ch) in held {
+            let x = &self.units[i];
+            let beaten = x.fought.is_some_and(|(t, f)| t == self.turn && f == Fought::Lost);
+            if !x.here() || x.running() || beaten {
+                self.units[i].change = None;
+                if self.units[i].here() {
+                    self.break_off(i, ch, if beaten { "beaten in its close assault" } else { "broken" }, events);
+                }
+                continue;
+            }
+            self.finish_change(i, ch, events);
+        }
+    }
+
+    /// Complete unit `i`'s change `ch` where it stands, if its new body has room (else it is
+    /// given up).
+    fn finish_change(&mut self, i: usize, ch: Change, events: &mut Vec<Event>) {
+        let turn = self.turn;
+        let x = &self.units[i];
+        let (_, depth) = crate::model::size(x.kind, x.formation);
+        let (formation, at, facing) = match ch.what {
+            // The new formation keeps the centre of the old one's front.
+            Manoeuvre::Form { formation } => (formation, x.at, x.facing),
+            Manoeuvre::AboutFace => {
+                (x.formation, x.at - volley_table::unit(x.facing) * depth, norm_heading(x.facing + 180.0))
+            }
+            // Turning about its centre.
+            Manoeuvre::Face { facing } => {
+                let h = f64::from(facing);
+                (x.formation, x.centre() + volley_table::unit(h) * (depth / 2.0), h)
+            }
+        };
+        let c = corners(x.kind, formation, at, facing);
+        if !self.room(i, &c, None) {
+            // No room for the new formation where it stands: the change is given up.
+            self.units[i].change = None;
+            self.tell(events, format!("{} has no room to finish its change and gives it up", self.name(i)));
+            let fact = self.manoeuvre_fact(i, ch, Stage::GivenUp);
+            self.record(
+                events,
+                format!("{}: its new body would stand on another or off its ground", self.name(i)),
+                fact,
+            );
+            return;
+        }
+        let old = x.formation;
+        let x = &mut self.units[i];
+        x.formation = formation;
+        x.at = at;
+        x.facing = facing;
+        x.change = None;
+        if formation == Formation::Square && old != Formation::Square {
+            x.formed_square = Some((turn, old));
+        }
+        let words = match ch.what {
+            Manoeuvre::Form { formation: f @ (Formation::Limbered | Formation::Deployed) } => {
+                format!("{} is now {}", self.name(i), f.name())
+            }
+            Manoeuvre::Form { formation } => format!("{} is now in {}", self.name(i), formation.name()),
+            Manoeuvre::AboutFace => format!("{} has faced about", self.name(i)),
+            Manoeuvre::Face { facing } => format!("{} now faces {}", self.name(i), super::bearing_words(facing)),
+        };
+        self.tell(events, words);
+        let fact = self.manoeuvre_fact(i, ch, Stage::Done);
+        self.record(events, format!("{}: the change is done", self.name(i)), fact);
     }
 
     /// Unit `u` as the calculator's party to a close assault: its arm, status, formation, order,
@@ -1454,7 +1607,7 @@ impl Battle {
         let mut p = Party::new(x.arm(), x.step_status(), combat_formation(x.formation));
         p.disordered = x.is_disordered();
         p.senior_officer = self.officer_with(u);
-        p.fired_last_turn = x.arm() == Arm::Infantry && self.turn > 1 && x.fired_turn == self.turn - 1;
+        p.fired_last_turn = x.arm() == Arm::Infantry && x.fired_in(self.turn - 1);
         p
     }
 
@@ -1475,7 +1628,8 @@ impl Battle {
     /// The melee phase: each enemy reached, with every unit in contact with it that reached it.
     /// A failed attacker stops short of the enemy (5 cm) once every assault is fought, unless it
     /// is in another of this turn's assaults.
-    fn melee(&mut self, contacts: &[Contact], events: &mut Vec<Event>) {
+    fn melee(&mut self, contacts: &[Contact], held: &[(usize, Change)], events: &mut Vec<Event>) {
+        let changes: Vec<Option<Change>> = self.units.iter().map(|x| x.change).collect();
         let live: Vec<Contact> = contacts
             .iter()
             .filter(|c| {
@@ -1543,6 +1697,15 @@ impl Battle {
             }
             self.record(events, f.explained, f.fact);
         }
+        // A change of formation or facing a close assault ended (those caught in their last turn
+        // of it are settled after the melee).
+        for (i, ch) in changes.into_iter().enumerate() {
+            if let Some(ch) = ch {
+                if self.units[i].change.is_none() && !held.iter().any(|&(h, _)| h == i) {
+                    self.break_off(i, ch, "its close assault", events);
+                }
+            }
+        }
     }
 
     /// A failed attacker stops short of `d`: straight back from its front as far as the ground
@@ -1576,11 +1739,17 @@ impl Battle {
         let mut defender = self.party(d);
         defender.defending_feature = self.defends_feature(d, c.from);
         let cavalry = attacker.arm == Arm::Cavalry;
-        if let Some((t, before)) = self.units[d].formed_square {
-            if t == self.turn && cavalry && self.units[d].formation == Formation::Square {
-                defender.forming_square = true;
-                defender.formation = combat_formation(before);
-            }
+        let x = &self.units[d];
+        // Forming square this turn: formed already, or caught in its last turn of forming it
+        // (interpretation 34); "forming square" to the infantry, and to the cavalry by its
+        // distance.
+        let formed = x.formed_square.filter(|&(t, _)| t == self.turn && x.formation == Formation::Square);
+        let forming =
+            x.change.is_some_and(|ch| ch.left <= 1 && ch.what == (Manoeuvre::Form { formation: Formation::Square }));
+        let before = formed.map(|(_, f)| f).or(forming.then_some(x.formation));
+        if let (Some(before), true) = (before, cavalry) {
+            defender.forming_square = true;
+            defender.formation = combat_formation(before);
         }
         let mut asl = Assault::new(attacker, defender);
         asl.direction = c.direction;
@@ -1647,6 +1816,7 @@ impl Battle {
             body,
             attackers: parts,
             outnumbering,
+            mutual,
             step_two: None,
             best: None,
             attackers_won: None,
@@ -1851,9 +2021,16 @@ impl Battle {
         (words, explained.join(", "), result)
     }
 
-    /// Recovery of status and re-ordering; cavalry back from a pursuit.
+    /// Cavalry back from a pursuit; then recovery of status and re-ordering (the cavalry back
+    /// first: a unit they stand within 30 cm of at the turn's end does not rally that turn).
     fn recovery(&mut self, events: &mut Vec<Event>) {
         let turn = self.turn;
+        // Cavalry back from a pursuit, beside their command group, DISORDERED.
+        for i in 0..self.units.len() {
+            if self.units[i].presence == (Presence::Away { back: turn }) {
+                self.come_back(i, events);
+            }
+        }
         for i in 0..self.units.len() {
             if !self.units[i].here() {
                 continue;
@@ -1907,12 +2084,6 @@ impl Battle {
                     let by = self.called(usize::from(p));
                     self.raise(i, cap, &by, false, events);
                 }
-            }
-        }
-        // Cavalry back from a pursuit, beside their command group, DISORDERED.
-        for i in 0..self.units.len() {
-            if self.units[i].presence == (Presence::Away { back: turn }) {
-                self.come_back(i, events);
             }
         }
     }
@@ -1985,11 +2156,14 @@ impl Battle {
         let (kind, formation) = (self.units[i].kind, self.units[i].formation);
         let right = volley_table::unit(facing + 90.0);
         let fwd = volley_table::unit(facing);
+        // "Next to the HQ flag": beside it first (its flank 1.5 cm from the flag), then farther
+        // along the line of the flag, or a little before or behind it, where there is room.
+        let (width, _) = crate::model::size(kind, formation);
         let mut spots = Vec::new();
         for k in 0..12 {
             for s in [1.0, -1.0] {
                 for f in [0.0, 15.0, -15.0, 40.0] {
-                    spots.push(hq + right * (s * (20.0 + 20.0 * f64::from(k))) + fwd * f);
+                    spots.push(hq + right * (s * (width / 2.0 + 1.5 + 20.0 * f64::from(k))) + fwd * f);
                 }
             }
         }
