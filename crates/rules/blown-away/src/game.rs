@@ -789,9 +789,10 @@ impl Battle {
                 if places.iter().any(|&(_, p)| !self.stat.table.passable(p)) {
                     return illegal!("the new formation would put men off the table or on impassable ground");
                 }
-                // Nobody may stand where enemy troops or an enemy gun stand.
-                let taken =
-                    self.units.iter().filter(|e| e.side != side).flat_map(|e| e.body().chain(e.gun.map(|g| g.at)));
+                // Nobody may stand where enemy men (in ranks or running) or an enemy gun stand.
+                let taken = self.units.iter().filter(|e| e.side != side).flat_map(|e| {
+                    e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at))
+                });
                 if taken.into_iter().any(|q| places.iter().any(|&(_, p)| p.dist2(q) < PASS * PASS)) {
                     return illegal!("the new formation would put men where the enemy stands");
                 }
@@ -945,7 +946,12 @@ impl GameState for Battle {
         // Every draw an action needs is made before anything changes, so a failed draw leaves
         // the state as it was.
         self.validate_by(by, action)?;
-        self.apply_valid(action, chance, events)
+        self.apply_valid(action, chance, events)?;
+        // Each unit's pivot is the centre man of its front rank as its men stand now.
+        for u in &mut self.units {
+            u.centre_on_front_man();
+        }
+        Ok(())
     }
 
     fn outcome(&self) -> Option<Outcome> {

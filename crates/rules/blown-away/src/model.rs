@@ -357,6 +357,49 @@ impl Unit {
         (n > 0.0).then(|| s * (1.0 / n))
     }
 
+    /// The centre man of the front rank of its men in ranks — the man the text has a unit pivot
+    /// on (with an even number in the front rank, the point midway between the two middle men:
+    /// interpretation 30); `None` for a gun
+    /// (it pivots on its axle) or a unit with nobody in ranks. The front rank is the men
+    /// foremost along the facing, within half a figure's spacing of the foremost.
+    pub fn centre_man(&self) -> Option<Point> {
+        if self.gun.is_some() {
+            return None;
+        }
+        let (fwd, rgt) = (heading_unit(self.facing), heading_unit(self.facing + 90.0));
+        let ranks = || self.men.iter().filter(|m| m.in_ranks()).map(|m| ((m.at - self.front).dot(fwd), m.at));
+        let foremost = ranks().map(|(f, _)| f).fold(f64::NEG_INFINITY, f64::max);
+        let mut rank: Vec<(f64, Point)> =
+            ranks().filter(|&(f, _)| f > foremost - HALF_FIGURE).map(|(_, p)| ((p - self.front).dot(rgt), p)).collect();
+        rank.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let k = rank.len();
+        match k {
+            0 => None,
+            _ if k % 2 == 1 => Some(rank[k / 2].1),
+            _ => Some(rank[k / 2 - 1].1.lerp(rank[k / 2].1, 0.5)),
+        }
+    }
+
+    /// Make its reference point (`front`) the centre man of its front rank as its men in ranks
+    /// stand now (men fall, run and rally), keeping its [`Frame`] where it was on the table: a
+    /// move's path starts at that man and its pivot turns about him.
+    pub fn centre_on_front_man(&mut self) {
+        let Some(c) = self.centre_man() else { return };
+        let d = c - self.front;
+        if d.len() < 1e-12 {
+            return;
+        }
+        let (fwd, rgt) = (heading_unit(self.facing), heading_unit(self.facing + 90.0));
+        if let Some(f) = &mut self.frame {
+            let (a, r) = (d.dot(fwd), d.dot(rgt));
+            f.ahead -= a;
+            f.back -= a;
+            f.lo -= r;
+            f.hi -= r;
+        }
+        self.front = c;
+    }
+
     /// Fix the unit's [`Frame`] where its men in ranks stand now: after it is placed, moves,
     /// re-forms or rallies (and by [`lay_out`]).
     pub fn reframe(&mut self) {

@@ -332,7 +332,15 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
             if !fits {
                 return Err(format!("{} formed, but its frame is not where its men in ranks stand", before.name(u)));
             }
-        } else if u0.frame != u1.frame || (u0.frame.is_some() && (u0.front != u1.front || u0.facing != u1.facing)) {
+        } else if u0.frame.is_some() != u1.frame.is_some()
+            || u0.facing != u1.facing
+            || u0
+                .frame_corners()
+                .zip(u1.frame_corners())
+                .is_some_and(|(a, b)| a.iter().zip(&b).any(|(p, q)| p.dist(*q) > 1e-9))
+        {
+            // The ground it formed on, on the table (its reference point follows the centre man
+            // of its front rank as men fall: interpretation 31).
             return Err(format!("the ground {} formed on changed though it did not form", before.name(u)));
         }
     }

@@ -219,6 +219,48 @@ line = [[30, 29], [50, 29]]"#;
 }
 
 #[test]
+fn a_unit_deep_inside_a_redoubt_is_behind_it() {
+    // Interpretation 3, the audit at scale: a lunette open to the north, 6" deep; foot standing
+    // 3" behind its south parapet (in the middle) against foot outside to the south is behind
+    // works (+3), though more than 2" from the parapet; attacked through the open gorge from the
+    // north, it is not.
+    //
+    //   y 36  +---------------+   (no parapet: the gorge)
+    //         |    IR 2       |   y 32, facing south
+    //   y 29  +===============+   the parapet
+    //              IR 1           y 28.5, facing north
+    let extra = r#"[[terrain]]
+kind = "redoubt"
+line = [[30, 36], [30, 29], [50, 29], [50, 36]]"#;
+    let totals = |attacker: &str, defender: &str| {
+        let mut b = start(battle("chance", attacker, defender, extra), 0);
+        apply(&mut b, Action::EndPhase);
+        let ev = apply_with(&mut b, Action::Combat { unit: 0, target: 1 }, "9 7");
+        let Some(Event::CardCombat { result, .. }) = ev.iter().find(|e| matches!(e, Event::CardCombat { .. })) else {
+            panic!("{ev:?}")
+        };
+        result.totals
+    };
+    // The garrison 3" inside: +3; the attacker pressed against the parapet outside: none.
+    assert_eq!(
+        totals(
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 28.5] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 32], facing = 180 }"#
+        ),
+        [9, 10]
+    );
+    // Through the open gorge: neither.
+    assert_eq!(
+        totals(
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 36.5], facing = 180 }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [40, 33] }"#
+        ),
+        [9, 7],
+        "through the gorge"
+    );
+}
+
+#[test]
 fn a_move_stops_within_4_inches_of_a_facing_enemy() {
     let mut b = start(
         battle(
@@ -1551,6 +1593,29 @@ fn a_unit_may_not_re_form_onto_the_enemy() {
             .contains("where the enemy stands")
     );
     // Facing about, it stays clear of the battery.
+    apply(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 180.0 });
+}
+
+#[test]
+fn a_unit_may_not_re_form_onto_a_running_enemy_man() {
+    // The audit at scale (interpretation 25): a fleeing enemy figure is a figure on the table;
+    // re-forming may not set a man on him either. All of IR 2 runs; one of its men stands at
+    // (40, 8), where IR 1's front rank would stand facing east.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [60, 40], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    for m in &mut b.units[1].men {
+        m.state = ManState::Running;
+    }
+    b.units[1].men[0].at = Point::new(40.0, 8.0);
+    let why = refused(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 90.0 });
+    assert!(why.contains("where the enemy stands"), "{why}");
     apply(&mut b, Action::Reform { unit: 0, formation: Formation::Line, facing: 180.0 });
 }
 

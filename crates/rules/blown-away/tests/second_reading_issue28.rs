@@ -1543,3 +1543,45 @@ fn ba2_25_passing_through_objectives_in_one_move_wins_when_the_third_is_taken() 
     assert_eq!(b.holders[FARM], Some(0));
     assert_eq!(b.outcome.as_ref().and_then(|o| o.winner), Some(0));
 }
+
+/// The audit at scale (interpretation 31): a unit pivots on the centre man of its front rank as
+/// its men stand now. A line of nine, facing north, has lost its four left-hand men; its centre
+/// man is the middle one of the five left (x 42), not the empty place at x 40 where the line's
+/// centre stood when it formed. Pivoted to face east and moved 6", he goes exactly 6".
+///
+/// ```text
+///   before:  x x x x [. . . . o o O o o]   y 10, facing north (x: fallen, O: the centre man)
+///   after:   the line faces east, its centre man at (48, 10)
+/// ```
+#[test]
+fn a_line_that_lost_men_at_one_end_pivots_on_its_centre_man() {
+    let mut b = start(
+        battle(
+            "chance",
+            &line("IR 1", "infantry", 9, 40.0, 10.0, 0.0),
+            &line("IR 2", "infantry", 9, 40.0, 50.0, 180.0),
+            "",
+        ),
+        0,
+    );
+    let mut order: Vec<usize> = (0..b.units[0].men.len()).collect();
+    order.sort_by(|&i, &j| b.units[0].men[i].at.x.total_cmp(&b.units[0].men[j].at.x));
+    for &i in &order[..4] {
+        b.units[0].men[i].state = ManState::Dead;
+    }
+    let centre = b.units[0].men[order[6]].at;
+    assert!((centre.x - 42.0).abs() < 1e-9, "{centre:?}");
+    // Any action finds the centre man again; the commander's ride is one. The frame the line
+    // formed in stays where it was (flank and rear are judged against it).
+    let formed = b.units[0].frame_corners().unwrap();
+    apply(&mut b, Action::MoveCommander { to: Point::new(80.0, 2.0) });
+    assert!(b.units[0].front.dist(centre) < 1e-9, "the pivot {:?} is not the centre man {centre:?}", b.units[0].front);
+    let kept = b.units[0].frame_corners().unwrap();
+    assert!(formed.iter().zip(&kept).all(|(p, q)| p.dist(*q) < 1e-9), "{formed:?} {kept:?}");
+    let frame = b.units[0].frame_corners();
+    apply(&mut b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![centre + Point::new(6.0, 0.0)] });
+    let man = b.units[0].men[order[6]].at;
+    assert!(man.dist(centre) <= 6.0 + 1e-9, "the centre man went {:.2}\"", man.dist(centre));
+    assert!(man.dist(Point::new(48.0, 10.0)) < 1e-9, "{man:?}");
+    assert_ne!(frame, b.units[0].frame_corners(), "moved, it formed again where it stands");
+}

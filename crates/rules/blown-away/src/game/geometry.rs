@@ -68,6 +68,21 @@ impl Battle {
         let target = &self.units[t];
         let near = target.body().min_by(|a, b| a.dist2(from).total_cmp(&b.dist2(from))).unwrap_or(target.centre());
         let c = self.stat.table.cover(near, from);
+        // Inside a redoubt, against an attacker outside it whose line to the target crosses its
+        // parapet: behind it, however far from the parapet the target stands (interpretation 3).
+        // Outside it, against an attacker inside: not behind it.
+        let across = |inside: Point, outside: Point| {
+            self.stat.table.features().iter().any(|f| {
+                f.kind == volley_table::TerrainKind::Redoubt
+                    && volley_table::point_in_polygon(inside, &f.points)
+                    && !volley_table::point_in_polygon(outside, &f.points)
+                    && volley_table::segment_crosses_polyline(outside, inside, &f.points)
+            })
+        };
+        if c < Cover::Works && across(near, from) {
+            return Cover::Works;
+        }
+        let c = if c == Cover::Works && across(from, near) { Cover::Open } else { c };
         if c < Cover::Soft && self.stat.table.in_soft_cover(target.centre()) { Cover::Soft } else { c }
     }
 }
