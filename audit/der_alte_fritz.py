@@ -1369,13 +1369,20 @@ class MoraleDiceCount(Check):
                 self.violation(cur, f"{t.unit}'s {t.kind} test: {base} dice {where}; the text gives {WHERE_BASE.get(where)}")
             att = leaders_with(prev, t.unit)
             attached = len(att)
-            if bonus != (1 if attached else 0):
+            # interpretation 8: the officer's die is rolled before the volley's test; a leader it
+            # kills gives that one test no die unless another leader is still with the unit (the
+            # next man up takes his place after it, so every later test has him)
+            killed_now = t.kind == "volley" and t.event.get("officer_die") in (9, 10)
+            want = 1 if attached - (1 if killed_now else 0) > 0 else 0
+            if bonus != want:
                 offs = officers(prev)
                 just_died = [x for x in evs(cur)[: t.index + 1] if tag(x) == "volley" and x.get("officer_die") in (9, 10)
                              and self.b.name(x.get("target")) == t.unit]
                 self.violation(cur, f"{t.unit}'s {t.kind} test: +{bonus} for a leader with {attached} attached (one bonus a unit)"
-                                    + (f"; its officer was killed by the die just before (die {just_died[0].get('officer_die')}), 'next man up'"
-                                       + (f", {attached - 1} other officer(s) still with it" if attached > 1 else "") if just_died else ""))
+                                    + (f"; its officer was killed by the die just before (die {just_died[0].get('officer_die')})"
+                                       + (f", {attached - 1} other officer(s) still with it" if attached > 1 else "")
+                                       + (" (interpretation 8: that test has no die from him)" if killed_now else
+                                          " (the next man up leads it in every later test)") if just_died else ""))
             if base + bonus != n:
                 self.violation(cur, f"{t.unit}'s {t.kind} test: {base} +{bonus} is not the {n} dice rolled")
 

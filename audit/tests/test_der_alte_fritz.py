@@ -317,9 +317,9 @@ class Firing(Base):
 
 
 class Morale(Base):
-    def shot(self, test, text, hits_after=2, pieces=None, markers=()):
+    def shot(self, test, text, hits_after=2, pieces=None, markers=(), officer_die=None):
         l0 = line0(pieces or two_lines()["pieces"], markers=markers)
-        v = volley(0, 1, (20, 10.5), 8.0, 24, "C", ["a line: target C"], 5, [1, 2, 9, 9, 9, 9], test=test)
+        v = volley(0, 1, (20, 10.5), 8.0, 24, "C", ["a line: target C"], 5, [1, 2, 9, 9, 9, 9], test=test, officer_die=officer_die)
         v["text"] = text
         v["data"]["text"] = text
         cur = step(l0, [v], phase="firing", pieces=with_piece(l0, "A1", hits=hits_after, figures=22))
@@ -345,6 +345,22 @@ class Morale(Base):
         t3 = "A1 tests morale on chart A (2 hits in all), passes on 8 or under, 3 dice (2 in the open, +1 for its leader; the two lowest count): 3 4 5"
         self.assertPasses(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4, 5]), t3, pieces=led,
                                                               markers=[officer(1, "A1", (20, 19))])))
+
+    def test_dice_count_officer_killed(self):
+        """Interpretation 8: the volley whose officer's die kills the leader tests without his die,
+        unless another leader is with the unit."""
+        led = two_lines()["pieces"]
+        one = [officer(1, "A1", (20, 19))]
+        two = one + [officer(1, "A1", (21, 19), label="another officer")]
+        t2 = "A1 tests morale on chart A (2 hits in all), passes on 8 or under, 2 dice (2 in the open): 3 4"
+        t3 = "A1 tests morale on chart A (2 hits in all), passes on 8 or under, 3 dice (2 in the open, +1 for its leader; the two lowest count): 3 4 5"
+        for die in (9, 10):
+            self.assertPasses(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4]), t2, pieces=led, markers=one, officer_die=die)))
+            self.assertFails(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4, 5]), t3, pieces=led, markers=one, officer_die=die)))
+            self.assertFails(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4]), t2, pieces=led, markers=two, officer_die=die)))
+            self.assertPasses(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4, 5]), t3, pieces=led, markers=two, officer_die=die)))
+        # a wound leaves him leading
+        self.assertFails(run(daf.MoraleDiceCount, self.shot(test_dict("A", 8, [3, 4]), t2, pieces=led, markers=one, officer_die=8)))
 
     def test_cover(self):
         self.assertFails(run(daf.CoverClaim, self.shot(test_dict("A", 8, [3, 4, 5]), "3 dice (3 in cover; the two lowest count)")))
