@@ -975,9 +975,18 @@ class Pugnacious(EACheck):
             near = min(en)[0]
             if near <= TOUCH:
                 continue
-            nearest = {e for g, e in en if g <= near + 1.0}
+            nearest = {e for g, e in en if g <= near + EPS}
             if not any(ahead(u, t.start[e]) for e in nearest):
                 continue  # it would have to turn first: counted apart
+            if not any(chargeable(u, t.start[e]) for e in nearest):
+                continue  # "if possible": no face it can close with going forward (interpretation 16)
+            # "If possible": the register's reading (interpretations 16, 17) is a charge it can
+            # make from where it stands; another body between it and the enemy (the ground the
+            # two bodies span) makes it impossible.
+            others = [q.poly for m, q in t.start.items() if m != n and m not in nearest and q.poly]
+            if all(any(polygons_overlap(hull(u.poly + t.start[e].poly), q) for q in others)
+                   for e in nearest):
+                continue
             self.checked()
             mv = [f for f in t.of("move") if f["unit"] == n and f["what"] in ("charge", "pursue")]
             if not mv:
@@ -987,6 +996,37 @@ class Pugnacious(EACheck):
             elif not any(f["target"] in nearest for f in mv):
                 self.bad(t, f"{n} is Pugnacious and charges {mv[0]['target']}, not the nearest "
                             f"enemy {sorted(nearest)} ({near:.1f} cm)")
+
+
+def chargeable(u, e):
+    """Whether u can charge e from where it stands as the register's interpretation 16 reads
+    "directly forward ... small variation when closing": some face of e turned towards u that u
+    meets square after turning at most 45 degrees, its front centre's way to the nearest point of
+    that face within 45 degrees of both its old and its new facing."""
+    if len(u.poly) < 4 or len(e.poly) < 3:
+        return False
+    fc = frame(u.poly, u.facing)[0]
+    c = centroid(e.poly)
+    k = len(e.poly)
+    for i in range(k):
+        a, z = e.poly[i], e.poly[(i + 1) % k]
+        mid = ((a[0] + z[0]) / 2, (a[1] + z[1]) / 2)
+        out = heading_to(c, mid)                 # the face's outward direction
+        if abs(turn(out, heading_to(mid, fc))) >= 90.0:
+            continue                             # not turned towards u
+        need = (out + 180.0) % 360.0             # facing that meets it square
+        if abs(turn(u.facing, need)) > 45.0 + 1e-6:
+            continue
+        dx, dy = z[0] - a[0], z[1] - a[1]
+        ll = dx * dx + dy * dy
+        s_ = 0.0 if ll == 0 else max(0.0, min(1.0, ((fc[0] - a[0]) * dx + (fc[1] - a[1]) * dy) / ll))
+        hit = (a[0] + s_ * dx, a[1] + s_ * dy)
+        if dist(fc, hit) <= 1e-6:
+            return True
+        way = heading_to(fc, hit)
+        if abs(turn(need, way)) <= 45.0 + 1e-6 and abs(turn(u.facing, way)) <= 45.0 + 1e-6:
+            return True
+    return False
 
 
 def ahead(u, e):
@@ -1044,6 +1084,12 @@ class WaveringNotCloser(EACheck):
                 continue
             if f["what"] == "pursue":
                 continue  # the results table orders it; counted apart
+            # Fire in its own defence (interpretation 11) that brought it to Wavering as it moved
+            # halts it there: the move it made before is told after the fire.
+            mid = [g for g in t.of("fire") if g["target"] == n and g["in_defence"] and g["_i"] < f["_i"]
+                   and any(x["from"] > 2 for x in g.get("lines") or [])]
+            if mid:
+                continue
             bodies = t.bodies_at(f["_i"])
             en = [bodies[e] for e in t.enemies(n) if e in bodies]
             if not en:
@@ -1606,6 +1652,14 @@ class ResultsNextTurn(EACheck):
                 continue
             k = nxt["next"]
             mine = t.moves_of(n)
+            ran = [f for f in t.of("run") if f["unit"] == n]
+            if k in ("withdraw", "pursue") and ran:
+                # Interpretation 19: broken by fire before it moved, it runs this turn, the
+                # withdrawal or pursuit it owed with it.
+                self.checked()
+                if (t.acting_at(n, ran[0]["_i"]) or 0) != 0:
+                    self.bad(t, f"{n} runs instead of its {k} though it is not broken")
+                continue
             if k == "withdraw":
                 self.checked()
                 w = [f for f in t.of("withdrawal") if f["unit"] == n]
@@ -1779,10 +1833,10 @@ class RunAway(EACheck):
                 away = heading_to(centroid(bodies[e]), centroid(bodies[n]))
                 off = abs(turn(away, z["facing"]))
                 # The register's interpretation 31 weighs every enemy within its first turn's
-                # run: one on each side sends it out of a flank or its rear, a little across the
-                # line away from the nearest, so long as it gets farther from it.
+                # run: one on each side sends it out of a flank or its rear, across the line
+                # away from the nearest, so long as it gets farther from it.
                 after = gap(body_poly(z), bodies[e])
-                if off > 100.0 or (off > 90.0 and after <= g + EPS):
+                if off > 90.0 and after <= g + EPS:
                     why.append(f"it faces the nearest enemy {e} ({g:.1f} cm; away is {away:.0f})")
             if why:
                 self.bad(t, f"{n} runs {f['done']:.1f} cm not facing away: " + "; ".join(why))
@@ -2095,8 +2149,14 @@ class Rally(EACheck):
                             f"{self.last[way]} and again in turn {t.t}: a level a turn, not one "
                             f"for two turns")
             self.last[way] = t.t
-            for x in f.get("lines") or []:
-                if x["to"] != x["from"] + 1:
+            lines = f.get("lines") or []
+            ups = [x for x in lines if x["to"] == x["from"] + 1]
+            for x in lines:
+                # A friend steadies a regiment's lines no higher than its own status
+                # (interpretation 23): a second line already there stays.
+                held = (not f.get("commander") and ups and x["to"] == x["from"]
+                        and x["from"] >= max(y["to"] for y in ups))
+                if x["to"] != x["from"] + 1 and not held:
                     self.bad(t, f"{n} rallies {x['from']} -> {x['to']}, not one level")
             if len(last2) < 2:
                 self.bad(t, f"{n} rallies in the battle's first turn")
