@@ -56,6 +56,13 @@ pub struct Fighter {
     /// A leader attached (one more morale die).
     #[serde(default)]
     pub leader_attached: bool,
+    /// In cover where it fights, when that is not where it stood for its test to charge or to
+    /// stand (the charger, gone into contact): its post-melee test's dice. None: `in_cover`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_in_cover: Option<bool>,
+    /// Both flanks secure where it fights (as `post_in_cover`). None: `secure_flanks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_secure_flanks: Option<bool>,
 }
 
 fn chart_c() -> Chart {
@@ -185,6 +192,17 @@ impl Fighter {
 
     fn morale_dice(&self) -> u32 {
         morale_dice(self.in_cover, self.secure_flanks, self.leader_attached)
+    }
+
+    /// Where it fights: in cover, and with both flanks secure (its post-melee test).
+    pub fn post_ground(&self) -> (bool, bool) {
+        (self.post_in_cover.unwrap_or(self.in_cover), self.post_secure_flanks.unwrap_or(self.secure_flanks))
+    }
+
+    /// Its post-melee test's dice, counted where it fights.
+    fn post_morale_dice(&self) -> u32 {
+        let (cover, flanks) = self.post_ground();
+        morale_dice(cover, flanks, self.leader_attached)
     }
 
     /// Its morale number for `hits` cumulative hits (chart A with none), or chart E when its
@@ -365,7 +383,7 @@ pub fn resolve(m: &Melee, chance: &mut dyn Chance) -> Result<MeleeResolution, Ca
     let mut post = Vec::new();
     for (who, f, taken, enemy_chart) in [("charger", c, hits[1], charts[1].0), ("defender", d, hits[0], charts[0].0)] {
         let (chart, number) = f.morale(f.hits_before + taken, enemy_chart == Chart::A);
-        let k = f.morale_dice();
+        let k = f.post_morale_dice();
         let dice = roll(chance, k, &|i| {
             format!("the {who}'s post-melee test, die {} of {k} (passes on {number} or under)", i + 1)
         })?;
@@ -438,8 +456,8 @@ pub fn odds(m: &Melee) -> Result<Vec<OutcomeProbability<MeleeOutcome>>, CalcErro
                 }
                 let (_, n0) = c.morale(c.hits_before + h1 as u32, charts[1].0 == Chart::A);
                 let (_, n1) = d.morale(d.hits_before + h0 as u32, charts[0].0 == Chart::A);
-                let post0 = morale_odds(c.morale_dice(), n0);
-                let post1 = morale_odds(d.morale_dice(), n1);
+                let post0 = morale_odds(c.post_morale_dice(), n0);
+                let post1 = morale_odds(d.post_morale_dice(), n1);
                 for (a, qa) in RESULTS.into_iter().zip(post0) {
                     for (b, qb) in RESULTS.into_iter().zip(post1) {
                         let q = phits * qa * qb;
@@ -563,6 +581,8 @@ mod tests {
             in_cover: false,
             secure_flanks: false,
             leader_attached: false,
+            post_in_cover: None,
+            post_secure_flanks: None,
         }
     }
 

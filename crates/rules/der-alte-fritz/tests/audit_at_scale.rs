@@ -151,3 +151,78 @@ fn a_rout_stops_short_of_impassable_ground_between_its_corners_paths() {
     assert!(rear >= 27.0 - 1e-9, "the rout ends with its rear at y {rear:.2}, in the brook: {:#?}", texts(&ev));
     assert!(texts(&ev).iter().any(|t| t.contains("impassable ground")), "{:#?}", texts(&ev));
 }
+
+/// The post-melee tests are taken where the melee is fought: the charger's cover and flanks
+/// where its charge took it, not where it set off (the audit: 34 post-melee tests counting cover
+/// where the charger was not, 25 secure flanks with nothing within 3").
+///
+/// ```text
+///   y 19.5  [ N N N N N N ]   the defender, facing south, in the open
+///   y 18.5  [ M M M M M M ]   where M fights: in the open, alone
+///              ^ 8.5"
+///   y 11   +--------------------+  the town's edge (the second case: no town,
+///   y 10   | [ M M M M M M ]    |  friends 1" off each of M's flanks instead)
+///          +--------------------+
+/// ```
+#[test]
+fn a_chargers_post_melee_test_counts_cover_and_flanks_where_it_fought() {
+    let n = r#"{ name = "N", type = "musketeers", at = [23, 19.5], facing = 180 }"#;
+    let town = r#"[[terrain]]
+kind = "town"
+name = "Kirchdorf"
+rect = [12, 5, 34, 11]"#;
+    // Out of the town: its test to charge has 3 dice (in cover), the post-melee test 2.
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let mut b = moving(battle(m, n, town), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    // Test to charge 1 1 1, to stand 1 1; no hits (6 dice each, all 10); post 1 1 and 1 1; the
+    // next turn's initiative 7 3.
+    let dice = [1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3];
+    let ev = texts(&apply(&mut b, &Action::Done, &dice));
+    let melee = ev.iter().find(|t| t.contains("after the melee")).unwrap_or_else(|| panic!("{ev:#?}"));
+    assert!(melee.contains("Test to charge: chart A, pass on 8 or under, 3 dice (3 in cover"), "{melee}");
+    assert!(melee.contains("after the melee M: chart A, pass on 8 or under, 2 dice (2 in the open): 1 1"), "{melee}");
+
+    // Out from between two friends: 4 dice (secure flanks) to charge, 2 after the melee.
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] },
+               { name = "L", type = "musketeers", at = [16, 10] },
+               { name = "R", type = "musketeers", at = [30, 10] }"#;
+    let mut b = moving(battle(m, n, ""), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 3 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    let dice = [1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3];
+    let ev = texts(&apply(&mut b, &Action::Done, &dice));
+    let melee = ev.iter().find(|t| t.contains("after the melee")).unwrap_or_else(|| panic!("{ev:#?}"));
+    assert!(melee.contains("Test to charge: chart A, pass on 8 or under, 4 dice (4 with secure flanks"), "{melee}");
+    assert!(melee.contains("after the melee M: chart A, pass on 8 or under, 2 dice (2 in the open): 1 1"), "{melee}");
+}
+
+/// A flank rests on a town or wood beside it, not on one ahead of the unit's front: a charger
+/// that meets an enemy at a town's edge does not have its flanks secured by that town (its
+/// flanks' middles are within 1" of it, behind its front).
+///
+/// ```text
+///   y 11.5 +---------------+   Kirchdorf
+///   y 11   [ U U U U U U ]     U's front 0.5" short of it: flanks not secure
+///
+///   y 10   [ V V V V V V ]###  V's right flank 0.5" from a wood beside it,
+///                         ###  its left on a friend: secure
+/// ```
+#[test]
+fn a_flank_rests_on_a_town_beside_it_not_on_one_ahead() {
+    let u = r#"{ name = "U", type = "musketeers", at = [23, 10.5] }"#;
+    let town = r#"[[terrain]]
+kind = "town"
+name = "Kirchdorf"
+rect = [10, 11.5, 40, 20]"#;
+    let b = battle(u, FAR, town);
+    assert!(!b.secure_flanks(0), "the town ahead does not secure its flanks");
+    let v = r#"{ name = "V", type = "musketeers", at = [23, 10] },
+               { name = "L", type = "musketeers", at = [15, 10] }"#;
+    let wood = r#"[[terrain]]
+kind = "woods"
+name = "the Eichwald"
+rect = [26.5, 0, 35, 30]"#;
+    assert!(battle(v, FAR, wood).secure_flanks(0), "a wood beside its right flank and a friend on its left");
+}

@@ -846,15 +846,18 @@ rect = [18, 16, 30, 24]"#;
     // Cuirassiers: rear +2, against a shaken enemy +1, against foot in cover −2: B (8). IR
     // Kaiser: rear −2, shaken −1, in cover against horse +2: D (4). Their 8 9 2: 2 hits on B.
     // IR Kaiser tests after the melee on the chart of its hits (A), not E: nobody fought on A.
+    // The cuirassiers test after it where they fought, their centre inside Kirchdorf (y 21.75):
+    // 3 dice in cover (the audit at scale: not 2, as in the open where they set off).
     let mut dice = vec![1, 1, 1, 1, 1, 1, 8, 9, 2];
     dice.extend([10; 6]);
-    dice.extend([1, 1, 1, 1, 1, 1]);
+    dice.extend([1, 1, 1, 1, 1, 1, 1]);
     let ev = charge(&mut b, 0, 1, &dice);
     let (Event::Melee { flank, .. }, f) = melee(&ev) else { unreachable!() };
     assert!(*flank);
     assert_eq!(charts(&ev), [(Chart::B, 8), (Chart::D, 4)], "{:?}", texts(&ev));
     let f = f.unwrap();
     assert_eq!((f[0].hits, f[1].post.chart), (2, Chart::A));
+    assert_eq!(f[0].post.dice.len(), 3, "{:?}", texts(&ev));
 }
 
 /// Hussars (side 0, from y 20, 12 figures: 3 dice) charge dragoons (side 1) standing at

@@ -71,13 +71,18 @@ impl Battle {
         let unit = &self.units[u];
         let c = unit.corners();
         let flanks = [(c[0] + c[3]) * 0.5, (c[1] + c[2]) * 0.5];
-        flanks.iter().all(|&p| {
+        flanks.iter().zip([c[0] - c[1], c[1] - c[0]]).all(|(&p, out)| {
+            // Outward from the flank, 1" at most: the town or wood beside it, not one ahead of
+            // its front (a unit whose front meets a town does not rest its flanks on it).
+            let out = out * (RESTS_ON / out.len().max(f64::EPSILON));
+            let beside =
+                |poly: &[Point]| (0..=4).any(|k| volley_table::point_in_polygon(p + out * (f64::from(k) / 4.0), poly));
             self.units.iter().enumerate().any(|(j, o)| {
                 j != u && o.side == unit.side && o.steady() && near_polygon(p, &o.corners(), SECURE_FLANK)
             }) || self.stat().table.features().iter().any(|f| match f.kind {
                 // Resting on it, not standing in it: the cover a unit stands in is its cover.
                 TerrainKind::Town | TerrainKind::Woods => {
-                    near_polygon(p, &f.points, RESTS_ON) && !volley_table::point_in_polygon(unit.at, &f.points)
+                    beside(&f.points) && !volley_table::point_in_polygon(unit.at, &f.points)
                 }
                 TerrainKind::Wall => volley_table::dist_to_polyline(p, &f.points) <= RESTS_ON,
                 _ => false,
@@ -866,6 +871,8 @@ impl Battle {
             in_cover: self.in_cover(u, enemy_at),
             secure_flanks: self.secure_flanks(u),
             leader_attached: self.leader_attached(u),
+            post_in_cover: None,
+            post_secure_flanks: None,
         }
     }
 
@@ -878,20 +885,31 @@ impl Battle {
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
         let ([cl, dl], why) = self.melee_situation(c, d, path.flank);
-        let m =
+        let mut m =
             Melee { charger: self.fighter(c, cl, self.units[d].at), defender: self.fighter(d, dl, self.units[c].at) };
+        // The post-melee tests are taken where the melee is fought: the charger's cover and
+        // flanks where its charge took it (the defender has not moved: its cover is against the
+        // charge as it came, over any works or wall).
+        let before = (self.units[c].at, self.units[c].facing);
+        (self.units[c].at, self.units[c].facing) = (path.to, path.facing);
+        m.charger.post_in_cover = Some(self.in_cover(c, self.units[d].at));
+        m.charger.post_secure_flanks = Some(self.secure_flanks(c));
+        (self.units[c].at, self.units[c].facing) = before;
         let r = melee::resolve(&m, chance).map_err(calc_to_apply)?;
         let o = r.outcome.clone();
         let (cn, dn) = (self.name(c).to_string(), self.name(d).to_string());
-        let test = |t: &(Chart, u8, Vec<u8>), f: &melee::Fighter| {
+        let words = |t: &(Chart, u8, Vec<u8>), (cover, flanks): (bool, bool), leader: bool| {
             format!(
                 "chart {}, pass on {} or under, {}: {}",
                 t.0,
                 t.1,
-                combat::morale_dice_words(f.in_cover, f.secure_flanks, f.leader_attached),
+                combat::morale_dice_words(cover, flanks, leader),
                 dice_text(&t.2)
             )
         };
+        let test =
+            |t: &(Chart, u8, Vec<u8>), f: &melee::Fighter| words(t, (f.in_cover, f.secure_flanks), f.leader_attached);
+        let post_test = |t: &(Chart, u8, Vec<u8>), f: &melee::Fighter| words(t, f.post_ground(), f.leader_attached);
         let data = |t: &(Chart, u8, Vec<u8>)| Test::new(t.0, t.1, &t.2);
         let mut why = why;
         for (f, name, other) in [(&m.charger, &cn, &dn), (&m.defender, &dn, &cn)] {
@@ -958,8 +976,8 @@ impl Battle {
             }
             text.push_str(&format!(
                 "; after the melee {cn}: {}, {dn}: {}",
-                test(&pt[0], &m.charger),
-                test(&pt[1], &m.defender)
+                post_test(&pt[0], &m.charger),
+                post_test(&pt[1], &m.defender)
             ));
             let side = |k: usize, u: usize| Side {
                 body: self.units[u].corners(),
