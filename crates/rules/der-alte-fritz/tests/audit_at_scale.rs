@@ -226,3 +226,22 @@ name = "the Eichwald"
 rect = [26.5, 0, 35, 30]"#;
     assert!(battle(v, FAR, wood).secure_flanks(0), "a wood beside its right flank and a friend on its left");
 }
+
+/// A routing unit charged that fails its test to stand by one die stays routing and goes back
+/// as a router goes, 12" away; it is not made shaken, which would rally it without its one
+/// attempt (the audit: 2 routers in 400 battles ended shaken after such a test).
+#[test]
+fn a_routing_unit_failing_one_die_when_charged_stays_routing() {
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let n = format!(r#"{{ name = "N", type = "musketeers", at = [23, 19.5], facing = 180 }}, {FAR}"#);
+    let mut b = moving(battle(m, &n, ""), 0);
+    b.units[1].state = State::Routing;
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    // Test to charge 1 1; N's test to stand (chart A, 8) 1 9: one die failed. The next turn's
+    // initiative 7 3.
+    let ev = texts(&apply(&mut b, &Action::Done, &[1, 1, 1, 9, 7, 3]));
+    assert_eq!(b.units[1].state, State::Routing, "{ev:#?}");
+    assert!((b.units[1].at.y - 31.5).abs() < 1e-6, "a rout move, 12\" away: {:?} {ev:#?}", b.units[1].at);
+    assert!(ev.iter().any(|t| t.contains("N routs 12\"")), "{ev:#?}");
+}

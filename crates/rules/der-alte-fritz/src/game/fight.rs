@@ -884,6 +884,9 @@ impl Battle {
         chance: &mut dyn Chance,
         events: &mut Vec<Event>,
     ) -> Result<(), ApplyError> {
+        // A unit routing before the charge stays routing whatever its tests (interpretation 38).
+        let was_routing = |b: &Self, u: usize| b.units[u].state == State::Routing;
+        let routing_before = [was_routing(self, c), was_routing(self, d)];
         let ([cl, dl], why) = self.melee_situation(c, d, path.flank);
         let mut m =
             Melee { charger: self.fighter(c, cl, self.units[d].at), defender: self.fighter(d, dl, self.units[c].at) };
@@ -1064,6 +1067,15 @@ impl Battle {
             match end {
                 End::Removed => self.remove(u, "a shaken unit that routs is removed", events),
                 End::Rout => self.rout(u, enemy_at, events),
+                // Routing already: one die failed does not make it shaken; failing its test to
+                // stand (step 3), it goes back as a router goes, a rout move away.
+                End::Shaken if routing_before[usize::from(u == d)] => {
+                    let k = usize::from(u == d);
+                    let failed = !o.fought || post[k] == Morale::Shaken;
+                    if o.charged && failed {
+                        self.rout(u, enemy_at, events);
+                    }
+                }
                 End::Shaken => {
                     // Shaken (again) by the charge: a whole turn without moving from now restores it.
                     self.units[u].state = State::Shaken;
