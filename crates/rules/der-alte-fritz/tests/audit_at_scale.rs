@@ -245,3 +245,20 @@ fn a_routing_unit_failing_one_die_when_charged_stays_routing() {
     assert!((b.units[1].at.y - 31.5).abs() < 1e-6, "a rout move, 12\" away: {:?} {ev:#?}", b.units[1].at);
     assert!(ev.iter().any(|t| t.contains("N routs 12\"")), "{ev:#?}");
 }
+
+/// A line worn down to 2 stands is too narrow for a line; 2 wide is an attack column, which the
+/// jägers' row does not have (no column rate): jägers form march column instead, as a
+/// scenario's jägers of 2 stands do (the audit: 40 jäger units put in attack column).
+#[test]
+fn jagers_worn_to_two_stands_form_march_column_not_attack_column() {
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "Jagers", type = "jagers", at = [20, 14], facing = 180, figures = 12 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.first = 0;
+    b.phase = Phase::Firing { side: 0 };
+    // Six dice on chart C (5): four hits; the test (chart A, 7) 1 1 passes.
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 9, 9, 1, 1]);
+    assert_eq!((b.units[1].figures, b.units[1].formation), (8, Formation::MarchColumn), "{:#?}", texts(&ev));
+    assert!(texts(&ev).iter().any(|t| t.contains("forms march column")), "{:#?}", texts(&ev));
+}

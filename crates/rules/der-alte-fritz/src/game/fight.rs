@@ -486,16 +486,23 @@ impl Battle {
             return;
         }
         if x.too_narrow_for(x.formation) {
-            let f = Formation::AttackColumn;
+            // 2 wide is an attack column; a row without one (jägers) forms march column, as a
+            // scenario's unit of 2 stands does (interpretation 42).
+            let column = rate(x.kind, Formation::AttackColumn).is_some();
+            let f = if column { Formation::AttackColumn } else { Formation::MarchColumn };
             let stands = x.stands();
             self.units[u].formation = f;
             events.push(Event::Reformed {
                 unit: u as u16,
                 formation: f,
                 text: format!(
-                    "{} is down to {stands} stands, too few for a line (3 or more stands wide): 2 wide, it stands as an attack column{}",
+                    "{} is down to {stands} stands, too few for a line (3 or more stands wide): {}",
                     self.name(u),
-                    if rate(self.units[u].kind, f).is_none() { " (its row has no column rate: it must re-form to move)" } else { "" }
+                    if column {
+                        "2 wide, it stands as an attack column"
+                    } else {
+                        "its row has no attack column, and it forms march column"
+                    }
                 ),
             });
         }
