@@ -359,8 +359,10 @@ class Turn:
                 d = True
             elif k == "manoeuvre" and f["unit"] == unit and f["stage"] == "begun":
                 d = True
-            elif k == "assault" and (f["defender"] == unit
-                                     or any(a["unit"] == unit for a in f["attackers"])):
+            elif k == "assault" and any(a["unit"] == unit for a in f["attackers"]):
+                d = True
+            elif k == "assault" and f["defender"] == unit and any(a["closed"] for a in f["attackers"]):
+                # A failed attack (step one) disorders its attackers only; step two, everyone.
                 d = True
             elif k == "second_line" and f["unit"] == unit and not f.get("follows_up"):
                 # the combined lines take the second line's order state
@@ -960,7 +962,10 @@ class Pugnacious(EACheck):
 
     def turn(self, t, b):
         owed = obligations(t.previous)
+        # The status it moves on: at the turn's first move, or (no move this turn) before the
+        # recovery phase's rallies.
         first_move = min([f["_i"] for f in t.facts if f["fact"] in ("move", "withdrawal", "run")]
+                         + [f["_i"] for f in t.facts if f["fact"] in ("rally", "reordered", "returned")]
                          + [10 ** 9])
         for n, u in t.start.items():
             if u.allowance in (None, 0) or n in owed or u.arm == "artillery":
@@ -1424,7 +1429,11 @@ class StepOneModifiers(EACheck):
                     side = t.side_of(n)
                     need(k, "senior officer personally involved", t.commander_with(side) == n)
                     dis, sure = t.disordered_at(n, a["_i"])
-                    if sure:
+                    if sure and k == 1 and forming_sq and a_cav:
+                        # Interpretation 41: "forming square" against horse takes the place of
+                        # the disorder its change of formation brings; not counted twice.
+                        need(k, "DISORDERED", False)
+                    elif sure:
                         need(k, "DISORDERED", bool(dis))
                     inf = u is not None and u.kind in INFANTRY_KINDS
                     if n in fired_last:
@@ -2335,6 +2344,7 @@ class ContactUnfought(EACheck):
 
     def begin(self, b):
         self.was = set()
+        self.drawn = set()
 
     def turn(self, t, b):
         now = set()
@@ -2342,7 +2352,14 @@ class ContactUnfought(EACheck):
         fought = set()
         for a in t.of("assault"):
             for x in a["attackers"]:
-                fought.add(frozenset((x["unit"], a["defender"])))
+                pair = frozenset((x["unit"], a["defender"]))
+                fought.add(pair)
+                # Interpretation 40: two units that charged each other and drew stand in
+                # contact, and nothing parts them by itself; either may charge again.
+                if a.get("mutual") and a.get("attackers_won") is None and a.get("step_two"):
+                    self.drawn.add(pair)
+                else:
+                    self.drawn.discard(pair)
         for i in range(len(us)):
             for j in range(i + 1, len(us)):
                 if us[i].side == us[j].side:
@@ -2351,10 +2368,11 @@ class ContactUnfought(EACheck):
                     pair = frozenset((us[i].name, us[j].name))
                     now.add(pair)
                     self.checked()
-                    if pair in self.was and pair not in fought:
+                    if pair in self.was and pair not in fought and pair not in self.drawn:
                         self.bad(t, f"{us[i].name} ({us[i].word}) and {us[j].name} "
                                     f"({us[j].word}) stand in contact at the end of turns "
                                     f"{t.t - 1} and {t.t} and do not fight")
+        self.drawn &= now
         self.was = now
 
 

@@ -368,10 +368,10 @@ impl Assault {
         push(&mut dt, d.arm == Arm::Infantry && d.defending_feature, "infantry defending a major defensive feature", 1);
         push(&mut dt, d.senior_officer, "senior officer personally involved", 1);
         push(&mut dt, d.arm == Arm::Infantry && d.fired_last_turn, "infantry fired their muskets last turn", -1);
-        // Both, as the text lists them: a unit forming square is DISORDERED by its change and
-        // forming square against horse besides (the audit at scale, issue 28: interpretation 41).
+        // Forming square against horse takes the place of the disorder the change of formation
+        // brings: counted both, a square formed in time would be ridden down.
         let forming = d.forming_square && cav_on_foot;
-        push(&mut dt, d.disordered, "DISORDERED", -1);
+        push(&mut dt, d.disordered && !forming, "DISORDERED", -1);
         push(&mut dt, forming, "infantry forming square the same turn as a cavalry attack", -1);
         [reckon(a.status, at), reckon(d.status, dt)]
     }
