@@ -141,6 +141,10 @@ pub enum Event {
         unit: u16,
         /// Its formation now.
         formation: Formation,
+        /// Where its centre stands now, when the change moved it (jägers worn down to 2 stands
+        /// forming march column where they have room: interpretation 42).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
         /// In words.
         text: String,
     },

@@ -261,4 +261,54 @@ fn jagers_worn_to_two_stands_form_march_column_not_attack_column() {
     let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 9, 9, 1, 1]);
     assert_eq!((b.units[1].figures, b.units[1].formation), (8, Formation::MarchColumn), "{:#?}", texts(&ev));
     assert!(texts(&ev).iter().any(|t| t.contains("forms march column")), "{:#?}", texts(&ev));
+    assert_eq!(b.units[1].at, Point::new(20.0, 14.0), "room where it stands: it stays centred");
+    // A friend 0.3" behind: the column keeps its rear and stands forward, 0.5" towards its front
+    // (south), and the account says where.
+    let a = r#"{ name = "Jagers", type = "jagers", at = [20, 14], facing = 180, figures = 12 },
+               { name = "IR B", type = "musketeers", at = [20, 15.3], facing = 180 }"#;
+    let mut b = battle(p, a, "");
+    b.turn = 1;
+    b.first = 0;
+    b.phase = Phase::Firing { side: 0 };
+    // Its test has 4 dice now: the friend is within 3" of both its flanks.
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 1, 1, 1, 9, 9, 1, 1, 1, 1]);
+    assert_eq!(b.units[1].formation, Formation::MarchColumn);
+    assert!(b.units[1].at.dist(Point::new(20.0, 13.5)) < 1e-9, "{:?}", b.units[1].at);
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Reformed { at: Some(p), .. } if p.dist(Point::new(20.0, 13.5)) < 1e-9))
+    );
+}
+
+/// A unit gone shaken by a charge falls back facing the enemy. With no room to turn where it
+/// stands (a friend close behind it), it turns where its move ends (the audit: 21 units in 400
+/// battles, 20 charged in the flank or rear, fell back keeping their old facing).
+///
+/// ```text
+///          y 22   D                       N turned, after 10" east,
+///   D D D  y 20  D> [ N N N N N N ]  ->   facing west:   |N|
+///          y 18   D       [ F F F F F F ]                |N|
+///        x 10.75  20  23     26   29                     x 33
+/// ```
+#[test]
+fn a_unit_shaken_by_a_flank_charge_falls_back_facing_the_enemy() {
+    let d = r#"{ name = "D", type = "dragoons", at = [10, 20], facing = 90, figures = 6 }"#;
+    let n = r#"{ name = "N", type = "musketeers", at = [23, 20], facing = 0 },
+               { name = "F", type = "musketeers", at = [26, 18], facing = 0 }"#;
+    let mut b = moving(battle(d, n, ""), 0);
+    {
+        let mut turned = b.units[1].clone();
+        turned.facing = 270.0;
+        let t = turned.corners();
+        let f = b.units[2].corners();
+        assert!(volley_table::convex_overlap(&t, &f), "no room to turn where it stands");
+    }
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    // Test to charge 1 1; N's test to stand (chart A, 8) 1 9: shaken, it falls back 10". The
+    // next turn's initiative 7 3.
+    let ev = texts(&apply(&mut b, &Action::Done, &[1, 1, 1, 9, 7, 3]));
+    assert!(ev.iter().any(|t| t.contains("N falls back")), "{ev:#?}");
+    assert_eq!(b.units[1].state, State::Shaken);
+    assert!(b.units[1].at.x > 30.0, "{:?} {ev:#?}", b.units[1].at);
+    assert!((b.units[1].facing - 270.0).abs() < 1.0, "facing {} {ev:#?}", b.units[1].facing);
 }

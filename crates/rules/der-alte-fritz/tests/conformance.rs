@@ -364,7 +364,12 @@ fn account(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), Stri
                     units[usize::from(*w)].state = State::Good;
                 }
             }
-            Event::Reformed { unit: u, formation, .. } => units[usize::from(*u)].formation = *formation,
+            Event::Reformed { unit: u, formation, at, .. } => {
+                units[usize::from(*u)].formation = *formation;
+                if let Some(p) = at {
+                    units[usize::from(*u)].at = *p;
+                }
+            }
             Event::Forced { unit: f, why, from, to, facing, ordered: o, done, .. } => {
                 let u = usize::from(*f);
                 if from.dist(units[u].at) > 1e-6 {

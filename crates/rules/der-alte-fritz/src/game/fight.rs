@@ -487,14 +487,31 @@ impl Battle {
         }
         if x.too_narrow_for(x.formation) {
             // 2 wide is an attack column; a row without one (jägers) forms march column, as a
-            // scenario's unit of 2 stands does (interpretation 42).
+            // scenario's unit of 2 stands does (interpretation 42): on either stand's ground or
+            // between them, its front or rear kept or centred, wherever it has room.
             let column = rate(x.kind, Formation::AttackColumn).is_some();
             let f = if column { Formation::AttackColumn } else { Formation::MarchColumn };
             let stands = x.stands();
+            let at_before = x.at;
+            if !column {
+                let (at, facing) = (x.at, x.facing);
+                let (fwd, right) = (volley_table::unit(facing), volley_table::unit(facing + 90.0));
+                let half = crate::model::stand_size(x.arm()).1 / 2.0;
+                let place = [0.0, -half, half]
+                    .iter()
+                    .flat_map(|&a| [0.0, -half, half].map(|l| at + fwd * a + right * l))
+                    .find(|&p| self.fits(u, p, facing, f));
+                let Some(p) = place else {
+                    return;
+                };
+                self.units[u].at = p;
+            }
+            let moved = self.units[u].at != at_before;
             self.units[u].formation = f;
             events.push(Event::Reformed {
                 unit: u as u16,
                 formation: f,
+                at: moved.then_some(self.units[u].at),
                 text: format!(
                     "{} is down to {stands} stands, too few for a line (3 or more stands wide): {}",
                     self.name(u),

@@ -360,6 +360,14 @@ impl Battle {
         out
     }
 
+    /// Whether unit `u` would stand on the table, on passable ground and on no other unit at
+    /// `at` facing `facing` in `formation`.
+    pub(super) fn fits(&self, u: usize, at: Point, facing: f64, formation: Formation) -> bool {
+        let body = self.units[u].outline_at(at, facing, formation);
+        body_clear(&self.stat().table, &body)
+            && !self.bodies(u, None, 0.0).iter().any(|(_, b)| convex_overlap(&body, b))
+    }
+
     /// Every other unit's footprint, the enemy's grown by `gap`.
     fn bodies(&self, u: usize, except: Option<usize>, gap: f64) -> Vec<(usize, [Point; 4])> {
         let side = self.units[u].side;
@@ -1140,6 +1148,18 @@ impl Battle {
         let to = unit.at + v * t;
         // Stopped short by something else, the ground it went over is what it crossed.
         let terrain = if stopped.is_some() { self.ground_along(from, to) } else { terrain };
+        // No room to turn where it stood (hemmed in against the enemy that struck its flank):
+        // it turns where its move ends, if there is room there.
+        let facing = if room || facing == wanted {
+            facing
+        } else {
+            let there = unit.outline_at(to, wanted, unit.formation);
+            if body_clear(table, &there) && !others.iter().any(|(_, b)| convex_overlap(&there, b)) {
+                wanted
+            } else {
+                facing
+            }
+        };
         let turn_now = self.turn;
         let unit = &mut self.units[u];
         unit.at = to;
