@@ -852,8 +852,9 @@ class MoveAllowance(BACheck):
     middle men, either), so he may be shifted at most 6" for infantry, 12" for cavalry; a gun's
     marker (its axle) at most 6". A column (deeper than wide) that moves as one body is judged
     the same way; one that bends follows its front men like a snake: no man of it goes farther
-    (straight) than the allowance, plus, when its facing turns, what the turn carries a man at
-    the edge of its front (half its width times the turn in radians)."""
+    (straight) than the allowance, plus, when its facing turns, what the turn carries the man
+    farthest beside the centre man's line (that distance times the turn in radians; the path is
+    the centre man's, interpretation 31)."""
     name = "move distance: 6\" infantry and artillery, 12\" cavalry; a line rigid"
     clause = "Moving: infantry and artillery may move up to 6 inches; cavalry may move up to 12 inches; a column will follow the front men like a snake, while a line will remain rigid"
     ALLOW = {"infantry": 6.0, "artillery": 6.0, "cavalry": 12.0}
@@ -876,8 +877,11 @@ class MoveAllowance(BACheck):
         if column and not rigid:
             tally(ctx, "column move bending like a snake", line=cur)
             f, o, fv, rv = frame(men)
-            width = max(proj(at(p), o, rv) for p in men) - min(proj(at(p), o, rv) for p in men)
-            allow_c = allow + width / 2.0 * math.radians(abs(th))
+            # The path is the centre man's of the front rank (interpretation 31): a man beside
+            # his line by r swings r times the turn farther as the column bends.
+            lead = at(centre_men(men)[-1])
+            r = max(abs(proj(at(p), lead, rv)) for p in men)
+            allow_c = allow + r * math.radians(abs(th))
             worst = max(dist(at(p), at(q)) for p, q in zip(B, A))
             if worst > allow_c + EPS:
                 self.violation(cur, f"a man of the column {u} ({b.arm.get(u)}) goes {worst:.2f}\" (allowed {allow_c:.2f}\")")
