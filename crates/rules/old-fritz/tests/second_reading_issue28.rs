@@ -333,3 +333,125 @@ fn of2_08_a_wheel_whose_swing_would_meet_an_enemy_is_made_about_the_centre_where
     bound(&mut b, &[]);
     assert!(close(b.units[0].facing, 0.0) && b.units[0].no_room, "{:?}", b.units[0]);
 }
+
+#[test]
+fn of2_09_an_about_turn_sweeps_nothing() {
+    // (a) A column between two others 0.5" off each side, about-turning: the men face about where
+    // they stand; the block does not swing round. Modelled as a rotation about the centre its
+    // corners (1.066" out) would sweep through the neighbours' inner edges (0.869").
+    //
+    //   [C2]  [C1]  [C3]     gaps 0.5"
+    //
+    // Among friends the engine sweeps nothing (section 4, interpretation 5: turns are swept for
+    // enemy bodies): C1 about-turns (half) and marches 6" south.
+    let cols = [
+        r#"{ name = "C1", kind = "line_infantry", formation = "column", at = [40, 40] }"#,
+        r#"{ name = "C2", kind = "line_infantry", formation = "column", at = [38.762, 40] }"#,
+        r#"{ name = "C3", kind = "line_infantry", formation = "column", at = [41.238, 40] }"#,
+    ];
+    let mut b = battle("", &cols, &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(40.0, 20.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 180.0) && near(b.units[0].at.y, 34.0, 1e-6), "{:?}", b.units[0]);
+    // With enemy columns beside it, the same about turn is made: an Austrian column running for
+    // its own (north) edge, facing south, turns its back between two Prussian columns. Until
+    // this reading the about turn was swept as a half circle about the centre, met the
+    // neighbours, and the runner ran facing the wrong way ("no room to turn").
+    let runner = r#"{ name = "C1", kind = "line_infantry", formation = "column", at = [40, 40], facing = 180 }"#;
+    let sides = [
+        r#"{ name = "C2", kind = "line_infantry", formation = "column", at = [38.762, 40] }"#,
+        r#"{ name = "C3", kind = "line_infantry", formation = "column", at = [41.238, 40] }"#,
+        AFAR,
+    ];
+    let mut b = battle("", &sides, &[runner, FAR, FAR2, FAR3]);
+    b.units[3].state = State::Running;
+    b.units[3].deserts = true;
+    let ev = bound(&mut b, &[]);
+    let ran_facing = ev.iter().find_map(|e| match e {
+        Event::Ran { path: Some(p), .. } => Some(p.moving),
+        _ => None,
+    });
+    assert_eq!(ran_facing, Some(0.0), "the runner could not face about: {ev:?}");
+    assert!(near(b.units[3].at.y, 60.0, 1e-6), "{:?}", b.units[3].at);
+    // (b) Pivoting 45° on its centre, C1's front corner would go to (0.968, 0.446), inside C3.
+    // Against an enemy C3 it is refused; among friends the engine does not sweep (friends may
+    // pass through each other's ranks, as lines passed through lines: interpretation 6 of
+    // section 4), so the reader's refusal holds for enemies only. Kept.
+    let c1 = r#"{ name = "C1", kind = "line_infantry", formation = "column", at = [40, 40] }"#;
+    let c3 = r#"{ name = "C3", kind = "line_infantry", formation = "column", at = [41.238, 40], facing = 180 }"#;
+    let mut b = battle("", &[c1], &[c3, FAR]);
+    b.wings[0].order = Order::MoveTo { at: off(45.0, 40.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 0.0) && b.units[0].no_room, "{:?}", b.units[0]);
+    let mut b = battle("", &cols, &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: off(45.0, 40.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert!(close(b.units[0].facing, 45.0), "{:?}", b.units[0]);
+}
+
+#[test]
+fn of2_10_a_change_of_formation_keeps_the_centre() {
+    // A forms column for a long march with a friend F 1.0" behind it. The engine changes
+    // formation about the unit's centre (section 4, interpretation 5): the column stands on
+    // y -1.0 .. 1.0 (clear of F, 0.25" short of it), then marches 6" north: centre (0, 6.0). The
+    // reader's R7 (the column's head on the line's front centre) would put it on y -1.75 .. 0.25,
+    // into F, and refuse it. Kept: the text is silent on where a new formation stands.
+    let a = r#"{ name = "A", kind = "line_infantry", at = [40, 40] }"#;
+    let f = r#"{ name = "F", kind = "line_infantry", at = [40, 38.5] }"#;
+    let mut b = battle("", &[a, f], &[FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(40.0, 80.0) };
+    b.wings[0].seq = 1;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].formation, Formation::Column);
+    assert!(near(b.units[0].at.y, 46.0, 1e-6) && close(b.units[0].at.x, 40.0), "{:?}", b.units[0].at);
+    // An enemy where the column's tail would stand: the change is swept in both shapes, and not
+    // made; the battalion stays in line.
+    let e = r#"{ name = "E", kind = "line_infantry", at = [40, 38.9], facing = 0 }"#;
+    let mut b = battle("", &[a], &[e, FAR]);
+    b.wings[0].order = Order::MoveTo { at: Point::new(40.0, 80.0) };
+    b.wings[0].seq = 1;
+    b.units[0].order = Order::MoveTo { at: Point::new(40.0, 80.0) };
+    bound(&mut b, &[]);
+    assert_eq!(b.units[0].formation, Formation::Line, "{:?}", b.units[0]);
+}
+
+/// The close combat of a bound: its table and two sides, and its words.
+fn fight(ev: &[Event]) -> (volley_old_fritz::combat::Table, [volley_old_fritz::combat::SideResult; 2], String) {
+    let Some(e @ Event::CloseCombat { resolution, .. }) = ev.iter().find(|e| matches!(e, Event::CloseCombat { .. }))
+    else {
+        panic!("no close combat: {ev:?}")
+    };
+    (resolution.table, resolution.sides(), e.to_string())
+}
+
+#[test]
+fn of2_11_infantry_and_cuirassiers_against_one_battalion_fight_as_groupings_of_one_arm() {
+    // The reader's R8 pairs each attacker with the defender, with its own additions and table.
+    // The engine's grouping is of one arm (section 5, interpretation 5): A (infantry, first to
+    // arrive) fights D on the infantry table; K, which would read the cavalry-against-infantry
+    // table, engages D next bound. Kept.
+    //
+    //  3 |      [=====D=====] v
+    //  0 | [=====A=====] [====K====] ^ ^
+    let a = r#"{ name = "A", kind = "line_infantry", at = [39, 40], facing = 18.4349488 }"#;
+    let k = r#"{ name = "K", kind = "cuirassiers", at = [42, 39.75], facing = 327.7 }"#;
+    let d = r#"{ name = "D", kind = "line_infantry", quality = "D", at = [40, 43], facing = 180 }"#;
+    let mut b = battle("", &[a, k, AFAR], &[d, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    for i in 0..2 {
+        b.units[i].facing = volley_table::heading_to(b.units[i].at, b.units[3].at);
+    }
+    let ev = bound(&mut b, &[6, 5, 3, 4, 5, 6]);
+    assert_eq!(combats(&ev), vec![(vec!["A".to_string()], "D".to_string())], "{ev:?}");
+    let (table, sides, words) = fight(&ev);
+    assert_eq!(table, volley_old_fritz::combat::Table::InfantryVsInfantry, "{words}");
+    assert_eq!(b.units[1].engage, Some(3), "K engages D next bound");
+    assert_eq!(b.units[1].greens, 0, "K is not in this bound's combat");
+    // A +2 for C over D; 12 against 12: 8 against 5 = +3 ("+1 to +3"); D withdraws.
+    assert_eq!((sides[0].score, sides[1].score), (3, -3), "{words}");
+    assert_eq!(b.units[3].state, State::Withdrawing);
+}

@@ -495,7 +495,12 @@ impl Battle {
     ) -> Option<usize> {
         let u = &self.units[i];
         let angle = turn(from.0, to.0);
+        // An about turn is the men facing about where they stand (section 4 prices it apart from
+        // a wheel): the block does not swing round, so it sweeps no ground; only where it ends
+        // (the same ground, within the degree of an about turn's tolerance) is looked at.
+        let about = from.1 == to.1 && angle.abs() >= 180.0 - cost::ABOUT_TURN_WITHIN;
         let formations: &[Formation] = if from.1 == to.1 { &[from.1] } else { &[from.1, to.1] };
+        let end = u.outline(to.0, to.1).map(|c| c + at);
         let r = formations.iter().map(|&f| half_diagonal(&u.outline(from.0, f))).fold(0.0, f64::max);
         let start = u.outline(from.0, from.1).map(|c| c + at);
         self.units_near(at, r + 1.5 * self.reach() + 0.1).find(|&j| {
@@ -510,6 +515,9 @@ impl Battle {
             let body = v.corners();
             if volley_table::convex_overlap(&start, &body) {
                 return false;
+            }
+            if about {
+                return volley_table::convex_overlap(&end, &body);
             }
             formations.iter().any(|&f| sweep_meets(u, at, f, from.0, angle, r, &body))
         })
