@@ -312,3 +312,34 @@ fn a_unit_shaken_by_a_flank_charge_falls_back_facing_the_enemy() {
     assert!(b.units[1].at.x > 30.0, "{:?} {ev:#?}", b.units[1].at);
     assert!((b.units[1].facing - 270.0).abs() < 1.0, "facing {} {ev:#?}", b.units[1].facing);
 }
+
+/// The army commander killed by round shot: the 12" is measured from where he fell, not from
+/// where his unit's rout carries his successor (the audit: 8 units in 400 battles tested or not
+/// by where the routed unit ended).
+///
+/// ```text
+///   y 38                 A3    (11.5" from where A1 ends, 23.5" from where he fell: no test)
+///   y 26                 A1 after its rout, 12" north
+///   y 14                 A1, Daun with it: killed here
+///   y 10    A2           IR 1 (firing north)       A2: 9.7" from where he fell: tests
+///         x 8            x 20
+/// ```
+#[test]
+fn the_army_commanders_death_is_measured_from_where_he_fell() {
+    let rules = r#"[rules]
+sides = [{ side = "Austrians", commander_with = "A1" }]"#;
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let a = r#"{ name = "A1", type = "musketeers", at = [20, 14], facing = 180 },
+               { name = "A2", type = "musketeers", at = [8, 10], facing = 180 },
+               { name = "A3", type = "musketeers", at = [20, 38], facing = 180 }"#;
+    let mut b = battle(p, a, rules);
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    // One hit; the officer's die 10; A1's test (no leader's die: interpretation 8) 9 10: it routs
+    // 12" north; A2 tests 1 1.
+    let ev = texts(&apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[1, 9, 9, 9, 9, 9, 10, 9, 10, 1, 1]));
+    assert!(ev.iter().any(|t| t.contains("killed by round shot")), "{ev:#?}");
+    assert!((b.units[1].at.y - 26.0).abs() < 1e-6, "A1 routed 12\": {:?} {ev:#?}", b.units[1].at);
+    assert!(ev.iter().any(|t| t.starts_with("A2 tests for the army commander's death")), "{ev:#?}");
+    assert!(!ev.iter().any(|t| t.starts_with("A3 tests")), "{ev:#?}");
+}

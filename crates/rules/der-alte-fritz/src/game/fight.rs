@@ -362,6 +362,9 @@ impl Battle {
         });
         let from = self.units[u].at;
         let lost_leader = officer.is_some_and(|(_, _, f)| f.killed());
+        // Where he fell: his unit may rout or fall back with his successor before his death's
+        // tests are taken, and the 12" is measured from the officer.
+        let fell_at = officer.map(|(o, _, _)| self.officer_at(o));
         if let Some((o, d, fate)) = officer {
             self.officer_fate_words(o, d, fate, events);
         }
@@ -382,7 +385,7 @@ impl Battle {
         }
         if let Some((o, _, fate)) = officer {
             if lost_leader && fate == OfficerFate::KilledByRoundShot && self.officers[o].commander {
-                let at = self.officer_at(o);
+                let at = fell_at.unwrap_or_else(|| self.officer_at(o));
                 self.commander_death(o, at, chance, events)?;
             }
         }
