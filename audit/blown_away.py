@@ -1093,10 +1093,10 @@ class NoEnemyOverlap(BACheck):
                 if key in before or key in done:
                     continue
                 done.add(key)
-                if p["unit"] in movers and q["status"] == "running" and any(
-                        x["status"] == "in ranks" for x in ps if x["unit"] == q["unit"]):
+                if p["unit"] in movers and q["status"] == "running" and (kind == "rally" or any(
+                        x["status"] == "in ranks" for x in ps if x["unit"] == q["unit"])):
                     # The register's "not implemented": running men of a unit that still has
-                    # men in ranks do not block a move.
+                    # men in ranks do not block a move, nor any running man a rally's places.
                     tally(ctx, "move ends on a running man of a unit with men in ranks", line=cur)
                 elif p["unit"] in movers and dist(at(p), at(q)) < 0.5 - EPS:
                     # The register's interpretation 17: a move is blocked half an inch from an
