@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use volley_chance::Scripted;
-use volley_core::{Actor, ApplyError, GameState, Viewer};
+use volley_core::GameState;
 use volley_old_fritz::model::{Fate, Formation, Order, State};
 use volley_old_fritz::{Action, Battle, Event, load};
 use volley_scenario::Source;
@@ -65,16 +65,6 @@ fn bound(b: &mut Battle, dice: &[u32]) -> Vec<Event> {
     b.apply(&Action::EndOrders, &mut script, &mut events).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(script.remaining(), 0, "dice left over: {events:?}");
     events
-}
-
-fn order(b: &mut Battle, wing: u16, order: Order) -> Vec<Event> {
-    let mut events = Vec::new();
-    b.apply(&Action::Order { wing, order }, &mut Scripted::new([]), &mut events).unwrap();
-    events
-}
-
-fn hold(x: f64, y: f64) -> Order {
-    Order::Hold { at: Point::new(x, y) }
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -454,4 +444,318 @@ fn of2_11_infantry_and_cuirassiers_against_one_battalion_fight_as_groupings_of_o
     // A +2 for C over D; 12 against 12: 8 against 5 = +3 ("+1 to +3"); D withdraws.
     assert_eq!((sides[0].score, sides[1].score), (3, -3), "{words}");
     assert_eq!(b.units[3].state, State::Withdrawing);
+}
+
+#[test]
+fn of2_12_hussars_and_dragoons_together_throw_one_die_with_their_leaders_additions() {
+    // The reader's R8: each reads its own score with its own quality and arm modifier. The
+    // engine's grouping (section 5, interpretations 2 and 5) throws one die with one set of
+    // additions, its leader's (the first to arrive: Dr, C, dragoons −2 against infantry), with
+    // the figures and frontages summed, and its result falls on every unit. Kept: the text's
+    // "one die per … convenient grouping" gives the grouping one score.
+    let dr = r#"{ name = "Dr", kind = "dragoons", at = [40, 39.75] }"#;
+    let h = r#"{ name = "H", kind = "hussars", quality = "E", at = [45.4, 39.75] }"#;
+    let i = r#"{ name = "I", kind = "line_infantry", quality = "D", at = [40, 43], facing = 180 }"#;
+    let mut b = battle("", &[dr, h, AFAR], &[i, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    // H, whose wide line would have to wheel over 45° to face I (the engine's attack faces its
+    // enemy), has no time to engage this bound; Dr fights alone with its own additions: 7 − 1
+    // (outnumbered 8 to 12) + 2 (C over D) − 2 (dragoons) = 6 against 6: 0, "0 to +3" on both
+    // sides: Dr halts with 2 greens and I fires on it (4 + 4 + 2 = 10: one casualty); I a green.
+    // The reader's grouping of the two reads one die with one set of additions in the engine
+    // too (section 5, interpretation 2: the leader's).
+    let ev = bound(&mut b, &[7, 6, 4, 4]);
+    let (_, sides, words) = fight(&ev);
+    assert_eq!(combats(&ev)[0].0, vec!["Dr".to_string()], "{words}");
+    assert_eq!((sides[0].score, sides[1].score), (0, 0), "{words}");
+    assert_eq!((b.units[0].greens, b.units[0].figures, b.units[1].greens), (2, 7, 0), "{words}");
+    assert_eq!((b.units[3].state, b.units[3].greens), (State::Steady, 1));
+}
+
+#[test]
+fn of2_13_cuirassiers_against_a_battery_fire_first_then_cavalry_against_infantry() {
+    // M fires first at close range (d6 3: 1 − 3 = −2: a casualty and a green on K), then the
+    // combat is read as cavalry against infantry (the battery "as if infantry"), K taking its −2
+    // against infantry. K: 1 of 8 lost −2, a green −3, C over D +2, −2: −5; M outnumbered 6 to 7:
+    // −1. 7 − 5 = 2 against 4 − 1 = 3: K −1, withdraws with a casualty and three greens; M +1,
+    // a green. (The battery's bombardment comes first in the bound: d6 6, nothing.)
+    let k = r#"{ name = "K", kind = "cuirassiers", at = [40, 39.75] }"#;
+    let m = r#"{ name = "M", kind = "medium_guns", quality = "D", at = [40, 43.5], facing = 180 }"#;
+    let mut b = battle("", &[k, AFAR], &[m, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.5) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[6, 3, 7, 4]);
+    let (table, sides, words) = fight(&ev);
+    assert_eq!(table, volley_old_fritz::combat::Table::CavalryVsInfantry, "{words}");
+    assert_eq!((sides[0].score, sides[1].score), (-1, 1), "{words}");
+    assert_eq!((b.units[0].figures, b.units[0].greens, b.units[0].state), (6, 4, State::Withdrawing), "{words}");
+    assert_eq!(b.units[2].greens, 1, "{words}");
+}
+
+#[test]
+fn of2_14_one_regiment_fights_one_enemy_a_bound() {
+    // The reader has Dr fight a battalion and a hussar regiment at once, reading each pairing and
+    // suffering the worst row. In the engine a unit attacks one enemy (the nearest, counting its
+    // wheel) and a defender fights one combat a bound (section 5, interpretation 2): one combat,
+    // one table. Kept.
+    let dr = r#"{ name = "Dr", kind = "dragoons", at = [40, 39.75] }"#;
+    let i = r#"{ name = "I", kind = "line_infantry", quality = "D", at = [38, 43], facing = 180 }"#;
+    let h = r#"{ name = "H", kind = "hussars", quality = "D", at = [44, 43.25], facing = 180 }"#;
+    let mut b = battle("", &[dr, AFAR], &[i, h, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    let ev = bound(&mut b, &[8, 4, 6, 5]);
+    assert_eq!(combats(&ev).len(), 1, "{ev:?}");
+}
+
+// ----- D. Pursuit and running away -----
+
+/// K (C cuirassiers) beats I (D battalion) by +8 in bound 1 and fails its pursuit test; I runs.
+fn of2_15_setup(extra_b: &[&str]) -> Battle {
+    let k = r#"{ name = "K", kind = "cuirassiers", at = [40, 39.75] }"#;
+    let i = r#"{ name = "I", kind = "line_infantry", quality = "D", at = [40, 43], facing = 180 }"#;
+    let mut bs = vec![i, FAR, FAR2, FAR3];
+    bs.extend_from_slice(extra_b);
+    let mut b = battle("", &[k, AFAR], &bs);
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    b
+}
+
+#[test]
+fn of2_15_a_cavalry_pursuer_ends_two_and_a_half_inches_behind_running_infantry() {
+    let mut b = of2_15_setup(&[]);
+    // K 10 + 2 − 2 − 1 = 9 against 1: +8; the pursuit test d10 3 − 2 = 1 < 2: K pursues. I runs,
+    // pursued: three greens and two casualties.
+    let ev = bound(&mut b, &[10, 1, 3]);
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 }, "{ev:?}");
+    assert_eq!((b.units[2].state, b.units[2].figures, b.units[2].greens), (State::Running, 10, 3));
+    // Bound 2: I runs first, 20" north (no desertion: the cavalry table names none); K follows
+    // and stops with 2½" between the bodies: front 20.25, centre (0, 19.75), 20" gone.
+    bound(&mut b, &[]);
+    assert!(near(b.units[2].at.y, 63.0, 1e-6), "{:?}", b.units[2].at);
+    assert!(near(b.units[0].at.y, 59.75, 0.03), "{:?}", b.units[0].at);
+    let gap = volley_table::convex_distance(&b.units[0].corners(), &b.units[2].corners());
+    assert!((2.45..=2.53).contains(&gap), "{gap}");
+}
+
+#[test]
+fn of2_16_a_runner_does_not_pass_through_a_steady_friend() {
+    // S stands 9" north of I. The reader's I stops at S (R12); the engine's runner, cut short
+    // straight back, veers 15°, 30° or 45° either way and takes the first clear way (section 7,
+    // interpretation 9: a crowd running from the enemy goes round what is in its way). Kept.
+    // Either way it passes through no one, and S is unaffected.
+    let s = r#"{ name = "S", kind = "line_infantry", at = [40, 52], facing = 180 }"#;
+    let mut b = of2_15_setup(&[s]);
+    bound(&mut b, &[10, 1, 3]);
+    let ev = bound(&mut b, &[]);
+    assert!(!overlap(&b, 2, 6) && !overlap(&b, 0, 2) && !overlap(&b, 0, 6), "{ev:?}");
+    assert_eq!((b.units[6].at, b.units[6].greens, b.units[6].state), (Point::new(40.0, 52.0), 0, State::Steady));
+    assert!(b.units[2].at.y > 52.0, "I went round S: {:?}", b.units[2].at);
+}
+
+fn overlap(b: &Battle, i: usize, j: usize) -> bool {
+    volley_table::convex_overlap(&b.units[i].corners(), &b.units[j].corners())
+}
+
+#[test]
+fn of2_17_runners_leave_by_the_edge_withdrawers_stop_at_it() {
+    // (a) I beaten by 9 two and a half inches from A, 7.75" short of its own (north) edge: it
+    // runs off the table and is gone. A failed its pursuit test: its enemy gone, it has none to
+    // follow (the reader sends it on to the edge; the engine's pursuer follows its enemy for
+    // the bound and takes up its orders again: section 7, interpretation 6). Kept.
+    let a = r#"{ name = "A", kind = "line_infantry", at = [10, 85] }"#;
+    let i = r#"{ name = "I", kind = "line_infantry", at = [10, 88], facing = 180 }"#;
+    let mut b = battle("", &[a, AFAR], &[i, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(10.0, 88.0) };
+    b.wings[0].seq = 1;
+    // 10 against 1: +9; A's pursuit test d10 1 − 2: it pursues; the pursued runner's test (2 d10).
+    bound(&mut b, &[10, 1, 1, 1, 1]);
+    assert_eq!(b.units[0].state, State::Pursuing { target: 2 });
+    let ev = bound(&mut b, &[]);
+    assert_eq!(b.units[2].state, State::Gone(Fate::Fled), "{ev:?}");
+    // (b) A withdrawer 3.75" from the edge stops on the table, facing as it was.
+    let i = r#"{ name = "I", kind = "line_infantry", at = [10, 92], facing = 180 }"#;
+    let mut b = battle("", &[AFAR], &[i, FAR, FAR2, FAR3]);
+    b.units[1].state = State::Withdrawing;
+    bound(&mut b, &[]);
+    assert_eq!(b.units[1].state, State::Steady);
+    assert!(b.units[1].at.y > 92.0 && b.units[1].at.y <= 96.0 && close(b.units[1].facing, 180.0), "{:?}", b.units[1]);
+    // (c) J attacked from behind by P, beaten by 9: the reader runs it directly away from P,
+    // south, off the table; the engine's runner goes for its own (north) edge, veering round P
+    // (section 7, interpretation 9: a rout runs for its own army's rear). Kept.
+    let p = r#"{ name = "P", kind = "line_infantry", at = [30, 21], facing = 180 }"#;
+    let j = r#"{ name = "J", kind = "line_infantry", at = [30, 18], facing = 180 }"#;
+    let mut b = battle("", &[p, AFAR], &[j, FAR, FAR2, FAR3]);
+    b.wings[0].order = Order::Attack { at: Point::new(30.0, 18.0) };
+    b.wings[0].seq = 1;
+    // P 4, J 1 − 6 (enemy to its rear): +9. P's pursuit test d10 10: kept.
+    let ev = bound(&mut b, &[4, 1, 10]);
+    assert_eq!(b.units[2].state, State::Running, "{ev:?}");
+    // Every way north within 45° passes P: J is hemmed in, and stays where it is, running (the
+    // reader's own "reading compared": it could not move at all).
+    bound(&mut b, &[]);
+    assert_eq!((b.units[2].state, b.units[2].at), (State::Running, Point::new(30.0, 18.0)), "{:?}", b.units[2]);
+    assert!(!overlap(&b, 0, 2));
+}
+
+#[test]
+fn of2_18_a_beaten_battery_limbers_first() {
+    // Unlimbered and told to withdraw: the engine spends the following bound limbering (medium:
+    // done) and the result is then over: it stands limbered and takes up its orders. The reader
+    // withdraws it 6" a bound later (R14). Kept (section 4, "guns limber before they move", and
+    // section 7, interpretation 12): the result is carried out "on the following bound", one
+    // bound (R18's own rule), and that bound goes on limbering.
+    let g = r#"{ name = "M", kind = "medium_guns", at = [40, 40] }"#;
+    let mut b = battle("", &[g, AFAR], &[FAR]);
+    b.units[0].state = State::Withdrawing;
+    bound(&mut b, &[]);
+    assert!(b.units[0].limbered && b.units[0].at == Point::new(40.0, 40.0), "{:?}", b.units[0]);
+    // Limbered: it withdraws half its own rate — 6" medium, 5" heavy, not the infantry's.
+    for (kind, back) in [("medium_guns", 6.0), ("heavy_guns", 5.0)] {
+        let g = format!(r#"{{ name = "M", kind = "{kind}", at = [40, 40], limbered = true }}"#);
+        let mut b = battle("", &[&g, AFAR], &[FAR]);
+        b.units[0].state = State::Withdrawing;
+        bound(&mut b, &[]);
+        assert!(near(b.units[0].at.y, 40.0 - back, 1e-6), "{kind}: {:?}", b.units[0].at);
+    }
+    // Told to run unlimbered: it limbers first, its gunners deserting, and runs 20" the next
+    // bound (section 7, interpretation 13; the reader's alternative (b)). The reader abandons the
+    // guns and runs the gunners at once. Kept: the text has no abandoned guns.
+    let friends = [
+        r#"{ name = "a2", kind = "line_infantry", at = [80, 5] }"#,
+        r#"{ name = "a3", kind = "line_infantry", at = [85, 5] }"#,
+        r#"{ name = "a4", kind = "line_infantry", at = [90, 5] }"#,
+    ];
+    let mut b = battle("", &[g, friends[0], friends[1], friends[2]], &[FAR]);
+    b.units[0].state = State::Running;
+    b.units[0].deserts = true;
+    bound(&mut b, &[]);
+    assert_eq!((b.units[0].at, b.units[0].figures), (Point::new(40.0, 40.0), 5));
+    bound(&mut b, &[]);
+    assert!(near(b.units[0].at.y, 20.0, 1e-6), "{:?}", b.units[0].at);
+}
+
+#[test]
+fn of2_19_withdrawing_cavalry_go_straight_back_through_a_friend() {
+    // D withdraws at half its trot (18") straight back; S, a friend, stands 4.75" behind. The
+    // text's "walk if a manoeuvre is necessary" is not implemented (the register's list), and
+    // the reader's R12 (a withdrawer stops at a friend) is not the engine's: enemies are bodies
+    // to every move, but friends pass through each other's ranks (section 4, interpretation 6:
+    // units keep clear of friends only where they end, as lines passed through lines). D ends
+    // 18" back, beyond S, clear of it. Kept.
+    let d = r#"{ name = "D", kind = "dragoons", at = [40, 43.5], facing = 180 }"#;
+    let s = r#"{ name = "S", kind = "line_infantry", at = [40, 49], facing = 180 }"#;
+    let mut b = battle("", &[AFAR], &[d, s, FAR]);
+    b.units[1].state = State::Withdrawing;
+    bound(&mut b, &[]);
+    assert!(near(b.units[1].at.y, 61.5, 1e-6), "{:?}", b.units[1].at);
+    assert!(!overlap(&b, 1, 2) && close(b.units[1].facing, 180.0));
+    assert_eq!((b.units[2].at, b.units[2].state), (Point::new(40.0, 49.0), State::Steady));
+}
+
+// ----- E. The casualty test and the pursuit test -----
+
+#[test]
+fn of2_20_two_casualty_tests_dice_rounded_to_the_nearest_cover_and_the_firers_old_greens() {
+    use volley_old_fritz::combat::{TargetState, casualties_for, casualty_dice};
+    // 15 figures: 2.5 dice, rounded half up: 3; 10: 2; 9: 2; 8: 1.
+    assert_eq!([15, 10, 9, 8].map(casualty_dice), [3, 2, 2, 1]);
+    // A (C, now 10 figures, 1 green) against B (E, 15 figures, behind a wall): 7 against 6.
+    let a = r#"{ name = "A", kind = "line_infantry", at = [40, 40] }"#;
+    let bb = r#"{ name = "B", kind = "line_infantry", quality = "E", figures = 15, at = [40, 43], facing = 180 }"#;
+    let wall = "[[terrain]]\nkind = \"wall\"\nline = [[0, 42.6], [96, 42.6]]\n";
+    let mut b = battle(wall, &[a], &[bb, FAR, FAR2, FAR3]);
+    b.units[0].figures = 10;
+    b.units[0].greens = 1;
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    // A: −2 (2 of 12 lost) −3 (a green) +4 (C two over E) −1 (outnumbered) = −2: 5 against 6:
+    // −1, withdraws; B fires 3 dice 5 + 6 + 4 = 15, E/F withdrawing 0: 2 casualties. B +1:
+    // halts; A fires 2 dice 6 + 2 = 8 + 2 (C standing) − 2 (its green before) − 2 (cover) = 6:
+    // one casualty.
+    let ev = bound(&mut b, &[7, 6, 5, 6, 4, 6, 2]);
+    let (_, sides, words) = fight(&ev);
+    assert_eq!((sides[0].score, sides[1].score), (-1, 1), "{words}");
+    assert_eq!((b.units[0].figures, b.units[0].greens), (8, 2), "{words}");
+    assert_eq!((b.units[1].figures, b.units[1].greens), (14, 1), "{words}");
+    assert_eq!(casualties_for(15), 2);
+    let _ = TargetState::Withdrawing;
+}
+
+#[test]
+fn of2_21_each_winner_takes_its_own_pursuit_test() {
+    // A1 (D) and A2 (B, rash) beat R (E, unreliable) by 9 or more: R runs. Each winner takes its
+    // own pursuit test with its own quality and rashness: A1 d10 2 − 3 = −1, fails, pursues; A2
+    // d10 5 − 1 − 3 = 1, kept under control. (The grouping's one score is its leader's: section
+    // 5, interpretation 2; the reader's per-pairing scores, +9 and +13, read the same row.)
+    let a1 = r#"{ name = "A1", kind = "line_infantry", quality = "D", at = [38.5, 40] }"#;
+    let a2 = r#"{ name = "A2", kind = "line_infantry", quality = "B", rash = true, at = [41.5, 40] }"#;
+    let r = r#"{ name = "R", kind = "line_infantry", quality = "E", unreliable = true, at = [40, 43], facing = 180 }"#;
+    let mut b = battle("", &[a1, a2, AFAR], &[r, FAR, FAR2, FAR3]);
+    b.units[3].greens = 1;
+    b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+    b.wings[0].seq = 1;
+    for i in 0..2 {
+        b.units[i].facing = volley_table::heading_to(b.units[i].at, b.units[3].at);
+    }
+    // The pursued runner's casualty test: the reader's R15 has the pursuers alone fire (A1: 2
+    // dice); the engine has the winning grouping fire it, each battalion its share (A1 and A2:
+    // 4 dice; section 7, interpretation 1 and the grouping's shares). Not settled in this
+    // reading: left as the engine has it.
+    let ev = bound(&mut b, &[6, 5, 2, 5, 8, 9, 1, 1]);
+    let (_, sides, words) = fight(&ev);
+    assert!(sides[0].score >= 8, "{words}");
+    assert_eq!(b.units[0].state, State::Pursuing { target: 3 }, "{ev:?}");
+    assert!(b.units[1].hold_here && b.units[1].state == State::Steady, "{ev:?}");
+    assert_eq!(b.units[3].state, State::Running);
+}
+
+#[test]
+fn of2_22_cavalry_against_cavalry_never_asks_a_casualty_test() {
+    use volley_old_fritz::combat::{Band, CAVALRY_VS_CAVALRY};
+    assert!(CAVALRY_VS_CAVALRY.iter().all(|r| !r.casualty_test));
+    // +4: 2 greens, no casualty (following up a withdrawing enemy costs one more: the battle);
+    // +1 to +3 and zero a green; −1 to −7 two greens; −8 to −15 four.
+    let g: Vec<(u8, u8)> = CAVALRY_VS_CAVALRY.iter().map(|r| (r.greens, r.casualties)).collect();
+    assert_eq!(g, vec![(2, 0), (1, 0), (1, 0), (2, 0), (4, 0), (0, 0)]);
+    assert_eq!(Band::of(-6, false), Band::Minus1To7);
+}
+
+#[test]
+fn of2_23_cavalry_against_infantry_who_is_tested_in_every_band() {
+    use volley_old_fritz::combat::{CAVALRY_VS_INFANTRY_CAVALRY as CAV, CAVALRY_VS_INFANTRY_INFANTRY as INF};
+    // The infantry never take a casualty test in this table; the cavalry's −1 to −7 loss is a
+    // fixed casualty (and three greens), not a test; halted and running cavalry are tested.
+    assert!(INF.iter().all(|r| !r.casualty_test));
+    assert_eq!((CAV[3].casualties, CAV[3].greens, CAV[3].casualty_test), (1, 3, false));
+    assert!(CAV[1].casualty_test && CAV[4].casualty_test && !CAV[0].casualty_test);
+    // The infantry at "0 to +3" take a green, at "+4" none.
+    assert_eq!((INF[1].greens, INF[0].greens), (1, 0));
+    // Halted cavalry are fired on in the Standing column, running cavalry in the Routing one.
+    use volley_old_fritz::combat::{Reaction, TargetState};
+    assert_eq!(Reaction::Halt.target_state(), TargetState::Standing);
+    assert_eq!(Reaction::RunAway.target_state(), TargetState::Routing);
+}
+
+#[test]
+fn of2_24_the_pursuer_of_a_dispersed_battalion_is_dispersed_only_if_it_pursues() {
+    // K (B) against I (F, 2 greens): 9 + 8 − 2 − 1 = 14 against 2 − 6 = −4: +18, I dispersed.
+    // K's pursuit test: B −1, needs 2: d10 3 keeps it (it stays, 2 greens); d10 2 sends it after
+    // the fragments, and it is dispersed too.
+    for (die, dispersed) in [(3, false), (2, true)] {
+        let k = r#"{ name = "K", kind = "cuirassiers", quality = "B", at = [40, 39.75] }"#;
+        let i = r#"{ name = "I", kind = "line_infantry", quality = "F", at = [40, 43], facing = 180 }"#;
+        let mut b = battle("", &[k, AFAR], &[i, FAR, FAR2, FAR3]);
+        b.units[2].greens = 2;
+        b.wings[0].order = Order::Attack { at: Point::new(40.0, 43.0) };
+        b.wings[0].seq = 1;
+        let ev = bound(&mut b, &[9, 2, die]);
+        assert_eq!(b.units[2].state, State::Gone(Fate::Dispersed), "{ev:?}");
+        assert_eq!(b.units[0].state == State::Gone(Fate::Dispersed), dispersed, "d10 {die}: {ev:?}");
+        if !dispersed {
+            assert!(b.units[0].hold_here && b.units[0].greens == 2);
+        }
+    }
 }
