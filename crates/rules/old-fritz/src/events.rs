@@ -441,6 +441,12 @@ pub enum NoAttack {
     /// The enemy was fought this bound by a grouping of another arm, which a grouping may not
     /// mix: it engages next bound.
     OtherArm,
+    /// It reached this enemy, but the bombardment of the bound cost one of the two figures and
+    /// its line, narrowing about its centre, left them beyond 2½": they fight next bound.
+    Narrowed {
+        /// The enemy it reached.
+        enemy: String,
+    },
 }
 
 /// A unit in a close combat as it stood when the combat was resolved.
@@ -714,5 +720,8 @@ pub fn no_attack_words(w: &NoAttack) -> String {
         NoAttack::NoTarget => "found no enemy to attack when it moved (running enemies are not attacked)".into(),
         NoAttack::NoRoomToTurn => "has no room to turn to face it".into(),
         NoAttack::OtherArm => "waits: a grouping of another arm fought it this bound".into(),
+        NoAttack::Narrowed { enemy } => {
+            format!("reached {enemy}, but the bombardment's losses left them beyond 2½\": they fight next bound")
+        }
     }
 }

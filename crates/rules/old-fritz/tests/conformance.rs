@@ -645,6 +645,7 @@ fn reason_holds(
         NoAttack::SecondLine => u.second_line,
         NoAttack::Engaged | NoAttack::OtherArm => u.engage == Some(b as u16),
         NoAttack::NoRoomToTurn => u.no_room,
+        NoAttack::Narrowed { enemy } => u.engage == Some(index(after, enemy)? as u16),
         NoAttack::FoughtOther { enemy } => {
             let e = index(after, enemy)?;
             combats(after, events)?

@@ -377,7 +377,7 @@ impl Battle {
         let mut at = u.at;
         let now = movement::footprint_gap(&shape.map(|c| c + at), &target);
         if stop.is_none() {
-            if now <= APPROACH + 0.05 {
+            if now <= REACHED {
                 stop = Some(Stop::Reached { unit: self.name(t).to_string() });
             } else if budget > 1e-9 {
                 let rate = if trot { u.kind.data().trot } else { u.kind.data().walk };
@@ -398,7 +398,7 @@ impl Battle {
         if let Some(s) = stop {
             path.stop = s;
         }
-        let reached = movement::footprint_gap(&shape.map(|c| c + at), &target) <= APPROACH + 0.05;
+        let reached = movement::footprint_gap(&shape.map(|c| c + at), &target) <= REACHED;
         let u = &mut self.units[i];
         u.acted = u.acted || at != u.at || facing != u.facing || formation != u.formation;
         u.facing = facing;
@@ -475,12 +475,25 @@ impl Battle {
         if !self.units[defender].present() || attackers.iter().any(|&a| !self.units[a].present()) {
             return Ok(Vec::new());
         }
+        // The forces fight within 2½" of each other (section 5a). A line narrows about its
+        // centre as it loses figures, so a bombardment between the approach and the combat may
+        // leave an attacker beyond 2½" of its enemy (on a flank most of all): that one does not
+        // come to grips this bound; it closes again and engages next bound.
+        let dbody = self.units[defender].corners();
+        let (attackers, beyond): (Vec<usize>, Vec<usize>) =
+            attackers.iter().partition(|&&k| movement::footprint_gap(&self.units[k].corners(), &dbody) <= REACHED);
+        for &k in &beyond {
+            let enemy = self.name(defender).to_string();
+            self.decided[k] = Some(Decided::Not(NoAttack::Narrowed { enemy }));
+            let u = &mut self.units[k];
+            u.engage = Some(defender as u16);
+            u.move_left = 0.0;
+        }
         // A grouping fires one casualty test: no more units join it than that test's dice
         // allow (the others do not come to grips with this defender this bound).
         let (mut firing, mut dice) = (0u32, 0u32);
         let attackers: Vec<usize> = attackers
-            .iter()
-            .copied()
+            .into_iter()
             .enumerate()
             .take_while(|&(n, k)| {
                 firing += u32::from(self.units[k].figures);
@@ -494,7 +507,6 @@ impl Battle {
         let names: Vec<String> = attackers.iter().map(|&a| self.name(a).to_string()).collect();
         let dname = self.name(defender).to_string();
         let res = s.resolve_named(chance, &names.join(" and "), &dname).map_err(calc_to_apply)?;
-        let dbody = self.units[defender].corners();
         let fighters = attackers
             .iter()
             .map(|&k| (k, true))
@@ -804,6 +816,11 @@ impl Battle {
         quarters.iter().filter(|&&q| q).count() >= 3
     }
 }
+
+/// An attacker whose body is this near its enemy's has come within 2½" of it (section 5a): 2½"
+/// exactly, give or take the rounding of the arithmetic (a millionth of an inch), since the
+/// approach stops where the gap is down to 2½" (`Battle::approach_reach`).
+pub const REACHED: f64 = APPROACH + 1e-6;
 
 /// Two enemies this near each other, body to body, stand in contact (the close-combat distance,
 /// with the approach's tolerance).

@@ -1,0 +1,115 @@
+//! The audit at scale (audit/old_fritz.py over hundreds of battles): each finding the engine
+//! departed from the text on, as a small battle played with scripted dice.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use volley_chance::Scripted;
+use volley_core::GameState;
+use volley_old_fritz::model::Order;
+use volley_old_fritz::{Action, Battle, Event, load};
+use volley_scenario::Source;
+use volley_table::Point;
+
+/// A battle on a 96" by 96" table: side "A" (rear south) with wing "a", side "B" (rear north)
+/// with wing "b", both in reserve. Units are inline tables; `wing = "a"` / `"b"` and quality C
+/// are added.
+fn battle(a: &[&str], b: &[&str]) -> Battle {
+    let units = |us: &[&str], wing: &str| {
+        us.iter()
+            .map(|u| format!("{}, wing = \"{wing}\", quality = \"C\" }}", u.trim_end_matches('}')))
+            .collect::<Vec<_>>()
+            .join(",\n  ")
+    };
+    let text = format!(
+        "name = \"test\"\nruleset = \"old-fritz\"\nturn_limit = 40\n\n[table]\nwidth = 96\ndepth = 96\n\n\
+[[rules.wings]]\nside = \"A\"\nname = \"a\"\ngeneral = \"Ga\"\n\n[[rules.wings]]\nside = \"B\"\nname = \"b\"\ngeneral = \"Gb\"\n\n\
+[[sides]]\nname = \"A\"\nrear_edge = \"south\"\ncommander = {{ name = \"ca\", at = [1, 1] }}\nunits = [\n  {}\n]\n\n\
+[[sides]]\nname = \"B\"\nrear_edge = \"north\"\ncommander = {{ name = \"cb\", at = [1, 95] }}\nunits = [\n  {}\n]\n",
+        units(a, "a"),
+        units(b, "b")
+    );
+    load(&Source::new("test.toml", text)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Far-off enemies that take no part (so that one beaten unit does not break its army).
+const FAR: [&str; 3] = [
+    r#"{ name = "far", kind = "line_infantry", at = [90, 90] }"#,
+    r#"{ name = "far2", kind = "line_infantry", at = [80, 90] }"#,
+    r#"{ name = "far3", kind = "line_infantry", at = [70, 90] }"#,
+];
+
+/// Both sides end their orders: one bound is carried out with exactly `dice`.
+fn bound(b: &mut Battle, dice: &[u32]) -> Vec<Event> {
+    let mut script = Scripted::new(dice.iter().copied());
+    let mut events = Vec::new();
+    b.apply(&Action::EndOrders, &mut script, &mut events).unwrap();
+    b.apply(&Action::EndOrders, &mut script, &mut events).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(script.remaining(), 0, "dice left over: {events:?}");
+    events
+}
+
+/// The gaps of the attackers of the bound's close combats, as the account gives them.
+fn combat_gaps(ev: &[Event]) -> Vec<f64> {
+    ev.iter()
+        .filter_map(|e| if let Event::CloseCombat { fighters, .. } = e { Some(fighters) } else { None })
+        .flat_map(|f| f.iter().filter(|f| f.attacker).map(|f| f.gap))
+        .collect()
+}
+
+/// Finding 1 (section 5a: the forces are moved to within 2½" of each other): an attacker
+/// standing 2.53" from its enemy, front to front, closes the last 0.03" before it fights; it
+/// does not fight from where it stands.
+///
+/// ```text
+///   b1 (facing south)  ====   y 13.03, front edge 12.78
+///                               2.53"
+///   a1 (facing north)  ====   y 10, front edge 10.25
+/// ```
+#[test]
+fn an_attacker_a_little_beyond_two_and_a_half_inches_closes_before_it_fights() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [20, 10] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 13.03], facing = 180 }"#;
+    let mut b = battle(&[a], &[&[e][..], &FAR[..]].concat());
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 13.03) };
+    b.wings[0].seq = 1;
+    // Attacker 10, defender 1: +9, the defender runs; the winner's pursuit test (d10 10).
+    let ev = bound(&mut b, &[10, 1, 10]);
+    let gaps = combat_gaps(&ev);
+    assert_eq!(gaps.len(), 1, "{ev:?}");
+    assert!(gaps[0] <= 2.5 + 1e-6, "fought from {:.3}\" away", gaps[0]);
+    assert!((b.units[0].at.y - 10.03).abs() < 1e-3, "it closed to 2½\": {:?}", b.units[0].at);
+}
+
+/// Finding 1 again: a line narrows about its centre as it loses figures, so the bombardment
+/// between the approach and the combat can leave an attacker on its flank beyond 2½". That one
+/// does not fight this bound: it closes again and fights the next.
+///
+/// ```text
+///                b1 (facing south, 12 figures, 2.95" wide: x 18.52..21.48)
+///                ======     2½"  | a1 (facing west, its flank edge at x 23.98)
+///                                |
+///                  g (battery of A, 5" south of b1: canister)
+/// ```
+/// (b1 is 75 mm wide, 2.953"; a1 stands at x 24.226.) The battery's 2 casualties leave b1 10 figures, 2.46" wide: its east end moves 0.25" west,
+/// and a1 stands 2.75" from it.
+#[test]
+fn an_attacker_the_bombardment_leaves_beyond_two_and_a_half_inches_fights_next_bound() {
+    let a = r#"{ name = "a1", kind = "line_infantry", at = [24.2263779528, 13], facing = 270 }"#;
+    let g = r#"{ name = "g", kind = "medium_guns", at = [20, 8] }"#;
+    let e = r#"{ name = "b1", kind = "line_infantry", at = [20, 13], facing = 180 }"#;
+    let mut b = battle(&[a, g], &[&[e][..], &FAR[..]].concat());
+    b.units[0].order = Order::Attack { at: Point::new(20.0, 13.0) };
+    let gap = |b: &Battle| volley_table::convex_distance(&b.units[0].corners(), &b.units[2].corners());
+    assert!((gap(&b) - 2.5).abs() < 1e-7, "{}", gap(&b));
+    // The battery: 1 (medium) - d6 1 = 0 at close range: 2 casualties and a green.
+    let ev = bound(&mut b, &[1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::Bombardment { casualties: 2, .. })), "{ev:?}");
+    assert!(combat_gaps(&ev).is_empty(), "fought from beyond 2½\": {:?}", combat_gaps(&ev));
+    assert!(gap(&b) > 2.7, "{}", gap(&b));
+    assert_eq!(b.units[0].engage, Some(2), "it has come to grips: it engages next bound");
+    // Next bound: it closes to 2½" and fights (the battery fires again first, d6 6: -5, nothing;
+    // then attacker 10, defender 1: +9, b1 runs; the winner's pursuit test, d10 10).
+    let ev = bound(&mut b, &[6, 10, 1, 10]);
+    let gaps = combat_gaps(&ev);
+    assert_eq!(gaps.len(), 1, "{ev:?}");
+    assert!(gaps[0] <= 2.5 + 1e-6, "{}", gaps[0]);
+}
