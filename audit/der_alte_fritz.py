@@ -2227,13 +2227,37 @@ class CavalryPursuit(Check):
                 self.tally[f"die {die} (not in the table): {cu[wn].status}, moves {[x.get('why') for x in moves]}"] += 1
 
 
+def turned_poly(poly, facing, new_facing, at):
+    """The footprint `poly` (facing `facing`) turned to `new_facing` about its centre, set at `at`."""
+    c = centroid(poly)
+    f0, r0 = heading_vec(facing), heading_vec(facing + 90.0)
+    f1, r1 = heading_vec(new_facing), heading_vec(new_facing + 90.0)
+    out = []
+    for p in poly:
+        d = (p[0] - c[0], p[1] - c[1])
+        a, b = d[0] * f0[0] + d[1] * f0[1], d[0] * r0[0] + d[1] * r0[1]
+        out.append((at[0] + a * f1[0] + b * r1[0], at[1] + a * f1[1] + b * r1[1]))
+    return out
+
+
 class ShakenInMeleeRetires(Check):
+    """Interpretation 27: turned to face the enemy where it stands, or, with no room there, where
+    its move ends; a unit hemmed in at both ends keeps its facing (counted). Interpretation 38: a
+    unit routing before the charge that fails by one die is still routing and makes a rout move
+    instead."""
     name = "a unit that goes shaken in melee retires a full column move to the rear, facing the enemy"
     clause = "Melee: Rout status Units that go shaken in melee retire a full column move to rear facing enemy"
 
     def start(self, ctx, first):
         self.b = battle(ctx, first)
         self.tally = getattr(self, "tally", Counter())
+
+    def room_to_turn(self, n, u, facing, at, others):
+        body = turned_poly(u.poly, u.facing, facing, at)
+        w, d = self.b.table.get("width"), self.b.table.get("depth")
+        if w and d and any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in body):
+            return False
+        return not any(polygons_overlap(body, o, eps=1e-6) for o in others)
 
     def line(self, prev, cur, ctx):
         removed = {self.b.name(e.get("unit")) for e in evs(cur, "removed")}
@@ -2252,6 +2276,11 @@ class ShakenInMeleeRetires(Check):
                     continue
                 self.checked()
                 r = forced_of(after, self.b, n)
+                if u.status == "running":
+                    # interpretation 38: a router failing by one die goes back as a router goes
+                    if not [x for x in r if x.get("why") == "rout"] or units(cur).get(n) is None or units(cur)[n].status != "running":
+                        self.violation(cur, f"{n} (routing) fails by one die in a charge: it should make a rout move and still be routing ({[x.get('why') for x in r]})")
+                    continue
                 back = [x for x in r if x.get("why") in ("fall_back", "retire", "retreat")]
                 if not back:
                     if when == "post-melee":
@@ -2273,7 +2302,13 @@ class ShakenInMeleeRetires(Check):
                 if enemy_body and x.get("done", 0) > EPS:
                     to_enemy = heading_to(x["from"], centroid([tuple(p) for p in enemy_body]))
                     if abs(turn(x.get("facing", 0), to_enemy)) > 90:
-                        self.violation(cur, f"{n} retires facing {x.get('facing'):.0f}, away from the enemy (at {to_enemy:.0f})")
+                        others = [o.poly for k, o in units(cur).items() if k != n] + [[tuple(p) for p in enemy_body]]
+                        face = heading_to(x["from"], centroid([tuple(p) for p in enemy_body]))
+                        if x.get("stopped") and not self.room_to_turn(n, u, face, x["from"], others) \
+                                and not self.room_to_turn(n, u, face, x["to"], others):
+                            self.tally["hemmed in, no room to turn to face the enemy where it stood or stopped (interpretation 27)"] += 1
+                        else:
+                            self.violation(cur, f"{n} retires facing {x.get('facing'):.0f}, away from the enemy (at {to_enemy:.0f})")
                     if abs(turn(x.get("heading", 0), to_enemy)) < 90:
                         self.violation(cur, f"{n} retires heading {x.get('heading'):.0f}, towards the enemy (at {to_enemy:.0f})")
 

@@ -552,6 +552,43 @@ class Melee(Base):
         self.assertFails(run(daf.ShakenInMeleeRetires, self.foot_fight(fought=fought, winner=0, after=[{"text": "", "data": short}])))
         self.assertFails(run(daf.ShakenInMeleeRetires, self.foot_fight(fought=fought, winner=0, after=[])))
 
+    def test_shaken_retires_router(self):
+        """Interpretation 38: a unit routing before the charge that fails by one die makes a rout move."""
+        fought = self.foot_fight()[1]["events"][0]["data"]["fought"]
+        fought[1]["post"] = test_dict("A", 8, [1, 9])
+        rout = ev("forced", unit=1, why="rout", **{"from": [20, 15], "to": [20, 27]}, heading=0.0, facing=0.0, ordered=12.0,
+                  done=12.0, terrain=[], stopped=None, off_table=False)
+        back = ev("forced", unit=1, why="fall_back", **{"from": [20, 15], "to": [20, 25]}, heading=0.0, facing=180.0, ordered=10.0,
+                  done=10.0, terrain=[], stopped=None, off_table=False)
+
+        def routing(lines, after_status):
+            for p in lines[0]["pieces"]:
+                if p["unit"] == "A1":
+                    p["status"] = "running"
+            for p in lines[1]["pieces"]:
+                if p["unit"] == "A1":
+                    p["status"] = after_status
+            return lines
+        self.assertPasses(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[rout]), "running")))
+        self.assertFails(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[back]), "shaken")))
+        self.assertFails(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[rout]), "shaken")))
+
+    def test_shaken_retires_hemmed_in(self):
+        """Interpretation 27: a unit with no room to turn where it stood or where it stopped keeps its facing."""
+        fought = self.foot_fight()[1]["events"][0]["data"]["fought"]
+        fought[1]["post"] = test_dict("A", 8, [1, 9])
+
+        def away(stopped, blocker):
+            back = ev("forced", unit=1, why="fall_back", **{"from": [20, 15], "to": [20, 15.1]}, heading=0.0, facing=0.0,
+                      ordered=10.0, done=0.1, terrain=[], stopped=stopped, off_table=False)
+            lines = self.foot_fight(fought=fought, winner=0, after=[back])
+            if blocker:
+                lines[1]["pieces"].append(piece("B1", 1, MUSK, "line", 20, 15.8, w=8, d=1.0, facing=180.0))
+            return lines
+        self.assertPasses(run(daf.ShakenInMeleeRetires, away("B1 in the way", True)))
+        self.assertFails(run(daf.ShakenInMeleeRetires, away("B1 in the way", False)))  # room to turn: it should have
+        self.assertFails(run(daf.ShakenInMeleeRetires, away(None, True)))
+
     def test_one_round(self):
         lines = self.foot_fight()
         self.assertPasses(run(daf.OneRound, lines))

@@ -343,3 +343,29 @@ sides = [{ side = "Austrians", commander_with = "A1" }]"#;
     assert!(ev.iter().any(|t| t.starts_with("A2 tests for the army commander's death")), "{ev:#?}");
     assert!(!ev.iter().any(|t| t.starts_with("A3 tests")), "{ev:#?}");
 }
+
+/// A unit routed in the middle of a charge by its army commander's death (killed with it in the
+/// melee, and its test for his death failed on both dice) is still routing when step 7 makes
+/// both sides shaken: step 7 does not rally a router (the audit: a unit routed and then shaken
+/// in the same action).
+#[test]
+fn a_unit_routed_by_its_commanders_death_in_a_melee_is_not_made_shaken_by_step_7() {
+    let rules = r#"[rules]
+sides = [{ side = "Austrians", commander_with = "N" }]"#;
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let n = format!(r#"{{ name = "N", type = "musketeers", at = [23, 19.5], facing = 180 }}, {FAR}"#);
+    let mut b = moving(battle(m, &n, rules), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    // Test to charge 1 1; N's test to stand (its leader: 3 dice) 1 1 1; M's melee dice hit once
+    // (1, then five 10s), N's none; after the melee M 1 1, N 1 1 1: both pass, no winner. The
+    // officer's die for Daun, 10: killed by round shot; N tests for his death (his successor
+    // with it: 3 dice) 10 10 10 and routs. The next turn's initiative 7 3.
+    let dice = [1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 1, 10, 10, 10, 10, 7, 3];
+    let ev = texts(&apply(&mut b, &Action::Done, &dice));
+    assert!(
+        ev.iter().any(|t| t.starts_with("N tests for the army commander's death") && t.ends_with("rout")),
+        "{ev:#?}"
+    );
+    assert_eq!(b.units[1].state, State::Routing, "{ev:#?}");
+}

@@ -1103,6 +1103,9 @@ impl Battle {
                         self.rout(u, enemy_at, events);
                     }
                 }
+                // Routed since the melee (its army commander killed with it, and its death's
+                // test failed): still routing, not shaken or rallied by step 7 or a pursuit die.
+                End::Shaken | End::Good if self.units[u].state == State::Routing => {}
                 End::Shaken => {
                     // Shaken (again) by the charge: a whole turn without moving from now restores it.
                     self.units[u].state = State::Shaken;
