@@ -113,3 +113,36 @@ fn an_attacker_the_bombardment_leaves_beyond_two_and_a_half_inches_fights_next_b
     assert_eq!(gaps.len(), 1, "{ev:?}");
     assert!(gaps[0] <= 2.5 + 1e-6, "{}", gaps[0]);
 }
+
+/// Finding 2 (section 4: trotting cavalry may not change direction at all): a cavalry pursuer
+/// that must turn to follow its enemy walks; only one that goes straight on trots.
+///
+/// ```text
+///        huss runs north, 45" ─┐
+///                  huss ▓      │   cuir, facing 45° at the combat, must turn about 40°
+///             cuir ▞           │   to follow: it walks 18", it does not trot 36"
+/// ```
+#[test]
+fn cavalry_pursuing_with_a_turn_walks_rather_than_trots() {
+    let a = r#"{ name = "cuir", kind = "cuirassiers", at = [16, 10], facing = 45 }"#;
+    let afar = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
+    let e = r#"{ name = "huss", kind = "hussars", at = [20, 14], facing = 180 }"#;
+    let mut b = battle(&[a, afar], &[&[e][..], &FAR[..]].concat());
+    b.wings[0].order = Order::Attack { at: Point::new(20.0, 14.0) };
+    b.wings[0].seq = 1;
+    // 10 against 1 - 2 (the hussars against heavier cavalry): +11 and -11: the hussars run, and
+    // the cuirassiers (under orders to attack) pursue.
+    let ev = bound(&mut b, &[10, 1]);
+    assert!(ev.iter().any(|e| matches!(e, Event::CloseCombat { .. })), "{ev:?}");
+    let (from, facing) = (b.units[0].at, b.units[0].facing);
+    let ev = bound(&mut b, &[]);
+    let turned = volley_table::turn(facing, b.units[0].facing).abs();
+    assert!(turned > 10.0, "the pursuer turned {turned}°");
+    let moved = b.units[0].at.dist(from);
+    assert!(moved > 10.0 && moved <= 18.0 + 1e-6, "the cuirassiers pursued {moved}\" after turning: {ev:?}");
+    let rate = ev.iter().find_map(|e| match e {
+        Event::Moved { unit, path, .. } if unit == "cuir" => Some(path.rate),
+        _ => None,
+    });
+    assert_eq!(rate, Some(18.0), "{ev:?}");
+}

@@ -224,12 +224,15 @@ impl Battle {
     fn pursue(&mut self, i: usize, t: usize, events: &mut Vec<Event>) {
         let mut path = self.path_from(i, 1.0);
         let u = &self.units[i];
-        let rate = match u.kind.arm() {
-            Arm::Cavalry => u.kind.data().trot,
-            _ => u.kind.data().walk,
-        };
         if self.units.get(t).is_some_and(Unit::present) {
             let want = movement::settle(u.facing, heading_to(u.at, self.units[t].at));
+            // Cavalry pursue at the trot going straight on; trotting cavalry may not change
+            // direction at all (section 4), so a pursuer that turns to follow walks.
+            let rate = if u.kind.arm() == Arm::Cavalry && turn(u.facing, want).abs() < STRAIGHT {
+                u.kind.data().trot
+            } else {
+                u.kind.data().walk
+            };
             if let Some(j) = self.turn_blocked(i, u.at, (u.facing, u.formation), (want, u.formation)) {
                 path.stop = Stop::NoRoomToTurn { unit: self.name(j).to_string() };
                 self.units[i].no_room = true;
