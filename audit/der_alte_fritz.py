@@ -1488,11 +1488,20 @@ class SecureFlanksClaim(Check):
                         if self.b.name(e.get(k)) != t.unit and s_.get("body"):
                             others.append([tuple(p) for p in s_["body"]])
             self.checked()
-            for side, edge in zip(("left", "right"), flank_edges(body, facing)):
-                if not self.flank_ok(edge, others):
-                    self.violation(cur, f"{t.unit}'s {t.kind} test{role(t, self.b)} counts secure flanks, but nothing is within 3\" of its {side} flank"
-                                        + (" where it fought" if t.body else ""))
+            # A unit that lost figures earlier in the action (a volley's hits, then its army
+            # commander's death test) stands narrower when it tests again: its body then.
+            bodies = [body]
+            cu_t = cu.get(t.unit)
+            if not t.body and cu_t is not None and cu_t.figures != u.figures and t.kind in ("death", "other"):
+                bodies.append(cu_t.poly)
+            bad = None
+            for bd in bodies:
+                bad = next((sd for sd, edge in zip(("left", "right"), flank_edges(bd, facing)) if not self.flank_ok(edge, others)), None)
+                if bad is None:
                     break
+            if bad is not None:
+                self.violation(cur, f"{t.unit}'s {t.kind} test{role(t, self.b)} counts secure flanks, but nothing is within 3\" of its {bad} flank"
+                                    + (" where it fought" if t.body else ""))
 
 
 class SecureFlanksByLetter(Check):
@@ -2261,7 +2270,12 @@ class ShakenInMeleeRetires(Check):
 
     def line(self, prev, cur, ctx):
         removed = {self.b.name(e.get("unit")) for e in evs(cur, "removed")}
+        routed = set()  # routed by an earlier melee of this action
         for m, after in melee_ctxs(prev, cur, self.b):
+            was_routed = set(routed)
+            for x in after:
+                if tag(x) == "forced" and (x.get("data") or x).get("why") == "rout":
+                    routed.add(self.b.name((x.get("data") or x).get("unit")))
             e, f = m.e, m.e.get("fought")
             cases = []
             if f:
@@ -2276,7 +2290,7 @@ class ShakenInMeleeRetires(Check):
                     continue
                 self.checked()
                 r = forced_of(after, self.b, n)
-                if u.status == "running":
+                if u.status == "running" or n in was_routed:
                     # interpretation 38: a router failing by one die goes back as a router goes
                     if not [x for x in r if x.get("why") == "rout"] or units(cur).get(n) is None or units(cur)[n].status != "running":
                         self.violation(cur, f"{n} (routing) fails by one die in a charge: it should make a rout move and still be routing ({[x.get('why') for x in r]})")

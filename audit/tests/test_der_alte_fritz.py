@@ -372,6 +372,18 @@ class Morale(Base):
         friends = two_lines()["pieces"] + [piece("A2", 1, MUSK, "line", 28, 19, facing=180.0), piece("A3", 1, MUSK, "line", 12, 19, facing=180.0)]
         self.assertPasses(run(daf.SecureFlanksClaim, self.shot(test_dict("A", 8, [3, 4, 5, 6]), alone, pieces=friends)))
 
+    def test_secure_flanks_after_losses(self):
+        """A unit that lost figures earlier in the action tests for its commander's death as it
+        stands then, narrower: a friend 2.8\" ahead of its new flanks secures them."""
+        l0 = line0(two_lines()["pieces"] + [piece("A2", 1, MUSK, "line", 20, 22.8, w=1.0, facing=180.0)])
+        txt = "A1 tests for the army commander's death on chart A, passes on 8 or under, 4 dice (4 with secure flanks; the two lowest count): 1 2 3 4 — passed"
+
+        def death(after_figures):
+            pieces = with_piece(l0, "A1", figures=after_figures, at=(20, 19, 2.0 if after_figures == 8 else 6.0, 1.0, 180.0))
+            return [l0, step(l0, [ev("morale", txt, unit=1, test=test_dict("A", 8, [1, 2, 3, 4]))], pieces=pieces, phase="firing")]
+        self.assertPasses(run(daf.SecureFlanksClaim, death(8)))
+        self.assertFails(run(daf.SecureFlanksClaim, death(24)))
+
     def test_outcome(self):
         l0 = line0(with_piece(two_lines(), "A1", status="shaken"))
         v = volley(0, 1, (20, 10.5), 8.0, 24, "C", ["a line: target C", "target shaken D"], 4, [1, 2, 9, 9, 9, 9],
@@ -572,6 +584,20 @@ class Melee(Base):
         self.assertPasses(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[rout]), "running")))
         self.assertFails(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[back]), "shaken")))
         self.assertFails(run(daf.ShakenInMeleeRetires, routing(self.foot_fight(fought=fought, winner=0, after=[rout]), "shaken")))
+        # routed by an earlier melee of the same action: a router too
+        first = melee_ev(0, 1, defence_test=test_dict("A", 8, [9, 9]))
+        first_rout = ev("forced", unit=1, why="rout", **{"from": [20, 15], "to": [20, 15]}, heading=0.0, facing=0.0, ordered=12.0,
+                        done=0.0, terrain=[], stopped="B1 in the way", off_table=False)
+
+        def earlier(after, status):
+            lines = self.foot_fight(fought=fought, winner=0, after=after)
+            lines[1]["events"][:0] = [first, first_rout]
+            for p in lines[1]["pieces"]:
+                if p["unit"] == "A1":
+                    p["status"] = status
+            return lines
+        self.assertPasses(run(daf.ShakenInMeleeRetires, earlier([rout], "running")))
+        self.assertFails(run(daf.ShakenInMeleeRetires, earlier([back], "shaken")))
 
     def test_shaken_retires_hemmed_in(self):
         """Interpretation 27: a unit with no room to turn where it stood or where it stopped keeps its facing."""
