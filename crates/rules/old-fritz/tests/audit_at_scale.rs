@@ -146,3 +146,28 @@ fn cavalry_pursuing_with_a_turn_walks_rather_than_trots() {
     });
     assert_eq!(rate, Some(18.0), "{ev:?}");
 }
+
+/// Finding 4 (section 10: the wagons get in the way and slow the army's movement): a unit
+/// withdrawing across its own wagon park goes at half its withdrawal's pace, as a march does.
+///
+/// ```text
+///   u (withdrawing, rear south)  ▭  y 6
+///                                │  3" of its 6" would cross the park
+///   park (side A's, 3" in)      [▦]  y 3.5, x 48
+/// ```
+#[test]
+fn a_withdrawal_across_the_wagon_park_is_halved() {
+    let afar = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
+    let withdraw = |x: f64| {
+        let u = format!(r#"{{ name = "u", kind = "line_infantry", at = [{x}, 8] }}"#);
+        let mut b = battle(&[&u, afar], &FAR);
+        b.units[0].state = volley_old_fritz::model::State::Withdrawing;
+        let ev = bound(&mut b, &[]);
+        let wagons = ev.iter().any(|e| matches!(e, Event::Withdrew { path: Some(p), .. } if p.wagons));
+        (8.0 - b.units[0].at.y, wagons)
+    };
+    let (gone, wagons) = withdraw(48.0);
+    assert!((gone - 3.0).abs() < 1e-6 && wagons, "across the park: {gone}\" (marked {wagons})");
+    let (gone, wagons) = withdraw(30.0);
+    assert!((gone - 6.0).abs() < 1e-6 && !wagons, "clear of it: {gone}\" (marked {wagons})");
+}

@@ -73,6 +73,11 @@ impl Battle {
                 way = u.at.toward(back, rate / 2.0);
                 path.obstacle = true;
             }
+            // The wagons get in the way of a withdrawal as of any move (section 10): half speed.
+            if self.stat.parks.iter().any(|&(c, h)| segment_meets_box(u.at, way, c, h)) {
+                way = u.at.toward(back, u.at.dist(way) / 2.0);
+                path.wagons = true;
+            }
             let to = self.stat.table.clamp(way);
             let (end, stop) = self.clear_end(i, u.at, to, None, (u.facing, u.formation));
             path.rate = rate;
