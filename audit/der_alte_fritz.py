@@ -2445,6 +2445,8 @@ class OfficerDieOnlyAttached(Check):
 
 
 class ArmyCommanderDeath(Check):
+    """Interpretation 49: his own units, not routing, within 12\" of where he fell test; enemy
+    units and his routing units are counted, not checked."""
     name = "the army commander killed by round shot: every unit within 12\" of him tests morale; no such test for another fate or officer"
     clause = "Officer or Leader Casualties: 10"
 
