@@ -1436,6 +1436,12 @@ class Bombardment(Check):
 
 
 class BallThrough(Check):
+    """Section 8 interpretation 1 (docs/rules/old-fritz.md): "within 5\" of the front unit" is
+    measured along the ball's flight — a unit behind is hit when its centre lies up to 5\" beyond
+    the target's centre along the line from the battery (and within the two frontages'
+    half-widths of it). So a unit a little off the line may be hit with its body a little over
+    5\" from the target's; the check measures as the interpretation does."""
+
     name = "a ball passes on only within 5\" behind the front unit, not off a hill nor into soft ground"
     clause = "8: ball can penetrate two ranks within 5\" of the front unit; not off a hill, not into soft ground"
 
@@ -1463,10 +1469,11 @@ class BallThrough(Check):
             if tg and tg.poly:
                 for n in th:
                     o = us1.get(n) or us0.get(n)
-                    if o and o.poly:
-                        g = polygon_distance(tg.poly, o.poly)
+                    if o and o.poly and b and b.centre and tg.centre:
+                        fly = heading_vec(heading_to(b.centre, tg.centre))
+                        g = (o.centre[0] - tg.centre[0]) * fly[0] + (o.centre[1] - tg.centre[1]) * fly[1]
                         if g > 5 + 1e-3:
-                            self.violation(cur, f"{where}: {n} is {g:.2f}\" from the front unit")
+                            self.violation(cur, f"{where}: {n} is {g:.2f}\" beyond the front unit along the ball's flight")
 
 
 # =====================================================================================
@@ -1672,10 +1679,24 @@ def wing_orders(line):
 
 
 class ContactOrders(Check):
+    """Section 2 interpretation 5 (docs/rules/old-fritz.md; the text's "units in close combat
+    may not accept new orders"): a unit that fought a close combat in the bound before, or was
+    not in good order at its end (withdrawing, running, rallying, pursuing), keeps its old order
+    this bound and takes up its wing's latest the first bound it is free. So such a unit may
+    still have no orders to attack in the bound its wing's order to attack arrives; any other
+    unit of a wing under orders to attack may not."""
+
     name = "enemies left within 2½\" for want of orders: the unit's wing is not under orders to attack"
-    clause = "5a: one side attacks if the unit's or wing's orders insist upon it"
+    clause = "5a: one side attacks if the unit's or wing's orders insist upon it; 2: units in close combat may not accept new orders"
+
+    def start(self, ctx, first):
+        self.fought_last = set()
+        self.fought_now = set()
 
     def line(self, prev, cur, ctx):
+        if bound_of(cur) is not None:
+            self.fought_last = self.fought_now
+            self.fought_now = {f.get("unit") for d in evs(cur, "close_combat") for f in d.get("fighters") or []}
         cs = evs(cur, "contact")
         if not cs:
             return
@@ -1689,7 +1710,9 @@ class ContactOrders(Check):
                 if not u:
                     continue
                 self.checked()
-                if orders.get((u.side, u.group)) == "attack":
+                u0 = us0.get(n)
+                not_free = n in self.fought_last or (u0 is not None and u0.status not in (None, "steady"))
+                if orders.get((u.side, u.group)) == "attack" and not not_free:
                     side_name = (ctx.table.get("sides") or ["?", "?"])[u.side] if u.side in (0, 1) else "?"
                     just = any(a.get("wing") == u.group and a.get("side") == side_name for a in evs(cur, "order_arrives"))
                     self.violation(cur, f"{n} stands 2½\" from {[x for x in d.get('units') if x != n]} 'with no orders to attack', "

@@ -446,6 +446,13 @@ class TestOrders(unittest.TestCase):
         self.assertEqual(run(of.ContactOrders, [first([A, B]), line]).violations, 1)
         line["markers"][0]["label"] = "the centre's order: hold X"
         self.assertEqual(run(of.ContactOrders, [first([A, B]), line]).violations, 0)
+        # interpretation 5 of section 2: a unit that fought last bound keeps its old order
+        line["markers"][0]["label"] = "the centre's order: attack the enemy at X"
+        fought = bound(1, [A, B], [simple_combat()])
+        self.assertEqual(run(of.ContactOrders, [first([A, B]), fought, line]).violations, 0)
+        # but not two bounds on
+        quiet = bound(2, [A, B], [])
+        self.assertEqual(run(of.ContactOrders, [first([A, B]), fought, quiet, line]).violations, 1)
 
 
 class TestTable(unittest.TestCase):
