@@ -1881,6 +1881,8 @@ def melee_number(u, chart):
 
 
 class MeleeDice(Check):
+    """Interpretation 50: the figures in melee are the front rank's, however much of the front
+    touches (counted by how much touches)."""
     name = "melee dice: 1 d10 per 4 figures in melee, hit on the table's melee number or under"
     clause = "Melee: Procedure; unit table: Melee numbers A-E"
 
@@ -2328,6 +2330,8 @@ class ShakenInMeleeRetires(Check):
 
 
 class OneRound(Check):
+    """Interpretation 51: one round a melee; the same pair may meet again in the turn when the
+    other side charges in its own melee phase (counted)."""
     name = "melees last one round: the same charger fights the same defender at most once a turn"
     clause = "Melee (1 round only); Melee Procedure - all melees last one round only"
 
