@@ -562,9 +562,10 @@ fn overlap(b: &Battle, i: usize, j: usize) -> bool {
 #[test]
 fn of2_17_runners_leave_by_the_edge_withdrawers_stop_at_it() {
     // (a) I beaten by 9 two and a half inches from A, 7.75" short of its own (north) edge: it
-    // runs off the table and is gone. A failed its pursuit test: its enemy gone, it has none to
-    // follow (the reader sends it on to the edge; the engine's pursuer follows its enemy for
-    // the bound and takes up its orders again: section 7, interpretation 6). Kept.
+    // runs off the table and is gone. A failed its pursuit test: it follows its enemy's way for
+    // its bound, to the table's edge (the reader's reading; the engine's pursuer first stood
+    // still, its enemy gone, which a defensibility reading found could not be defended: failing
+    // the pursuit test would then be better than passing it. Section 7, interpretation 6.)
     let a = r#"{ name = "A", kind = "line_infantry", at = [10, 85] }"#;
     let i = r#"{ name = "I", kind = "line_infantry", at = [10, 88], facing = 180 }"#;
     let mut b = battle("", &[a, AFAR], &[i, FAR, FAR2, FAR3]);
@@ -573,8 +574,12 @@ fn of2_17_runners_leave_by_the_edge_withdrawers_stop_at_it() {
     // 10 against 1: +9; A's pursuit test d10 1 − 2: it pursues; the pursued runner's test (2 d10).
     bound(&mut b, &[10, 1, 1, 1, 1]);
     assert_eq!(b.units[0].state, State::Pursuing { target: 2 });
+    let was = b.units[0].at;
     let ev = bound(&mut b, &[]);
     assert_eq!(b.units[2].state, State::Gone(Fate::Fled), "{ev:?}");
+    let a = &b.units[0];
+    assert!(a.at.y > was.y + 1.0, "the pursuer follows north: {:?} from {was:?} {ev:?}", a.at);
+    assert!(a.corners().iter().all(|c| c.y <= 96.0 + 1e-6), "on the table: {:?}", a.corners());
     // (b) A withdrawer 3.75" from the edge stops on the table, facing as it was.
     let i = r#"{ name = "I", kind = "line_infantry", at = [10, 92], facing = 180 }"#;
     let mut b = battle("", &[AFAR], &[i, FAR, FAR2, FAR3]);

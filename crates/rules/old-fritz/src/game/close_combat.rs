@@ -229,7 +229,11 @@ impl Battle {
     fn pursue(&mut self, i: usize, t: usize, events: &mut Vec<Event>) {
         let mut path = self.path_from(i, 1.0);
         let u = &self.units[i];
-        if self.units.get(t).is_some_and(Unit::present) {
+        let present = self.units.get(t).is_some_and(Unit::present);
+        // An enemy that ran off the table this bound is followed its bound's way to the edge
+        // (section 7, interpretation 6: the second reading's OF2-17 (a)).
+        let fled = self.units.get(t).is_some_and(|x| x.state == State::Gone(Fate::Fled));
+        if present || fled {
             let want = movement::settle(u.facing, heading_to(u.at, self.units[t].at));
             // Cavalry pursue at the trot going straight on; trotting cavalry may not change
             // direction at all (section 4), so a pursuer that turns to follow walks.
@@ -245,11 +249,16 @@ impl Battle {
                 if want != u.facing {
                     path.turns.push(turn_made(u.facing, want, 0.0));
                 }
-                let reach = self.approach_reach(i, u.at, want, u.formation, t);
-                let went = self.advance(i, (want, u.formation), 1.0, rate, reach, Some(t));
+                let reach = if present {
+                    self.approach_reach(i, u.at, want, u.formation, t)
+                } else {
+                    // Where the runner left the table, its body kept on it.
+                    (u.at.dist(self.units[t].at) - u.depth() / 2.0).max(0.0)
+                };
+                let went = self.advance(i, (want, u.formation), 1.0, rate, reach, present.then_some(t));
                 path.went(rate, &went);
                 if path.stop == Stop::Arrived {
-                    path.stop = Stop::Reached { unit: self.name(t).to_string() };
+                    path.stop = if present { Stop::Reached { unit: self.name(t).to_string() } } else { Stop::Edge };
                 }
                 self.units[i].facing = want;
                 self.put(i, went.to);
