@@ -369,3 +369,24 @@ sides = [{ side = "Austrians", commander_with = "N" }]"#;
     );
     assert_eq!(b.units[1].state, State::Routing, "{ev:#?}");
 }
+
+/// A unit touching an enemy (after a melee) may step back or aside, never into it: a move that
+/// keeps the distance at nothing while it goes into the enemy's body is refused (the audit: a
+/// shaken march column went 2.5" obliquely into the Croats it touched and stood 0.75" on them).
+///
+/// ```text
+///   y 11.5 [ N N N N N N ]   N, facing south, its front on M's
+///   y 10.5 [ M M M M M M ]   M, facing north: to (24, 10.5) refused, to (24, 9.5) allowed
+/// ```
+#[test]
+fn a_unit_touching_an_enemy_may_not_move_into_it() {
+    let m = r#"{ name = "M", type = "musketeers", at = [23, 10] }"#;
+    let n = r#"{ name = "N", type = "musketeers", at = [23, 11], facing = 180 }"#;
+    let b = moving(battle(m, n, ""), 0);
+    assert!(volley_table::convex_distance(&b.units[0].corners(), &b.units[1].corners()) < 1e-9);
+    let into = mv(0, [24.0, 10.5], 0.0, Formation::Line);
+    let why = b.validate(&into).expect_err("into the enemy it touches");
+    assert!(why.to_string().contains("not nearer") || why.to_string().contains("in the way"), "{why}");
+    // Aside and back: allowed.
+    assert!(b.validate(&mv(0, [24.0, 9.5], 0.0, Formation::Line)).is_ok());
+}

@@ -327,6 +327,10 @@ fn leaves(start: &[Point; 4], v: Point, body: &[Point; 4]) -> bool {
     if len < 1e-9 || convex_overlap(start, body) {
         return false;
     }
+    // Touching, the distance stays nothing as it goes into the body: that is nearer too.
+    if matches!(convex_sweep(start, v, body), Some((lo, hi)) if lo < 1.0 && hi > 0.0) {
+        return false;
+    }
     let step = v * (1e-3 / len);
     convex_distance(&start.map(|c| c + step), body) >= convex_distance(start, body) - 1e-9
 }
