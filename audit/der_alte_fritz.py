@@ -1580,6 +1580,7 @@ class TestOutcome(Check):
                     worst[t.unit] = max(worst.get(t.unit, "good order"), status[t.unit], key=order.index)
             if tag(e) == "melee" and (e.get("pursuit_die") or 0) >= 6:
                 restored.add(self.b.name(e.get("winner")))
+                status[self.b.name(e.get("winner"))] = "good order"  # rallied on the spot: its later tests start from there
             if tag(e) == "morale" and not e.get("test"):
                 restored.add(self.b.name(e.get("unit")))
         for n, w in worst.items():
@@ -2106,10 +2107,13 @@ class MeleeOutcome(Check):
     def line(self, prev, cur, ctx):
         cu = units(cur)
         removed = {self.b.name(e.get("unit")) for e in evs(cur, "removed")}
-        for m, after in melee_ctxs(prev, cur, self.b):
+        ms = list(melee_ctxs(prev, cur, self.b))
+        for k, (m, after) in enumerate(ms):
             e, f = m.e, m.e.get("fought")
             if not f or m.c is None or m.d is None:
                 continue
+            # rallied on the spot by a later melee of the action (a winner's pursuit die 6+)
+            rallied_later = {self.b.name(x.e.get("winner")) for x, _ in ms[k + 1:] if (x.e.get("pursuit_die") or 0) >= 6}
             self.checked()
             pc = (f[0].get("post") or {}).get("result")
             pd = (f[1].get("post") or {}).get("result")
@@ -2135,7 +2139,7 @@ class MeleeOutcome(Check):
                     r = forced_of(after, self.b, m.cn)
                     if not any(x.get("why") == "retire" for x in r):
                         self.violation(cur, f"both passed after the melee: {m.cn} (charger) does not retire ({[x.get('why') for x in r]})")
-                    if m.cn in cu and cu[m.cn].status not in ("shaken", "running"):
+                    if m.cn in cu and cu[m.cn].status not in ("shaken", "running") and m.cn not in rallied_later:
                         self.violation(cur, f"both passed after the melee: {m.cn} retires but is '{cu[m.cn].status}', not shaken")
 
 

@@ -392,6 +392,23 @@ class Morale(Base):
         gone = step(l0, [v, ev("removed", unit=1)], phase="firing", pieces=[p for p in l0["pieces"] if p["unit"] != "A1"])
         self.assertPasses(run(daf.TestOutcome, [l0, gone]))
 
+    def test_outcome_after_a_rally_on_the_spot(self):
+        """A shaken unit that won a melee and rallied on the spot (pursuit die 6+) and then fails
+        both dice of its test to charge in the same action routs; it is not removed."""
+        l0 = line0(with_piece(two_lines(), "P1", status="shaken"))
+        fought = [side(rect(20, 11, 6, 1, 180.0), 180.0, "C", 5, [9] * 6, test_dict("A", 8, [1, 9])),
+                  side(rect(20, 10, 6, 1, 0.0), 0.0, "C", 5, [9] * 6, test_dict("A", 8, [1, 2]))]
+        first = melee_ev(1, 0, fought=fought, winner=0, pursuit_die=None)
+        second = melee_ev(0, 1, charge_test=test_dict("A", 8, [9, 10]), defence_test=None)
+        pieces = with_piece(line0(with_piece(l0, "P1", status="running")), "A1", status="shaken")
+
+        def action(die):
+            f = copy.deepcopy(first)
+            (f.get("data") or f)["pursuit_die"] = die
+            return [l0, step(l0, [f, second], phase="leader and reserve", pieces=pieces)]
+        self.assertPasses(run(daf.TestOutcome, action(7)))
+        self.assertFails(run(daf.TestOutcome, action(None)))  # still shaken: its rout removes it
+
     def rally(self, status, result, removed):
         l0 = line0(with_piece(two_lines(), "A1", status=status), markers=[officer(1, "A1", (20, 19))])
         txt = "A1 tries to rally (its one attempt to rally from rout): 2 dice on chart C, pass on 5 or under"
@@ -530,6 +547,22 @@ class Melee(Base):
         self.assertPasses(run(daf.MeleeOutcome, self.foot_fight()))
         self.assertFails(run(daf.MeleeOutcome, self.foot_fight(after=[])))
         self.assertFails(run(daf.MeleeOutcome, self.foot_fight(winner=0)))
+
+    def test_outcome_rallied_by_a_later_melee(self):
+        """The charger that retired shaken may be rallied on the spot by winning a later melee of
+        the same action (pursuit die 6+): good order at the end is then right."""
+        def later(rally):
+            lines = self.foot_fight()
+            for p in lines[1]["pieces"]:
+                if p["unit"] == "P1":
+                    p["status"] = "good order"
+            if rally:
+                fought = [side(rect(20, 5, 6, 1, 180.0), 180.0, "C", 5, [9] * 6, test_dict("A", 8, [9, 9])),
+                          side(rect(20, 4, 6, 1, 0.0), 0.0, "C", 5, [9] * 6, test_dict("A", 8, [1, 2]))]
+                lines[1]["events"].append(melee_ev(1, 0, fought=fought, winner=0, pursuit_die=7))
+            return lines
+        self.assertFails(run(daf.MeleeOutcome, later(False)))
+        self.assertPasses(run(daf.MeleeOutcome, later(True)))
 
     def test_post_shaken(self):
         self.assertPasses(run(daf.PostMeleeShaken, self.foot_fight()))
