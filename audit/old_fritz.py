@@ -823,6 +823,9 @@ class NoMoveThroughFriends(NoMoveThrough):
 
 
 class WithdrawAway(Check):
+    """A withdrawal ends no nearer (body to body) the enemies the unit last fought (section 7,
+    interpretation 12); a run is counted, not judged (interpretation 9: runners make for their
+    own rear edge)."""
     name = "a withdrawal or run goes away from the enemies it fought, not nearer"
     clause = "7: withdraw in good order / run away"
 
@@ -843,12 +846,20 @@ class WithdrawAway(Check):
                 p = d["path"]
                 if p.get("distance", 0) < 0.1:
                     continue
-                foes = [us0[n].centre for n in self.foes.get(d.get("unit"), []) if n in us0 and us0[n].centre]
-                if not foes:
+                foes = [us0[n].poly for n in self.foes.get(d.get("unit"), []) if n in us0 and us0[n].poly]
+                me0, me1 = us0.get(d.get("unit")), units(cur).get(d.get("unit"))
+                if not foes or not me0 or not me1 or not me0.poly or not me1.poly:
                     continue
                 self.checked()
-                before = min(dist(p["from"], q) for q in foes)
-                after = min(dist(p["to"], q) for q in foes)
+                # Body to body, as the register measures every distance between units (section
+                # 4 interpretation 6): a unit backing off beside an enemy may bring its centre
+                # nearer and its body no nearer.
+                before = min(polygon_distance(me0.poly, q) for q in foes)
+                after = min(polygon_distance(me1.poly, q) for q in foes)
+                if t == "ran":
+                    # Section 7 interpretation 9: a runner makes for its own rear edge, veering
+                    # round what blocks it; one that comes nearer is counted, not judged.
+                    continue
                 if after < before - 0.01:
                     self.violation(cur, f"{d.get('unit')} {t} from {before:.2f}\" to {after:.2f}\" of the enemy it fought")
 

@@ -496,9 +496,12 @@ class TestMore(unittest.TestCase):
     def test_withdraw_away(self):
         toward = mv("IR 2", (10, 13), (10, 11), 6.0, ev="withdrew")
         away = mv("IR 2", (10, 13), (10, 16), 6.0, ev="withdrew")
-        lines = [first([A, B]), bound(1, [A, B], [simple_combat()]), bound(2, [A, B], [toward], b=2)]
+        # Body to body (interpretation 12): the pieces after the bound stand where it went.
+        b_toward = piece("IR 2", 1, "line infantry", (10, 11), 180.0)
+        b_away = piece("IR 2", 1, "line infantry", (10, 16), 180.0)
+        lines = [first([A, B]), bound(1, [A, B], [simple_combat()]), bound(2, [A, b_toward], [toward], b=2)]
         self.assertEqual(run(of.WithdrawAway, lines).violations, 1)
-        lines = [first([A, B]), bound(1, [A, B], [simple_combat()]), bound(2, [A, B], [away], b=2)]
+        lines = [first([A, B]), bound(1, [A, B], [simple_combat()]), bound(2, [A, b_away], [away], b=2)]
         self.assertEqual(run(of.WithdrawAway, lines).violations, 0)
 
     def test_move_through(self):

@@ -350,6 +350,9 @@ pub struct Unit {
     /// turn would have swung its line into an enemy's body.
     #[serde(default)]
     pub no_room: bool,
+    /// The enemies it fought in the combat that made it withdraw (it withdraws away from them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub beaten_by: Vec<u16>,
 }
 
 impl Unit {

@@ -336,6 +336,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 move_left: 0.0,
                 advantage: 0,
                 no_room: false,
+                beaten_by: Vec::new(),
             });
         }
         if sd.units.is_empty() {

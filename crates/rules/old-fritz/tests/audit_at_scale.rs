@@ -171,3 +171,27 @@ fn a_withdrawal_across_the_wagon_park_is_halved() {
     let (gone, wagons) = withdraw(30.0);
     assert!((gone - 6.0).abs() < 1e-6 && !wagons, "clear of it: {gone}\" (marked {wagons})");
 }
+
+/// The audit at scale (finding 5): a unit withdrawing goes back towards its own rear edge unless
+/// that brings it nearer the enemy that beat it (or one close by); then the heading nearest the
+/// rear that does not, up to square to it (section 7, interpretation 12). Here the winner E
+/// stands 2½" behind it: straight back would walk into it; it sidesteps, no nearer.
+///
+/// ```text
+///   y 20   [ u ]   facing north, withdrawing (its rear edge is south)
+///   y 17   [ E ]   the enemy that beat it, facing north
+/// ```
+#[test]
+fn a_withdrawal_goes_no_nearer_the_enemy_that_beat_it() {
+    let afar = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
+    let u = r#"{ name = "u", kind = "line_infantry", at = [40, 20] }"#;
+    let e = r#"{ name = "E", kind = "line_infantry", at = [40, 17] }"#;
+    let mut b = battle(&[u, afar], &[e, FAR[0], FAR[1], FAR[2]]);
+    b.units[0].state = volley_old_fritz::model::State::Withdrawing;
+    b.units[0].beaten_by = vec![2];
+    let gap = |b: &Battle| volley_table::convex_distance(&b.units[0].corners(), &b.units[2].corners());
+    let (before, was) = (gap(&b), b.units[0].at);
+    let ev = bound(&mut b, &[]);
+    assert!(gap(&b) >= before - 1e-9, "nearer the winner: {before:.2} -> {:.2} {ev:?}", gap(&b));
+    assert!(b.units[0].at.dist(was) > 1.0, "it withdrew: {:?} {ev:?}", b.units[0].at);
+}

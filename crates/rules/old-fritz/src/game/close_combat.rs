@@ -66,7 +66,54 @@ impl Battle {
                 Arm::Cavalry if !u.withdraw_walking => u.kind.data().trot / 2.0,
                 _ => u.kind.data().walk / 2.0,
             };
-            let back = self.rear_heading(u.side);
+            // Back towards its own rear edge — unless that brings it nearer an enemy close by
+            // (within its half-speed way and 2½" beyond; one that beat it from its rear
+            // quarter): then straight away from the nearest such enemy (the audit at scale: 26
+            // withdrawals in 800 battles ended nearer the unit that beat them).
+            let back = {
+                let rear = self.rear_heading(u.side);
+                let shape = u.outline(u.facing, u.formation);
+                let body = |at: Point| shape.map(|c| c + at);
+                let here = body(u.at);
+                let mut close: Vec<(f64, usize)> = self
+                    .units_near(u.at, 2.0 * u.radius() + rate + 2.0 * APPROACH + 2.0)
+                    .filter(|&j| self.units[j].side != u.side && self.units[j].present())
+                    .map(|j| (movement::footprint_gap(&here, &self.units[j].corners()), j))
+                    .filter(|&(g, _)| g <= rate + CONTACT)
+                    .collect();
+                // And the enemies that beat it, wherever they stand now.
+                for j in u.beaten_by.iter().map(|&j| usize::from(j)) {
+                    if self.units.get(j).is_some_and(|e| e.present()) && !close.iter().any(|c| c.1 == j) {
+                        close.push((movement::footprint_gap(&here, &self.units[j].corners()), j));
+                    }
+                }
+                let beat = |j: usize| u.beaten_by.contains(&(j as u16));
+                // A gap between two bodies, one moving straight, is convex in the distance gone:
+                // if the first step takes it no nearer, no later point does.
+                let nearer = |h: f64, winners_only: bool| {
+                    let to = body(u.at.toward(h, 0.05_f64.min(rate)));
+                    close
+                        .iter()
+                        .filter(|c| !winners_only || beat(c.1))
+                        .any(|&(g, j)| movement::footprint_gap(&to, &self.units[j].corners()) < g - 1e-9)
+                };
+                // The rear if it goes no nearer any of them, else the heading nearest the rear
+                // that does (by 15°, up to square to it); hemmed in, the nearest that goes no
+                // nearer those that beat it; else straight away from the nearest of those (or of
+                // the others close by).
+                let from = close
+                    .iter()
+                    .filter(|c| beat(c.1))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .or_else(|| close.iter().min_by(|a, b| a.0.total_cmp(&b.0)));
+                let ways = [0.0, -15.0, 15.0, -30.0, 30.0, -45.0, 45.0, -60.0, 60.0, -75.0, 75.0, -90.0, 90.0]
+                    .map(|d| norm_heading(rear + d));
+                ways.iter()
+                    .copied()
+                    .find(|&h| !nearer(h, false))
+                    .or_else(|| ways.iter().copied().find(|&h| !nearer(h, true)))
+                    .unwrap_or_else(|| from.map_or(rear, |&(_, j)| heading_to(self.units[j].at, u.at)))
+            };
             let mut way = u.at.toward(back, rate);
             if self.crosses_obstacle(u.at, way) {
                 // Half the bound goes on crossing the obstacle.
@@ -88,6 +135,7 @@ impl Battle {
             u.state = State::Steady;
             u.acted = true;
             u.engage = None;
+            u.beaten_by.clear();
             let path = self.path_ended(i, path);
             events.push(Event::Withdrew { unit: self.name(i).to_string(), path: Some(path) });
         }
@@ -567,7 +615,7 @@ impl Battle {
         let sides = [attackers.to_vec(), vec![defender]];
         // Every unit's reaction first (so a pursuer knows whether its enemy disintegrated), then
         // the pursuits.
-        for (units, result) in groups {
+        for (g, (units, result)) in groups.into_iter().enumerate() {
             for &k in units {
                 if !self.units[k].present() {
                     continue;
@@ -575,6 +623,7 @@ impl Battle {
                 match result.reaction {
                     Reaction::Withdraw => {
                         self.units[k].state = State::Withdrawing;
+                        self.units[k].beaten_by = sides[1 - g].iter().map(|&e| e as u16).collect();
                         self.units[k].withdraw_walking = table == Table::CavalryVsInfantry;
                     }
                     Reaction::RunAway => {
