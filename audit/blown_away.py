@@ -233,6 +233,10 @@ def relation(att, dfd):
     ahead or behind it by more than 1"); else 'unclear'."""
     if not att or not dfd:
         return "unclear"
+    # Men facing different ways (gunners scattered from their gun, each facing the way he ran
+    # or walked: interpretation 19) have no one front to be in.
+    if any(abs(turn(p["facing"], dfd[0]["facing"])) > 1.0 for p in dfd):
+        return "unclear"
     f, c, fv, rv = frame(dfd)
     fs = [proj(at(p), c, fv) for p in dfd]
     ls = [proj(at(p), c, rv) for p in dfd]
