@@ -195,3 +195,39 @@ fn a_withdrawal_goes_no_nearer_the_enemy_that_beat_it() {
     assert!(gap(&b) >= before - 1e-9, "nearer the winner: {before:.2} -> {:.2} {ev:?}", gap(&b));
     assert!(b.units[0].at.dist(was) > 1.0, "it withdrew: {:?} {ev:?}", b.units[0].at);
 }
+
+/// The audit at scale (finding 3) and its defensibility reading: a unit may pass through a friend
+/// but not end on it (section 4, interpretation 6). Withdrawing 3" straight back, its end would
+/// stand on F: it stops where it first stands clear, short of it.
+///
+/// ```text
+///   y 20    [ u ]   withdrawing south 3"
+///   y 17.2  [ F ]   a friend, standing
+/// ```
+#[test]
+fn a_withdrawal_does_not_end_on_a_friend() {
+    let afar = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
+    let u = r#"{ name = "u", kind = "line_infantry", at = [40, 20] }"#;
+    let f = r#"{ name = "F", kind = "line_infantry", at = [40, 17.2] }"#;
+    let mut b = battle(&[u, f, afar], &FAR);
+    b.units[0].state = volley_old_fritz::model::State::Withdrawing;
+    let was = b.units[0].at;
+    let ev = bound(&mut b, &[]);
+    assert!(!volley_table::convex_overlap(&b.units[0].corners(), &b.units[1].corners()), "{:?} {ev:?}", b.units[0].at);
+    assert!(b.units[0].at.y < was.y - 1.0, "it withdrew as far as it could: {:?}", b.units[0].at);
+}
+
+/// The audit at scale (finding 7): an attacker that engages an enemy standing behind it (it had
+/// no room to turn) has the enemy to its rear: −6, as a defender would.
+#[test]
+fn an_attacker_engaging_an_enemy_behind_it_has_the_enemy_to_its_rear() {
+    let afar = r#"{ name = "afar", kind = "line_infantry", at = [90, 5] }"#;
+    let u = r#"{ name = "u", kind = "line_infantry", at = [40, 20] }"#;
+    let behind = r#"{ name = "E", kind = "line_infantry", at = [40, 17] }"#;
+    let b = battle(&[u, afar], &[behind, FAR[0], FAR[1], FAR[2]]);
+    let s = b.situation(2, &[0]).unwrap();
+    assert!(s.attacker.enemy_to_rear, "E stands behind u");
+    let ahead = r#"{ name = "E", kind = "line_infantry", at = [40, 23], facing = 180 }"#;
+    let b = battle(&[u, afar], &[ahead, FAR[0], FAR[1], FAR[2]]);
+    assert!(!b.situation(2, &[0]).unwrap().attacker.enemy_to_rear, "E stands in front of u");
+}

@@ -518,6 +518,9 @@ impl Battle {
         let fwd = volley_table::unit(d.facing);
         def.enemy_to_rear =
             attackers.iter().filter_map(|&k| self.units.get(k)).any(|x| (x.at - d.at).dot(fwd) < -d.depth() / 2.0);
+        // And an attacker that had no room to turn and engages an enemy behind it (the audit at
+        // scale, its finding 7): the leader's additions are the grouping's.
+        a.enemy_to_rear = (d.at - l.at).dot(volley_table::unit(l.facing)) < -l.depth() / 2.0;
         def.in_cover = self.stat.table.cover(d.at, l.at) != volley_table::Cover::Open;
         // The grouping's other battalions fire their own shares of its casualty test.
         let attacker_group = attackers[1..]

@@ -332,7 +332,8 @@ impl Battle {
         let used = if rate > 0.0 { (moved / rate).min(budget) } else { 0.0 };
         let crossed = moved > 0.0 && self.crosses_obstacle(u.at, end);
         let used = if crossed { (used + cost::OBSTACLE).min(budget) } else { used };
-        let obstacle = crossed || in_the_way;
+        // With less than the obstacle's half bound left it does not start across: no time spent on it.
+        let obstacle = crossed || (in_the_way && budget >= cost::OBSTACLE - 1e-9);
         let stop = stop.unwrap_or(if reach >= limit - 1e-9 { Stop::Arrived } else { Stop::Spent });
         Went { to: end, used, stop, obstacle, wagons, ordered, facing }
     }
@@ -373,11 +374,24 @@ impl Battle {
                 Nearby { unit: j, body, gap: footprint_gap(&start, &body) }
             })
             .collect();
+        // Friends it may pass through but not end on (section 4, interpretation 6): those near
+        // the way that it does not stand on already.
+        let friends: Vec<(usize, [Point; 4])> = self
+            .units_near(from.lerp(to, 0.5), len / 2.0 + ur + 1.5 * self.reach() + 0.1)
+            .filter(|&j| j != i && self.units[j].side == u.side && self.units[j].present())
+            .map(|j| (j, self.units[j].corners()))
+            .filter(|(_, body)| !volley_table::convex_overlap(&start, body))
+            .collect();
         // The unit that left no room at one point is the likeliest to at the next: asked first.
         let mut blame = None;
         for p in last.into_iter().chain(tenths) {
             if !self.stat.table.segment_passable(from, p) {
                 why.get_or_insert(Stop::Ground);
+                continue;
+            }
+            let here = outline.map(|c| c + p);
+            if let Some(&(j, _)) = friends.iter().find(|(_, body)| volley_table::convex_overlap(&here, body)) {
+                why.get_or_insert_with(|| Stop::Room { unit: self.name(j).to_string() });
                 continue;
             }
             if let Some(j) = self.crowded_at(i, p, target, &outline, &enemies, blame) {
@@ -505,8 +519,16 @@ impl Battle {
         let start = u.outline(from.0, from.1).map(|c| c + at);
         self.units_near(at, r + 1.5 * self.reach() + 0.1).find(|&j| {
             let v = &self.units[j];
-            if j == i || v.side == u.side || !v.present() {
+            if j == i || !v.present() {
                 return false;
+            }
+            // A friend may be swept through (the passage of lines) but not stood on where the
+            // turn ends, unless the unit stood on it already (section 4, interpretation 6).
+            if v.side == u.side {
+                let body = v.corners();
+                return v.at.dist(at) <= r + v.radius() + v.depth() / 2.0 + TOUCH
+                    && volley_table::convex_overlap(&end, &body)
+                    && !volley_table::convex_overlap(&start, &body);
             }
             // Apart by more than the circles round both footprints: never met.
             if v.at.dist(at) > r + v.radius() + v.depth() / 2.0 + TOUCH {
