@@ -378,7 +378,13 @@ impl Battle {
         // the way that it does not stand on already.
         let friends: Vec<(usize, [Point; 4])> = self
             .units_near(from.lerp(to, 0.5), len / 2.0 + ur + 1.5 * self.reach() + 0.1)
-            .filter(|&j| j != i && self.units[j].side == u.side && self.units[j].present())
+            .filter(|&j| {
+                let v = &self.units[j];
+                j != i
+                    && v.side == u.side
+                    && v.present()
+                    && dist_to_segment(v.at, from, to) <= ur + v.radius() + v.depth() / 2.0 + 0.1
+            })
             .map(|j| (j, self.units[j].corners()))
             .filter(|(_, body)| !volley_table::convex_overlap(&start, body))
             .collect();
