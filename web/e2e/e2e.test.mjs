@@ -210,6 +210,26 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
   await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because they marched all night"), null, { timeout: 10000 });
   assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 greens, because they marched all night/);
   assert.equal(await p.locator('button[data-umpire-act="1"]').count(), 0, "a player has no umpire's desk");
+  // A side tries what only the umpire may do: refused; the umpire reads the refusal, with its
+  // reason, in his box; a player's page has no such list.
+  const id = /#\/game\/([0-9a-f]+)/.exec(p.url())[1];
+  const status = await p.evaluate(async (id) => {
+    const token = JSON.parse(localStorage.getItem(`volley:${id}`)).roles["0"];
+    const action = { advantage: { unit: 0, value: 3, reason: "because I say so" } };
+    const r = await fetch(`/api/games/${id}/actions`, {
+      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ action }),
+    });
+    return r.status;
+  }, id);
+  assert.equal(status, 422);
+  await u.reload();
+  await u.waitForFunction(() => document.querySelector("details.refusals")?.innerText.includes("Refused (1)"), null, { timeout: 10000 });
+  await u.click("details.refusals summary");
+  assert.match(await u.locator("details.refusals").innerText(), /Prussians: .+ — .+/);
+  await p.reload();
+  await p.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
+  assert.equal(await p.locator("details.refusals").count(), 0, "a player has no list of refusals");
   assert.deepEqual(errors, []);
 });
 
