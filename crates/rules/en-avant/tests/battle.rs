@@ -62,6 +62,20 @@ fn ea_21_and_23_a_nervous_unit_stops_and_fires_instead_of_assaulting() {
 }
 
 #[test]
+fn a_nervous_unit_stops_and_fires_on_a_withdrawal_card_too() {
+    // "Will always stop and fire if the opportunity presents" (interpretation 8, the audit at
+    // scale): a Nervous line 8 cm from the enemy, given a withdrawal card, fires and stays.
+    let mut b = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [90, 40], status = "nervous" }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 48] }"#,
+        "",
+    );
+    let told = turn(&mut b, &[("Blue line", Order::Withdraw)], &[("Red line", Order::Halt)]);
+    assert_eq!(y(&b, "Blue line"), 40.0, "{told:#?}");
+    assert_eq!(b.units[unit(&b, "Blue line")].fired_turn, 1, "{told:#?}");
+}
+
+#[test]
 fn ea_24_a_wavering_line_will_not_advance_but_may_withdraw() {
     let mut b = battle(
         r#"{ name = "Blue line", kind = "infantry", at = [40, 40], status = "wavering" }"#,
