@@ -715,6 +715,39 @@ test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an ord
   assert.deepEqual(errors, []);
 });
 
+test("Old Fritz: wings are told apart by side — a Prussian unit of the centre has only Prussian wing-mates and Prussian orders", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="mittelhof"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  const PRUSSIAN = "#35588f";
+  const side = (u) => page.evaluate((name) => document.querySelector(`svg.map .piece[data-unit="${CSS.escape(name)}"]`)?.getAttribute("fill"), u);
+  const prussians = await page.evaluate((c) => [...new Set([...document.querySelectorAll("svg.map .piece[data-unit]")]
+    .filter((p) => p.getAttribute("fill") === c).map((p) => p.dataset.unit))], PRUSSIAN);
+  let found = null;
+  for (const u of prussians) {
+    await page.locator(`svg.map .piece[data-unit="${u}"]`).first().click({ force: true });
+    await page.waitForFunction((n) => document.querySelector(".unitbox strong")?.textContent === n, u);
+    const wing = await page.locator(".unitbox .wing").innerText();
+    if (/^Of the centre: /.test(wing)) { found = { u, wing }; break; }
+  }
+  assert.ok(found, "a Prussian unit of the centre");
+  // The wing-mates named are all Prussians (the Austrians have a centre too).
+  const mates = found.wing.replace(/^Of the centre: /, "").replace(/\.$/, "").split(/, | and /).filter(Boolean);
+  assert.ok(mates.length > 0, found.wing);
+  for (const m of mates) assert.equal(await side(m), PRUSSIAN, `${m} is not a Prussian wing-mate`);
+  // So are the units outlined on the map, and the orders joined to the wing.
+  const outlined = await page.evaluate(() => [...document.querySelectorAll("svg.map g.unit.wingmate")].map((g) => g.getAttribute("data-unit-group")));
+  assert.ok(outlined.length > 0);
+  for (const m of outlined) assert.equal(await side(m), PRUSSIAN, `${m} outlined as a wing-mate`);
+  const strokes = await page.evaluate(() => [...document.querySelectorAll("svg.map polygon.order.mine")].map((p) => p.getAttribute("stroke")));
+  for (const c of strokes) assert.equal(c, PRUSSIAN, "an Austrian order joined to the Prussian centre");
+  assert.deepEqual(errors, []);
+});
+
 test("Blown Away's secret deployment: units dragged within the band are placed (checked by the rules), one dragged out is refused, and the deployment fixed with them", async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];

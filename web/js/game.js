@@ -180,9 +180,14 @@ export function showGame(main, id) {
     const unitNames = new Set(v.pieces.map((p) => p.unit).filter(Boolean));
     if (selected && !unitNames.has(selected)) selected = null;
     // A unit's choices: those naming it, or its command (an Old Fritz wing, whose orders it obeys).
-    const groupOf = (u) => v.pieces.find((p) => p.unit === u)?.group;
-    const selectedGroup = selected ? groupOf(selected) : null;
-    const list = g.candidates.filter((c) => !selected || c.text.includes(selected) || (selectedGroup && c.text.includes(`the ${selectedGroup}`)));
+    // A command (an Old Fritz wing) is its side's: the two sides' wings may share a name ("the
+    // centre"), so they are told apart by side as well as by name.
+    const selectedPiece = selected ? v.pieces.find((p) => p.unit === selected) : null;
+    const selectedGroup = selectedPiece?.group ?? null;
+    const selectedSide = selectedPiece?.side;
+    const sameCommand = (q) => selectedGroup && q.group === selectedGroup && q.side === selectedSide;
+    const actsForIt = !g.actor || g.actor.side === undefined || g.actor.side === selectedSide;
+    const list = g.candidates.filter((c) => !selected || c.text.includes(selected) || (selectedGroup && actsForIt && c.text.includes(`the ${selectedGroup}`)));
     const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
     // A unit picked is drawn from the game as last fetched (never an older one).
     const pick = (u, e) => {
@@ -382,8 +387,8 @@ export function showGame(main, id) {
         p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
-          words([...new Set(v.pieces.filter((q) => q.group === selectedGroup && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
-        ...v.markers.filter((m) => selectedGroup && /order/.test(m.kind) && m.label.includes(`the ${selectedGroup}`)).map((m) => el("div", { class: "wingorder" }, m.label)),
+          words([...new Set(v.pieces.filter((q) => sameCommand(q) && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
+        ...v.markers.filter((m) => selectedGroup && /order/.test(m.kind) && m.side === selectedSide && m.label.includes(`the ${selectedGroup}`)).map((m) => el("div", { class: "wingorder" }, m.label)),
         ...[...new Set(pieces.flatMap((q) => (q.ranges || []).map((r) => r.label)))].map((r) => el("div", { class: "quiet" }, `reach: ${r}`)),
         el("div", { class: "quiet" }, list.length ? `${list.length} choice${list.length === 1 ? "" : "s"} below (those that go elsewhere have a yellow dot on the map).${plain.length ? (plain.some(ownMove) ? " Or drag it anywhere (the rules say at once whether it may go, and where it would halt), or click a place." : ` Or drag it, or click a place, to order the ${selectedGroup || "command"} there (you are asked first).`) : ""}`
           : g.candidates.length ? "No choice names this unit now." : "It is not your move."),

@@ -307,11 +307,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   }
   // The selected unit's command (an Old Fritz wing): its other units marked, and its orders'
   // places joined to it.
-  const group = selected ? view.pieces.find((p) => p.unit === selected)?.group : null;
+  // (A command is its side's: two sides' wings may share a name.)
+  const chosen = selected ? view.pieces.find((p) => p.unit === selected) : null;
+  const group = chosen?.group ?? null;
+  const ours = (p) => p.group === group && p.side === chosen?.side;
   if (group) {
     for (const g of map.querySelectorAll("g.unit")) {
       const u = g.getAttribute("data-unit-group");
-      if (u && u !== selected && view.pieces.some((p) => p.unit === u && p.group === group)) g.classList.add("wingmate");
+      if (u && u !== selected && view.pieces.some((p) => p.unit === u && ours(p))) g.classList.add("wingmate");
     }
   }
   for (const m of view.markers) {
@@ -319,9 +322,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     if (/order/.test(m.kind)) {
       // An order: a diamond where it sends the wing (dashed while it is on its way).
       const r = size / 110, colour = m.side === null || m.side === undefined ? "#555" : SIDES[m.side];
-      const mine = group && m.label.includes(`the ${group}`);
+      const mine = group && m.side === chosen?.side && m.label.includes(`the ${group}`);
       if (mine) {
-        const c = unitPlaces({ ...view, pieces: view.pieces.filter((p) => p.group === group) });
+        const c = unitPlaces({ ...view, pieces: view.pieces.filter(ours) });
         const pts2 = [...c.values()];
         if (pts2.length) {
           const cx = pts2.reduce((a, q) => a + q.x, 0) / pts2.length, cy = pts2.reduce((a, q) => a + q.y, 0) / pts2.length;
