@@ -613,6 +613,37 @@ test("small things: a favicon, an unknown game said so (and not asked for again 
   assert.match(await watcher.locator(".status").innerText(), /You are watching/);
 });
 
+test("a drop never takes a choice the player did not read: a unit dragged onto the dot of a move that also changes its formation moves plainly there or is proposed, never re-formed", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
+  // A unit one of whose offered moves forms another formation on the way.
+  const forming = await page.locator(".choice", { hasText: /^.+?: forms .+, then (advances|moves) / }).allInnerTexts();
+  assert.ok(forming.length > 0, "a move that changes formation is offered");
+  const unit = /^(.+?): forms /.exec(forming[0])[1];
+  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  // The dot of one such move (a dot of its own, not shared by several choices).
+  const dots = page.locator("svg.map circle.target:not(.many)");
+  const titles = await dots.evaluateAll((ds) => ds.map((d) => d.querySelector("title")?.textContent ?? ""));
+  const k = titles.findIndex((t) => /: forms .+, then (advances|moves) /.test(t));
+  assert.ok(k >= 0, `a dot of a re-forming move: ${titles.join(" | ")}`);
+  const before = await logText(page);
+  const from = await boxOf(page.locator(`svg.map .piece[data-unit="${unit}"]`).first());
+  const to = await boxOf(dots.nth(k));
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  // Either a plain move was made (the unit's formation kept) or the drop is proposed in words.
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev || document.querySelector(".proposal"), before, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const after = await logText(page);
+  assert.ok(!after.slice(before.length).includes(`${unit}: forms`), `the drop re-formed ${unit}:\n${after.slice(before.length)}`);
+  assert.deepEqual(errors, []);
+});
+
 test("a free move: a unit dragged anywhere is checked at once; refused with the rule's reason and halted where the rules allow; a legal place taken", async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];

@@ -188,7 +188,25 @@ export function showGame(main, id) {
     const sameCommand = (q) => selectedGroup && q.group === selectedGroup && q.side === selectedSide;
     const actsForIt = !g.actor || g.actor.side === undefined || g.actor.side === selectedSide;
     const list = g.candidates.filter((c) => !selected || c.text.includes(selected) || (selectedGroup && actsForIt && c.text.includes(`the ${selectedGroup}`)));
-    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c) })) : [];
+    // A plain move changes nothing but the unit's place: its formation (as the piece's label
+    // names it) and its facing stay. Only a plain move is made by a drop; a choice that also
+    // changes formation or facing is taken by a click on its words or its dot (issue 29, 1).
+    const isPlain = (a) => {
+      if (!selectedPiece) return false;
+      const label = selectedPiece.label.toLowerCase();
+      let plainMove = true;
+      const walk = (o) => {
+        for (const [k, w] of Object.entries(o)) {
+          if (k === "formation" && typeof w === "string" && !label.includes(w.replace(/_/g, " "))) plainMove = false;
+          else if ((k === "facing" || k === "pivot") && typeof w === "number" && typeof selectedPiece.facing === "number"
+            && Math.abs((((w - selectedPiece.facing) % 360) + 540) % 360 - 180) > 0.5) plainMove = false;
+          else if (w && typeof w === "object") walk(w);
+        }
+      };
+      if (a && typeof a === "object") walk(a);
+      return plainMove;
+    };
+    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c), plain: c.text.startsWith(selected) && isPlain(c.action) })) : [];
     // A unit picked is drawn from the game as last fetched (never an older one).
     const pick = (u, e) => {
       if (selected === u) return;
@@ -208,7 +226,8 @@ export function showGame(main, id) {
     // moves first, then by the others, such as an Old Fritz wing's orders.)
     const ownMove = (c) => c.text.startsWith(selected);
     const plain = (() => {
-      const pool = movable.some(ownMove) ? movable.filter(ownMove) : movable;
+      const ownPlain = movable.filter((c) => ownMove(c) && isPlain(c.action));
+      const pool = ownPlain.length ? ownPlain : movable.some(ownMove) ? movable.filter(ownMove) : movable;
       const tally = new Map();
       for (const c of pool) tally.set(signature(c.action), (tally.get(signature(c.action)) || 0) + 1);
       const top = [...tally].sort((x, y) => y[1] - x[1])[0];
@@ -230,14 +249,14 @@ export function showGame(main, id) {
       if (!pattern) return { legal: false, why: "no move of this unit is offered now" };
       const action = withLastPoint(pattern.action, point);
       const verdict = await post(`/api/games/${id}/check`, { action, from: origin() }, token);
-      return { ...verdict, action, own: ownMove(pattern) };
+      return { ...verdict, action, own: ownMove(pattern), plain: ownMove(pattern) && isPlain(pattern.action) };
     };
     // Dropped: the unit's own move is made at once if the rules allow it; anything else (an
     // order to its wing) is proposed first.
     const propose = async (point, go) => {
       let verdict;
       try { verdict = await check(point); } catch (e) { err.textContent = e.message; return; }
-      if (go && verdict.legal && verdict.own) return send(verdict.action);
+      if (go && verdict.legal && verdict.plain) return send(verdict.action);
       proposal = { point, verdict, unit: selected };
       showVerdict(point, verdict);
       drawProposal();

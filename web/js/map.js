@@ -398,7 +398,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     // Taken by a click on it, or by a unit dragged onto it; never by the release of the press
     // that selected the unit.
     dot.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressedDot = dot; });
-    dot.addEventListener("pointerup", () => { if (pressedDot === dot || (dragging && dragging.moved)) take(); pressedDot = null; });
+    // A unit dropped on a dot takes its choice only if that is a plain move (the same formation
+    // and facing); anything else is left to the drop, which proposes in words (issue 29, 1).
+    dot.addEventListener("pointerup", () => {
+      // (On a grid, where a unit is not dragged anywhere, a drop on a dot is its choice.)
+      if (pressedDot === dot || (dragging && dragging.moved && !many && (t.plain || !drag))) take();
+      pressedDot = null;
+    });
+    dot.dataset.plain = !many && t.plain ? "1" : "0";
     dot.addEventListener("mouseenter", () => show(t));
     dot.addEventListener("mouseleave", () => show(null));
     map.append(dot);
@@ -490,7 +497,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const d = dragging;
     dragging = null;
     if (!d || !d.moved || !drag) return;
-    if (e.target.classList && e.target.classList.contains("target")) return; // a choice's own place: taken
+    if (e.target.classList && e.target.classList.contains("target") && e.target.dataset.plain === "1") return; // a plain move's own place: taken
     drag.drop(tableAt(e));
   });
 
