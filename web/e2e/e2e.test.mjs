@@ -67,7 +67,8 @@ test("play against the computer: select a unit, see its reach, drag it to a plac
   await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click();
   await page.waitForSelector("svg.map circle.target");
   assert.ok(await page.locator("svg.map polygon.range").count() > 0, "its weapon's reach is drawn");
-  assert.ok((await page.locator(".choice").allInnerTexts()).every((t) => t.includes(unit)), "only its choices");
+  // Only its choices (the whole side's, such as ending the turn, stand apart below them).
+  assert.ok((await page.locator(".choice:not(.whole)").allInnerTexts()).every((t) => t.includes(unit)), "only its choices");
   const logBefore = await logText(page);
   // Drag the unit onto the place (pressing it, moving, releasing there).
   const from = await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().boundingBox();
@@ -326,7 +327,7 @@ async function villageToMovement(page) {
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
   await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
-    && !document.body.innerText.includes("thinking"), null, { timeout: 20000 }).catch(async (e) => {
+    && !document.body.innerText.includes("thinking"), null, { timeout: 60000 }).catch(async (e) => {
     throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
   });
 }
@@ -644,6 +645,47 @@ test("a drop never takes a choice the player did not read: a unit dragged onto t
   assert.deepEqual(errors, []);
 });
 
+test("no phase ends by accident: ending it stands apart below the units' choices, and with a volley still to fire it asks first, saying what is left", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="advance-guard"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  const ready = () => page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"), null, { timeout: 20000 });
+  let fire = null;
+  for (let i = 0; i < 30 && !fire; i++) {
+    await ready();
+    const texts = await page.locator(".choice").allInnerTexts();
+    fire = texts.find((t) => / fires at /.test(t)) ?? null;
+    if (fire) break;
+    const first = texts.find((t) => /^(fix the deployment|go first)/.test(t));
+    const move = texts.find((t) => / (advance|move)/.test(t));
+    const shown = texts.join("\n");
+    if (first) await page.locator(".choice", { hasText: first }).first().click();
+    else if (move) await page.locator(".choice", { hasText: move }).first().click();
+    else await page.locator(".choice.whole", { hasText: /^end / }).first().click();
+    await page.waitForFunction((prev) => [...document.querySelectorAll(".choice")].map((b) => b.innerText).join("\n") !== prev, shown, { timeout: 20000 });
+  }
+  assert.ok(fire, "a gun may fire");
+  // The phase's end is apart, after every unit's choice.
+  const order = await page.evaluate(() => [...document.querySelectorAll(".choice")].map((b) => [b.innerText, b.closest(".wholeside") !== null]));
+  const endAt = order.findIndex(([t]) => /^end the phase/.test(t));
+  assert.ok(endAt === order.length - 1 && order[endAt][1], `end the phase apart and last: ${JSON.stringify(order)}`);
+  // Ending it with the volley not fired asks, and says what is left; "not yet" sends nothing.
+  const before = await logText(page);
+  await page.locator(".choice.whole", { hasText: /^end the phase/ }).click();
+  await page.waitForSelector('button[data-confirm="no"]');
+  assert.match(await page.locator(".confirm").innerText(), /1 combat or volley not made \(Prussian gun/);
+  await page.click('button[data-confirm="no"]');
+  await page.waitForTimeout(300);
+  assert.equal(await logText(page), before, "nothing sent");
+  // The volley, then the phase's end goes at once.
+  await page.locator(".choice", { hasText: fire }).first().click();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  assert.deepEqual(errors, []);
+});
+
 test("a free move: a unit dragged anywhere is checked at once; refused with the rule's reason and halted where the rules allow; a legal place taken", async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
@@ -733,7 +775,7 @@ test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an ord
   await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
   await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
   const wing = /Of the (.+?): /.exec(await page.locator(".unitbox .wing").innerText())[1];
-  const texts = await page.locator(".choice").allInnerTexts();
+  const texts = await page.locator(".choice:not(.whole)").allInnerTexts();
   assert.ok(texts.length > 0 && texts.every((t) => t.includes(`the ${wing}`)), `the ${wing}'s orders: ${texts.join(" | ")}`);
   assert.ok(await page.locator("svg.map g.unit.wingmate").count() > 0 || texts.length > 0, "its wing is marked");
   const before = await logText(page);

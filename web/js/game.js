@@ -429,16 +429,39 @@ export function showGame(main, id) {
     const nth = new Map();
     const label = (c) => {
       const n = seenText.get(c.text);
-      if (n < 2) return c.text;
+      if (!n || n < 2) return c.text;
       nth.set(c.text, (nth.get(c.text) || 0) + 1);
       return `${c.text} (${nth.get(c.text)} of ${n} alike: point at it to see where)`;
     };
-    const buttons = shownList.map((c) => el("button", {
-      class: "choice",
+    // Whole-side actions (ending a phase or a turn, giving the orders, beginning the battle) name
+    // no unit or command: they stand apart, below the units' choices; ending a phase or turn
+    // while units still have choices asks first, saying what is left (issue 29, item 6).
+    const groups = new Set(v.pieces.map((p) => p.group).filter(Boolean));
+    const namesNone = (c) => ![...unitNames].some((u) => c.text.includes(u)) && ![...groups].some((w) => c.text.includes(`the ${w}`));
+    const ending = (c) => namesNone(c) && /^(end|orders given|done|pass)\b/i.test(c.text);
+    const open = g.candidates.filter((c) => !namesNone(c));
+    // (What is left that a slip would lose: a combat or a volley the phase offers; orders and
+    // cards left as they are, the usual end of an orders phase, are not asked about.)
+    const fights = open.filter((c) => /\b(engages|attacks|fires? at|combat)\b/i.test(c.text));
+    const takeWhole = (c) => () => {
+      if (!ending(c) || !fights.length) return take(c)();
+      const fighters = [...new Set(fights.map((f) => [...unitNames].find((u) => f.text.startsWith(u))).filter(Boolean))];
+      const left = `${fights.length} combat${fights.length === 1 ? "" : "s"} or volley${fights.length === 1 ? "" : "s"} not made${fighters.length ? ` (${words(fighters.slice(0, 4))}${fighters.length > 4 ? ", …" : ""})` : ""}`;
+      confirmBox.replaceChildren(el("span", { class: "leftover" }, `“${c.text}” with ${left}? `),
+        el("button", { "data-confirm": "yes", onclick: () => { confirmBox.replaceChildren(); send(c.action); } }, `${c.text} all the same`), " ",
+        el("button", { class: "plain", "data-confirm": "no", onclick: () => confirmBox.replaceChildren() }, "not yet"));
+    };
+    const button = (c, whole) => el("button", {
+      class: `choice${whole ? " whole" : ""}`,
       disabled: busy,
       onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
-      onclick: take(c),
-    }, label(c)));
+      onclick: whole ? takeWhole(c) : take(c),
+    }, label(c));
+    const wholeList = g.candidates.filter(namesNone).filter((c) => !placeChoices && c !== deployChoice);
+    const buttons = [
+      ...shownList.filter((c) => !wholeList.includes(c)).map((c) => button(c, false)),
+      ...(wholeList.length ? [el("div", { class: "wholeside" }, el("div", { class: "quiet" }, "For your whole side:"), ...wholeList.map((c) => button(c, true)))] : []),
+    ];
     const waiting = g.outcome ? "The battle is over."
       : g.held ? (g.role === "umpire" ? "The turn's results are held: the players see the battle as it was before them." : "The umpire is looking at the turn's results.")
         : g.role === "umpire" ? "The sides decide; the umpire may step in below."
