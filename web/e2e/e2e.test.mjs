@@ -686,6 +686,18 @@ test("no phase ends by accident: ending it stands apart below the units' choices
   assert.deepEqual(errors, []);
 });
 
+test("an unknown game's replay says so, and shows no controls", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}#/replay/0123456789abcdef`);
+  await page.waitForSelector(".error");
+  assert.match(await page.locator(".error").innerText(), /There is no game 0123456789abcdef on this server/);
+  assert.equal(await page.locator(".replaybar").count(), 0, "no replay controls");
+  assert.equal(await page.locator('input[aria-label="step"]').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
 test("a free move: a unit dragged anywhere is checked at once; refused with the rule's reason and halted where the rules allow; a legal place taken", async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];

@@ -96,6 +96,13 @@ export function showReplay(main, id) {
   main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, changes), el("div", { class: "panel" }, bar,
     el("div", { class: "quiet keys" }, "Keys: ← → a step, Home and End, space to play or pause."), log,
     el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
-  go(0).catch((e) => mapBox.replaceChildren(el("p", { class: "error" }, e.status === 404 ? `There is no game ${id} on this server.` : e.message)));
+  // A game that is not there has no replay: the error alone, without the controls.
+  go(0).catch((e) => {
+    pause();
+    document.removeEventListener("keydown", onKey);
+    main.replaceChildren(el("div", { class: "box" },
+      el("p", { class: "error" }, e.status === 404 ? `There is no game ${id} on this server.` : e.message),
+      el("a", { href: "#/" }, "All battles")));
+  });
   return () => { pause(); document.removeEventListener("keydown", onKey); };
 }
