@@ -25,45 +25,16 @@ use volley_table::Point;
 // Helpers
 // ----------------------------------------------------------------------------------------------
 
-/// A line of `n` men in one rank with its front centre at (x, y), facing `facing`; infantry have
-/// `n - 3` soldiers and the command element, which stands at the unit's right end.
-fn line(name: &str, arm: &str, n: u16, x: f64, y: f64, facing: f64) -> String {
-    let men = match arm {
-        "cavalry" => format!("cavalrymen = {n}"),
-        _ => format!("soldiers = {}", n - 3),
-    };
-    format!(r#"{{ name = "{name}", arm = "{arm}", at = [{x}, {y}], facing = {facing}, ranks = 1, {men} }}"#)
-}
-
-fn gun(name: &str, x: f64, y: f64, facing: f64) -> String {
-    format!(r#"{{ name = "{name}", arm = "artillery", at = [{x}, {y}], facing = {facing} }}"#)
-}
-
 /// The Zieten Hussars of BA2-01: two ranks of 5, front rank at x = 57.5 (y 28..32), facing west.
 const ZIETEN_WEST: &str = r#"{ name = "Zieten Hussars", arm = "cavalry", at = [57.5, 30], facing = 270 }"#;
-
-fn in_ranks(b: &Battle, u: usize) -> usize {
-    count(b, u, ManState::InRanks)
-}
 
 fn running(b: &Battle, u: usize) -> usize {
     count(b, u, ManState::Running)
 }
 
-fn killed(b: &Battle, u: usize) -> usize {
-    count(b, u, ManState::Fallen) + count(b, u, ManState::Dead)
-}
-
 /// (killed, running, in ranks) of unit `u`.
 fn losses(b: &Battle, u: usize) -> (usize, usize, usize) {
     (killed(b, u), running(b, u), in_ranks(b, u))
-}
-
-/// Pass phases until `side` may move.
-fn to_main_of(b: &mut Battle, side: u8) {
-    while !(b.mover == side && b.phase == Phase::Main) {
-        apply(b, Action::EndPhase);
-    }
 }
 
 /// Pass the rest of this turn, and the next ones, until `side` may move again.
@@ -73,25 +44,6 @@ fn next_main_of(b: &mut Battle, side: u8) {
         apply(b, Action::EndPhase);
     }
     to_main_of(b, side);
-}
-
-/// Pass the main phase (and the artillery phase, if any) to reach the combats.
-fn to_combat(b: &mut Battle) {
-    while !matches!(b.phase, Phase::Combat { .. }) {
-        apply(b, Action::EndPhase);
-    }
-}
-
-/// Through the combat phases to the next main phase: each of `fights` (unit, target) is
-/// conducted or declared when the rules let it, and every phase is ended.
-fn fight_out(b: &mut Battle, fights: &[(u16, u16)]) {
-    while b.phase != Phase::Main && b.outcome.is_none() {
-        let due = fights.iter().find(|&&(unit, target)| b.validate(&Action::Combat { unit, target }).is_ok());
-        match due {
-            Some(&(unit, target)) => apply(b, Action::Combat { unit, target }),
-            None => apply(b, Action::EndPhase),
-        };
-    }
 }
 
 fn combat(unit: u16, target: u16) -> Action {

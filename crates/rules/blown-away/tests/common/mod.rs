@@ -1,6 +1,7 @@
 //! Helpers shared by the rule tests: small battles written inline, and ways to act in them.
 #![allow(dead_code)] // each test file uses some of them
 
+use volley_blown_away::game::Phase;
 use volley_blown_away::model::ManState;
 use volley_blown_away::{Action, Battle, Event, load};
 use volley_chance::{Scripted, Seeded};
@@ -82,4 +83,51 @@ pub fn refused(b: &mut Battle, a: Action) -> String {
 
 pub fn count(b: &Battle, u: usize, s: ManState) -> usize {
     b.units[u].men.iter().filter(|m| m.state == s).count()
+}
+
+/// A line of `n` men in one rank with its front centre at (x, y), facing `facing`.
+pub fn line(name: &str, arm: &str, n: u16, x: f64, y: f64, facing: f64) -> String {
+    let men = match arm {
+        "cavalry" => format!("cavalrymen = {n}"),
+        _ => format!("soldiers = {}", n - 3),
+    };
+    format!(r#"{{ name = "{name}", arm = "{arm}", at = [{x}, {y}], facing = {facing}, ranks = 1, {men} }}"#)
+}
+
+pub fn gun(name: &str, x: f64, y: f64, facing: f64) -> String {
+    format!(r#"{{ name = "{name}", arm = "artillery", at = [{x}, {y}], facing = {facing} }}"#)
+}
+
+pub fn in_ranks(b: &Battle, u: usize) -> usize {
+    count(b, u, ManState::InRanks)
+}
+
+pub fn killed(b: &Battle, u: usize) -> usize {
+    count(b, u, ManState::Fallen) + count(b, u, ManState::Dead)
+}
+
+/// Pass phases until `side` may move.
+pub fn to_main_of(b: &mut Battle, side: u8) {
+    while !(b.mover == side && b.phase == Phase::Main) {
+        apply(b, Action::EndPhase);
+    }
+}
+
+/// Through the combat phases to the next main phase: each of `fights` (unit, target) conducts
+/// its combat when the rules let it, and every phase is ended.
+pub fn fight_out(b: &mut Battle, fights: &[(u16, u16)]) {
+    while b.phase != Phase::Main && b.outcome.is_none() {
+        let due = fights.iter().find(|&&(unit, target)| b.validate(&Action::Combat { unit, target }).is_ok());
+        match due {
+            Some(&(unit, target)) => apply(b, Action::Combat { unit, target }),
+            None => apply(b, Action::EndPhase),
+        };
+    }
+}
+
+/// Pass the main phase (and the artillery phase, if any) to reach the combats.
+pub fn to_combat(b: &mut Battle) {
+    while !matches!(b.phase, Phase::Combat { .. }) {
+        apply(b, Action::EndPhase);
+    }
 }
