@@ -360,34 +360,26 @@ impl Battle {
         let ur = half_diagonal(&outline);
         let start = outline.map(|c| c + from);
         let len = from.dist(to);
-        let enemies: Vec<Nearby> = self
-            .units_near(from.lerp(to, 0.5), len / 2.0 + APPROACH + ur + 1.5 * self.reach() + 0.1)
-            .filter(|&j| {
-                let v = &self.units[j];
-                j != i
-                    && v.side != u.side
-                    && v.present()
-                    && dist_to_segment(v.at, from, to) <= APPROACH + ur + v.radius() + v.depth() / 2.0 + 0.1
-            })
-            .map(|j| {
-                let body = self.units[j].corners();
-                Nearby { unit: j, body, gap: footprint_gap(&start, &body) }
-            })
-            .collect();
-        // Friends it may pass through but not end on (section 4, interpretation 6): those near
-        // the way that it does not stand on already.
-        let friends: Vec<(usize, [Point; 4])> = self
-            .units_near(from.lerp(to, 0.5), len / 2.0 + ur + 1.5 * self.reach() + 0.1)
-            .filter(|&j| {
-                let v = &self.units[j];
-                j != i
-                    && v.side == u.side
-                    && v.present()
-                    && dist_to_segment(v.at, from, to) <= ur + v.radius() + v.depth() / 2.0 + 0.1
-            })
-            .map(|j| (j, self.units[j].corners()))
-            .filter(|(_, body)| !volley_table::convex_overlap(&start, body))
-            .collect();
+        // And the friends it may pass through but not end on (section 4, interpretation 6):
+        // those near the way that it does not stand on already. One search for both.
+        let mut enemies: Vec<Nearby> = Vec::new();
+        let mut friends: Vec<(usize, [Point; 4])> = Vec::new();
+        for j in self.units_near(from.lerp(to, 0.5), len / 2.0 + APPROACH + ur + 1.5 * self.reach() + 0.1) {
+            let v = &self.units[j];
+            if j == i || !v.present() {
+                continue;
+            }
+            let off = dist_to_segment(v.at, from, to) - (ur + v.radius() + v.depth() / 2.0 + 0.1);
+            if v.side != u.side && off <= APPROACH {
+                let body = v.corners();
+                enemies.push(Nearby { unit: j, body, gap: footprint_gap(&start, &body) });
+            } else if v.side == u.side && off <= 0.0 {
+                let body = v.corners();
+                if !volley_table::convex_overlap(&start, &body) {
+                    friends.push((j, body));
+                }
+            }
+        }
         // The unit that left no room at one point is the likeliest to at the next: asked first.
         let mut blame = None;
         for p in last.into_iter().chain(tenths) {
