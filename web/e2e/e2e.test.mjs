@@ -326,8 +326,11 @@ async function villageToMovement(page) {
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
   const fireFirst = page.locator(".choice", { hasText: /^fire first$/ });
   if (await fireFirst.count()) await fireFirst.click();
-  await page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
-    && !document.body.innerText.includes("thinking"), null, { timeout: 60000 }).catch(async (e) => {
+  // (The computer's moves come by the game's socket; if the page has not heard of them in
+  // 30 s, it is loaded again, as a player would.)
+  const moving = () => page.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => /: (advances|moves) /.test(b.innerText))
+    && !document.body.innerText.includes("thinking"), null, { timeout: 30000 });
+  await moving().catch(async () => { await page.reload(); await moving(); }).catch(async (e) => {
     throw new Error(`${e.message}\n${await page.locator(".panel").innerText()}`);
   });
 }
@@ -623,7 +626,9 @@ test("a drop never takes a choice the player did not read: a unit dragged onto t
   const forming = await page.locator(".choice", { hasText: /^.+?: forms .+, then (advances|moves) / }).allInnerTexts();
   assert.ok(forming.length > 0, "a move that changes formation is offered");
   const unit = /^(.+?): forms /.exec(forming[0])[1];
-  await page.locator(`svg.map .piece[data-unit="${unit}"]`).first().click({ force: true });
+  // (The map is drawn afresh on news: click where the piece is once it is on screen.)
+  const at = await boxOf(page.locator(`svg.map .piece[data-unit="${unit}"]`).first());
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
   await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
   // The dot of one such move (a dot of its own, not shared by several choices).
   const dots = page.locator("svg.map circle.target:not(.many)");
