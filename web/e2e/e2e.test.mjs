@@ -965,3 +965,69 @@ test("on a phone the map stays on screen above the choices as they scroll", asyn
   assert.ok(map.y >= -1 && map.y + map.height <= 844 * 0.5 + 2, `the map is on screen: ${JSON.stringify(map)}`);
   assert.ok(choice.y + choice.height > map.y + map.height, "the panels are below it");
 });
+
+// Every unit on the map with a name one can read: shown, on the map, and clear of every other
+// name (a shortened name counts: its full name shows on hover). The units without one.
+const unnamedUnits = (page) => page.evaluate(() => {
+  const map = document.querySelector("svg.map");
+  const box = map.getBoundingClientRect();
+  const units = [...new Set([...map.querySelectorAll(".piece[data-unit]")].map((p) => p.dataset.unit))];
+  const shown = [...map.querySelectorAll("text.label")].filter((t) => getComputedStyle(t).display !== "none")
+    .map((t) => ({ t, r: t.getBoundingClientRect() }));
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  return units.filter((u) => {
+    const mine = shown.find((s) => s.t.dataset.label === u);
+    if (!mine || mine.r.width === 0 || !mine.t.textContent.trim()) return true;
+    const r = mine.r;
+    if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) return true;
+    return shown.some((s) => s !== mine && overlap(s.r, r));
+  });
+});
+
+test("every unit's name is readable at full view on every bundled battle, at its start and after ten turns of computer play; an objective's name covers no unit", async () => {
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  const names = await page.evaluate(async () => (await (await fetch("/api/scenarios")).json()).map((s) => s.name));
+  assert.ok(names.length >= 13, names.join(", "));
+  const games = [];
+  for (const name of names) {
+    const g = await page.evaluate(async (scenario) => {
+      const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario, players: ["heuristic", "heuristic"], seed: 3 }) });
+      return r.json();
+    }, name);
+    assert.ok(g.id, JSON.stringify(g));
+    games.push([name, g.id]);
+  }
+  const report = [];
+  for (const [name, id] of games) {
+    // (The computers play on the server: wait until the battle is over or past its tenth turn.)
+    await page.waitForFunction(async (gid) => {
+      const g = await (await fetch(`/api/games/${gid}`)).json();
+      return g.outcome || g.view.turn > 10;
+    }, id, { timeout: 120000, polling: 500 });
+    await page.goto(`${base}#/replay/${id}`);
+    await page.reload();
+    await page.waitForFunction(() => /action 0 of/.test(document.querySelector(".steplabel")?.textContent || "") && document.querySelector("svg.map"), null, { timeout: 10000 })
+      .catch(async (e) => { await page.screenshot({ path: "/tmp/dbg/fail.png" }); throw new Error(`${name}: ${e.message}`); });
+    await page.waitForTimeout(100);
+    const atStart = await unnamedUnits(page);
+    await page.fill('input[aria-label="jump to turn"]', "11");
+    await page.click("form.jump button");
+    await page.waitForFunction(() => /turn (1[1-9]|[2-9]\d)\b/.test(document.querySelector(".steplabel")?.textContent || "")
+      || /action (\d+) of \1\b/.test(document.querySelector(".steplabel")?.textContent || ""));
+    await page.waitForTimeout(100);
+    const later = await unnamedUnits(page);
+    // An objective's name never lies over a piece.
+    const covering = await page.evaluate(() => {
+      const pieces = [...document.querySelectorAll("svg.map .piece")].map((p) => p.getBoundingClientRect());
+      return [...document.querySelectorAll("svg.map text.olabel")].filter((t) => getComputedStyle(t).display !== "none")
+        .filter((t) => { const r = t.getBoundingClientRect(); return pieces.some((p) => Math.min(p.right, r.right) - Math.max(p.left, r.left) > 1 && Math.min(p.bottom, r.bottom) - Math.max(p.top, r.top) > 1); })
+        .map((t) => t.textContent);
+    });
+    if (atStart.length || later.length || covering.length) report.push(`${name}: at the start ${atStart.join("; ") || "all named"}; after ten turns ${later.join("; ") || "all named"}; objectives over pieces: ${covering.join("; ") || "none"}`);
+  }
+  assert.deepEqual(report, []);
+  assert.deepEqual(errors, []);
+});

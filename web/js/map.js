@@ -171,12 +171,13 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const named = new Set();
   for (const f of view.terrain) {
     // (Not the grid's areas, named by their column and row: the grid says that.)
-    if (!f.name || named.has(f.name) || /^\[[\d\s,.-]+\]$/.test(f.name)) continue;
+    // (Nor one an objective is named after: the objective's name says it.)
+    if (!f.name || named.has(f.name) || /^\[[\d\s,.-]+\]$/.test(f.name) || view.objectives.some((o) => bare(o.name) === bare(f.name))) continue;
     named.add(f.name);
     const [x, y] = f.closed ? centre({ shape: "polygon", points: f.points }) : f.points[Math.floor(f.points.length / 2)];
     const t = svg("text", { x, y: fy(y), class: "label tlabel", "text-anchor": "middle" });
     t.textContent = f.name;
-    labels.push({ node: t, x, y: fy(y), chars: f.name.length, priority: 2 });
+    labels.push({ node: t, x, y: fy(y), texts: [f.name], kind: "terrain", priority: 2 });
   }
   if (deploy && deploy.zone.length) {
     map.append(svg("polygon", { points: pts(deploy.zone), fill: "#3f9a3f", "fill-opacity": 0.08, stroke: "#3f9a3f", "stroke-width": size / 500, "stroke-dasharray": `${size / 100} ${size / 200}`, class: "zone" }, "where your units may deploy"));
@@ -188,7 +189,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const [cx, cy] = centre({ shape: "polygon", points: o.points });
     const t = svg("text", { x: cx, y: fy(cy), class: "label olabel", "text-anchor": "middle", fill: colour });
     t.textContent = `★ ${o.name}`;
-    labels.push({ node: t, x: cx, y: fy(cy), chars: o.name.length + 2, priority: -0.5 });
+    t.append(svg("title"));
+    t.lastChild.textContent = `${o.name} (an objective)`;
+    labels.push({ node: t, x: cx, y: fy(cy), texts: [`★ ${o.name}`, `★ ${shortName(o.name)}`], kind: "objective", priority: 1 });
   }
   // The pieces, each unit's in a group of its own (so that a move slides it as one).
   const moved = movedUnits(previous, view);
@@ -203,6 +206,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     return groups.get(key);
   };
   const arms = new Set();
+  const counterBoxes = [];
   // Pieces on one place (a General with a unit in its area) are drawn so that each shows and
   // each can be clicked: the General small in a corner, the others a little apart.
   const stacks = new Map();
@@ -278,6 +282,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
         const t = svg("text", { x: c[0] + dx + size / 70, y: fy(c[1]) - size / 120, "font-size": size / 110, "stroke-width": size / 800, "text-anchor": "start", class: `counter ${k.kind}` });
         t.textContent = String(k.n);
         g.append(t);
+        // (A name keeps clear of the numbers too.)
+        const fsz = size / 110, cx = c[0] + dx + size / 70, cy = fy(c[1]) - size / 120;
+        counterBoxes.push({ unit: "#counter", x0: cx, x1: cx + fsz * 0.6 * String(k.n).length, y0: cy - fsz * 0.8, y1: cy + fsz * 0.2 });
         dx += size / 60;
       }
     }
@@ -296,7 +303,11 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     if (deploy && deploy.offsets.has(name)) { c.x += deploy.offsets.get(name)[0]; c.y += deploy.offsets.get(name)[1]; }
     const t = svg("text", { x: c.x, y: fy(c.y), class: `label ulabel${name === selected ? " sel" : ""}`, "text-anchor": "middle", "data-label": name });
     t.textContent = name;
-    labels.push({ node: t, x: c.x, y: fy(c.y), chars: name.length, priority: name === selected ? -1 : 0, lift: 1 });
+    const off = deploy && deploy.offsets.has(name) ? deploy.offsets.get(name) : [0, 0];
+    const own = drawn.filter((p) => p.unit === name).map((p) => boxOf(p.footprint, fy, off));
+    const unit = own.reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1), y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1) }));
+    const variants = [...new Set([name, shortName(name), shortest(name)])];
+    labels.push({ node: t, x: c.x, y: fy(c.y), texts: variants, kind: "unit", name, unit, bold: name === selected, priority: name === selected ? -1 : 0 });
   }
   // Where the moved units came from: a faint trail.
   const places = unitPlaces(view);
@@ -413,8 +424,16 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   if (thumbnail) return { node: map, map, show };
   const labelLayer = svg("g", { class: "labels" });
   labels.sort((a, b) => a.priority - b.priority);
+  for (const l of labels) {
+    if (l.kind === "unit") {
+      l.leader = svg("line", { class: "leader", stroke: "#5a5346", "stroke-width": size / 1500 });
+      labelLayer.append(l.leader);
+    }
+  }
   for (const l of labels) labelLayer.append(l.node);
   map.append(labelLayer);
+  // Every piece's box, as the labels must keep clear of them (named by unit).
+  const pieceBoxes = [...drawn.map((p) => ({ unit: p.unit, ...boxOf(p.footprint, fy, deploy && p.unit && deploy.offsets.has(p.unit) ? deploy.offsets.get(p.unit) : [0, 0]) })), ...counterBoxes];
 
   // ----- moving the selected unit anywhere: drag it, or click a place -----
   // A press on a unit: the selected one begins a drag; another is selected.
@@ -540,17 +559,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const perUnit = Math.min(px / cam.w, (map.clientHeight || px * (cam.h / cam.w)) / cam.h);
     const k = 1 / perUnit;
     map.style.setProperty("--k", k);
-    // Names that would overlap one another are left out (they show on hover and in the lists).
-    const placed = [];
-    for (const l of labels) {
-      const fs = 12 * k * (l.priority === 2 ? 0.9 : 1);
-      const w = l.chars * fs * 0.55, h = fs * 1.15;
-      const y = l.lift ? l.y - fs * 0.9 : l.y;
-      if (l.lift) l.node.setAttribute("y", y);
-      const clash = placed.some((b) => Math.abs(b.x - l.x) < (b.w + w) / 2 && Math.abs(b.y - y) < (b.h + h) / 2);
-      l.node.style.display = clash ? "none" : "";
-      if (!clash) placed.push({ x: l.x, y, w, h });
-    }
+    placeLabels(labels, pieceBoxes, k, { x0: cam.x, x1: cam.x + cam.w, y0: cam.y, y1: cam.y + cam.h });
     const len = niceLength((cam.w / 5));
     scale.replaceChildren(el("span", { class: "scaleline", style: `width: ${len * perUnit}px` }),
       ` ${len} ${unitWords ? unitWords[len === 1 ? 0 : 1] : "table units"}`);
@@ -658,4 +667,152 @@ function mapLegend(view, arms) {
     view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
   ];
   return el("details", { class: "legend" }, el("summary", {}, "Legend"), el("div", {}, items));
+}
+
+// ----- the names on the map -----
+
+/** A place's name without its article, to tell "the bridge" and "bridge" as one. */
+const bare = (name) => name.toLowerCase().replace(/^the\s+/, "");
+
+// Words shortened in a name that has no room (the full name shows on hover).
+const SHORT = {
+  grenadier: "Gren.", grenadiers: "Gren.", battalion: "bn", bataillon: "bn", battery: "Bty", heavy: "Hvy",
+  regiment: "Regt", hussars: "Huss.", hussar: "Huss.", cuirassiers: "Cuir.", dragoons: "Drag.",
+  freibataillon: "Frbn", infantry: "Inf.", cavalry: "Cav.", artillery: "Art.", brigade: "Bde",
+  division: "Div.", company: "Coy", squadron: "Sqn", light: "Lt", horse: "H.", foot: "Ft",
+  generalleutnant: "GL", generalmajor: "GM", general: "Gen.", field: "F.", marshal: "M.",
+};
+
+/** A name with its common words shortened ("Grenadier battalion Kleist" → "Gren. bn Kleist"). */
+export function shortName(name) {
+  return name.split(/\s+/).filter((w) => !/^(the|of|von|de|la|le)$/i.test(w)).map((w) => SHORT[w.toLowerCase().replace(/[.,]$/, "")] || w).join(" ");
+}
+
+/** A name at its shortest: up to its number ("IR 25 Kalckstein" → "IR 25"), else its last word. */
+export function shortest(name) {
+  const w = name.split(/\s+/);
+  const n = w.findIndex((x) => /\d/.test(x));
+  if (n >= 0) return w.slice(0, n + 1).join(" ");
+  const last = w[w.length - 1];
+  return last.length < 3 && w.length > 1 ? w.slice(-2).join(" ") : last;
+}
+
+// The width of a text at 12 px, measured once (a canvas measures without laying out the page).
+const widths = new Map();
+let ruler = null;
+function textWidth(text, font) {
+  const key = `${font}|${text}`;
+  if (!widths.has(key)) {
+    ruler ||= document.createElement("canvas").getContext("2d");
+    ruler.font = font;
+    widths.set(key, ruler.measureText(text).width);
+  }
+  return widths.get(key);
+}
+const FONT = 'Georgia, "Iowan Old Style", "Palatino Linotype", serif';
+
+/** The box of a footprint on screen axes (y down), moved by `off` (table units). */
+function boxOf(f, fy, off = [0, 0]) {
+  const ps = f.shape === "circle" ? [[f.at[0] - f.r, f.at[1] - f.r], [f.at[0] + f.r, f.at[1] + f.r]] : f.points;
+  const xs = ps.map((q) => q[0] + off[0]), ys = ps.map((q) => fy(q[1] + off[1]));
+  return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+}
+
+const hits = (b, list, skip) => list.some((o) => (skip === undefined || o.unit !== skip) && b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
+
+// Where a unit's name may go around it, nearest first: over its middle as before, above, below,
+// beside, then further out in rings (drawn with a leader line to the unit).
+const RINGS = (() => {
+  const out = [];
+  for (let d = 1; d <= 7; d++) {
+    for (let i = 0; i < 12; i++) {
+      const a = (i * Math.PI) / 6 - Math.PI / 2;
+      out.push([Math.cos(a) * d, Math.sin(a) * d]);
+    }
+  }
+  return out;
+})();
+
+/**
+ * Places the names at scale `k` (table units a screen pixel): every unit's name is shown,
+ * clear of the other names and, where there is room, of the other units' pieces: beside its
+ * unit, shortened (the full name on hover), or further out with a leader line. An objective's
+ * name never covers a piece or a unit's name; terrain names show where there is room.
+ */
+function placeLabels(labels, pieceBoxes, k, seen) {
+  const placed = [];
+  // (A name stays on the part of the table in view, where its unit is.)
+  const inView = (b) => b.x0 >= seen.x0 && b.x1 <= seen.x1 && b.y0 >= seen.y0 && b.y1 <= seen.y1;
+  for (const l of labels) {
+    const fs = 12 * k * (l.kind === "terrain" ? 11 / 12 : 1);
+    const h = fs * 1.2, pad = fs * 0.25;
+    const font = `${l.kind === "terrain" ? "italic " : ""}${l.bold || l.kind === "objective" ? "bold " : ""}12px ${FONT}`;
+    const boxAt = (text, cx, cy) => {
+      const w = textWidth(text, font) * (fs / 12) + pad;
+      return { x0: cx - w / 2, x1: cx + w / 2, y0: cy - h / 2, y1: cy + h / 2, text, cx, cy };
+    };
+    let found = null;
+    if (l.kind === "unit") {
+      const u = l.unit;
+      const mx = (u.x0 + u.x1) / 2, my = (u.y0 + u.y1) / 2;
+      const seenUnit = mx >= seen.x0 && mx <= seen.x1 && my >= seen.y0 && my <= seen.y1;
+      const near = (text) => {
+        const w = textWidth(text, font) * (fs / 12) + pad;
+        return [[l.x, l.y - fs * 1.3], [mx, u.y0 - h / 2], [mx, u.y1 + h / 2], [u.x1 + w / 2, my], [u.x0 - w / 2, my]];
+      };
+      // First clear of names and pieces, then clear of names only.
+      for (const strict of [true, false]) {
+        for (const text of l.texts) {
+          for (const [cx, cy] of near(text)) {
+            const b = boxAt(text, cx, cy);
+            if ((inView(b) || !seenUnit) && !hits(b, placed) && (!strict || !hits(b, pieceBoxes, l.name))) { found = b; break; }
+          }
+          if (found) break;
+        }
+        if (found) break;
+        for (const [dx, dy] of RINGS) {
+          for (const text of l.texts) {
+            const w = textWidth(text, font) * (fs / 12) + pad;
+            const b = boxAt(text, mx + dx * (w / 2 + (u.x1 - u.x0) / 2 + fs), my + dy * (h + (u.y1 - u.y0) / 2 + fs * 0.5));
+            if ((inView(b) || !seenUnit) && !hits(b, placed) && (!strict || !hits(b, pieceBoxes, l.name))) { found = b; found.far = true; break; }
+          }
+          if (found) break;
+        }
+        if (found) break;
+      }
+      // (Nowhere clear at all: over its middle, as before.)
+      found ||= boxAt(l.texts[l.texts.length - 1], l.x, l.y - fs * 1.3);
+    } else {
+      for (const [dx, dy] of [[0, 0], ...RINGS.slice(0, 24)]) {
+        for (const text of l.texts) {
+          const b = boxAt(text, l.x + dx * fs * 3, l.y + dy * h);
+          if (inView(b) && !hits(b, placed) && !hits(b, pieceBoxes)) { found = b; break; }
+        }
+        if (found) break;
+      }
+    }
+    if (!found) { l.node.style.display = "none"; continue; }
+    l.node.style.display = "";
+    if (l.node.firstChild?.nodeType !== 3 || l.node.firstChild.data !== found.text) {
+      const title = l.node.querySelector("title");
+      l.node.textContent = found.text;
+      if (found.text !== l.texts[0] && l.kind === "unit") {
+        const t = svg("title");
+        t.textContent = l.texts[0];
+        l.node.append(t);
+      } else if (title) l.node.append(title);
+    }
+    l.node.setAttribute("x", found.cx);
+    l.node.setAttribute("y", found.cy + h * 0.3);
+    if (l.leader) {
+      if (found.far) {
+        const u = l.unit;
+        const ux = Math.min(Math.max((u.x0 + u.x1) / 2, u.x0), u.x1), uy = (u.y0 + u.y1) / 2;
+        const ex = Math.min(Math.max(ux, found.x0), found.x1), ey = Math.min(Math.max(uy, found.y0), found.y1);
+        Object.entries({ x1: ux, y1: uy, x2: ex, y2: ey }).forEach(([a, v]) => l.leader.setAttribute(a, v));
+        l.leader.style.display = "";
+      } else l.leader.style.display = "none";
+    }
+    placed.push(found);
+  }
 }

@@ -1,5 +1,6 @@
-// A replay: the battle step by step, the map showing what each step changed; autoplay and keys
-// (← → step, Home End, space plays or pauses).
+// A replay: the battle step by step or turn by turn, the map showing what each step changed;
+// autoplay at a chosen pace, a jump to any turn, and keys (← → a step, PageUp PageDown a turn,
+// Home End, space plays or pauses).
 
 import { el, api } from "./util.js";
 import { drawMap, movedUnits } from "./map.js";
@@ -33,8 +34,9 @@ export function showReplay(main, id) {
       loading = false;
     }
   };
+  // (A step is a number; a turn is asked for as {turn}: the server finds its first step.)
   const load = async (k) => {
-    const r = await api(`/api/games/${id}/replay?step=${k}`);
+    const r = await api(`/api/games/${id}/replay?${typeof k === "number" ? `step=${k}` : `turn=${k.turn}`}`);
     total = r.total;
     slider.max = total;
     slider.value = r.step;
@@ -77,24 +79,41 @@ export function showReplay(main, id) {
   speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
   slider.addEventListener("change", () => { pause(); go(Number(slider.value)); });
   const step = (d) => { pause(); go(Math.min(total, Math.max(0, at + d))); };
+  const turnNow = () => (view ? view.turn : 0);
+  const toTurn = (t) => { pause(); go({ turn: Math.max(0, t) }); };
+  // Back: to the start of this turn, or if already there, of the turn before.
+  const turnBack = async () => {
+    const was = at;
+    pause();
+    await go({ turn: turnNow() });
+    if (at === was && at > 0) await go({ turn: Math.max(0, turnNow() - 1) });
+  };
+  const turnBox = el("input", { type: "number", min: 0, value: "", placeholder: "turn", "aria-label": "jump to turn", class: "turnbox" });
+  const jump = el("form", { class: "jump", onsubmit: (e) => { e.preventDefault(); if (turnBox.value !== "") toTurn(Number(turnBox.value)); } },
+    turnBox, el("button", { class: "plain", type: "submit" }, "go to turn"));
   const bar = el("div", { class: "replaybar box" },
     el("button", { class: "plain", onclick: () => { pause(); go(0); }, title: "the start (Home)" }, "«"),
+    el("button", { class: "plain", "data-turn": "back", onclick: () => turnBack(), title: "the start of this turn, or of the one before (Page Up)" }, "◀◀"),
     el("button", { class: "plain", "data-step": "back", onclick: () => step(-1), title: "a step back (←)" }, "◀"),
     slider,
     el("button", { class: "plain", "data-step": "forward", onclick: () => step(1), title: "a step on (→)" }, "▶"),
+    el("button", { class: "plain", "data-turn": "forward", onclick: () => toTurn(turnNow() + 1), title: "the next turn (Page Down)" }, "▶▶"),
     el("button", { class: "plain", onclick: () => { pause(); go(total); }, title: "the end (End)" }, "»"),
-    playButton, speed, label);
+    playButton, speed, label, jump);
   const onKey = (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    if (e.target instanceof HTMLSelectElement) return;
     if (e.key === "ArrowRight") { e.preventDefault(); step(1); }
     else if (e.key === "ArrowLeft") { e.preventDefault(); step(-1); }
+    else if (e.key === "PageDown") { e.preventDefault(); toTurn(turnNow() + 1); }
+    else if (e.key === "PageUp") { e.preventDefault(); turnBack(); }
     else if (e.key === "Home") { e.preventDefault(); pause(); go(0); }
     else if (e.key === "End") { e.preventDefault(); pause(); go(total); }
     else if (e.key === " ") { e.preventDefault(); if (timer) pause(); else play(); }
   };
   document.addEventListener("keydown", onKey);
   main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, changes), el("div", { class: "panel" }, bar,
-    el("div", { class: "quiet keys" }, "Keys: ← → a step, Home and End, space to play or pause."), log,
+    el("div", { class: "quiet keys" }, "Keys: ← → a step, Page Up and Page Down a turn, Home and End, space to play or pause."), log,
     el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
   // A game that is not there has no replay: the error alone, without the controls.
   go(0).catch((e) => {

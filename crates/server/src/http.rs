@@ -319,7 +319,12 @@ async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query
         Some(Ok(k)) => k,
         Some(Err(_)) => return ApiError::bad("step: a whole number of actions").into_response(),
     };
-    blocking(move || s.replay(&id, step)).await
+    let turn = match q.get("turn").map(|v| v.parse::<u32>()) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(_)) => return ApiError::bad("turn: a turn's number, from 1").into_response(),
+    };
+    blocking(move || s.replay(&id, step, turn)).await
 }
 
 async fn watch(

@@ -696,7 +696,10 @@ impl Server {
     /// A step of a game's replay: the game after the `step`th action a spectator may know of,
     /// as a spectator sees it; once the battle is over, after `step` actions of all of them, as
     /// the umpire sees it.
-    pub fn replay(&self, id: &str, step: u64) -> Result<Value, ApiError> {
+    ///
+    /// With `turn`, the step asked for is the first at which the battle stands in that turn (or
+    /// a later one; the last step if it never does): `step` is then ignored.
+    pub fn replay(&self, id: &str, step: u64, turn: Option<u32>) -> Result<Value, ApiError> {
         let game = self.game(id)?;
         let (record, actions, seen, over, upto) = {
             let g = lock(&game)?;
@@ -707,7 +710,10 @@ impl Server {
         } else {
             seen.iter().take(upto).enumerate().filter(|(_, s)| s[2]).map(|(i, _)| i + 1).collect()
         };
-        let step = step.min(steps.len() as u64);
+        let step = match turn {
+            None => step.min(steps.len() as u64),
+            Some(n) => first_step_in_turn(&record, &actions, &steps, n)?,
+        };
         let upto = if step == 0 { 0 } else { steps[step as usize - 1] };
         let (live, log, seen) = rebuild(&record, &actions, upto)?;
         let viewer = if over { Viewer::Umpire } else { Viewer::Spectator };
@@ -1167,6 +1173,38 @@ fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer, upto: u64) -> Vec<Val
 
 /// The game after the first `upto` of its actions, what happened, and who may know of each
 /// action, rebuilt from the record.
+/// The first of the `steps` (counts of actions) at which the battle stands in turn `turn` or a
+/// later one, by number from 1 (0 is the start); the last step if it never gets there.
+fn first_step_in_turn(
+    record: &GameRecord,
+    actions: &[ActionRecord],
+    steps: &[usize],
+    turn: u32,
+) -> Result<u64, ApiError> {
+    let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
+    let (_, mut live) =
+        catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
+    if live.phase().turn >= turn {
+        return Ok(0);
+    }
+    let mut applied = 0;
+    for (i, &upto) in steps.iter().enumerate() {
+        for a in &actions[applied..upto] {
+            let draws: Vec<volley_chance::Draw> =
+                serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
+            let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
+            let mut script = Scripted::new(draws.iter().map(|d| d.value));
+            live.apply(by, &a.action, &mut script)
+                .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))?;
+        }
+        applied = upto;
+        if live.phase().turn >= turn {
+            return Ok(i as u64 + 1);
+        }
+    }
+    Ok(steps.len() as u64)
+}
+
 fn rebuild(record: &GameRecord, actions: &[ActionRecord], upto: usize) -> Result<Rebuilt, ApiError> {
     let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
     let (_, mut live) =

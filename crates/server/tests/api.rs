@@ -242,6 +242,38 @@ async fn replays_step_through_a_game() {
 }
 
 #[tokio::test]
+async fn a_replay_jumps_to_the_start_of_a_turn() {
+    let db = temp_db("replay-turn");
+    let s = start(&db).await;
+    let (id, _) = new_game(s.addr, "hochdorf-mill", ["heuristic", "heuristic"]).await;
+    // The computers play on their own: wait until the battle is in its fourth turn.
+    let mut g = Value::Null;
+    for _ in 0..400 {
+        g = look(s.addr, &id, None).await;
+        if g["view"]["turn"].as_u64().unwrap_or(0) >= 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(g["view"]["turn"].as_u64().unwrap() >= 4, "{}", g["log"]);
+    let (status, r) = http(s.addr, "GET", &format!("/api/games/{id}/replay?turn=3"), None).await;
+    assert_eq!(status, 200, "{r}");
+    let k = r["step"].as_u64().unwrap();
+    assert_eq!(r["view"]["turn"], 3, "{r}");
+    // The step before it is still in turn 2: it is the first step of turn 3.
+    let (_, before) = http(s.addr, "GET", &format!("/api/games/{id}/replay?step={}", k - 1), None).await;
+    assert_eq!(before["view"]["turn"], 2);
+    // Turn 1 is the start of the record; a turn not reached is its last step.
+    let (_, first) = http(s.addr, "GET", &format!("/api/games/{id}/replay?turn=0"), None).await;
+    assert_eq!(first["step"], 0);
+    let (_, last) = http(s.addr, "GET", &format!("/api/games/{id}/replay?turn=999"), None).await;
+    assert_eq!(last["step"], last["total"]);
+    let (status, _) = http(s.addr, "GET", &format!("/api/games/{id}/replay?turn=x"), None).await;
+    assert_eq!(status, 400);
+    s.task.abort();
+}
+
+#[tokio::test]
 async fn the_umpires_desk_gives_schemas_exact_odds_and_resolutions() {
     let db = temp_db("desk");
     let s = start(&db).await;

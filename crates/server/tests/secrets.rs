@@ -56,7 +56,7 @@ fn doors(s: &Server, id: &str, viewer: Viewer, token: Option<&str>) -> Value {
     json!({
         "game": game,
         "list": listed,
-        "replay": if viewer == Viewer::Spectator { s.replay(id, u64::MAX).unwrap() } else { Value::Null },
+        "replay": if viewer == Viewer::Spectator { s.replay(id, u64::MAX, None).unwrap() } else { Value::Null },
         "ws": [counts.actions[slot(viewer)], u64::from(counts.held)],
         "refused": refused.map(|r| r.unwrap_err().message),
     })
