@@ -1031,3 +1031,51 @@ test("every unit's name is readable at full view on every bundled battle, at its
   assert.deepEqual(report, []);
   assert.deepEqual(errors, []);
 });
+
+test("what the other side did is the server's word: after the computer's turn, and after a reload, every unit it moved since our last action is marked and named", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  let game = null;
+  page.on("response", async (r) => {
+    if (r.request().method() === "GET" && /\/api\/games\/[0-9a-f]+$/.test(new URL(r.url()).pathname)) {
+      try { game = await r.json(); } catch { /* (a page gone) */ }
+    }
+  });
+  // The units of the other side whose pieces stand or face otherwise than just after our last action.
+  const theirMoves = (g) => {
+    if (!g?.since) return [];
+    const at = (pieces) => {
+      const m = new Map();
+      for (const p of pieces) {
+        if (!p.unit || p.side === g.seat) continue;
+        const f = p.footprint;
+        const c = f.shape === "circle" ? f.at : [f.points.reduce((a, q) => a + q[0], 0) / f.points.length, f.points.reduce((a, q) => a + q[1], 0) / f.points.length];
+        m.set(p.unit, [...(m.get(p.unit) || []), `${c[0].toFixed(3)},${c[1].toFixed(3)},${p.facing}`]);
+      }
+      return m;
+    };
+    const a = at(g.since.pieces), b = at(g.view.pieces);
+    return [...b.keys()].filter((u) => a.has(u) && a.get(u).join(" ") !== b.get(u).join(" "));
+  };
+  await villageToMovement(page);
+  let moved = [];
+  for (let i = 0; i < 12 && !moved.length; i++) {
+    await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+    await page.waitForTimeout(300);
+    moved = theirMoves(game);
+    if (!moved.length) await page.locator(".choice", { hasText: /^end the / }).first().click();
+  }
+  assert.ok(moved.length > 0, "the computer moved a unit");
+  // Come back to the tab later: the page, reloaded, still marks what the other side did.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+  await page.waitForTimeout(300);
+  moved = theirMoves(game);
+  const marked = await page.locator("svg.map g.unit.moved").evaluateAll((gs) => gs.map((g) => g.dataset.unitGroup));
+  for (const u of moved) assert.ok(marked.includes(u), `${u} is marked as moved (${marked})`);
+  const summary = await page.locator(".summary").first().innerText();
+  assert.match(summary, new RegExp(`the ${game.view.sides[1 - game.seat]} moved`, "i"));
+  assert.ok(moved.some((u) => summary.includes(u)) || /more/.test(summary), summary);
+  assert.deepEqual(errors, []);
+});

@@ -108,6 +108,13 @@ export function showGame(main, id) {
         proposal = null;
         placeChoices = null;
       }
+      // A player's baseline is the server's word: the pieces as he saw them just after his own
+      // last action, and the lines numbered after it (however fast the other side answered).
+      if (g.since && g.seat !== null && g.seat !== undefined) {
+        before = { ...g.view, pieces: g.since.pieces };
+        const i = g.log.findIndex((l) => l.n > g.since.n);
+        seenLog = i < 0 ? g.log.length : i;
+      }
       actor = g.actor;
       shown = g.actions;
       shownHeld = g.held;
@@ -161,7 +168,8 @@ export function showGame(main, id) {
         if (key !== "umpire") actor = r.actor; // look next through the eyes of whoever acts now (hot seat)
         await refresh();
         // From here on, what the other side does is marked (until this side acts again).
-        if (last) { before = last.g.view; seenLog = last.g.log.length; }
+        // (The server says where, once it has it; else the game as this action left it.)
+        if (last && !last.g.since) { before = last.g.view; seenLog = last.g.log.length; }
       } catch (e) {
         err.textContent = e.message;
       } finally {

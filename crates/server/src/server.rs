@@ -141,6 +141,16 @@ struct Game {
     /// most [`REFUSALS_KEPT`]): the umpire reads why, where a player may read only words. Kept
     /// in memory only; they change nothing in the game.
     refusals: std::collections::VecDeque<Value>,
+    /// Each side's last action and the pieces as that side saw them right after it: what the
+    /// side has missed since is told from there (kept in memory; rebuilt with the game).
+    marks: [Option<Mark>; 2],
+}
+
+/// A side's last action (its number) and the pieces as the side saw them just after it.
+#[derive(Clone)]
+struct Mark {
+    n: u64,
+    pieces: Vec<volley_core::ViewPiece>,
 }
 
 /// How many of the sides' refused actions a game keeps for its umpire.
@@ -595,7 +605,8 @@ impl Server {
             .game(id)
             .map_err(ApiError::store)?
             .ok_or_else(|| ApiError::new(404, format!("there is no game {id:?}")))?;
-        let (live, log, seen) = rebuild(&record, &actions, actions.len())?;
+        let mut marks = [None, None];
+        let (live, log, seen) = rebuild_marked(&record, &actions, actions.len(), &mut marks)?;
         // Results held and not yet released: the players see the game from before them.
         let released = self.store.released(id).map_err(ApiError::store)?;
         let hold = match actions.iter().rev().find(|a| a.held) {
@@ -623,6 +634,7 @@ impl Server {
             hold,
             umpire_seated,
             refusals: std::collections::VecDeque::new(),
+            marks,
         }));
         // Another request may have loaded it meanwhile: the first is kept.
         let game = lock(&self.games)?.insert(id, game);
@@ -689,6 +701,7 @@ impl Server {
             "candidates": candidates,
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
+            "since": since(&g, role, looking, viewer),
             "log": log,
         }))
     }
@@ -1002,6 +1015,12 @@ impl Server {
         g.actions.push(record);
         g.seen.push(applied.seen);
         g.log.extend(applied.lines.into_iter().map(|(t, v)| (n, t, v)));
+        if let Actor::Side(side) = by
+            && usize::from(side) < g.marks.len()
+        {
+            let pieces = g.public().view(Viewer::Side(side)).pieces;
+            g.marks[usize::from(side)] = Some(Mark { n, pieces });
+        }
         let _ = g.tx.send(g.counts());
         Ok(())
     }
@@ -1150,6 +1169,27 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
 /// A game rebuilt from its record: the state, what happened, and who may know of each action.
 type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
 
+/// For a side's player looking as himself: what he has missed since his own last action — its
+/// number among the actions he may know of (the log's lines numbered after it are new to him)
+/// and the pieces as he saw them just after it (those moved since were moved by others).
+/// `null` for anyone else, or before the side has acted.
+fn since(g: &Game, role: Viewer, looking: Viewer, numbering: Viewer) -> Value {
+    let Viewer::Side(side) = role else { return Value::Null };
+    if looking != role {
+        return Value::Null;
+    }
+    let Some(mark) = g.marks.get(usize::from(side)).and_then(Option::as_ref) else { return Value::Null };
+    // Its count of actions up to and including its last one, as the log's lines are numbered
+    // for it (every action, once the battle is over).
+    let k = g
+        .seen
+        .iter()
+        .take(usize::try_from(mark.n).unwrap_or(usize::MAX))
+        .filter(|s| numbering == Viewer::Umpire || s[slot(numbering).min(2)])
+        .count();
+    json!({"n": k, "pieces": mark.pieces})
+}
+
 /// The lines of the log `viewer` may read, of the first `upto` actions, numbered by the actions
 /// it may know of.
 fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer, upto: u64) -> Vec<Value> {
@@ -1171,8 +1211,6 @@ fn log_for(log: &[LogLine], seen: &[Seen], viewer: Viewer, upto: u64) -> Vec<Val
         .collect()
 }
 
-/// The game after the first `upto` of its actions, what happened, and who may know of each
-/// action, rebuilt from the record.
 /// The first of the `steps` (counts of actions) at which the battle stands in turn `turn` or a
 /// later one, by number from 1 (0 is the start); the last step if it never gets there.
 fn first_step_in_turn(
@@ -1205,13 +1243,34 @@ fn first_step_in_turn(
     Ok(steps.len() as u64)
 }
 
+/// The game after the first `upto` of its actions, what happened, and who may know of each
+/// action, rebuilt from the record.
 fn rebuild(record: &GameRecord, actions: &[ActionRecord], upto: usize) -> Result<Rebuilt, ApiError> {
+    rebuild_marked(record, actions, upto, &mut [None, None])
+}
+
+/// [`rebuild`], keeping each side's [`Mark`]: its last action and the pieces as it saw them.
+fn rebuild_marked(
+    record: &GameRecord,
+    actions: &[ActionRecord],
+    upto: usize,
+    marks: &mut [Option<Mark>; 2],
+) -> Result<Rebuilt, ApiError> {
+    // Each side's last action among them (its index).
+    let mut last = [None, None];
+    for (i, a) in actions.iter().take(upto).enumerate() {
+        if let Ok(Actor::Side(s)) = serde_json::from_value::<Actor>(a.by.clone())
+            && let Some(l) = last.get_mut(usize::from(s))
+        {
+            *l = Some(i);
+        }
+    }
     let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
     let (_, mut live) =
         catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
     let mut log = Vec::new();
     let mut seen = Vec::new();
-    for a in actions.iter().take(upto) {
+    for (i, a) in actions.iter().take(upto).enumerate() {
         let draws: Vec<volley_chance::Draw> = serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
         let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
         let mut script = Scripted::new(draws.iter().map(|d| d.value));
@@ -1220,6 +1279,11 @@ fn rebuild(record: &GameRecord, actions: &[ActionRecord], upto: usize) -> Result
             .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))?;
         log.extend(applied.lines.into_iter().map(|(t, v)| (a.n, t, v)));
         seen.push(applied.seen);
+        for (side, l) in (0u8..).zip(last) {
+            if l == Some(i) {
+                marks[usize::from(side)] = Some(Mark { n: a.n, pieces: live.view(Viewer::Side(side)).pieces });
+            }
+        }
     }
     Ok((live, log, seen))
 }

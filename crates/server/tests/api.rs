@@ -242,6 +242,59 @@ async fn replays_step_through_a_game() {
 }
 
 #[tokio::test]
+async fn a_side_is_told_what_happened_since_its_own_last_action_even_after_a_restart() {
+    let db = temp_db("since");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "hochdorf-mill", ["human", "human"]).await;
+    let t = [tokens[0].clone().unwrap(), tokens[1].clone().unwrap()];
+    assert_eq!(look(s.addr, &id, Some(&t[0])).await["since"], Value::Null, "nothing to tell before it acts");
+    // Whoever is to act takes his first choice, until side 1 has acted after side 0's third action.
+    let mut side0_acted = 0;
+    let mut after = 0;
+    let mut lines_at_mark = 0;
+    let mut pieces_at_mark = Value::Null;
+    for _ in 0..200 {
+        let g = look(s.addr, &id, None).await;
+        let Some(side) = g["actor"]["side"].as_u64().map(|s| s as usize) else { break };
+        let mine = look(s.addr, &id, Some(&t[side])).await;
+        // (A move where there is one, so that something is seen to change.)
+        let cands = mine["candidates"].as_array().unwrap();
+        let pick = cands.iter().find(|c| c["text"].as_str().unwrap_or("").starts_with("move")).unwrap_or(&cands[0]);
+        let (status, r) = act(s.addr, &id, &t[side], pick["action"].clone()).await;
+        assert_eq!(status, 200, "{r}");
+        if side == 0 {
+            side0_acted += 1;
+            after = 0;
+            let me = look(s.addr, &id, Some(&t[0])).await;
+            lines_at_mark = me["log"].as_array().unwrap().len();
+            pieces_at_mark = me["view"]["pieces"].clone();
+        } else if side0_acted > 0 {
+            after += 1;
+        }
+        if side0_acted >= 3 && after >= 1 {
+            break;
+        }
+    }
+    assert!(side0_acted >= 3 && after >= 1, "side 1 acted after side 0's third action");
+    let me = look(s.addr, &id, Some(&t[0])).await;
+    let since = me["since"].clone();
+    // The pieces as side 0 saw them just after its last action; the lines after it are new.
+    assert_eq!(since["pieces"], pieces_at_mark);
+    let log = me["log"].as_array().unwrap();
+    let new = log.iter().filter(|l| l["n"].as_u64().unwrap() > since["n"].as_u64().unwrap()).count();
+    assert_eq!(new, log.len() - lines_at_mark, "the lines after its last action are those it has not seen");
+    assert!(new > 0);
+    assert_ne!(since["pieces"], me["view"]["pieces"], "the other side's moves since are told apart");
+    // The other side, and a spectator, are told their own (or nothing).
+    assert_eq!(look(s.addr, &id, None).await["since"], Value::Null);
+    // After a restart, the game rebuilt from the store tells the same.
+    s.task.abort();
+    let s = start(&db).await;
+    assert_eq!(look(s.addr, &id, Some(&t[0])).await["since"], since);
+    s.task.abort();
+}
+
+#[tokio::test]
 async fn a_replay_jumps_to_the_start_of_a_turn() {
     let db = temp_db("replay-turn");
     let s = start(&db).await;
