@@ -204,9 +204,11 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
   await u.waitForFunction(() => document.body.innerText.includes("looking as the Austrians see it"));
   assert.ok(!(await u.locator(".log").innerText()).includes(wing));
   // He adjusts a unit, with a reason; the player's log reads it as the umpire's.
-  await u.selectOption('select[aria-label="umpire action"]', "adjust");
-  await u.fill('input[aria-label="green counters"]', "2");
-  await u.fill('input[aria-label="reason"]', "they marched all night");
+  await u.selectOption('.umpireform select[name="kind"]', "adjust");
+  const adjust = u.locator(".umpireform fieldset", { has: u.locator("legend", { hasText: /^Adjust/ }) });
+  await adjust.locator('input[aria-label^="give: Green counters"]').check();
+  await adjust.locator('input[name="greens"]').fill("2");
+  await adjust.locator('input[name="reason"]').fill("they marched all night");
   await u.click('button[data-umpire-act="1"]');
   await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because they marched all night"), null, { timeout: 10000 });
   assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 greens, because they marched all night/);
@@ -991,22 +993,17 @@ test("every unit's name is readable at full view on every bundled battle, at its
   await page.goto(base);
   const names = await page.evaluate(async () => (await (await fetch("/api/scenarios")).json()).map((s) => s.name));
   assert.ok(names.length >= 13, names.join(", "));
-  const games = [];
+  const report = [];
   for (const name of names) {
+    // (The computers play on the server, one battle at a time, to its end: no battle goes on
+    // playing behind the tests that follow.)
     const g = await page.evaluate(async (scenario) => {
       const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario, players: ["heuristic", "heuristic"], seed: 3 }) });
       return r.json();
     }, name);
     assert.ok(g.id, JSON.stringify(g));
-    games.push([name, g.id]);
-  }
-  const report = [];
-  for (const [name, id] of games) {
-    // (The computers play on the server: wait until the battle is over or past its tenth turn.)
-    await page.waitForFunction(async (gid) => {
-      const g = await (await fetch(`/api/games/${gid}`)).json();
-      return g.outcome || g.view.turn > 10;
-    }, id, { timeout: 120000, polling: 500 });
+    const id = g.id;
+    await page.waitForFunction(async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).outcome, id, { timeout: 120000, polling: 250 });
     await page.goto(`${base}#/replay/${id}`);
     await page.reload();
     await page.waitForFunction(() => /action 0 of/.test(document.querySelector(".steplabel")?.textContent || "") && document.querySelector("svg.map"), null, { timeout: 10000 })
@@ -1078,4 +1075,118 @@ test("what the other side did is the server's word: after the computer's turn, a
   assert.match(summary, new RegExp(`the ${game.view.sides[1 - game.seat]} moved`, "i"));
   assert.ok(moved.some((u) => summary.includes(u)) || /more/.test(summary), summary);
   assert.deepEqual(errors, []);
+});
+
+test("En Avant's Game Control amends from the game page: the unit picked on the map, the list by side, the form kept after the act, and the players read it", async () => {
+  const u = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  u.on("pageerror", (e) => errors.push(e.message));
+  await u.goto(base);
+  const card = u.locator(".card", { has: u.locator('button[data-scenario="the-farm"]') });
+  await card.locator('select[data-me="the-farm"]').selectOption("umpire");
+  await card.locator('button[data-scenario="the-farm"]').click();
+  await u.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await u.waitForFunction(() => document.body.innerText.includes("You are the umpire"));
+  // The units are listed by side.
+  const groups = await u.locator('.umpireform select[aria-label="unit"] optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+  assert.ok(groups.length >= 2 && groups.every((l) => /^The |^Off the table$/.test(l)), groups.join(", "));
+  // He picks a unit by clicking it on the map: the form names it.
+  const piece = u.locator("svg.map .piece[data-unit]").nth(2);
+  const unit = await piece.getAttribute("data-unit");
+  await piece.click();
+  await u.waitForFunction((name) => {
+    const s = document.querySelector('.umpireform select[aria-label="unit"]');
+    return s && s.options[s.selectedIndex].text === name;
+  }, unit);
+  await u.selectOption('.umpireform select[name="status"]', "wavering");
+  await u.check('.umpireform input[name="disordered"]');
+  await u.fill('.umpireform input[name="reason"]', "a volley in the flank");
+  await u.click('button[data-umpire-act="1"]');
+  await u.waitForFunction((name) => document.querySelector(".log")?.innerText.includes(`Game Control: ${name} is now`), unit, { timeout: 10000 });
+  assert.doesNotMatch(await u.locator(".umpire").innerText(), /missing field|not an action/);
+  // The form keeps its values after the act.
+  assert.equal(await u.locator('.umpireform input[name="reason"]').inputValue(), "a volley in the flank");
+  assert.equal(await u.locator('.umpireform select[name="status"]').inputValue(), "wavering");
+  assert.deepEqual(errors, []);
+});
+
+test("Old Fritz's umpire moves and turns a unit by dragging it on the map, and the players read that the umpire moved it", async () => {
+  const u = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  u.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(u, "umpire");
+  await u.waitForFunction(() => document.body.innerText.includes("You are the umpire"));
+  const invite = await u.locator('.link[data-invite="0"]').innerText();
+  const p = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await p.goto(invite);
+  await p.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
+  // The player acts once (his baseline), then the umpire moves one of his battalions.
+  await ordersOf(p).first().click();
+  await p.waitForFunction(() => document.querySelector(".log")?.innerText.length > 0);
+  await u.selectOption('.umpireform select[name="kind"]', "adjust");
+  const piece = u.locator("svg.map .piece[data-unit]").first();
+  const unit = await piece.getAttribute("data-unit");
+  await piece.click();
+  await u.waitForSelector('[data-umpire-field="at"]');
+  assert.match(await u.locator('[data-umpire-field="at"]').innerText(), /drag it on the map/);
+  const box = await u.locator(`svg.map .piece[data-unit="${unit}"]`).first().boundingBox();
+  await u.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await u.mouse.down();
+  await u.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2 + 40, { steps: 6 });
+  await u.mouse.up();
+  await u.waitForFunction(() => /moved to [\d.]+, [\d.]+/.test(document.querySelector('[data-umpire-field="at"]')?.innerText || ""));
+  // And turns it by the knob in front of it.
+  const knob = await u.locator("svg.map .turnknob").first().boundingBox();
+  await u.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
+  await u.mouse.down();
+  await u.mouse.move(knob.x + knob.width / 2 + 60, knob.y + knob.height / 2 + 60, { steps: 6 });
+  await u.mouse.up();
+  await u.waitForFunction(() => /facing .+ \(\d+°\)/.test(document.querySelector('[data-umpire-field="facing"]')?.innerText || ""));
+  const adjust = u.locator(".umpireform fieldset", { has: u.locator("legend", { hasText: /^Adjust/ }) });
+  await adjust.locator('input[name="reason"]').fill("lost in the fog");
+  await u.click('button[data-umpire-act="1"]');
+  await u.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because lost in the fog") || document.querySelector(".error")?.innerText, null, { timeout: 10000 });
+  assert.equal(await u.locator(".error").first().innerText(), "", "the umpire's act is taken");
+  await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because lost in the fog"), null, { timeout: 10000 });
+  await p.reload();
+  await p.waitForFunction((name) => /the umpire moved/i.test(document.querySelector(".summary")?.innerText || "") && document.querySelector(".summary").innerText.includes(name), unit, { timeout: 10000 });
+  assert.doesNotMatch(await p.locator(".summary").first().innerText(), new RegExp(`Prussians moved[^.]*${unit}`));
+  assert.deepEqual(errors, []);
+});
+
+test("a page whose live channel is refused (too many watchers from one address) still hears the other side, by asking every few seconds", async () => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  // Another tab of this address holds every watcher the server allows one address.
+  const filler = await ctx.newPage();
+  await filler.goto(base);
+  const held = await filler.evaluate(async () => {
+    const g = await (await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "hochdorf-mill", players: ["heuristic", "heuristic"], seed: 9 }) })).json();
+    window.sockets = [];
+    for (let i = 0; i < 40; i++) {
+      const s = new WebSocket(`ws://${location.host}/api/games/${g.id}/ws`);
+      const ok = await new Promise((r) => { s.onopen = () => { s.send("{}"); r(true); }; s.onerror = () => r(false); s.onclose = () => r(false); });
+      if (ok) window.sockets.push(s); else break;
+    }
+    // (Earlier tests' pages may hold some already: the loop stops at the first refused.)
+    return window.sockets.length < 40;
+  });
+  assert.ok(held, "the address's watchers are all taken");
+  // Two people: the second's invitation opened in this page; the first acts in another context.
+  const a = await (await browser.newContext()).newPage();
+  await newRidge(a);
+  await a.waitForSelector('.link[data-invite="1"]');
+  const invite = await a.locator('.link[data-invite="1"]').innerText();
+  await page.goto(invite);
+  await page.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
+  assert.equal(await page.locator(".choice").count(), 0, "not the Austrians' turn yet");
+  // The Prussians end their orders: the Austrians' page hears that it is their turn.
+  await a.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  await a.locator(".choice", { hasText: /^end / }).first().click();
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0, null, { timeout: 15000 });
+  assert.deepEqual(errors, []);
+  await filler.evaluate(() => window.sockets.forEach((s) => s.close()));
 });

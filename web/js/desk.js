@@ -18,13 +18,17 @@ const AVERAGE = [/\b(standard|average)\b/i, /\b(regular|ordinary)\b/i];
 /**
  * A form for `schema` (JSON Schema, as schemars writes it): returns the element and a function
  * that reads the value back. Objects become fieldsets, enumerations selects, optional values a
- * labelled box that opens their form.
+ * labelled box that opens their form, a value one kind of several (tagged by a one-key object
+ * or by a `kind`) a choice of kind. `field(name, schema, description, initial)`, if given, may
+ * make a field of its own ({node, get}) for any property by name (or return null).
  */
-export function formFor(schema, root, name = "", description = "", initial = undefined) {
+export function formFor(schema, root, name = "", description = "", initial = undefined, field = null) {
   const deref = (s) => (s && s.$ref ? root.$defs[s.$ref.split("/").pop()] : s);
   const own = schema && schema.description;
   schema = deref(schema);
   description = own || description || schema.description || "";
+  const custom = field && name ? field(name, schema, description, initial) : null;
+  if (custom) return custom;
   const optionalOf = (s) => {
     if (s.anyOf && s.anyOf.length === 2) return s.anyOf.find((x) => x.type !== "null");
     if (Array.isArray(s.type) && s.type.includes("null")) return { ...s, type: s.type.find((t) => t !== "null"), default: undefined };
@@ -32,7 +36,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
   };
   const inner = optionalOf(schema);
   if (inner) {
-    const sub = formFor(inner, root, name, description, initial ?? undefined);
+    const sub = formFor(inner, root, name, description, initial ?? undefined, field);
     const on = el("input", { type: "checkbox", "aria-label": `give: ${labelOf(description, name)}`, checked: initial !== undefined && initial !== null });
     const box = el("span", { class: "optional" }, el("label", { class: "give" }, on, " give"), " ", sub.node);
     sub.node.style.display = on.checked ? "" : "none";
@@ -48,8 +52,23 @@ export function formFor(schema, root, name = "", description = "", initial = und
       const d = deref(o);
       const k = Object.keys(d.properties)[0];
       const example = (Array.isArray(initial) ? initial : initial ? [initial] : []).find((x) => x && typeof x === "object" && k in x);
-      return { k, form: formFor(d.properties[k], root, k, "", example ? example[k] : undefined), what: d.description };
+      return { k, form: formFor(d.properties[k], root, k, d.description || "", example ? example[k] : undefined, field), what: d.description };
     }) : null;
+  // One of several kinds told by a `kind` (Game Control's amendments): a choice of kind, and the
+  // chosen kind's form (which gives the kind back).
+  const tagOf = (o) => { const d = deref(o); return d && d.type === "object" && d.properties && d.properties.kind && "const" in d.properties.kind ? d.properties.kind.const : null; };
+  const tagged = !kinds && schema.oneOf && schema.oneOf.every((o) => tagOf(o) !== null) ? schema.oneOf.map((o) => {
+    const k = tagOf(o);
+    return { k, form: formFor(deref(o), root, "", "", initial && initial.kind === k ? initial : undefined, field), what: deref(o).description };
+  }) : null;
+  if (tagged) {
+    const sel = el("select", { name: name || "kind", "aria-label": "what to do" },
+      tagged.map(({ k, what }) => el("option", { value: k, selected: initial && initial.kind === k }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
+    const show = () => tagged.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
+    sel.addEventListener("change", show);
+    show();
+    return { node: el("div", {}, sel, tagged.map(({ form }) => form.node)), get: () => tagged.find(({ k }) => k === sel.value).form.get(), kind: () => sel.value };
+  }
   if (kinds) {
     const first = (Array.isArray(initial) ? initial[0] : initial);
     const chosen = first && typeof first === "object" ? Object.keys(first)[0] : null;
@@ -61,6 +80,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
     return {
       node: el("div", {}, sel, kinds.map(({ form }) => form.node)),
       get: () => { const c = kinds.find(({ k }) => k === sel.value); return { [c.k]: c.form.get() }; },
+      kind: () => sel.value,
     };
   }
   const choices = schema.oneOf && schema.oneOf.every((o) => "const" in o) ? schema.oneOf.map((o) => [o.const, o.description || String(o.const)])
@@ -76,13 +96,15 @@ export function formFor(schema, root, name = "", description = "", initial = und
     const fields = Object.entries(schema.properties).map(([k, sub]) => {
       const d = deref(sub) || {};
       const what = sub.description || d.description || "";
-      const f = formFor(sub, root, k, what, initial && typeof initial === "object" ? initial[k] : undefined);
+      // (A constant, such as the tag of a kind, is not asked for.)
+      if (d && "const" in d) return { k, f: { node: null, get: () => d.const }, row: null };
+      const f = formFor(sub, root, k, what, initial && typeof initial === "object" ? initial[k] : undefined, field);
       const nested = (d.type === "object" && d.properties) || f.node.tagName === "FIELDSET";
       const row = nested ? f.node
         : el("label", { class: "field", title: what ? `${k}: ${what}` : k }, el("span", { class: "fname" }, labelOf(what, k)), f.node);
       return { k, f, row };
     });
-    const node = el("fieldset", {}, name ? el("legend", { title: description }, labelOf(description, name)) : null, fields.map((x) => x.row));
+    const node = el("fieldset", {}, name ? el("legend", { title: description }, labelOf(description, name)) : null, fields.map((x) => x.row).filter(Boolean));
     return { node, get: () => Object.fromEntries(fields.map(({ k, f }) => [k, f.get()]).filter(([, v]) => v !== null && v !== "")) };
   }
   if (schema.type === "array") {
@@ -90,7 +112,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
     const items = [];
     const list = el("div", { class: "items" });
     const addItem = (value) => {
-      const f = formFor(schema.items, root, `${name} ${items.length + 1}`, "", value);
+      const f = formFor(schema.items, root, `${name} ${items.length + 1}`, "", value, field);
       const entry = { f };
       const remove = el("button", { class: "plain", type: "button", onclick: () => { items.splice(items.indexOf(entry), 1); row.remove(); } }, "remove");
       const row = el("div", { class: "item" }, f.node, remove);

@@ -3,6 +3,7 @@
 
 import { el, api, post, auth, held, roleKey, words, bearing } from "./util.js";
 import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces } from "./map.js";
+import { formFor } from "./desk.js";
 
 // The action's JSON with its last place (an `[x, y]` pair) put at `point`: a copy.
 function withLastPoint(action, point) {
@@ -33,6 +34,7 @@ export function showGame(main, id) {
   let socket = null;
   let retry = 1000;
   let opened = false;
+  let polling = null; // asking for news every few seconds while the live channel is down
   let busy = false;
   let chosen = null; // a role picked by hand, when this browser holds several
   let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
@@ -84,6 +86,9 @@ export function showGame(main, id) {
   let pressed = null; // a press on a unit, still held, that selected it (it may become a drag)
   const offsets = new Map(); // a deployment in hand: each unit placed otherwise → how far it was moved
   let deployNote = null; // what the rules said of the last unit placed
+  // The umpire's form as he left it (kept across drawings and after an act): its values, with
+  // the place and facing he gave by dragging the unit on the map.
+  const umpireDraft = { value: undefined, unit: null, at: null, facing: null };
   // `news`: asked for by the live channel — the same game again is not redrawn (a redraw would
   // cut the slide short); asked for by a person (a hand-over, a look as), it always is.
   async function refresh(news = false) {
@@ -219,6 +224,12 @@ export function showGame(main, id) {
     const pick = (u, e) => {
       if (selected === u) return;
       selected = u;
+      // The umpire's form is about the unit he picks on the map (a new unit: no place or facing yet).
+      if (g.role === "umpire" && u && g.umpire_units && g.umpire_units.includes(u)) {
+        umpireDraft.unit = g.umpire_units.indexOf(u);
+        umpireDraft.at = null;
+        umpireDraft.facing = null;
+      }
       proposal = null;
       placeChoices = null;
       pressed = e && e.buttons ? { x: e.clientX, y: e.clientY } : null;
@@ -331,8 +342,22 @@ export function showGame(main, id) {
         if (last) render(last.g, last.key);
       },
     } : null;
+    // The umpire places and turns the unit of his form by dragging it on the map (no typing).
+    const umpireMoves = g.role === "umpire" && !g.outcome && g.umpire_schema && selected
+      && JSON.stringify(g.umpire_schema).includes('"facing"') && g.umpire_units && g.umpire_units.indexOf(selected) === umpireDraft.unit;
+    const umpireAt = umpireMoves ? origin() : null;
+    const umpireDrag = umpireMoves ? {
+      check: async () => ({ legal: true, text: "the umpire may put it here" }),
+      drop: (p) => { umpireDraft.at = p.map((c) => Math.round(c * 100) / 100); if (last) render(last.g, last.key); },
+      click: (p) => { umpireDraft.at = p.map((c) => Math.round(c * 100) / 100); if (last) render(last.g, last.key); },
+    } : null;
+    const umpireTurn = umpireMoves && umpireAt ? {
+      at: umpireDraft.at || umpireAt,
+      facing: umpireDraft.facing ?? v.pieces.find((p) => p.unit === selected && typeof p.facing === "number")?.facing ?? 0,
+      set: (deg) => { umpireDraft.facing = Math.round(((deg % 360) + 360) % 360); if (last) render(last.g, last.key); },
+    } : null;
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag, press: pressed, turn, deploy, onMany });
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
     if (proposal && proposal.unit !== selected) proposal = null;
@@ -355,8 +380,13 @@ export function showGame(main, id) {
     // What changed since the last drawing, in a line.
     if (before) {
       const moved = movedUnits(before, v);
-      const bySide = v.sides.map((s, i) => [...moved.keys()].filter((u) => v.pieces.find((p) => p.unit === u)?.side === i));
-      const parts = bySide.map((us, i) => (us.length ? `the ${v.sides[i]} moved ${words(us.length > 4 ? [...us.slice(0, 3), `${us.length - 3} more`] : us)}` : null)).filter(Boolean);
+      // A unit the umpire (Game Control) moved or turned since is his, not its side's.
+      const fresh = g.log.slice(Math.max(seenLog, 0)).map((l) => l.text).filter((t) => /^(the umpire|game control)\b/i.test(t));
+      const byUmpire = [...moved.keys()].filter((u) => fresh.some((t) => t.includes(u)));
+      const some = (us) => words(us.length > 4 ? [...us.slice(0, 3), `${us.length - 3} more`] : us);
+      const bySide = v.sides.map((s, i) => [...moved.keys()].filter((u) => !byUmpire.includes(u) && v.pieces.find((p) => p.unit === u)?.side === i));
+      const parts = [...(byUmpire.length ? [`the umpire moved ${some(byUmpire)}`] : []),
+        ...bySide.map((us, i) => (us.length ? `the ${v.sides[i]} moved ${some(us)}` : null)).filter(Boolean)];
       const lines = g.log.length - seenLog;
       summary.textContent = `${parts.length ? `${parts.join("; ")}. ` : ""}${lines > 0 ? `${lines} new line${lines === 1 ? "" : "s"} in the account (marked).` : ""}`;
       summary.textContent = summary.textContent.charAt(0).toUpperCase() + summary.textContent.slice(1);
@@ -528,30 +558,43 @@ export function showGame(main, id) {
           try { await post(`/api/games/${id}/release`, {}, roles().umpire); await refresh(); } catch (e) { problem.textContent = e.message; }
         } }, "release the results")));
     }
-    if (g.umpire_units && !g.outcome) {
-      const unit = el("select", { "aria-label": "unit" }, g.umpire_units.map((n, i) => el("option", { value: String(i) }, n)));
-      const kind = el("select", { "aria-label": "umpire action" },
-        el("option", { value: "advantage" }, "grant a tactical advantage"),
-        el("option", { value: "adjust" }, "adjust, move or turn the unit"));
-      const num = (label, attrs = {}) => el("input", { type: "number", "aria-label": label, placeholder: label, ...attrs });
-      const value = num("advantage (0 to 3)", { min: 0, max: 3, value: 1 });
-      const figures = num("figures"), greens = num("green counters", { min: 0 });
-      const x = num("x"), y = num("y"), facing = num("facing (°)");
-      const steady = el("input", { type: "checkbox", "aria-label": "back in good order" });
-      const reason = el("input", { type: "text", "aria-label": "reason", placeholder: "why (every player reads it)", size: 30 });
-      const adv = el("div", {}, "Advantage: ", value);
-      const adj = el("div", { hidden: true }, figures, greens, el("label", {}, steady, " back in good order"), el("div", {}, "Put at ", x, y, " facing ", facing));
-      kind.addEventListener("change", () => { adv.hidden = kind.value !== "advantage"; adj.hidden = kind.value !== "adjust"; });
-      const opt = (input) => (input.value === "" ? undefined : Number(input.value));
-      const go = el("button", { "data-umpire-act": "1", onclick: () => {
-        const u = Number(unit.value);
-        if (kind.value === "advantage") return send({ advantage: { unit: u, value: Number(value.value), reason: reason.value } });
-        const a = { unit: u, figures: opt(figures), greens: opt(greens), steady: steady.checked, reason: reason.value };
-        if (x.value !== "" || y.value !== "") a.at = [opt(x), opt(y)];
-        if (facing.value !== "") a.facing = opt(facing);
-        return send({ adjust: a });
-      } }, "Act as the umpire");
-      parts.push(el("div", {}, unit, " ", kind), adv, adj, el("div", {}, reason, " ", go));
+    if (g.umpire_units && g.umpire_schema && !g.outcome) {
+      // The form from the rule set's own description of the umpire's actions: the unit picked on
+      // the map (or from the list, by side), placed and turned by dragging it there.
+      const sideOf = new Map(v.pieces.filter((p) => p.unit).map((p) => [p.unit, p.side]));
+      const field = (name) => {
+        if (name === "unit") {
+          const groups = [...v.sides.map((s, i) => [`The ${s}`, i]), ["Off the table", null]].map(([label, side]) => {
+            const units = g.umpire_units.map((n, i) => [n, i]).filter(([n]) => (side === null ? !sideOf.has(n) : sideOf.get(n) === side));
+            return units.length ? el("optgroup", { label }, units.map(([n, i]) => el("option", { value: String(i), selected: i === umpireDraft.unit }, n))) : null;
+          }).filter(Boolean);
+          const sel = el("select", { "aria-label": "unit", name: "unit" }, groups);
+          if (umpireDraft.unit === null) umpireDraft.unit = Number(sel.value);
+          sel.addEventListener("change", () => {
+            umpireDraft.unit = Number(sel.value);
+            umpireDraft.at = null;
+            umpireDraft.facing = null;
+            selected = g.umpire_units[umpireDraft.unit];
+            if (last) render(last.g, last.key);
+          });
+          return { node: el("span", {}, sel, el("span", { class: "quiet" }, " (or click it on the map)")), get: () => Number(sel.value) };
+        }
+        if (name === "at" || name === "facing") {
+          const val = umpireDraft[name];
+          const words = val === null ? (name === "at" ? "where it stands (drag it on the map to move it)" : "as it faces (turn it by the knob on the map)")
+            : name === "at" ? `moved to ${val[0].toFixed(1)}, ${val[1].toFixed(1)}` : `facing ${bearing(val)} (${val}°)`;
+          const clear = val === null ? null : el("button", { class: "plain", type: "button", onclick: () => { umpireDraft[name] = null; if (last) render(last.g, last.key); } }, "undo");
+          return { node: el("span", { class: `umpire-${name}`, "data-umpire-field": name }, words, " ", clear), get: () => umpireDraft[name] };
+        }
+        return null;
+      };
+      const form = formFor(g.umpire_schema, g.umpire_schema, "", "", umpireDraft.value, field);
+      // What he types is kept across drawings (the map's news redraws the page).
+      const keep = () => { try { umpireDraft.value = form.get(); } catch { /* half filled */ } };
+      form.node.addEventListener("input", keep);
+      form.node.addEventListener("change", keep);
+      const go = el("button", { "data-umpire-act": "1", onclick: () => { keep(); return send(form.get()); } }, "Act as the umpire");
+      parts.push(el("div", { class: "umpireform" }, form.node), el("div", {}, go));
     } else if (!g.outcome) {
       parts.push(el("div", { class: "quiet" }, "These rules give the umpire no actions of his own: he watches, with every secret in view."));
     }
@@ -577,6 +620,7 @@ export function showGame(main, id) {
     // Say who watches: the count it tells is of the actions this role may know of.
     socket.onopen = () => {
       retry = 1000;
+      if (polling) { clearInterval(polling); polling = null; }
       const again = opened;
       opened = true;
       const key = current(actor);
@@ -590,14 +634,16 @@ export function showGame(main, id) {
       try { ({ actions: n, held: heldNow } = JSON.parse(m.data)); } catch { /* refresh anyway */ }
       if (n !== shown || heldNow !== shownHeld) refresh(true);
     };
-    // Lost: try again, waiting longer each time (up to half a minute).
+    // Lost (or refused: too many watchers from one address): try again, waiting longer each
+    // time (up to half a minute), and meanwhile ask for news every few seconds.
     socket.onclose = () => {
       if (closed) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
+      polling ||= setInterval(() => { if (!closed) refresh(true); }, 3000);
     };
   }
   // Watch for news once the game is known to be there.
   refresh().then(() => connect());
-  return () => { closed = true; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+  return () => { closed = true; if (polling) clearInterval(polling); document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
 }

@@ -203,6 +203,14 @@ pub trait GameState: Clone + Send + 'static {
         None
     }
 
+    /// The umpire's actions as a JSON Schema (as `schemars` writes it), for a page to build the
+    /// umpire's form from: a field named `unit` is an index into [`Rules::umpire_units`], `at`
+    /// a place on the table and `facing` degrees clockwise from north. A value the form makes
+    /// is an action as [`Rules::Action`] reads it. The default: none.
+    fn umpire_schema(&self) -> Option<serde_json::Value> {
+        None
+    }
+
     /// The places `action` involves, in the view's coordinates and in order — where a unit is
     /// and where it would go, or who fires at whom — for drawing it over the map. The default:
     /// none (a page may look for places in the action's JSON instead).

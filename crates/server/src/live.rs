@@ -46,6 +46,8 @@ pub trait Live: Send + Sync {
     fn choose(&self, player: &str, seed: u64) -> Option<Value>;
     /// The units the umpire's actions name, by index, if the rules give the umpire actions.
     fn umpire_units(&self) -> Option<Vec<String>>;
+    /// The umpire's actions as a JSON Schema, if the rules give him any (for his form).
+    fn umpire_schema(&self) -> Option<Value>;
     /// The rule set's variant, if it has variants.
     fn variant(&self) -> Option<&'static str>;
     /// A copy.
@@ -150,6 +152,10 @@ where
 
     fn umpire_units(&self) -> Option<Vec<String>> {
         self.0.umpire_units()
+    }
+
+    fn umpire_schema(&self) -> Option<Value> {
+        self.0.umpire_schema()
     }
 
     fn variant(&self) -> Option<&'static str> {

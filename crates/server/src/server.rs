@@ -700,6 +700,7 @@ impl Server {
             "view": live.view(viewer),
             "candidates": candidates,
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
+            "umpire_schema": if role == Viewer::Umpire { g.live.umpire_schema() } else { None },
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "since": since(&g, role, looking, viewer),
             "log": log,

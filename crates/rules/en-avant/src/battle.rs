@@ -84,6 +84,26 @@ pub enum Action {
     },
 }
 
+/// Game Control's actions, for the umpire's form (a JSON Schema): each reads as the [`Action`]
+/// of the same kind (a test keeps them in step).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UmpireAction {
+    /// Amend a unit's status and order.
+    Amend {
+        /// The unit.
+        unit: u16,
+        /// Its status (a cavalry regiment's first line).
+        status: Status,
+        /// A cavalry regiment's second line's status.
+        second_status: Option<Status>,
+        /// Disordered.
+        disordered: bool,
+        /// Why (every player reads it).
+        reason: String,
+    },
+}
+
 impl Action {
     fn umpires(&self) -> bool {
         matches!(self, Action::Amend { .. })
@@ -1243,6 +1263,10 @@ impl GameState for Battle {
         Some(self.stat.unit_names.clone())
     }
 
+    fn umpire_schema(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(schemars::schema_for!(UmpireAction)).ok()
+    }
+
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         let at = |u: u16| self.units.get(usize::from(u)).map(|x| <[f64; 2]>::from(x.centre()));
         match action {
@@ -1294,6 +1318,39 @@ impl GameState for Battle {
             Action::Amend { unit, status, .. } => {
                 format!("Game Control: {} is {status}", self.name(usize::from(*unit)))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod umpire_form {
+    use super::{Action, UmpireAction};
+    use crate::tables::Status;
+
+    // What Game Control's form makes is an action the rules read, with the same values.
+    #[test]
+    fn game_controls_form_makes_actions_the_rules_read() {
+        let made = UmpireAction::Amend {
+            unit: 4,
+            status: Status::Wavering,
+            second_status: None,
+            disordered: true,
+            reason: "a flank".into(),
+        };
+        let read: Action = serde_json::from_value(serde_json::to_value(&made).unwrap()).unwrap();
+        assert_eq!(
+            read,
+            Action::Amend {
+                unit: 4,
+                status: Status::Wavering,
+                second_status: None,
+                disordered: true,
+                reason: "a flank".into()
+            }
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(UmpireAction)).unwrap().to_string();
+        for word in ["\"amend\"", "\"kind\"", "\"unit\"", "\"status\""] {
+            assert!(schema.contains(word), "{word} in {schema}");
         }
     }
 }

@@ -106,6 +106,42 @@ pub enum Action {
     EndOrders,
 }
 
+/// The umpire's actions, for his form (a JSON Schema): each reads as the [`Action`] of the same
+/// name (a test keeps them in step).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UmpireAction {
+    /// Grant a tactical advantage for a unit's close combats.
+    Advantage {
+        /// The unit.
+        unit: u16,
+        /// The advantage, 0 to 3.
+        #[schemars(range(min = 0, max = 3))]
+        value: u8,
+        /// Why (every player reads it).
+        reason: String,
+    },
+    /// Adjust, move or turn a unit.
+    Adjust {
+        /// The unit.
+        unit: u16,
+        /// Figures it has now (no more than at the start).
+        figures: Option<u16>,
+        /// Green counters it has now.
+        greens: Option<u8>,
+        /// Put back in good order.
+        steady: bool,
+        /// Where its centre is put.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        at: Option<[f64; 2]>,
+        /// Its facing, in degrees clockwise from north.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        facing: Option<f64>,
+        /// Why (every player reads it).
+        reason: String,
+    },
+}
+
 impl Action {
     /// Whether only the umpire takes it (a tactical advantage, an adjustment).
     pub fn is_umpires(&self) -> bool {
@@ -703,6 +739,10 @@ impl GameState for Battle {
         Some((0..self.units.len()).map(|i| self.name(i).to_string()).collect())
     }
 
+    fn umpire_schema(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(schemars::schema_for!(UmpireAction)).ok()
+    }
+
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         match action {
             Action::Order { wing, order } => {
@@ -780,5 +820,49 @@ mod tests {
         }
         assert!(bounds >= 10, "{bounds} bounds compared");
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod umpire_form {
+    use super::{Action, UmpireAction};
+
+    // What the umpire's form makes is an action the rules read, with the same values.
+    #[test]
+    fn the_umpires_form_makes_actions_the_rules_read() {
+        let made = [
+            UmpireAction::Advantage { unit: 2, value: 3, reason: "a ford".into() },
+            UmpireAction::Adjust {
+                unit: 1,
+                figures: Some(7),
+                greens: None,
+                steady: true,
+                at: Some([10.0, 20.0]),
+                facing: Some(90.0),
+                reason: "a wall".into(),
+            },
+        ];
+        let read: Vec<Action> =
+            made.iter().map(|m| serde_json::from_value(serde_json::to_value(m).unwrap()).unwrap()).collect();
+        assert!(matches!(&read[0], Action::Advantage { unit: 2, value: 3, reason } if reason == "a ford"));
+        match &read[1] {
+            Action::Adjust {
+                unit: 1,
+                figures: Some(7),
+                greens: None,
+                steady: true,
+                at: Some(p),
+                facing: Some(f),
+                ..
+            } => {
+                assert_eq!((p.x, p.y, *f), (10.0, 20.0, 90.0));
+            }
+            other => panic!("{other:?}"),
+        }
+        // The schema names both, each with its unit.
+        let schema = serde_json::to_value(schemars::schema_for!(UmpireAction)).unwrap().to_string();
+        for word in ["\"advantage\"", "\"adjust\"", "\"unit\"", "\"at\"", "\"facing\""] {
+            assert!(schema.contains(word), "{word} in {schema}");
+        }
     }
 }
