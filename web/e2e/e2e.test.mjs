@@ -1190,3 +1190,34 @@ test("a page whose live channel is refused (too many watchers from one address) 
   assert.deepEqual(errors, []);
   await filler.evaluate(() => window.sockets.forEach((s) => s.close()));
 });
+
+test("undo as Rally the Troops has it: a side takes back its own last actions (button or Ctrl+Z) while nothing was drawn and the decision is still his", async () => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(page);
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  assert.equal(await page.locator('button[data-undo="1"]').count(), 0, "nothing to take back yet");
+  const start = await logText(page);
+  // Two orders sent, then taken back one by the button and one by Ctrl+Z.
+  for (let i = 0; i < 2; i++) {
+    const before = await logText(page);
+    await ordersOf(page).first().click();
+    await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  }
+  const sent = await logText(page);
+  await page.click('button[data-undo="1"]');
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, sent);
+  const one = await logText(page);
+  assert.ok(one.length < sent.length, "the last order is gone from the log");
+  await page.locator("svg.map").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText === prev, start);
+  assert.equal(await page.locator('button[data-undo="1"]').count(), 0, "nothing left to take back");
+  // Ending the orders hands the decision on: there is no taking that back.
+  await ordersOf(page).first().click();
+  await page.waitForSelector('button[data-undo="1"]');
+  await page.locator(".choice", { hasText: /^end / }).first().click();
+  await page.waitForFunction(() => !document.querySelector('button[data-undo="1"]'));
+  assert.deepEqual(errors, []);
+});

@@ -35,6 +35,7 @@ export function showGame(main, id) {
   let retry = 1000;
   let opened = false;
   let polling = null; // asking for news every few seconds while the live channel is down
+  let undo = () => {}; // takes back this side's last action (set with each drawing)
   let busy = false;
   let chosen = null; // a role picked by hand, when this browser holds several
   let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
@@ -175,6 +176,22 @@ export function showGame(main, id) {
         // From here on, what the other side does is marked (until this side acts again).
         // (The server says where, once it has it; else the game as this action left it.)
         if (last && !last.g.since) { before = last.g.view; seenLog = last.g.log.length; }
+      } catch (e) {
+        err.textContent = e.message;
+      } finally {
+        busy = false;
+        enable(true);
+      }
+    };
+    undo = async () => {
+      if (busy || !last || !last.g.undo) return;
+      busy = true;
+      enable(false);
+      try {
+        await post(`/api/games/${id}/undo`, {}, token);
+        selected = null;
+        proposal = null;
+        await refresh();
       } catch (e) {
         err.textContent = e.message;
       } finally {
@@ -514,9 +531,12 @@ export function showGame(main, id) {
         deployNote ? el("div", { class: deployNote.ok ? "legal" : "refused" }, deployNote.text) : null,
         offsets.size ? el("button", { class: "plain", "data-deploy": "reset", onclick: () => { offsets.clear(); deployNote = null; render(g, key); } }, "put them back") : null) : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
+      // Undo, as Rally the Troops has it: the side's own last action, while nothing was drawn or
+      // shown since and the decision is still his (the server says when; Ctrl+Z too).
+      g.undo ? el("button", { class: "plain undo", "data-undo": "1", title: "take back your last action (Ctrl+Z): no die was thrown, no card drawn, nothing new shown", onclick: () => undo() }, "↶ take back my last action") : null,
       confirmBox,
       g.candidates.length ? el("label", { class: "quiet asktoggle" }, el("input", { type: "checkbox", "data-ask": "1", checked: localStorage.getItem("volley:confirm") === "1",
-        onchange: (e) => localStorage.setItem("volley:confirm", e.target.checked ? "1" : "0") }), " ask before sending a choice (no choice is taken back)") : null,
+        onchange: (e) => localStorage.setItem("volley:confirm", e.target.checked ? "1" : "0") }), " ask before sending a choice") : null,
       err].filter(Boolean));
     if (g.role === "umpire") umpireDesk(g, send);
     else umpireBox.replaceChildren();
@@ -610,6 +630,7 @@ export function showGame(main, id) {
   // Keys: Escape clears the selection.
   const onKey = (e) => {
     if (e.key === "Escape" && selected && last) { selected = null; render(last.g, last.key); }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z" && !(e.target instanceof HTMLInputElement)) { e.preventDefault(); undo(); }
   };
   document.addEventListener("keydown", onKey);
 

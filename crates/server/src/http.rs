@@ -113,6 +113,7 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/check", post(check))
+        .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/release", post(release))
         .route("/api/games/{id}/log", get(export))
@@ -265,6 +266,17 @@ async fn release(State(s): State<Server>, Path(id): Path<String>, headers: Heade
             .into_response();
     };
     blocking(move || s.release(&id, &token)).await
+}
+
+async fn undo(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return ApiError {
+            status: 401,
+            message: "only a side takes back its own action: its credential, please".into(),
+        }
+        .into_response();
+    };
+    blocking(move || s.undo(&id, &token)).await
 }
 
 async fn claim(State(s): State<Server>, Path(id): Path<String>, body: Body) -> Response {

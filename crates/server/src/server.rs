@@ -703,6 +703,7 @@ impl Server {
             "umpire_schema": if role == Viewer::Umpire { g.live.umpire_schema() } else { None },
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "since": since(&g, role, looking, viewer),
+            "undo": may_undo(&g, role),
             "log": log,
         }))
     }
@@ -810,6 +811,65 @@ impl Server {
         let game = self.game(id)?;
         let over = lock(&game)?.over();
         Ok(over)
+    }
+
+    /// The holder of a side's `token` takes back that side's last action, as Rally the Troops
+    /// allows: only while it is the game's last action, nothing was drawn for it (no die, no
+    /// card), it showed the side nothing new of the enemy nor the enemy anything new of the
+    /// side, and the side is still the one to act (the decision has not passed on). The action
+    /// leaves the game's history (the store, the log, the replay and the signed export never
+    /// had it), and watchers hear the count go back. Its number and the game's state after.
+    pub fn undo(&self, id: &str, token: &str) -> Result<Value, ApiError> {
+        let game = self.game(id)?;
+        let mut g = lock(&game)?;
+        let role = g.role(Some(token))?;
+        let Viewer::Side(side) = role else {
+            return Err(ApiError::new(403, "only a side takes back its own action"));
+        };
+        if g.over() {
+            return Err(ApiError::new(409, "the battle is over: nothing is taken back"));
+        }
+        if g.hold.is_some() {
+            return Err(ApiError::new(409, "the umpire is looking at the turn's results: nothing is taken back"));
+        }
+        let Some(last) = g.actions.last() else {
+            return Err(ApiError::new(409, "nothing has been done yet"));
+        };
+        let n = last.n;
+        let by: Actor = serde_json::from_value(last.by.clone()).map_err(ApiError::internal)?;
+        if by != Actor::Side(side) {
+            return Err(ApiError::new(409, "the last action is not yours: only your own last actions are taken back"));
+        }
+        if last.draws.as_array().is_some_and(|d| !d.is_empty()) {
+            return Err(ApiError::new(409, "dice were thrown or a card drawn for it: it stands"));
+        }
+        if g.live.actor() != Actor::Side(side) {
+            return Err(ApiError::new(409, "it passed the decision to the other side: it stands"));
+        }
+        let mut marks = [None, None];
+        let (before, log, seen) = rebuild_marked(&g.record, &g.actions, g.actions.len() - 1, &mut marks)?;
+        // Nothing new shown to anyone: the enemy's pieces as the side sees them, and the side's
+        // pieces as the enemy sees them, are as many as before.
+        let other = 1 - side.min(1);
+        let count = |live: &dyn Live, viewer: u8, of: u8| {
+            live.view(Viewer::Side(viewer)).pieces.iter().filter(|p| p.side == Some(of)).count()
+        };
+        let enemy_now = g.live.view(Viewer::Side(side)).pieces.into_iter().filter(|p| p.side == Some(other));
+        let enemy_before = before.view(Viewer::Side(side)).pieces.into_iter().filter(|p| p.side == Some(other));
+        let seen_more_of_enemy = serde_json::to_value(enemy_now.collect::<Vec<_>>()).map_err(ApiError::internal)?
+            != serde_json::to_value(enemy_before.collect::<Vec<_>>()).map_err(ApiError::internal)?;
+        if seen_more_of_enemy || count(g.live.as_ref(), other, side) > count(before.as_ref(), other, side) {
+            return Err(ApiError::new(409, "it showed something new: it stands"));
+        }
+        self.store.take_back(&g.record.id, n).map_err(ApiError::store)?;
+        g.live = before;
+        g.log = log;
+        g.seen = seen;
+        g.marks = marks;
+        g.actions.pop();
+        g.n = n - 1;
+        let _ = g.tx.send(g.counts());
+        Ok(json!({"undone": n, "actor": g.live.actor(), "actions": g.count(role)}))
     }
 
     /// Take `action` as the holder of `token`: a side when it must act, or the umpire (whose
@@ -1169,6 +1229,20 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
 
 /// A game rebuilt from its record: the state, what happened, and who may know of each action.
 type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
+
+/// Whether `role` may try to take back the game's last action: it is his side's, nothing was
+/// drawn for it, his side is still to act, and nothing is held or over ([`Server::undo`] also
+/// makes sure it showed nothing new).
+fn may_undo(g: &Game, role: Viewer) -> bool {
+    let Viewer::Side(side) = role else { return false };
+    g.hold.is_none()
+        && !g.over()
+        && g.live.actor() == Actor::Side(side)
+        && g.actions.last().is_some_and(|a| {
+            serde_json::from_value::<Actor>(a.by.clone()).ok() == Some(Actor::Side(side))
+                && a.draws.as_array().is_none_or(|d| d.is_empty())
+        })
+}
 
 /// For a side's player looking as himself: what he has missed since his own last action — its
 /// number among the actions he may know of (the log's lines numbered after it are new to him)

@@ -295,6 +295,65 @@ async fn a_side_is_told_what_happened_since_its_own_last_action_even_after_a_res
 }
 
 #[tokio::test]
+async fn a_side_takes_back_its_own_last_actions_where_nothing_was_drawn_or_passed_on() {
+    let db = temp_db("undo");
+    let s = start(&db).await;
+    // Old Fritz: a side's orders are sent one by one (no dice), then ended.
+    let (id, tokens) = new_game(s.addr, "mittelhof", ["human", "human"]).await;
+    let t0 = tokens[0].clone().unwrap();
+    let t1 = tokens[1].clone().unwrap();
+    let start_view = look(s.addr, &id, Some(&t0)).await;
+    assert_eq!(start_view["undo"], false, "nothing to take back yet");
+    let order = |g: &Value| {
+        g["candidates"].as_array().unwrap().iter().find(|c| c["text"].as_str().unwrap().starts_with("order")).unwrap()["action"].clone()
+    };
+    let (status, r) = act(s.addr, &id, &t0, order(&start_view)).await;
+    assert_eq!(status, 200, "{r}");
+    let after_one = look(s.addr, &id, Some(&t0)).await;
+    assert_eq!(after_one["undo"], true);
+    let (status, r) = act(s.addr, &id, &t0, order(&after_one)).await;
+    assert_eq!(status, 200, "{r}");
+    // The other side, a spectator and the umpire-less game: only the side itself takes back.
+    let (status, _) = http_as(s.addr, Some(&t1), "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, 409, "not the other side's action");
+    let (status, _) = http_as(s.addr, None, "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, 401);
+    // Two steps back: the game is as it began, and the actions are gone from its history.
+    for left in [1, 0] {
+        let (status, r) = http_as(s.addr, Some(&t0), "POST", &format!("/api/games/{id}/undo"), None).await;
+        assert_eq!(status, 200, "{r}");
+        assert_eq!(r["actions"], left);
+    }
+    let back = look(s.addr, &id, Some(&t0)).await;
+    assert_eq!(back["view"], start_view["view"]);
+    assert_eq!(back["log"], start_view["log"]);
+    assert_eq!(back["actions"], 0);
+    let (status, _) = http_as(s.addr, Some(&t0), "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, 409, "nothing left to take back");
+    // Ending the orders passes the decision on: it stands.
+    act(s.addr, &id, &t0, order(&back)).await;
+    let (status, r) = act(s.addr, &id, &t0, json!("end_orders")).await;
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = http_as(s.addr, Some(&t0), "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, 409, "{r}");
+    // After a restart the store has no trace of what was taken back.
+    s.task.abort();
+    let s = start(&db).await;
+    assert_eq!(look(s.addr, &id, Some(&t0)).await["actions"], 2);
+    s.task.abort();
+
+    // Itchy and Scratchy: the initiative is thrown with dice, so it stands.
+    let s = start(&temp_db("undo-dice")).await;
+    let (id, tokens) = new_game(s.addr, "hochdorf-mill", ["human", "human"]).await;
+    let t0 = tokens[0].clone().unwrap();
+    act(s.addr, &id, &t0, json!("throw")).await;
+    let (status, r) = http_as(s.addr, Some(&t0), "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(status, 409, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("dice"), "{r}");
+    s.task.abort();
+}
+
+#[tokio::test]
 async fn a_replay_jumps_to_the_start_of_a_turn() {
     let db = temp_db("replay-turn");
     let s = start(&db).await;

@@ -98,6 +98,9 @@ impl Store for Counting {
     fn append_action(&self, game: &str, action: &ActionRecord) -> Result<(), StoreError> {
         self.inner.append_action(game, action)
     }
+    fn take_back(&self, game: &str, n: u64) -> Result<(), StoreError> {
+        self.inner.take_back(game, n)
+    }
     fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError> {
         self.reads.fetch_add(1, Ordering::SeqCst);
         self.inner.game(id)

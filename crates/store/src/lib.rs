@@ -186,6 +186,9 @@ pub trait Store: Send + Sync {
     fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
     /// Keep an action; its number must be one more than the last one kept for the game.
     fn append_action(&self, game: &str, action: &ActionRecord) -> Result<(), StoreError>;
+    /// Take back action `n` of game `game`, which must be its last (else a conflict): a side's
+    /// undo, allowed only where nothing was drawn or revealed, leaves no trace in the history.
+    fn take_back(&self, game: &str, n: u64) -> Result<(), StoreError>;
     /// A game and all its actions, in order.
     fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError>;
     /// Every game, newest first.
@@ -329,6 +332,17 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn take_back(&self, game: &str, n: u64) -> Result<(), StoreError> {
+        let conn = self.conn()?;
+        let last: Option<i64> =
+            conn.query_row("SELECT MAX(n) FROM actions WHERE game = ?1", params![game], |r| r.get(0))?;
+        if last.map(|l| l as u64) != Some(n) {
+            return Err(StoreError::Conflict { game: game.to_string(), n });
+        }
+        conn.execute("DELETE FROM actions WHERE game = ?1 AND n = ?2", params![game, n as i64])?;
+        Ok(())
+    }
+
     fn game(&self, id: &str) -> Result<Option<(GameRecord, Vec<ActionRecord>)>, StoreError> {
         let conn = self.conn()?;
         let record: Option<String> =
@@ -458,6 +472,22 @@ mod tests {
             held: false,
             holding: false,
         }
+    }
+
+    #[test]
+    fn only_the_last_action_is_taken_back() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_game(&record("g")).unwrap();
+        for n in 1..=3 {
+            store.append_action("g", &action(n)).unwrap();
+        }
+        assert!(matches!(store.take_back("g", 2), Err(StoreError::Conflict { .. })), "not the last");
+        store.take_back("g", 3).unwrap();
+        let (_, actions) = store.game("g").unwrap().unwrap();
+        assert_eq!(actions.iter().map(|a| a.n).collect::<Vec<_>>(), vec![1, 2]);
+        // The next action takes the number again.
+        store.append_action("g", &action(3)).unwrap();
+        assert!(matches!(store.take_back("nothing", 1), Err(StoreError::Conflict { .. })));
     }
 
     #[test]
