@@ -23,6 +23,7 @@ macro_rules! input_bail {
 }
 
 mod calc;
+mod person;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -68,15 +69,23 @@ enum Command {
         #[arg(required = true)]
         files: Vec<String>,
     },
-    /// Fight a battle to the end with computer players and print its account.
+    /// Fight a battle to the end and print its account: computer players, or a person at the
+    /// terminal against the computer (--agents person,heuristic).
+    #[command(
+        after_help = "A person (--agents person,heuristic) is shown, at each of his decisions, the battle as his\n\
+side sees it and his choices numbered: he types a number, ? for help, or q to stop (Ctrl-D stops\n\
+too); the battle is then summed up as far as it went, and --log writes its log, which `volley\n\
+replay` rebuilds."
+    )]
     Play {
         /// Scenario file or bundled name.
         scenario: String,
         /// Seed: the same seed fights the same battle.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Agents for the first and second side, comma-separated: random, heuristic, or mcts
-        /// (mcts:500ms for a time a decision, mcts:2000 for iterations, mcts:200ms:2t for threads).
+        /// Who plays the first and second side, comma-separated: person (you, at the terminal),
+        /// random, heuristic, or mcts (mcts:500ms for a time a decision, mcts:2000 for
+        /// iterations, mcts:200ms:2t for threads).
         #[arg(long, default_value = "heuristic,heuristic")]
         agents: String,
         /// Write the battle's event log (JSON lines) here, to replay it later.
@@ -341,7 +350,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let run = PlayRun { src: &src, seed, names: &names, log, format, max_actions };
             let id = battle.id();
-            volley_server::with_battle!(battle, b => play(b, id, &run)?);
+            if names.iter().any(|n| n == person::PERSON) {
+                if format == Format::Json {
+                    input_bail!("--format json is for battles of computers alone: a person plays in words");
+                }
+                volley_server::with_battle!(battle, b => person::play(b, id, &run)?);
+            } else {
+                volley_server::with_battle!(battle, b => play(b, id, &run)?);
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { log, verbose, trace, key } => replay_log(&log, verbose, trace.as_deref(), key.as_deref()),
@@ -356,7 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let cfg = volley_sim::Config {
                 runs,
                 master_seed: seed,
-                agents: two_agents(&agents)?,
+                agents: two_agents(&agents, "sweep")?,
                 jobs,
                 max_actions: 1_000_000,
             };
@@ -454,6 +470,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if names.len() < 2 {
                 input_bail!("--agents takes two or more names separated by commas, such as random,heuristic");
             }
+            computers_only(&names, "tournament")?;
             use std::io::IsTerminal;
             let tty = std::io::stderr().is_terminal();
             let progress = |a: &str, b: &str, done: u64| {
@@ -522,7 +539,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let cfg = volley_sim::Config {
                 runs,
                 master_seed: seed,
-                agents: two_agents(&agents)?,
+                agents: two_agents(&agents, "simulate")?,
                 jobs,
                 max_actions: 1_000_000,
             };
@@ -699,20 +716,8 @@ struct PlayRun<'a> {
 
 fn play<B: Playable>(battle: B, ruleset: &str, run: &PlayRun<'_>) -> Result<()> {
     let PlayRun { src, seed, names, format, max_actions, .. } = *run;
-    let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed)
-        .map_err(|n| input!("unknown agent {n:?}: expected one of {}", volley_ai::AGENTS.join(", ")))?;
-    let header = Header {
-        format: FORMAT.to_string(),
-        ruleset: ruleset.to_string(),
-        variant: battle.variant().map(str::to_string),
-        scenario_path: src.path.clone(),
-        scenario_hash: src.hash(),
-        scenario: src.text.clone(),
-        seed,
-        agents: names.to_vec(),
-        seed_chosen: true,
-        draws: volley_core::log::DrawScheme::Sequential,
-    };
+    let mut agents: Vec<Box<dyn Agent<B>>> = volley_ai::seated(names, seed).map_err(|n| unknown_agent(&n))?;
+    let header = play_header(&battle, ruleset, src, seed, names);
     let refs: Vec<&mut dyn Agent<B>> = agents.iter_mut().map(|a| &mut **a as &mut dyn Agent<B>).collect();
     let mut runner = Runner::new(battle, header, refs);
     runner.keep_events = format == Format::Text;
@@ -789,12 +794,46 @@ fn sweep_point<B: Playable>(start: &B, cfg: &volley_sim::Config) -> Result<volle
     volley_sim::simulate(start, cfg, &|_| {}).map_err(|e| anyhow!("{e}"))
 }
 
-/// The two agents of `--agents`, one a side.
-fn two_agents(agents: &str) -> Result<[String; 2]> {
+/// The two agents of `--agents`, one a side, for `command` (which plays computers alone).
+fn two_agents(agents: &str, command: &str) -> Result<[String; 2]> {
     let names: Vec<String> = agents.split(',').map(|s| s.trim().to_string()).collect();
+    computers_only(&names, command)?;
     match names.as_slice() {
         [a, b] => Ok([a.clone(), b.clone()]),
         _ => input_bail!("--agents takes two names separated by a comma, such as heuristic,random"),
+    }
+}
+
+/// Refuse a person among the agents of `command`, which plays many battles of computers.
+fn computers_only(names: &[String], command: &str) -> Result<()> {
+    if names.iter().any(|n| n == person::PERSON) {
+        input_bail!(
+            "--agents: a person plays one battle, with `volley play SCENARIO --agents person,heuristic` (or in the \
+             browser: `volley serve`); `volley {command}` plays many battles of computers: {}",
+            volley_ai::AGENTS.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The error for an agent's name that is not one.
+fn unknown_agent(name: &str) -> anyhow::Error {
+    input!("unknown agent {name:?}: expected {} or one of {}", person::PERSON, volley_ai::AGENTS.join(", "))
+}
+
+/// The log's header for a battle `volley play` fights.
+fn play_header<B: Playable>(battle: &B, ruleset: &str, src: &Source, seed: u64, names: &[String]) -> Header {
+    Header {
+        format: FORMAT.to_string(),
+        ruleset: ruleset.to_string(),
+        variant: battle.variant().map(str::to_string),
+        scenario_path: src.path.clone(),
+        scenario_hash: src.hash(),
+        scenario: src.text.clone(),
+        seed,
+        agents: names.to_vec(),
+        seed_chosen: true,
+        draws: volley_core::log::DrawScheme::Sequential,
     }
 }
 
