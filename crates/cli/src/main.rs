@@ -237,7 +237,8 @@ volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
     },
     /// Serve the game in the browser: pick a battle, play it against the computer or a friend.
     #[command(after_help = "Open the address it prints in a browser. Games are kept in the database\n\
-(created if missing) and carry on after a restart.")]
+(created if missing) and carry on after a restart; each keeps its scenario's text, so a game of a\n\
+folder's battle plays on whatever becomes of the file.")]
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
@@ -245,6 +246,10 @@ volley resolve blown-away fight.json --draws \"Q 7\" --format json")]
         /// The SQLite file the games are kept in.
         #[arg(long, default_value = "volley.db")]
         db: PathBuf,
+        /// Offer this folder's scenarios (its *.toml files) beside the bundled ones, each checked
+        /// at the start: one that does not load is told on stderr (file:line:col) and left out.
+        #[arg(long, value_name = "DIR")]
+        scenarios: Option<PathBuf>,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -546,13 +551,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { addr, db } => {
+        Command::Serve { addr, db, scenarios } => {
+            let library = match &scenarios {
+                Some(dir) => folder_library(dir)?,
+                None => bundled::Library::default(),
+            };
             let store = volley_store::SqliteStore::open_exclusive(&db)
                 .with_context(|| format!("cannot open the game store {}", db.display()))?;
             let rt = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-            let served = rt.block_on(volley_server::serve(&addr, std::sync::Arc::new(store), |a| {
-                println!("volley is serving on http://{a}/ (games kept in {}); Ctrl-C stops it", db.display());
-            }));
+            let limits = volley_server::limits::Limits::default();
+            let served =
+                rt.block_on(volley_server::serve_offering(&addr, std::sync::Arc::new(store), limits, library, |a| {
+                    println!("volley is serving on http://{a}/ (games kept in {}); Ctrl-C stops it", db.display());
+                }));
             // Computer players still thinking are not waited for: every action is stored already.
             rt.shutdown_timeout(std::time::Duration::from_secs(2));
             served?;
@@ -617,6 +628,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The scenarios of folder `dir` (its `*.toml` files, by name) for the server to offer beside the
+/// bundled ones: each is checked, and one that does not load is told on stderr and left out.
+fn folder_library(dir: &std::path::Path) -> Result<bundled::Library> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| input!("--scenarios {}: cannot read the folder: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .collect();
+    paths.sort();
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for p in &paths {
+        let name = p.display().to_string();
+        match std::fs::read(p) {
+            Ok(bytes) => match Source::from_bytes(name, bytes) {
+                Ok(src) => files.push(src),
+                Err(d) => problems.push(d.to_string()),
+            },
+            Err(e) => problems.push(format!("{name}: cannot read it: {e}")),
+        }
+    }
+    let (library, more) = bundled::Library::with_files(files);
+    problems.extend(more);
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    let offered = library.list().len() - bundled::list().len();
+    println!(
+        "{offered} scenario{} from {} beside the bundled ones{}",
+        if offered == 1 { "" } else { "s" },
+        dir.display(),
+        if problems.is_empty() { String::new() } else { format!("; {} left out (above)", paths.len() - offered) }
+    );
+    Ok(library)
 }
 
 /// Read a scenario from a path or a bundled name.

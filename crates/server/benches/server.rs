@@ -22,6 +22,7 @@ fn game(name: &str) -> (Server, String, [String; 2], std::path::PathBuf) {
     let server = Server::new(Arc::new(store));
     let req = NewGame {
         scenario: name.into(),
+        scenario_text: None,
         players: vec!["human".into(), "human".into()],
         seed: Some(1),
         creator: Some(Creator::HotSeat),

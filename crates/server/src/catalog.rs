@@ -254,11 +254,11 @@ pub fn load(src: &volley_scenario::Source) -> Result<(&'static str, Box<dyn Live
     Ok((id, with_battle!(battle, b => Box::new(Erased(b)) as Box<dyn Live>)))
 }
 
-/// A bundled scenario for a list: name, rule set, variant, description.
+/// A scenario for a list (a card on the first page): name, rule set, variant, description.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Listed {
-    /// Short name.
-    pub name: &'static str,
+    /// Short name: a bundled scenario's, or a folder's file name without `.toml`.
+    pub name: String,
     /// Rule set id.
     pub ruleset: String,
     /// Variant, if any.
@@ -269,10 +269,19 @@ pub struct Listed {
     pub description: String,
     /// The sides' names (the armies), where the scenario names them.
     pub sides: Vec<String>,
+    /// The file it was read from (its name, without the folder), for a scenario not bundled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// Every bundled scenario, described.
 pub fn list() -> Vec<Listed> {
+    SCENARIOS.iter().filter_map(|b| listed(b.name, b.text, None)).collect()
+}
+
+/// A scenario's card from its text: its name in lists, what the file says of itself; `None` if
+/// its top-level keys do not read (a scenario that loads always reads).
+fn listed(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
     #[derive(serde::Deserialize)]
     struct Head {
         name: String,
@@ -288,20 +297,123 @@ pub fn list() -> Vec<Listed> {
     struct SideHead {
         name: String,
     }
-    SCENARIOS
-        .iter()
-        .filter_map(|b| {
-            let h: Head = toml_head(b.text)?;
-            Some(Listed {
-                name: b.name,
-                ruleset: h.ruleset,
-                variant: h.variant,
-                title: h.name,
-                description: h.description,
-                sides: h.sides.into_iter().map(|s| s.name).collect(),
-            })
+    let h: Head = toml_head(text)?;
+    Some(Listed {
+        name: name.to_string(),
+        ruleset: h.ruleset,
+        variant: h.variant,
+        title: h.name,
+        description: h.description,
+        sides: h.sides.into_iter().map(|s| s.name).collect(),
+        file: file.map(str::to_string),
+    })
+}
+
+/// A scenario's text checked as `volley check` checks it, and made into its card and its table
+/// before the battle, as a spectator sees it (the first page's picture). `name` is its name in
+/// lists; `src.path` names the file in diagnostics.
+///
+/// # Errors
+/// The scenario does not load: every problem, at its line and column.
+pub fn check(
+    name: &str,
+    src: &volley_scenario::Source,
+) -> Result<(Listed, volley_core::View), volley_scenario::Diagnostics> {
+    let (_, live) = load(src)?;
+    let file = std::path::Path::new(&src.path).file_name().map(|f| f.to_string_lossy().into_owned());
+    let card = listed(name, &src.text, file.as_deref()).ok_or_else(|| {
+        src.error_whole("the scenario loads, but its name, rule set, description or sides do not read")
+    })?;
+    Ok((card, live.view(volley_core::Viewer::Spectator)))
+}
+
+/// The scenarios a server offers: the bundled ones, and those of a folder
+/// (`volley serve --scenarios DIR`), each checked when the server starts. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Library {
+    extra: std::sync::Arc<Vec<Offered>>,
+}
+
+/// A scenario of a folder, checked.
+struct Offered {
+    card: Listed,
+    src: volley_scenario::Source,
+    view: volley_core::View,
+}
+
+/// A scenario a [`Library`] offers, found by its name.
+pub struct Found<'a> {
+    /// Its name in lists (stored with a game made of it).
+    pub name: &'a str,
+    /// Its path: a bundled scenario's in the repository, or the file's as the folder was given.
+    pub path: &'a str,
+    /// Its text.
+    pub text: &'a str,
+}
+
+impl Library {
+    /// The bundled scenarios and `files` (their paths and texts; a file is named in lists by
+    /// its name without the folder and `.toml`). Each file is checked as `volley check` checks
+    /// it: one that does not load, or whose name a bundled scenario or an earlier file has, is
+    /// left out, and its problems (`file:line:col: ...`) returned.
+    pub fn with_files(files: Vec<volley_scenario::Source>) -> (Library, Vec<String>) {
+        let mut extra: Vec<Offered> = Vec::new();
+        let mut problems = Vec::new();
+        for src in files {
+            let p = std::path::Path::new(&src.path);
+            let name = p.file_stem().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+            if name.is_empty() {
+                problems.push(src.error_whole("a file without a name").to_string());
+                continue;
+            }
+            if let Some(b) = find(&name) {
+                problems.push(
+                    src.error_whole(format!(
+                        "a bundled scenario is named {:?} ({}): rename the file to offer it",
+                        name, b.path
+                    ))
+                    .to_string(),
+                );
+                continue;
+            }
+            if extra.iter().any(|o| o.card.name == name) {
+                problems.push(src.error_whole(format!("another file is named {name:?}")).to_string());
+                continue;
+            }
+            match check(&name, &src) {
+                Ok((card, view)) => extra.push(Offered { card, src, view }),
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+        (Library { extra: std::sync::Arc::new(extra) }, problems)
+    }
+
+    /// Every scenario offered, described: the bundled ones, then the folder's.
+    pub fn list(&self) -> Vec<Listed> {
+        let mut all = list();
+        all.extend(self.extra.iter().map(|o| o.card.clone()));
+        all
+    }
+
+    /// The scenario offered as `name` (a bundled one's name or path, or a folder's file's name).
+    pub fn find(&self, name: &str) -> Option<Found<'_>> {
+        if let Some(b) = find(name) {
+            return Some(Found { name: b.name, path: b.path, text: b.text });
+        }
+        self.extra.iter().find(|o| o.card.name == name).map(|o| Found {
+            name: &o.card.name,
+            path: &o.src.path,
+            text: &o.src.text,
         })
-        .collect()
+    }
+
+    /// The table of the scenario offered as `name` before the battle, as a spectator sees it.
+    pub fn preview(&self, name: &str) -> Option<volley_core::View> {
+        match self.extra.iter().find(|o| o.card.name == name) {
+            Some(o) => Some(o.view.clone()),
+            None => preview(name),
+        }
+    }
 }
 
 /// A bundled scenario's table before the battle, as a spectator sees it (the first page's

@@ -3,10 +3,11 @@
 //! | method and path | what |
 //! |---|---|
 //! | `GET /` | the page (`web/`, embedded; its modules at `/js/{file}`) |
-//! | `GET /api/scenarios` | the bundled scenarios (name, rule set, title, description, the sides' names) |
-//! | `GET /api/scenarios/{name}/view` | a bundled scenario's table before the battle, as a spectator sees it |
+//! | `GET /api/scenarios` | the scenarios offered: the bundled ones and the server's folder's (name, rule set, title, description, the sides' names, the file) |
+//! | `GET /api/scenarios/{name}/view` | an offered scenario's table before the battle, as a spectator sees it |
+//! | `POST /api/scenarios/check` | `{"text", "name"?}`: a scenario's TOML checked → its card and table, or its problems with line and column |
 //! | `GET /api/games` | the stored games, but the private ones |
-//! | `POST /api/games` | a new game: `{"scenario", "players": [..2], "seed"?, "creator"?, "private"?, "hold_results"?}` → its id, the creator's credentials and an invitation for every other role |
+//! | `POST /api/games` | a new game: `{"scenario", "scenario_text"?, "players": [..2], "seed"?, "creator"?, "private"?, "hold_results"?}` → its id, the creator's credentials and an invitation for every other role |
 //! | `POST /api/games/{id}/release` | the umpire releases the turn's results he holds |
 //! | `POST /api/games/{id}/claim` | `{"invitation"}` → that role's credential, once |
 //! | `GET /api/games/{id}?view_as=S` | the game as the credential's holder sees it (a spectator without one; the umpire may look as side S), with its choices when it must act |
@@ -107,7 +108,8 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/favicon.ico", get(|| async { page("image/svg+xml", ICON) }))
         .route("/favicon.svg", get(|| async { page("image/svg+xml", ICON) }))
         .route("/js/{file}", get(module))
-        .route("/api/scenarios", get(|| async { ok(json!(catalog::list())) }))
+        .route("/api/scenarios", get(|s: State<Server>| async move { ok(json!(s.library().list())) }))
+        .route("/api/scenarios/check", post(check_scenario))
         .route("/api/scenarios/{name}/view", get(scenario_view))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_view))
@@ -150,11 +152,46 @@ async fn module(Path(file): Path<String>) -> Response {
     }
 }
 
-async fn scenario_view(Path(name): Path<String>) -> Response {
+async fn scenario_view(State(s): State<Server>, Path(name): Path<String>) -> Response {
     blocking(move || {
-        let view = catalog::preview(&name)
-            .ok_or_else(|| ApiError { status: 404, message: format!("no bundled scenario is named {name:?}") })?;
+        let view = s
+            .library()
+            .preview(&name)
+            .ok_or_else(|| ApiError { status: 404, message: format!("no scenario here is named {name:?}") })?;
         serde_json::to_value(view).map_err(|e| ApiError { status: 500, message: e.to_string() })
+    })
+    .await
+}
+
+/// `{"text", "name"?}`: a scenario's text checked as `volley check` checks it (`name`, its
+/// file's name, names it in the diagnostics) → `{"ok": true, "scenario": card, "view"}`, or
+/// `{"ok": false, "diagnostics": [{"file", "line", "col", "message"}]}`.
+async fn check_scenario(body: Body) -> Response {
+    let v = match body_json(body).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let Some(text) = v.get("text").and_then(Value::as_str).map(str::to_string) else {
+        return ApiError::bad("expected {\"text\": \"...the scenario's TOML...\", \"name\"?: \"my-battle.toml\"}")
+            .into_response();
+    };
+    let name = v.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty());
+    let name = name.unwrap_or("scenario.toml").to_string();
+    blocking(move || {
+        let src = volley_scenario::Source::new(name.as_str(), text);
+        match catalog::check(&name, &src) {
+            Ok((card, view)) => Ok(json!({"ok": true, "scenario": card, "view": view})),
+            Err(e) => {
+                let diagnostics: Vec<Value> =
+                    e.0.iter()
+                        .map(|d| {
+                            let message = volley_scenario::shorten(&d.message);
+                            json!({"file": d.path, "line": d.line, "col": d.col, "message": message})
+                        })
+                        .collect();
+                Ok(json!({"ok": false, "diagnostics": diagnostics}))
+            }
+        }
     })
     .await
 }

@@ -1,7 +1,8 @@
 //! volley in the browser: an HTTP and WebSocket server (axum) that keeps games of every rule set
 //! in a [`volley_store::Store`] and serves the page in `web/`, embedded in the binary.
 //!
-//! * [`catalog`] — the bundled scenarios, and loading any scenario into a game of its rule set.
+//! * [`catalog`] — the bundled scenarios and the others a server offers (a folder's), and loading
+//!   any scenario into a game of its rule set.
 //! * [`live`] — a game of any rule set behind one object-safe trait.
 //! * [`Server`] — the games: creating them, acting for a seat, computer players, rebuilding a
 //!   game from its stored actions after a restart.
@@ -66,11 +67,23 @@ pub async fn serve_with(
     limits: limits::Limits,
     ready: impl FnOnce(std::net::SocketAddr),
 ) -> Result<(), ServeError> {
+    serve_offering(addr, store, limits, catalog::Library::default(), ready).await
+}
+
+/// [`serve_with`], offering `library`'s scenarios for new games: the bundled ones and a
+/// folder's (`volley serve --scenarios DIR`).
+pub async fn serve_offering(
+    addr: &str,
+    store: std::sync::Arc<dyn volley_store::Store>,
+    limits: limits::Limits,
+    library: catalog::Library,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|error| ServeError::Bind { addr: addr.to_string(), error })?;
     let local = listener.local_addr()?;
-    let server = Server::new(store);
+    let server = Server::new(store).offering(library);
     server.resume_all();
     ready(local);
     let app = router(server, limits::Gate::new(limits));

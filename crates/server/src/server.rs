@@ -72,8 +72,15 @@ pub enum Creator {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// A bundled scenario's name.
+    /// The scenario's name: a bundled one's or one of the server's folder's
+    /// ([`catalog::Library`]); with `scenario_text`, a name for it in lists (its file's name;
+    /// default: the scenario's own `name`).
+    #[serde(default)]
     pub scenario: String,
+    /// A scenario's whole text (TOML), played instead of a named one: checked as `volley check`
+    /// checks it, and kept with the game.
+    #[serde(default)]
+    pub scenario_text: Option<String>,
     /// Who plays each side: `human`, `random`, `heuristic` or `mcts` (the search player, 200 ms a decision).
     pub players: Vec<String>,
     /// The seed of the dice and cards, for a practice or analysis game (shown as such). Without
@@ -96,6 +103,9 @@ pub struct NewGame {
     #[serde(default)]
     pub umpire: bool,
 }
+
+/// The longest name a game made from a scenario's text may give it (`NewGame::scenario`).
+pub const SCENARIO_NAME_LONGEST: usize = 200;
 
 /// The players a seat may have.
 pub const PLAYERS: [&str; 4] = ["human", "random", "heuristic", "mcts"];
@@ -346,6 +356,8 @@ pub struct Server {
     store: Arc<dyn Store>,
     games: Arc<Mutex<Games>>,
     thinking: Arc<Thinking>,
+    /// The scenarios offered: the bundled ones, and a folder's.
+    library: catalog::Library,
 }
 
 /// The computer players' work: games waiting for a computer's decision, taken one decision at a
@@ -399,7 +411,24 @@ impl Server {
     /// memory while they are idle: games being played, thought about or watched stay.
     pub fn with_memory_for(store: Arc<dyn Store>, games: usize) -> Self {
         let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1) };
-        Server { store, games: Arc::new(Mutex::new(games)), thinking: Arc::new(Thinking::new()) }
+        Server {
+            store,
+            games: Arc::new(Mutex::new(games)),
+            thinking: Arc::new(Thinking::new()),
+            library: catalog::Library::default(),
+        }
+    }
+
+    /// This server, offering `library`'s scenarios (the bundled ones and a folder's) for new
+    /// games. A game keeps its scenario's text: it plays on whatever becomes of the file.
+    pub fn offering(mut self, library: catalog::Library) -> Self {
+        self.library = library;
+        self
+    }
+
+    /// The scenarios this server offers.
+    pub fn library(&self) -> &catalog::Library {
+        &self.library
     }
 
     /// How many games are in memory now.
@@ -436,8 +465,7 @@ impl Server {
     /// seat and for the umpire, each claimed once ([`Server::claim`]). Nobody but the claimer
     /// ever receives a seat's token.
     pub fn create(&self, req: &NewGame) -> Result<Value, ApiError> {
-        let bundled = catalog::find(&req.scenario)
-            .ok_or_else(|| ApiError::bad(format!("unknown scenario {:?}: see /api/scenarios", req.scenario)))?;
+        let (scenario_name, src) = self.scenario_of(req)?;
         if req.players.len() != 2 {
             return Err(ApiError::bad(format!("players: two, one a side; found {}", req.players.len())));
         }
@@ -483,7 +511,6 @@ impl Server {
         // An umpire only when asked for: an umpire's seat a side's player could claim himself
         // would let him see everything.
         let has_umpire = req.umpire || req.hold_results || creator == Creator::Umpire;
-        let src = Source::new(bundled.path, bundled.text);
         let (ruleset, _) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
         let seed = match req.seed {
             Some(s) => s,
@@ -506,8 +533,8 @@ impl Server {
         let record = GameRecord {
             id: secret(8)?,
             ruleset: ruleset.to_string(),
-            scenario_name: bundled.name.to_string(),
-            scenario: bundled.text.to_string(),
+            scenario_name,
+            scenario: src.text.clone(),
             seed,
             seats,
             created: now(),
@@ -562,6 +589,34 @@ impl Server {
             "umpire": record.umpire.is_some(),
             "seed": seed_info(&record, false),
         }))
+    }
+
+    /// A new game's scenario: its name in lists and its text, from the scenarios offered or
+    /// from the text sent (checked: a scenario that does not load is refused with every
+    /// problem at its line and column, the file named as `scenario` names it).
+    fn scenario_of(&self, req: &NewGame) -> Result<(String, Source), ApiError> {
+        let Some(text) = &req.scenario_text else {
+            let found = self
+                .library
+                .find(&req.scenario)
+                .ok_or_else(|| ApiError::bad(format!("unknown scenario {:?}: see /api/scenarios", req.scenario)))?;
+            return Ok((found.name.to_string(), Source::new(found.path, found.text)));
+        };
+        let label = req.scenario.trim();
+        if self.library.find(label).is_some() {
+            return Err(ApiError::bad(format!(
+                "scenario: {label:?} names a scenario this server offers; name the scenario sent otherwise (its file's name)"
+            )));
+        }
+        if label.chars().count() > SCENARIO_NAME_LONGEST {
+            return Err(ApiError::bad(format!(
+                "scenario: a name of at most {SCENARIO_NAME_LONGEST} characters for the scenario sent"
+            )));
+        }
+        let src = Source::new(if label.is_empty() { "scenario.toml" } else { label }, text.as_str());
+        let (card, _) =
+            catalog::check(label, &src).map_err(|e| ApiError::bad(format!("the scenario does not load:\n{e}")))?;
+        Ok((if label.is_empty() { card.title } else { label.to_string() }, src))
     }
 
     /// Claim an invitation to game `id`: the first to present `code` gets the role's credential;

@@ -19,6 +19,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
     // The server's own seed, secret while the game lasts.
     let req = NewGame {
         scenario: "attack-on-the-ridge".into(),
+        scenario_text: None,
         players: vec!["human".into(), "human".into()],
         seed: None,
         creator: Some(Creator::HotSeat),

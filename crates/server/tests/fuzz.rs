@@ -126,6 +126,7 @@ fn mutated_scenarios_situations_and_actions_are_refused_clearly_never_with_a_pan
     ] {
         let req = NewGame {
             scenario: scenario.into(),
+            scenario_text: None,
             players: vec!["human".into(), "human".into()],
             seed: Some(seed),
             creator: Some(Creator::HotSeat),

@@ -21,6 +21,7 @@ fn server(name: &str, games: usize) -> Server {
 fn new_game(s: &Server) -> (String, String) {
     let req = NewGame {
         scenario: "hochdorf-mill".into(),
+        scenario_text: None,
         players: vec!["human".into(), "human".into()],
         seed: Some(5),
         creator: Some(Creator::HotSeat),

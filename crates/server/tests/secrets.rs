@@ -29,6 +29,7 @@ fn game(scenario: &str) -> (Server, String, [String; 2], String) {
     let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let req = NewGame {
         scenario: scenario.into(),
+        scenario_text: None,
         players: vec!["human".into(), "human".into()],
         seed: Some(SEED),
         creator: Some(Creator::HotSeat),
@@ -251,6 +252,7 @@ fn held_results_are_the_umpires_until_he_releases_them() {
     let s = Server::new(store.clone());
     let req = NewGame {
         scenario: "attack-on-the-ridge".into(),
+        scenario_text: None,
         players: vec!["human".into(), "human".into()],
         seed: Some(SEED),
         creator: Some(Creator::HotSeat),
