@@ -1221,3 +1221,39 @@ test("undo as Rally the Troops has it: a side takes back its own last actions (b
   await page.waitForFunction(() => !document.querySelector('button[data-undo="1"]'));
   assert.deepEqual(errors, []);
 });
+
+test("your own battle: a scenario file opened from this computer is checked — a bad one shown at its line and column, a good one played under its own title", async () => {
+  const { readFileSync } = await import("node:fs");
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  const file = page.locator("input[data-own-file]");
+  await file.setInputFiles({ name: "broken.toml", mimeType: "text/plain",
+    buffer: Buffer.from('name = "Broken"\nruleset = "itchy-scratchy"\nturn_limt = 3\n') });
+  await page.waitForSelector(".own .diagnostic");
+  const told = await page.locator(".own .diagnostic").first().innerText();
+  assert.match(told, /^broken\.toml:3:1: unknown field `turn_limt`/, told);
+  assert.match(await page.locator(".own pre.source").first().innerText(), /^turn_limt = 3\n\^/);
+  // A good one: a bundled battle with a title of its own, played like a bundled one.
+  const mill = readFileSync(new URL("../../scenarios/itchy-scratchy/hochdorf-mill.toml", import.meta.url), "utf8");
+  const text = mill.replace(/^name = .*$/m, 'name = "The mill upstream, 1813"');
+  await file.setInputFiles({ name: "upstream.toml", mimeType: "text/plain", buffer: Buffer.from(text) });
+  await page.waitForSelector(".own .card h3");
+  assert.equal(await page.locator(".own .diagnostic").count(), 0, "the old problems are gone");
+  assert.equal(await page.locator(".own .card h3").innerText(), "The mill upstream, 1813");
+  assert.match(await page.locator(".own .card").innerText(), /your file upstream\.toml/);
+  assert.ok(await page.locator(".own .card svg").count() > 0, "its table is drawn");
+  await page.click('.own button[data-own="upstream.toml"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  // The game's page is headed by the file's own title.
+  await page.waitForFunction(() => [...document.querySelectorAll("h4")].some((h) => h.textContent === "The mill upstream, 1813"));
+  await page.getByRole("button", { name: "throw for the initiative" }).click();
+  await page.waitForFunction(() => document.querySelector(".log")?.innerText.includes("Initiative"));
+  // Listed among the games by its file's name.
+  await page.goto(base);
+  await page.waitForFunction(() => document.querySelector("table.games")?.innerText.includes("upstream.toml"));
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -1,5 +1,7 @@
-// The first page: the battles (each with a picture of its table and its armies named), the
-// umpire's desks, and the games on this server, yours marked.
+// The first page: the battles (each with a picture of its table and its armies named: the
+// bundled ones and the server's folder's), a scenario file of your own (checked by the server,
+// its problems shown at their line and column, a good one played like the others), the umpire's
+// desks, and the games on this server, yours marked.
 
 import { el, api, post, held, keep, roleKey, words, RULESETS } from "./util.js";
 import { drawMap } from "./map.js";
@@ -16,59 +18,7 @@ export async function showHome(main) {
     return;
   }
   const titles = new Map(scenarios.map((s) => [s.name, s]));
-  const cards = scenarios.map((s) => {
-    const sides = s.sides && s.sides.length === 2 ? s.sides : ["First side", "Second side"];
-    const pick = (side) => el("select", { "data-side": side, "aria-label": `who plays the ${sides[side]}` },
-      el("option", { value: "human", selected: side === 0 }, "a person"),
-      el("option", { value: "heuristic", selected: side === 1 }, "the computer (heuristic)"),
-      el("option", { value: "random" }, "the computer (random)"),
-      el("option", { value: "mcts" }, "the computer (searching: stronger, thinks 0.2 s a move)"));
-    const a = pick(0), b = pick(1);
-    const me = el("select", { "data-me": s.name, "aria-label": "you are" },
-      el("option", { value: "auto" }, "the first side a person plays"),
-      el("option", { value: "hot_seat" }, "both sides, taking turns at this screen (hot seat)"),
-      el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
-      el("option", { value: "spectator" }, "nobody: send every invitation"));
-    const hidden = el("input", { type: "checkbox", "data-private": s.name });
-    const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
-    const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
-    const err = el("div", { class: "error" });
-    const start = el("button", {
-      "data-scenario": s.name,
-      onclick: async () => {
-        start.disabled = true;
-        try {
-          const players = [a.value, b.value];
-          const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
-          if (me.value !== "auto") req.creator = me.value;
-          const g = await post("/api/games", req);
-          keep(g.id, (h) => {
-            for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
-            h.invitations = g.invitations;
-          });
-          location.hash = `#/game/${g.id}`;
-        } catch (e) {
-          err.textContent = e.message;
-          start.disabled = false;
-        }
-      },
-    }, "Play");
-    const picture = el("div", { class: "thumbbox", "data-thumb": s.name });
-    return el("div", { class: "card" },
-      picture,
-      el("h3", {}, s.title),
-      el("div", { class: "rs" }, `${RULESETS[s.ruleset] || s.ruleset}${s.variant ? ` (${s.variant.replaceAll("-", " ")})` : ""}`),
-      s.sides && s.sides.length === 2 ? el("div", { class: "armies" }, el("span", { class: "side0" }, s.sides[0]), " against ", el("span", { class: "side1" }, s.sides[1])) : null,
-      el("p", {}, s.description),
-      el("div", { class: "field" }, el("span", {}, `The ${sides[0]}: `), a),
-      el("div", { class: "field" }, el("span", {}, `The ${sides[1]}: `), b),
-      el("div", { class: "field" }, el("span", {}, "You are: "), me),
-      el("details", { class: "options" }, el("summary", {}, "More options"),
-        el("label", {}, hidden, " private (not listed; watched only with its link)"),
-        el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
-        el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)")),
-      el("div", {}, start), err);
-  });
+  const cards = scenarios.map((s) => card(s));
   const when = (t) => {
     if (!t) return "";
     const d = new Date(t * 1000);
@@ -91,6 +41,7 @@ export async function showHome(main) {
   const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
     el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
+    el("h2", {}, "Your own battle"), ownBattle(),
     el("h2", {}, "The umpire's desk"),
     el("p", {}, "Describe a combat, get the exact odds of every outcome, or resolve it with the dice or cards rolled on the table: ",
       desks.flatMap((d, i) => (i ? [" · ", d] : [d]))),
@@ -104,4 +55,126 @@ export async function showHome(main) {
       if (box) box.replaceChildren(drawMap(v, { thumbnail: true }).node);
     }).catch(() => { /* no picture: the card says it all */ });
   }
+}
+
+/**
+ * A scenario's card: its picture, title, rule set, armies and description, who plays each side,
+ * and Play. `own` is a scenario sent from this computer: its text (played as it is) and its
+ * table before the battle (as the server's check gave it).
+ */
+function card(s, own = null) {
+  const sides = s.sides && s.sides.length === 2 ? s.sides : ["First side", "Second side"];
+  const pick = (side) => el("select", { "data-side": side, "aria-label": `who plays the ${sides[side]}` },
+    el("option", { value: "human", selected: side === 0 }, "a person"),
+    el("option", { value: "heuristic", selected: side === 1 }, "the computer (heuristic)"),
+    el("option", { value: "random" }, "the computer (random)"),
+    el("option", { value: "mcts" }, "the computer (searching: stronger, thinks 0.2 s a move)"));
+  const a = pick(0), b = pick(1);
+  const me = el("select", { "data-me": s.name, "aria-label": "you are" },
+    el("option", { value: "auto" }, "the first side a person plays"),
+    el("option", { value: "hot_seat" }, "both sides, taking turns at this screen (hot seat)"),
+    el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
+    el("option", { value: "spectator" }, "nobody: send every invitation"));
+  const hidden = el("input", { type: "checkbox", "data-private": s.name });
+  const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
+  const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
+  const err = el("div", { class: "error" });
+  const start = el("button", {
+    "data-scenario": own ? null : s.name,
+    "data-own": own ? s.file || s.name : null,
+    onclick: async () => {
+      start.disabled = true;
+      try {
+        const players = [a.value, b.value];
+        const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
+        // A file of this computer's is sent whole, under its file's name.
+        if (own) Object.assign(req, { scenario: s.file || "", scenario_text: own.text });
+        if (me.value !== "auto") req.creator = me.value;
+        const g = await post("/api/games", req);
+        keep(g.id, (h) => {
+          for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
+          h.invitations = g.invitations;
+        });
+        location.hash = `#/game/${g.id}`;
+      } catch (e) {
+        err.textContent = e.message;
+        start.disabled = false;
+      }
+    },
+  }, "Play");
+  const picture = el("div", { class: "thumbbox", "data-thumb": own ? null : s.name });
+  if (own) picture.append(drawMap(own.view, { thumbnail: true }).node);
+  const origin = !s.file ? null
+    : el("div", { class: "rs" }, own ? `your file ${s.file}` : `from the server's folder (${s.file})`);
+  return el("div", { class: "card" },
+    picture,
+    el("h3", {}, s.title),
+    el("div", { class: "rs" }, `${RULESETS[s.ruleset] || s.ruleset}${s.variant ? ` (${s.variant.replaceAll("-", " ")})` : ""}`),
+    origin,
+    s.sides && s.sides.length === 2 ? el("div", { class: "armies" }, el("span", { class: "side0" }, s.sides[0]), " against ", el("span", { class: "side1" }, s.sides[1])) : null,
+    el("p", {}, s.description),
+    el("div", { class: "field" }, el("span", {}, `The ${sides[0]}: `), a),
+    el("div", { class: "field" }, el("span", {}, `The ${sides[1]}: `), b),
+    el("div", { class: "field" }, el("span", {}, "You are: "), me),
+    el("details", { class: "options" }, el("summary", {}, "More options"),
+      el("label", {}, hidden, " private (not listed; watched only with its link)"),
+      el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
+      el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)")),
+    el("div", {}, start), err);
+}
+
+/** The largest request the server takes (64 KiB): a scenario's text travels in one. */
+const BODY_LIMIT = 65536;
+
+/**
+ * "Your own battle": a scenario file opened from this computer, checked by the server; its
+ * problems shown at their line and column (with the line itself), or its card, to play it.
+ */
+function ownBattle() {
+  const result = el("div", { class: "own-result" });
+  const input = el("input", {
+    type: "file", accept: ".toml,text/plain,application/toml", "data-own-file": "", "aria-label": "a scenario file (TOML)",
+    onchange: async () => {
+      const file = input.files && input.files[0];
+      if (!file) return;
+      result.replaceChildren(el("p", { class: "quiet" }, `Checking ${file.name}…`));
+      let text, r;
+      try {
+        text = await file.text();
+        const size = new Blob([JSON.stringify({ text, name: file.name })]).size;
+        if (size > BODY_LIMIT) {
+          result.replaceChildren(el("p", { class: "error" },
+            `${file.name} is too big to send: ${size} bytes as a request, and the server takes at most ${BODY_LIMIT} (64 KiB). `,
+            "Check it on your computer with `volley check`, and play it there with `volley play FILE --agents person,heuristic`, ",
+            "or put it in a folder the server offers (`volley serve --scenarios DIR`)."));
+          return;
+        }
+        r = await post("/api/scenarios/check", { text, name: file.name });
+      } catch (e) {
+        result.replaceChildren(el("p", { class: "error" }, `${file.name} could not be checked: ${e.message}`));
+        return;
+      }
+      if (!r.ok) {
+        const lines = text.split(/\r?\n/);
+        result.replaceChildren(
+          el("p", { class: "error" }, `${file.name} does not load: ${r.diagnostics.length === 1 ? "one problem" : `${r.diagnostics.length} problems`}, each at its line and column.`),
+          el("ul", { class: "diagnostics" }, r.diagnostics.map((d) => {
+            const line = Array.from(lines[d.line - 1] ?? "");
+            // A caret under the column (counted in characters; a tab kept as a tab, so that it lines up).
+            const under = line.slice(0, Math.max(0, d.col - 1)).map((c) => (c === "\t" ? "\t" : " ")).join("");
+            return el("li", { class: "diagnostic" },
+              el("code", { class: "where" }, `${d.file}:${d.line}:${d.col}`), `: ${d.message}`,
+              line.length || d.line <= lines.length ? el("pre", { class: "source" }, `${line.join("")}\n${under}^`) : null);
+          })));
+        return;
+      }
+      result.replaceChildren(el("div", { class: "cards" }, card(r.scenario, { text, view: r.view })));
+    },
+  });
+  return el("div", { class: "own" },
+    el("p", {}, "Open a scenario file (TOML) from your computer: the server checks it as ",
+      el("code", {}, "volley check"), " does, says where any problem is, and a good one is played like the battles above. ",
+      "How to write one: docs/scenarios.md in volley's repository."),
+    el("label", {}, "Scenario file: ", input),
+    result);
 }
