@@ -40,8 +40,16 @@ after(async () => {
 
 const logText = (page) => page.locator(".log").innerText();
 
+// A browser context whose page shows every group of choices open (the page's own "open every
+// group", remembered): the tests that pick a choice by its words see them all.
+async function openContext(options = {}) {
+  const ctx = await browser.newContext(options);
+  await ctx.addInitScript(() => { try { if (localStorage.getItem("volley:groups") === null) localStorage.setItem("volley:groups", "open"); } catch { /* about:blank */ } });
+  return ctx;
+}
+
 test("play against the computer: select a unit, see its reach, drag it to a place; the computer answers; reload; replay", async () => {
-  const context = await browser.newContext();
+  const context = await openContext();
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -117,7 +125,7 @@ async function newRidge(a, you = "auto", hold = false) {
 const ordersOf = (page) => page.locator(".choice", { hasText: /^order the / });
 
 test("two people in two browsers: the second takes his seat by a one-time invitation, and neither sees the other's orders", async () => {
-  const a = await (await browser.newContext()).newPage();
+  const a = await (await openContext()).newPage();
   const errors = [];
   a.on("pageerror", (e) => errors.push(e.message));
   await newRidge(a);
@@ -126,13 +134,13 @@ test("two people in two browsers: the second takes his seat by a one-time invita
   const invite = await a.locator('.link[data-invite="1"]').innerText();
   assert.doesNotMatch(invite, /token/, invite);
 
-  const b = await (await browser.newContext()).newPage();
+  const b = await (await openContext()).newPage();
   b.on("pageerror", (e) => errors.push(e.message));
   await b.goto(invite);
   await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
   assert.equal(await b.locator(".choice").count(), 0, "not the Austrians' turn yet");
   // The invitation is spent: a third browser is turned away.
-  const c = await (await browser.newContext()).newPage();
+  const c = await (await openContext()).newPage();
   await c.goto(invite);
   await c.waitForFunction(() => document.body.innerText.includes("used already"));
 
@@ -161,7 +169,7 @@ test("two people in two browsers: the second takes his seat by a one-time invita
 });
 
 test("a hot-seat game hands the screen over before the other side's secrets show", async () => {
-  const a = await (await browser.newContext()).newPage();
+  const a = await (await openContext()).newPage();
   const errors = [];
   a.on("pageerror", (e) => errors.push(e.message));
   await newRidge(a, "hot_seat");
@@ -184,14 +192,14 @@ test("a hot-seat game hands the screen over before the other side's secrets show
 });
 
 test("the umpire of a live game sees everything, looks as either side, and adjusts a unit for every log to read", async () => {
-  const u = await (await browser.newContext()).newPage();
+  const u = await (await openContext()).newPage();
   const errors = [];
   u.on("pageerror", (e) => errors.push(e.message));
   await newRidge(u, "umpire");
   await u.waitForFunction(() => document.body.innerText.includes("You are the umpire, seeing everything"));
   // Both seats go by invitation; the first player joins and sends a secret order.
   const invite = await u.locator('.link[data-invite="0"]').innerText();
-  const p = await (await browser.newContext()).newPage();
+  const p = await (await openContext()).newPage();
   await p.goto(invite);
   await p.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
   const order = await ordersOf(p).first().innerText();
@@ -237,14 +245,14 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
 });
 
 test("with results held, the players wait for the umpire, who sees the bound first and releases it", async () => {
-  const u = await (await browser.newContext()).newPage();
+  const u = await (await openContext()).newPage();
   const errors = [];
   u.on("pageerror", (e) => errors.push(e.message));
   await newRidge(u, "umpire", true);
   await u.waitForSelector('.link[data-invite="1"]');
   const players = [];
   for (const side of ["0", "1"]) {
-    const p = await (await browser.newContext()).newPage();
+    const p = await (await openContext()).newPage();
     p.on("pageerror", (e) => errors.push(e.message));
     await p.goto(await u.locator(`.link[data-invite="${side}"]`).innerText());
     await p.waitForFunction(() => /You play the/.test(document.body.innerText));
@@ -269,7 +277,7 @@ test("with results held, the players wait for the umpire, who sees the bound fir
 });
 
 test("the umpire's desk: a form from the situation's schema, exact odds as bars, a resolution with table dice", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/desk/old-fritz`);
@@ -300,7 +308,7 @@ test("the umpire's desk: a form from the situation's schema, exact odds as bars,
 });
 
 test("Der Alte Fritz's calculator at the umpire's desk: choose a volley, fill it in, get the exact odds", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -338,7 +346,7 @@ async function villageToMovement(page) {
 }
 
 test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phase; the computer answers and every die is explained", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await villageToMovement(page);
@@ -367,7 +375,7 @@ test("Der Alte Fritz on the table: begin, choose, move a battalion, end the phas
 });
 
 test("En Avant on the table: give a card, play the turn; the computer answers, and with the rules hidden the player reads words, never a number", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -423,7 +431,7 @@ async function computerBattle(scenario, seed = 3) {
 const viewBox = (page) => page.locator("svg.map").first().evaluate((m) => m.getAttribute("viewBox").split(" ").map(Number));
 
 test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on screen, a scale bar and a legend", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -474,7 +482,7 @@ test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on
 });
 
 test("Itchy and Scratchy: a General in a unit's area is drawn apart from it, and each can be clicked", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   await page.goto(base);
   await page.click('button[data-scenario="hochdorf-mill"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
@@ -500,7 +508,7 @@ test("Itchy and Scratchy: a General in a unit's area is drawn apart from it, and
 
 test("the replay plays by itself, steps with the keys, and marks what each step changed", async () => {
   const id = await computerBattle("the-village");
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/replay/${id}`);
@@ -535,7 +543,7 @@ test("the replay plays by itself, steps with the keys, and marks what each step 
 });
 
 test("the desk: labels in words, an example combat to start, the odds in short, and the draws listed in the order needed", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/desk/old-fritz`);
@@ -579,7 +587,7 @@ test("the desk: labels in words, an example combat to start, the odds in short, 
 });
 
 test("on a phone: the first page fits, a battle begins, the map and the choices work", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  const page = await (await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -602,7 +610,7 @@ test("small things: a favicon, an unknown game said so (and not asked for again 
   const icon = await fetch(`${base}favicon.ico`);
   assert.equal(icon.status, 200);
   assert.match(icon.headers.get("content-type"), /image\/svg\+xml/);
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   let sockets = 0;
   page.on("websocket", () => { sockets += 1; });
   await page.goto(`${base}#/game/0123456789abcdef`);
@@ -610,9 +618,9 @@ test("small things: a favicon, an unknown game said so (and not asked for again 
   await page.waitForTimeout(3000);
   assert.ok(sockets <= 1, `${sockets} WebSockets opened for a game that is not there`);
   // A spectator of a game between two people: watching, not waiting for "the other side".
-  const a = await (await browser.newContext()).newPage();
+  const a = await (await openContext()).newPage();
   const id = await newRidge(a);
-  const watcher = await (await browser.newContext()).newPage();
+  const watcher = await (await openContext()).newPage();
   await watcher.goto(`${base}#/game/${id}`);
   await watcher.waitForSelector(".waiting");
   assert.match(await watcher.locator(".waiting").innerText(), /You are watching/);
@@ -620,7 +628,7 @@ test("small things: a favicon, an unknown game said so (and not asked for again 
 });
 
 test("a drop never takes a choice the player did not read: a unit dragged onto the dot of a move that also changes its formation moves plainly there or is proposed, never re-formed", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await villageToMovement(page);
@@ -653,7 +661,7 @@ test("a drop never takes a choice the player did not read: a unit dragged onto t
 });
 
 test("no phase ends by accident: ending it stands apart below the units' choices, and with a volley still to fire it asks first, saying what is left", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -694,7 +702,7 @@ test("no phase ends by accident: ending it stands apart below the units' choices
 });
 
 test("an unknown game's replay says so, and shows no controls", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/replay/0123456789abcdef`);
@@ -706,7 +714,7 @@ test("an unknown game's replay says so, and shows no controls", async () => {
 });
 
 test("a free move: a unit dragged anywhere is checked at once; refused with the rule's reason and halted where the rules allow; a legal place taken", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await villageToMovement(page);
@@ -764,7 +772,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
 });
 
 test("with \"ask before sending\" on, a choice waits for a second word", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   await page.goto(base);
   await page.click('button[data-scenario="the-village"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
@@ -782,7 +790,7 @@ test("with \"ask before sending\" on, a choice waits for a second word", async (
 });
 
 test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an order sent shows on the map where it goes, with the bound it arrives", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -808,7 +816,7 @@ test("Old Fritz: a unit clicked selects its wing, with the wing's orders; an ord
 });
 
 test("Old Fritz: wings are told apart by side — a Prussian unit of the centre has only Prussian wing-mates and Prussian orders", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -841,7 +849,7 @@ test("Old Fritz: wings are told apart by side — a Prussian unit of the centre 
 });
 
 test("Blown Away's secret deployment: units dragged within the band are placed (checked by the rules), one dragged out is refused, and the deployment fixed with them", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -891,7 +899,7 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
 });
 
 test("on a touch screen, two fingers pinch the map to zoom", async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const context = await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await page.goto(base);
   await page.click('button[data-scenario="the-village"]');
@@ -911,7 +919,7 @@ test("on a touch screen, two fingers pinch the map to zoom", async () => {
 });
 
 test("clicking a selected unit again takes nothing; choices that leave it where it stands have no dot; a place several choices lead to asks which", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -955,7 +963,7 @@ test("clicking a selected unit again takes nothing; choices that leave it where 
 });
 
 test("on a phone the map stays on screen above the choices as they scroll", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  const page = await (await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
   await page.goto(base);
   await page.click('button[data-scenario="the-village"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
@@ -987,7 +995,7 @@ const unnamedUnits = (page) => page.evaluate(() => {
 });
 
 test("every unit's name is readable at full view on every bundled battle, at its start and after ten turns of computer play; an objective's name covers no unit", async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
@@ -1030,7 +1038,7 @@ test("every unit's name is readable at full view on every bundled battle, at its
 });
 
 test("what the other side did is the server's word: after the computer's turn, and after a reload, every unit it moved since our last action is marked and named", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   let game = null;
@@ -1078,7 +1086,7 @@ test("what the other side did is the server's word: after the computer's turn, a
 });
 
 test("En Avant's Game Control amends from the game page: the unit picked on the map, the list by side, the form kept after the act, and the players read it", async () => {
-  const u = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const u = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
   const errors = [];
   u.on("pageerror", (e) => errors.push(e.message));
   await u.goto(base);
@@ -1111,13 +1119,13 @@ test("En Avant's Game Control amends from the game page: the unit picked on the 
 });
 
 test("Old Fritz's umpire moves and turns a unit by dragging it on the map, and the players read that the umpire moved it", async () => {
-  const u = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const u = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
   const errors = [];
   u.on("pageerror", (e) => errors.push(e.message));
   await newRidge(u, "umpire");
   await u.waitForFunction(() => document.body.innerText.includes("You are the umpire"));
   const invite = await u.locator('.link[data-invite="0"]').innerText();
-  const p = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const p = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await p.goto(invite);
   await p.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
   // The player acts once (his baseline), then the umpire moves one of his battalions.
@@ -1155,7 +1163,7 @@ test("Old Fritz's umpire moves and turns a unit by dragging it on the map, and t
 });
 
 test("a page whose live channel is refused (too many watchers from one address) still hears the other side, by asking every few seconds", async () => {
-  const ctx = await browser.newContext();
+  const ctx = await openContext();
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -1176,7 +1184,7 @@ test("a page whose live channel is refused (too many watchers from one address) 
   });
   assert.ok(held, "the address's watchers are all taken");
   // Two people: the second's invitation opened in this page; the first acts in another context.
-  const a = await (await browser.newContext()).newPage();
+  const a = await (await openContext()).newPage();
   await newRidge(a);
   await a.waitForSelector('.link[data-invite="1"]');
   const invite = await a.locator('.link[data-invite="1"]').innerText();
@@ -1192,7 +1200,7 @@ test("a page whose live channel is refused (too many watchers from one address) 
 });
 
 test("undo as Rally the Troops has it: a side takes back its own last actions (button or Ctrl+Z) while nothing was drawn and the decision is still his", async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await openContext()).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await newRidge(page);
@@ -1256,4 +1264,38 @@ test("your own battle: a scenario file opened from this computer is checked — 
   await page.waitForFunction(() => document.querySelector("table.games")?.innerText.includes("upstream.toml"));
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+test("choices a person can scan: grouped by unit and folded, a filter box, the selected unit's choices by kind, and bearings in words with the numbers on hover", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
+  // As a person first sees them: every group folded.
+  await page.evaluate(() => localStorage.setItem("volley:groups", ""));
+  await page.reload();
+  await page.waitForSelector("details.choicegroup");
+  const groups = await page.locator("details.choicegroup").evaluateAll((ds) => ds.map((d) => ({ unit: d.dataset.group, open: d.open, n: d.querySelectorAll("button.choice").length })));
+  assert.ok(groups.length >= 3, JSON.stringify(groups));
+  assert.ok(groups.every((g) => !g.open), "folded");
+  assert.ok(await page.locator("svg.map .piece[data-unit]").evaluateAll((ps, gs) => gs.every((g) => ps.some((p) => p.dataset.unit === g.unit)), groups), "each group is a unit on the map");
+  const visible = () => page.locator("button.choice:not(.whole)").evaluateAll((bs) => bs.filter((b) => b.checkVisibility()).length);
+  assert.equal(await visible(), 0, "no unit's choice shows until its group is opened");
+  // The filter: a unit's name opens its group alone.
+  const one = groups[1];
+  await page.fill('input[aria-label="filter the choices"]', one.unit);
+  await page.waitForFunction((u) => [...document.querySelectorAll("details.choicegroup")].every((d) => d.hidden === (d.dataset.group !== u) && (d.hidden || d.open)), one.unit);
+  assert.ok(await visible() >= 1);
+  await page.fill('input[aria-label="filter the choices"]', "");
+  // The selected unit's choices, by kind, the first kind open; bearings in words, numbers on hover.
+  // (Beside the middle, where a General's dot may lie.)
+  const box = await page.locator(`svg.map .piece[data-unit="${groups[0].unit}"]`).first().boundingBox();
+  await page.mouse.click(box.x + box.width * 0.15, box.y + box.height / 2);
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, groups[0].unit);
+  const texts = await page.locator("button.choice:not(.whole)").evaluateAll((bs) => bs.map((b) => ({ shown: b.textContent, title: b.title })));
+  assert.ok(texts.every((t) => !/\d°/.test(t.shown)), `no bare bearing: ${texts.map((t) => t.shown).join(" | ")}`);
+  const turned = texts.filter((t) => /°/.test(t.title));
+  assert.ok(turned.length > 0, "some choice turns the unit");
+  assert.ok(turned.every((t) => /(straight ahead|a little (left|right)|half (left|right)|\b(left|right)\b|about|towards the)/.test(t.shown)), turned.map((t) => t.shown).join(" | "));
+  assert.deepEqual(errors, []);
 });

@@ -36,6 +36,7 @@ export function showGame(main, id) {
   let opened = false;
   let polling = null; // asking for news every few seconds while the live channel is down
   let undo = () => {}; // takes back this side's last action (set with each drawing)
+  let choiceFilter = ""; // what the choices are filtered by (kept across drawings)
   let busy = false;
   let chosen = null; // a role picked by hand, when this browser holds several
   let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
@@ -506,17 +507,79 @@ export function showGame(main, id) {
         el("button", { "data-confirm": "yes", onclick: () => { confirmBox.replaceChildren(); send(c.action); } }, `${c.text} all the same`), " ",
         el("button", { class: "plain", "data-confirm": "no", onclick: () => confirmBox.replaceChildren() }, "not yet"));
     };
-    const button = (c, whole) => el("button", {
-      class: `choice${whole ? " whole" : ""}`,
-      disabled: busy,
-      onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
-      onclick: whole ? takeWhole(c) : take(c),
-    }, label(c));
+    // The unit a choice is about: the unit named first in its words (the longest name where one
+    // is part of another).
+    const unitOf = (c) => {
+      let best = null, at = Infinity;
+      for (const u of unitNames) {
+        const i = c.text.indexOf(u);
+        if (i >= 0 && (i < at || (i === at && u.length > best.length))) { best = u; at = i; }
+      }
+      return best;
+    };
+    const facingOf = (u) => v.pieces.find((p) => p.unit === u && typeof p.facing === "number")?.facing;
+    const button = (c, whole) => {
+      const text = label(c);
+      const said = inWords(text, facingOf(unitOf(c)));
+      return el("button", {
+        class: `choice${whole ? " whole" : ""}`,
+        disabled: busy,
+        title: said !== text ? text : null,
+        "data-text": text,
+        onmouseenter: () => show(c), onmouseleave: () => show(null), onfocus: () => show(c), onblur: () => show(null),
+        onclick: whole ? takeWhole(c) : take(c),
+      }, said);
+    };
     const wholeList = g.candidates.filter(namesNone).filter((c) => !placeChoices && c !== deployChoice);
+    const unitList = shownList.filter((c) => !wholeList.includes(c));
+    // Many choices are grouped so that a person can scan them: by unit (each folded, with what
+    // it may do in short), or, for the selected unit, by kind (the first open); a filter box
+    // narrows them all as one types.
+    const kindOf = (c) => {
+      const u = unitOf(c);
+      const rest = (u ? c.text.slice(c.text.indexOf(u) + u.length) : c.text).replace(/^[\s:,]+/, "");
+      return (rest.match(/^[a-z]+(?: (?:to|at|up|back|out|in))?/i) || ["other"])[0];
+    };
+    const groupBy = (cs, keyOf) => {
+      const m = new Map();
+      for (const c of cs) { const k = keyOf(c); if (!m.has(k)) m.set(k, []); m.get(k).push(c); }
+      return [...m];
+    };
+    let unitButtons;
+    const openAll = localStorage.getItem("volley:groups") === "open";
+    if (!selected && !placeChoices && unitList.length > 12) {
+      unitButtons = groupBy(unitList, (c) => unitOf(c) || "others").map(([u, cs]) => el("details", { class: "choicegroup", "data-group": u, open: openAll },
+        el("summary", {}, el("b", {}, u), ` — ${cs.length} choice${cs.length === 1 ? "" : "s"}: ${words([...new Set(cs.map(kindOf))].slice(0, 5))}`),
+        cs.map((c) => button(c, false))));
+    } else if (unitList.length > 10) {
+      unitButtons = groupBy(unitList, kindOf).map(([k, cs], i) => el("details", { class: "choicegroup", "data-group": k, open: openAll || i === 0 },
+        el("summary", {}, el("b", {}, k), ` — ${cs.length}`), cs.map((c) => button(c, false))));
+    } else unitButtons = unitList.map((c) => button(c, false));
+    const filter = unitList.length > 12 ? el("input", { type: "search", class: "choicefilter", placeholder: "filter the choices (a unit, a word)", "aria-label": "filter the choices",
+      value: choiceFilter,
+      oninput: (e) => { choiceFilter = e.target.value; applyFilter(); } }) : null;
+    const expand = unitButtons.length && unitButtons[0].tagName === "DETAILS" ? el("label", { class: "quiet expand" },
+      el("input", { type: "checkbox", "data-expand": "1", checked: openAll, onchange: (e) => { localStorage.setItem("volley:groups", e.target.checked ? "open" : ""); render(g, key); } }),
+      " open every group") : null;
     const buttons = [
-      ...shownList.filter((c) => !wholeList.includes(c)).map((c) => button(c, false)),
+      filter,
+      expand,
+      ...unitButtons,
       ...(wholeList.length ? [el("div", { class: "wholeside" }, el("div", { class: "quiet" }, "For your whole side:"), ...wholeList.map((c) => button(c, true)))] : []),
-    ];
+    ].filter(Boolean);
+    // (The filter hides what does not match and opens the groups that still hold some.)
+    const applyFilter = () => {
+      const words = choiceFilter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      for (const b of choices.querySelectorAll("button.choice:not(.whole)")) {
+        const t = `${b.textContent} ${b.dataset.text || ""}`.toLowerCase();
+        b.hidden = !words.every((w) => t.includes(w));
+      }
+      for (const d of choices.querySelectorAll("details.choicegroup")) {
+        const any = [...d.querySelectorAll("button.choice")].some((b) => !b.hidden);
+        d.hidden = !any;
+        if (words.length && any) d.open = true;
+      }
+    };
     const waiting = g.outcome ? "The battle is over."
       : g.held ? (g.role === "umpire" ? "The turn's results are held: the players see the battle as it was before them." : "The umpire is looking at the turn's results.")
         : g.role === "umpire" ? "The sides decide; the umpire may step in below."
@@ -538,6 +601,7 @@ export function showGame(main, id) {
       g.candidates.length ? el("label", { class: "quiet asktoggle" }, el("input", { type: "checkbox", "data-ask": "1", checked: localStorage.getItem("volley:confirm") === "1",
         onchange: (e) => localStorage.setItem("volley:confirm", e.target.checked ? "1" : "0") }), " ask before sending a choice") : null,
       err].filter(Boolean));
+    if (choiceFilter) applyFilter();
     if (g.role === "umpire") umpireDesk(g, send);
     else umpireBox.replaceChildren();
     umpireBox.hidden = g.role !== "umpire";
@@ -667,4 +731,27 @@ export function showGame(main, id) {
   // Watch for news once the game is known to be there.
   refresh().then(() => connect());
   return () => { closed = true; if (polling) clearInterval(polling); document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+}
+
+/**
+ * A choice's words with its bearings said as a wargamer says them: "to 306°" for a unit facing
+ * north is "half left"; other bearings by the compass. (The numbers show on hover.)
+ */
+export function inWords(text, facing) {
+  const turnWords = (deg) => {
+    if (typeof facing !== "number") return bearingWord(deg);
+    const d = ((((deg - facing) % 360) + 540) % 360) - 180; // -180..180, + to the right
+    const a = Math.abs(d), side = d > 0 ? "right" : "left";
+    if (a < 10) return "straight ahead";
+    if (a < 30) return `a little ${side}`;
+    if (a < 67.5) return `half ${side}`;
+    if (a < 112.5) return `${side}`;
+    if (a < 170) return `back to the ${side}`;
+    return "about";
+  };
+  const bearingWord = (deg) => `towards the ${["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"][Math.round((((deg % 360) + 360) % 360) / 45) % 8]}`;
+  return text
+    .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
+    .replace(/\bto (\d+(?:\.\d+)?)°/g, (m, deg) => turnWords(Number(deg)))
+    .replace(/(\d+(?:\.\d+)?)°/g, (m, deg) => bearingWord(Number(deg)));
 }
