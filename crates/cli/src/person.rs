@@ -220,8 +220,8 @@ fn centre(f: &volley_core::Footprint) -> Point {
     }
 }
 
-/// Where `p` is, in words: at the objective or in the named ground it is in, else in the part of
-/// the table.
+/// Where `p` is, in words: at the objective or in (on a hill or bridge: on) the named ground it
+/// is in, else in the part of the table.
 fn place(view: &View, p: Point) -> String {
     let inside = |points: &[[f64; 2]]| {
         let poly: Vec<Point> = points.iter().map(|q| Point::new(q[0], q[1])).collect();
@@ -231,7 +231,8 @@ fn place(view: &View, p: Point) -> String {
         return format!("at {}", with_article(&o.name));
     }
     if let Some(f) = view.terrain.iter().find(|f| f.closed && !f.name.is_empty() && inside(&f.points)) {
-        return format!("in {}", with_article(&f.name));
+        let on = matches!(f.kind.as_str(), "hill" | "bridge");
+        return format!("{} {}", if on { "on" } else { "in" }, with_article(&f.name));
     }
     format!("in {}", region_words(p, view.width, view.depth))
 }

@@ -64,3 +64,61 @@ fn serve_offers_a_folder_s_scenarios_and_tells_where_a_bad_one_is() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--scenarios nowhere: cannot read the folder"));
 }
+
+/// The ```toml blocks of a Markdown text, in order.
+fn toml_blocks(markdown: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut open: Option<String> = None;
+    for line in markdown.lines() {
+        match &mut open {
+            None if line.trim_start().starts_with("```toml") => open = Some(String::new()),
+            None => {}
+            Some(_) if line.trim_start().starts_with("```") => blocks.extend(open.take()),
+            Some(b) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+        }
+    }
+    assert!(open.is_none(), "a ```toml block is not closed");
+    blocks
+}
+
+#[test]
+fn every_example_of_the_scenario_guide_passes_volley_check_one_a_rule_set() {
+    let dir = setup("guide-examples");
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/scenarios.md")).unwrap();
+    let blocks = toml_blocks(&guide);
+    let mut files = Vec::new();
+    let mut rulesets = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let name = format!("example-{}.toml", i + 1);
+        std::fs::write(dir.join(&name), b).unwrap();
+        let ruleset = b.lines().find_map(|l| l.strip_prefix("ruleset = ")).unwrap_or("(none)");
+        rulesets.push(ruleset.trim_matches('"').to_string());
+        files.push(name);
+    }
+    rulesets.sort();
+    assert_eq!(
+        rulesets,
+        ["blown-away", "der-alte-fritz", "en-avant", "itchy-scratchy", "old-fritz"],
+        "one example a rule set"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_volley")).arg("check").args(&files).current_dir(&dir).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}{out}", String::from_utf8_lossy(&o.stderr));
+    for f in &files {
+        assert!(out.contains(&format!("{f}: ok")), "{out}");
+    }
+}
+
+#[test]
+fn the_guide_s_blocks_are_found_and_a_bad_one_would_fail() {
+    let blocks = toml_blocks("text\n```toml\na = 1\n```\n```sh\nx\n```\n  ```toml\nb = [\n```\n");
+    assert_eq!(blocks, ["a = 1\n", "b = [\n"]);
+    let dir = setup("guide-bad-example");
+    std::fs::write(dir.join("bad.toml"), &blocks[1]).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_volley")).args(["check", "bad.toml"]).current_dir(&dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("bad.toml:"));
+}
