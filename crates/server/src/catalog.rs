@@ -276,12 +276,13 @@ pub struct Listed {
 
 /// Every bundled scenario, described.
 pub fn list() -> Vec<Listed> {
-    SCENARIOS.iter().filter_map(|b| listed(b.name, b.text, None)).collect()
+    SCENARIOS.iter().filter_map(|b| card(b.name, b.text, None)).collect()
 }
 
-/// A scenario's card from its text: its name in lists, what the file says of itself; `None` if
-/// its top-level keys do not read (a scenario that loads always reads).
-fn listed(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
+/// A scenario's card from its text, without loading it: `name` is its name in lists, `file` its
+/// file's; the rest is what the file says of itself. `None` if its top-level keys do not read (a
+/// scenario that loads always reads).
+pub fn card(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
     #[derive(serde::Deserialize)]
     struct Head {
         name: String,
@@ -321,7 +322,7 @@ pub fn check(
 ) -> Result<(Listed, volley_core::View), volley_scenario::Diagnostics> {
     let (_, live) = load(src)?;
     let file = std::path::Path::new(&src.path).file_name().map(|f| f.to_string_lossy().into_owned());
-    let card = listed(name, &src.text, file.as_deref()).ok_or_else(|| {
+    let card = card(name, &src.text, file.as_deref()).ok_or_else(|| {
         src.error_whole("the scenario loads, but its name, rule set, description or sides do not read")
     })?;
     Ok((card, live.view(volley_core::Viewer::Spectator)))

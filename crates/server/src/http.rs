@@ -25,8 +25,9 @@
 //! never in a URL (a POST may also carry it as `"token"` in its body; the WebSocket, which a
 //! browser cannot give headers, as its first message).
 //!
-//! A client (an address) may create 20 games a minute and hold 16 WebSockets open (2048 on
-//! the whole server): more is refused with 429 ([`crate::limits`]).
+//! A client (an address) may create 20 games a minute, have 20 scenarios checked a minute and
+//! hold 16 WebSockets open (2048 on the whole server): more is refused with 429
+//! ([`crate::limits`]). Scenarios are checked one at a time.
 //!
 //! Errors are JSON, `{"error": "..."}`, with a 4xx status for what the caller got wrong.
 
@@ -163,10 +164,20 @@ async fn scenario_view(State(s): State<Server>, Path(name): Path<String>) -> Res
     .await
 }
 
+/// Held while a scenario's text is checked ([`check_scenario`]).
+static CHECKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// `{"text", "name"?}`: a scenario's text checked as `volley check` checks it (`name`, its
 /// file's name, names it in the diagnostics) → `{"ok": true, "scenario": card, "view"}`, or
 /// `{"ok": false, "diagnostics": [{"file", "line", "col", "message"}]}`.
-async fn check_scenario(body: Body) -> Response {
+async fn check_scenario(
+    State(gate): State<Gate>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Body,
+) -> Response {
+    if let Err(why) = gate.check(client.ip()) {
+        return ApiError { status: 429, message: why }.into_response();
+    }
     let v = match body_json(body).await {
         Ok(v) => v,
         Err(e) => return e.into_response(),
@@ -178,6 +189,9 @@ async fn check_scenario(body: Body) -> Response {
     let name = v.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty());
     let name = name.unwrap_or("scenario.toml").to_string();
     blocking(move || {
+        // One check at a time: a short text may ask for a big table, which takes seconds and
+        // hundreds of megabytes to load.
+        let _one = CHECKING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let src = volley_scenario::Source::new(name.as_str(), text);
         match catalog::check(&name, &src) {
             Ok((card, view)) => Ok(json!({"ok": true, "scenario": card, "view": view})),

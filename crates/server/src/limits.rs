@@ -1,5 +1,5 @@
-//! What one client may ask of the server: games created a minute, and WebSockets open at once
-//! (per client and in all). A client is its IP address.
+//! What one client may ask of the server: games created a minute, scenarios checked a minute,
+//! and WebSockets open at once (per client and in all). A client is its IP address.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,6 +11,10 @@ use std::time::Instant;
 pub struct Limits {
     /// Games one client may create a minute: a burst of this many, refilled evenly.
     pub creations_per_minute: f64,
+    /// Scenario texts one client may have checked a minute (`POST /api/scenarios/check`): a
+    /// burst of this many, refilled evenly. A short text can ask for a big table, whose check
+    /// takes seconds and hundreds of megabytes.
+    pub checks_per_minute: f64,
     /// WebSockets one client may hold open at once.
     pub watchers_per_client: usize,
     /// WebSockets open at once on the whole server.
@@ -19,14 +23,19 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { creations_per_minute: 20.0, watchers_per_client: 16, watchers: 2048 }
+        Limits { creations_per_minute: 20.0, checks_per_minute: 20.0, watchers_per_client: 16, watchers: 2048 }
     }
 }
 
 impl Limits {
     /// No limits, for load tests and trusted setups.
     pub fn none() -> Self {
-        Limits { creations_per_minute: f64::INFINITY, watchers_per_client: usize::MAX, watchers: usize::MAX }
+        Limits {
+            creations_per_minute: f64::INFINITY,
+            checks_per_minute: f64::INFINITY,
+            watchers_per_client: usize::MAX,
+            watchers: usize::MAX,
+        }
     }
 }
 
@@ -37,6 +46,8 @@ const BUCKETS_KEPT: usize = 10_000;
 struct State {
     /// Per client: tokens left and when they were counted.
     buckets: HashMap<IpAddr, (f64, Instant)>,
+    /// Per client, for scenario checks: tokens left and when they were counted.
+    check_buckets: HashMap<IpAddr, (f64, Instant)>,
     /// Per client: WebSockets open.
     open: HashMap<IpAddr, usize>,
     /// WebSockets open in all.
@@ -85,27 +96,20 @@ impl Gate {
     /// May `client` create a game now? Takes one of its tokens if so; else says when to try again.
     pub fn create(&self, client: IpAddr) -> Result<(), String> {
         let per_minute = self.limits.creations_per_minute;
-        if per_minute.is_infinite() {
-            return Ok(());
-        }
         let Ok(mut s) = self.state.lock() else { return Err("the server's count of clients failed".into()) };
-        let now = Instant::now();
-        if s.buckets.len() > BUCKETS_KEPT {
-            // Forget clients whose bucket has filled up again: they would start full anyway.
-            s.buckets.retain(|_, (tokens, at)| {
-                *tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0 < per_minute
-            });
-        }
-        let (tokens, at) = s.buckets.entry(client).or_insert((per_minute, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0).min(per_minute);
-        *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            Ok(())
-        } else {
-            let wait = ((1.0 - *tokens) * 60.0 / per_minute).ceil();
-            Err(format!("too many new games from this address: {per_minute} a minute; try again in {wait} s"))
-        }
+        spend(&mut s.buckets, client, per_minute).map_err(|wait| {
+            format!("too many new games from this address: {per_minute} a minute; try again in {wait} s")
+        })
+    }
+
+    /// May `client` have a scenario checked now? Takes one of its tokens if so; else says when
+    /// to try again.
+    pub fn check(&self, client: IpAddr) -> Result<(), String> {
+        let per_minute = self.limits.checks_per_minute;
+        let Ok(mut s) = self.state.lock() else { return Err("the server's count of clients failed".into()) };
+        spend(&mut s.check_buckets, client, per_minute).map_err(|wait| {
+            format!("too many scenarios checked from this address: {per_minute} a minute; try again in {wait} s")
+        })
     }
 
     /// May `client` open another WebSocket? Counted until the returned guard is dropped.
@@ -124,6 +128,29 @@ impl Gate {
     }
 }
 
+/// Take one of `client`'s tokens from `buckets` (a burst of `per_minute`, refilled evenly), or
+/// say in how many seconds one will be there.
+fn spend(buckets: &mut HashMap<IpAddr, (f64, Instant)>, client: IpAddr, per_minute: f64) -> Result<(), f64> {
+    if per_minute.is_infinite() {
+        return Ok(());
+    }
+    let now = Instant::now();
+    if buckets.len() > BUCKETS_KEPT {
+        // Forget clients whose bucket has filled up again: they would start full anyway.
+        buckets
+            .retain(|_, (tokens, at)| *tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0 < per_minute);
+    }
+    let (tokens, at) = buckets.entry(client).or_insert((per_minute, now));
+    *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_minute / 60.0).min(per_minute);
+    *at = now;
+    if *tokens >= 1.0 {
+        *tokens -= 1.0;
+        Ok(())
+    } else {
+        Err(((1.0 - *tokens) * 60.0 / per_minute).ceil())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -131,13 +158,20 @@ mod tests {
 
     #[test]
     fn a_client_creates_so_many_a_minute_and_watches_so_many_at_once() {
-        let gate = Gate::new(Limits { creations_per_minute: 3.0, watchers_per_client: 2, watchers: 3 });
+        let limits = Limits { creations_per_minute: 3.0, checks_per_minute: 2.0, watchers_per_client: 2, watchers: 3 };
+        let gate = Gate::new(limits);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         for _ in 0..3 {
             gate.create(a).unwrap();
         }
         assert!(gate.create(a).unwrap_err().contains("3 a minute"));
         gate.create(b).unwrap();
+        // Checks count apart from new games.
+        gate.check(a).unwrap();
+        gate.check(a).unwrap();
+        let e = gate.check(a).unwrap_err();
+        assert!(e.starts_with("too many scenarios checked from this address: 2 a minute; try again in"), "{e}");
+        gate.check(b).unwrap();
         let w1 = gate.watch(a).unwrap();
         let _w2 = gate.watch(a).unwrap();
         assert!(gate.watch(a).unwrap_err().contains("the most one may"));

@@ -511,7 +511,11 @@ impl Server {
         // An umpire only when asked for: an umpire's seat a side's player could claim himself
         // would let him see everything.
         let has_umpire = req.umpire || req.hold_results || creator == Creator::Umpire;
-        let (ruleset, _) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
+        // A scenario sent as text is checked here (an offered one was checked before).
+        let (ruleset, fresh) = catalog::load(&src).map_err(|e| match req.scenario_text {
+            Some(_) => ApiError::bad(format!("the scenario does not load:\n{e}")),
+            None => ApiError::internal(e.to_string()),
+        })?;
         let seed = match req.seed {
             Some(s) => s,
             None => u64::from_str_radix(&secret(8)?, 16).unwrap_or(1),
@@ -550,7 +554,6 @@ impl Server {
             salt: Some(secret(16)?),
         };
         // Where it stands before its first action, for lists that must not rebuild it.
-        let (_, fresh) = catalog::load(&src).map_err(|e| ApiError::internal(e.to_string()))?;
         let record = GameRecord {
             status: Some(fresh.status()),
             to_act: match fresh.actor() {
@@ -614,9 +617,13 @@ impl Server {
             )));
         }
         let src = Source::new(if label.is_empty() { "scenario.toml" } else { label }, text.as_str());
-        let (card, _) =
-            catalog::check(label, &src).map_err(|e| ApiError::bad(format!("the scenario does not load:\n{e}")))?;
-        Ok((if label.is_empty() { card.title } else { label.to_string() }, src))
+        // Loaded (and so checked) once, by `create`: a big table is costly to load.
+        let name = match catalog::card(label, text, None) {
+            Some(card) if label.is_empty() => card.title,
+            _ if label.is_empty() => "scenario.toml".to_string(),
+            _ => label.to_string(),
+        };
+        Ok((name, src))
     }
 
     /// Claim an invitation to game `id`: the first to present `code` gets the role's credential;

@@ -21,11 +21,15 @@ struct Running {
 
 /// A server over the database `db`, offering the bundled scenarios and `files`.
 async fn start(db: &std::path::Path, files: Vec<Source>) -> Running {
+    start_with(db, files, volley_server::limits::Limits::none()).await
+}
+
+/// [`start`], keeping to `limits`.
+async fn start_with(db: &std::path::Path, files: Vec<Source>, limits: volley_server::limits::Limits) -> Running {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(db).unwrap());
     let (library, problems) = Library::with_files(files);
     assert!(problems.is_empty(), "{problems:?}");
     let (tx, rx) = tokio::sync::oneshot::channel();
-    let limits = volley_server::limits::Limits::none();
     let task = tokio::spawn(async move {
         let _ = volley_server::serve_offering("127.0.0.1:0", store, limits, library, move |a| {
             let _ = tx.send(a);
@@ -229,5 +233,27 @@ async fn a_scenario_s_text_is_checked_with_lines_and_columns_and_played() {
     let (status, after) = http(s.addr, Some(&token), "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, 200, "{after}");
     assert_eq!(after["view"]["title"], "Upstream of the mill");
+    s.task.abort();
+}
+
+#[tokio::test]
+async fn a_client_has_so_many_scenarios_checked_a_minute() {
+    let db = temp_db("check-limit");
+    let limits = volley_server::limits::Limits { checks_per_minute: 2.0, ..volley_server::limits::Limits::default() };
+    let s = start_with(&db, Vec::new(), limits).await;
+    let body = json!({"text": "name = \"x\"", "name": "x.toml"}).to_string();
+    for _ in 0..2 {
+        let (status, r) = http(s.addr, None, "POST", "/api/scenarios/check", Some(&body)).await;
+        assert_eq!((status, &r["ok"]), (200, &json!(false)), "{r}");
+    }
+    let (status, r) = http(s.addr, None, "POST", "/api/scenarios/check", Some(&body)).await;
+    assert_eq!(status, 429, "{r}");
+    assert!(
+        r["error"].as_str().unwrap().starts_with("too many scenarios checked from this address: 2 a minute"),
+        "{r}"
+    );
+    // New games are counted apart.
+    let (id, _) = new_game(s.addr, json!({"scenario": "hochdorf-mill", "players": ["human", "heuristic"]})).await;
+    assert_eq!(id.len(), 16);
     s.task.abort();
 }
