@@ -18,6 +18,12 @@ function route() {
   const parts = path.split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) stop = showGame(main, parts[1]);
   else if (parts[0] === "join" && parts[1] && parts[2]) join(parts[1], parts[2]);
+  else if (parts[0] === "seat" && parts[1] && parts[2] && parts[3]) {
+    // A personal link: this seat's credential, carried in the fragment (never sent to a server),
+    // kept in this browser; then the game, the link's credential gone from the address bar.
+    keep(parts[1], (h) => { h.roles[decodeURIComponent(parts[2])] = decodeURIComponent(parts[3]); });
+    location.replace(`#/game/${parts[1]}`);
+  }
   else if (parts[0] === "replay" && parts[1]) stop = showReplay(main, parts[1]);
   else if (parts[0] === "desk" && parts[1]) showDesk(main, parts[1]);
   else showHome(main);

@@ -3,7 +3,7 @@
 //
 //   VOLLEY_BIN=target/debug/volley node --test web/e2e/e2e.test.mjs
 
-import { test, before, after } from "node:test";
+import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +20,8 @@ let server, base, browser, dir;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "volley-e2e-"));
-  server = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.db")], { stdio: ["ignore", "pipe", "inherit"] });
+  // (Every test's browser comes from one address: more games a minute than a person makes.)
+  server = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.db"), "--games-per-minute", "200"], { stdio: ["ignore", "pipe", "inherit"] });
   base = await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error("the server did not start")), 20000);
     server.stdout.on("data", (d) => {
@@ -40,10 +41,17 @@ after(async () => {
 
 const logText = (page) => page.locator(".log").innerText();
 
+// Each test's pages are closed after it: their live channels go, as a player's would.
+afterEach(async () => {
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
+});
+
 // A browser context whose page shows every group of choices open (the page's own "open every
 // group", remembered): the tests that pick a choice by its words see them all.
+const contexts = [];
 async function openContext(options = {}) {
   const ctx = await browser.newContext(options);
+  contexts.push(ctx);
   await ctx.addInitScript(() => { try { if (localStorage.getItem("volley:groups") === null) localStorage.setItem("volley:groups", "open"); } catch { /* about:blank */ } });
   return ctx;
 }
@@ -1297,5 +1305,33 @@ test("choices a person can scan: grouped by unit and folded, a filter box, the s
   const turned = texts.filter((t) => /°/.test(t.title));
   assert.ok(turned.length > 0, "some choice turns the unit");
   assert.ok(turned.every((t) => /(straight ahead|a little (left|right)|half (left|right)|\b(left|right)\b|about|towards the)/.test(t.shown)), turned.map((t) => t.shown).join(" | "));
+  assert.deepEqual(errors, []);
+});
+
+test("remote play: the turn in the tab's title and since when, the invitation at the top with a copy button until claimed, whether the other player is here, and a seat opened on another device by a personal link", async () => {
+  const a = await (await openContext()).newPage();
+  const errors = [];
+  a.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(a);
+  await a.waitForSelector(".invitestop .link");
+  assert.match(await a.locator(".invitestop").innerText(), /Waiting for a player[\s\S]*not claimed yet/i);
+  assert.equal(await a.locator(".invitestop button[data-copy]").count(), 1);
+  await a.waitForFunction(() => document.title.startsWith("● Your move"));
+  assert.match(await a.locator(".actor .since").innerText(), /since \d\d:\d\d( [AP]M)?, (just now|\d+ minutes? ago)/);
+  // The other player claims his seat: the creator sees it claimed and him here.
+  const invite = await a.locator('.link[data-invite-top="1"]').innerText();
+  const b = await (await openContext()).newPage();
+  await b.goto(invite);
+  await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
+  await b.waitForFunction(() => document.title.startsWith("Waiting"));
+  await a.waitForFunction(() => !document.querySelector(".invitestop .link") && /claimed; the player is here/.test(document.querySelector(".invite")?.innerText || ""), null, { timeout: 25000 });
+  // The creator's own seat, on another device: the credential in the fragment, then gone from the address.
+  await a.locator("details.personal summary").first().click();
+  const personal = await a.locator('.link[data-personal="0"]').innerText();
+  assert.match(personal, /#\/seat\/[0-9a-f]+\/0\/./);
+  const c = await (await openContext()).newPage();
+  await c.goto(personal);
+  await c.waitForFunction(() => document.body.innerText.includes("You play the Prussians"));
+  assert.doesNotMatch(c.url(), /seat/);
   assert.deepEqual(errors, []);
 });

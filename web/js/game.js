@@ -37,6 +37,8 @@ export function showGame(main, id) {
   let polling = null; // asking for news every few seconds while the live channel is down
   let undo = () => {}; // takes back this side's last action (set with each drawing)
   let choiceFilter = ""; // what the choices are filtered by (kept across drawings)
+  let wasMyMove = false; // it was this player's move when last drawn
+  let lookAgain = null; // asking again while a seat waits for its player
   let busy = false;
   let chosen = null; // a role picked by hand, when this browser holds several
   let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
@@ -50,11 +52,12 @@ export function showGame(main, id) {
   const unitBox = el("div", { class: "box unitbox" });
   const choices = el("div", { class: "box" });
   const umpireBox = el("div", { class: "box umpire" });
+  const invitesTop = el("div", { class: "box invitestop", hidden: true });
   const log = el("div", { class: "box" });
   const links = el("div", { class: "box" });
   const notes = el("details", { class: "box notes" });
   main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, proposalSlot, summary),
-    el("div", { class: "panel" }, status, standing, unitBox, choices, umpireBox, log, notes, links)));
+    el("div", { class: "panel" }, invitesTop, status, standing, unitBox, choices, umpireBox, log, notes, links)));
 
   const roles = () => held(id).roles;
   // The role to look as: one picked by hand; else the side that must act if this browser holds
@@ -411,9 +414,18 @@ export function showGame(main, id) {
     } else summary.textContent = "";
 
     const mine = g.seat !== null && g.seat !== undefined && g.actor && g.actor.side === g.seat;
+    // Whose turn, and since when (the last action's time, as the server kept it).
+    const since = g.last_action_at ? sinceWords(g.last_action_at) : "";
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `The ${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
-      : el("div", { class: "actor" }, g.actor && g.actor.side !== undefined ? (mine && g.candidates.length ? "Your move." : `The ${v.sides[g.actor.side]} to act.`) : "",
+      : el("div", { class: "actor" }, g.actor && g.actor.side !== undefined ? (mine && g.candidates.length ? "Your move" : `The ${v.sides[g.actor.side]} to act`) : "",
+        g.actor && g.actor.side !== undefined && since ? el("span", { class: "quiet since" }, ` (since ${since})`) : "", g.actor && g.actor.side !== undefined ? "." : "",
         g.thinking && !(mine && g.candidates.length) ? " (the computer is thinking…)" : "");
+    // The tab says it too, so that a player in another tab sees his turn come; with "tell me"
+    // on, a sound and a notification when it comes while the page is hidden.
+    const myMove = mine && g.candidates.length > 0 && !g.outcome;
+    document.title = `${g.outcome ? "Over" : myMove ? "● Your move" : g.seat !== null && g.seat !== undefined ? "Waiting" : "Watching"} — ${v.title} — volley`;
+    if (myMove && !wasMyMove && document.hidden && localStorage.getItem("volley:tell") === "1") tell(v.title);
+    wasMyMove = myMove;
     const sideName = (k) => v.sides[Number(k)];
     const me = g.role === "umpire"
       ? `You are the umpire${g.viewing_as && g.viewing_as.side !== undefined ? `, looking as the ${v.sides[g.viewing_as.side]} see it` : ", seeing everything"}.`
@@ -616,11 +628,47 @@ export function showGame(main, id) {
     log.replaceChildren(el("h4", {}, "What happened"), box);
     box.scrollTop = box.scrollHeight;
     const base = `${location.origin}${location.pathname}`;
-    const invites = held(id).invitations.map((i) => el("div", {},
-      i.role === "umpire" ? "Invitation for the umpire" : `Invitation for the ${sideName(i.role.side)}`,
-      " (send it to one person: it works once): ",
-      el("div", { class: "link", "data-invite": roleKey(i.role) }, `${base}#/join/${id}/${i.code}`)));
-    links.replaceChildren(el("h4", {}, "Links"), ...invites,
+    // The invitations, with whether each was claimed and its player is here, and a copy button;
+    // those not yet claimed stand at the top of the panel, where the creator looks.
+    const seatState = (i) => {
+      if (i.role === "umpire") return g.umpire === "seated" ? "claimed" : "not claimed yet";
+      const seat = (g.seats || [])[i.role.side];
+      if (!seat) return "";
+      return !seat.taken ? "not claimed yet" : seat.connected ? "claimed; the player is here" : "claimed; the player is away";
+    };
+    const copy = (text) => el("button", { class: "plain copy", type: "button", "data-copy": "1", onclick: async (e) => {
+      try { await navigator.clipboard.writeText(text); e.target.textContent = "copied"; } catch { e.target.textContent = "select it and copy"; }
+    } }, "copy");
+    const inviteOf = (i, top = false) => {
+      const url = `${base}#/join/${id}/${i.code}`;
+      return el("div", { class: "invite", "data-invite-state": seatState(i) },
+        i.role === "umpire" ? "Invitation for the umpire" : `Invitation for the ${sideName(i.role.side)}`,
+        " (send it to one person: it works once) ", el("span", { class: "quiet" }, `— ${seatState(i)}`), ": ",
+        el("div", { class: "link", [top ? "data-invite-top" : "data-invite"]: roleKey(i.role) }, url), copy(url));
+    };
+    const invites = held(id).invitations.map((i) => inviteOf(i));
+    const waitingFor = held(id).invitations.filter((i) => seatState(i) === "not claimed yet");
+    invitesTop.replaceChildren(...(waitingFor.length && !g.outcome ? [el("h4", {}, "Waiting for a player"), ...waitingFor.map((i) => inviteOf(i, true))] : []));
+    invitesTop.hidden = !invitesTop.childNodes.length;
+    // A seat of this browser's, to open on another device: the credential travels in the link's
+    // fragment (after #), which a browser never sends to a server.
+    const mySeats = Object.entries(roles()).filter(([k]) => k !== "umpire" || g.role === "umpire");
+    const personal = mySeats.map(([k, tok]) => {
+      const url = `${base}#/seat/${id}/${k}/${tok}`;
+      return el("details", { class: "personal" }, el("summary", {}, `Open ${k === "umpire" ? "the umpire's seat" : `your seat (the ${sideName(k)})`} on another device`),
+        el("div", { class: "quiet" }, "This link is your seat: whoever opens it plays as you. Keep it to yourself."),
+        el("div", { class: "link", "data-personal": k }, url), copy(url));
+    });
+    // While a seat waits for its player, look again now and then (claims and comings are not news).
+    const waitingSeat = (g.seats || []).some((q) => q.player === "human" && (!q.taken || !q.connected)) && !g.outcome;
+    if (waitingSeat && !lookAgain) lookAgain = setInterval(() => { if (!closed && !busy) refresh(true); }, 15000);
+    if (!waitingSeat && lookAgain) { clearInterval(lookAgain); lookAgain = null; }
+    const tellBox = g.seat !== null && g.seat !== undefined && !g.outcome ? el("label", { class: "quiet tell" },
+      el("input", { type: "checkbox", "data-tell": "1", checked: localStorage.getItem("volley:tell") === "1", onchange: async (e) => {
+        localStorage.setItem("volley:tell", e.target.checked ? "1" : "0");
+        if (e.target.checked && "Notification" in window && Notification.permission === "default") { try { await Notification.requestPermission(); } catch { /* refused */ } }
+      } }), " tell me when it is my move (a sound, and a notification if allowed)") : null;
+    links.replaceChildren(el("h4", {}, "Links"), ...invites, ...personal, ...(tellBox ? [tellBox] : []),
       el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
       ...(g.outcome ? [el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
         " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)")] : []),
@@ -730,7 +778,7 @@ export function showGame(main, id) {
   }
   // Watch for news once the game is known to be there.
   refresh().then(() => connect());
-  return () => { closed = true; if (polling) clearInterval(polling); document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+  return () => { closed = true; if (polling) clearInterval(polling); if (lookAgain) clearInterval(lookAgain); document.title = "volley"; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
 }
 
 /**
@@ -754,4 +802,28 @@ export function inWords(text, facing) {
     .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
     .replace(/\bto (\d+(?:\.\d+)?)°/g, (m, deg) => turnWords(Number(deg)))
     .replace(/(\d+(?:\.\d+)?)°/g, (m, deg) => bearingWord(Number(deg)));
+}
+
+/** "14:02, 3 minutes ago" for a time in seconds since 1970. */
+function sinceWords(at) {
+  const d = new Date(at * 1000);
+  const mins = Math.max(0, Math.round((Date.now() - d.getTime()) / 60000));
+  const clock = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const ago = mins < 1 ? "just now" : mins < 60 ? `${mins} minute${mins === 1 ? "" : "s"} ago` : mins < 48 * 60 ? `${Math.round(mins / 60)} hours ago` : `${Math.round(mins / 1440)} days ago`;
+  return `${mins >= 24 * 60 ? d.toLocaleDateString() + " " : ""}${clock}, ${ago}`;
+}
+
+/** A sound and, if allowed, a notification: it is the player's move in `title`. */
+function tell(title) {
+  try {
+    const a = new AudioContext();
+    const o = a.createOscillator(), gain = a.createGain();
+    o.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, a.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, a.currentTime + 0.4);
+    o.connect(gain).connect(a.destination);
+    o.start();
+    o.stop(a.currentTime + 0.4);
+  } catch { /* no sound here */ }
+  try { if ("Notification" in window && Notification.permission === "granted") new Notification("Your move", { body: title }); } catch { /* none */ }
 }

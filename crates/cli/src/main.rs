@@ -250,6 +250,12 @@ folder's battle plays on whatever becomes of the file.")]
         /// at the start: one that does not load is told on stderr (file:line:col) and left out.
         #[arg(long, value_name = "DIR")]
         scenarios: Option<PathBuf>,
+        /// Games one address may create a minute (a club behind one address may want more).
+        #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        games_per_minute: u32,
+        /// Live channels (WebSockets: open games' pages) one address may hold at once.
+        #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        watchers_per_address: u32,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -551,7 +557,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { addr, db, scenarios } => {
+        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address } => {
             let library = match &scenarios {
                 Some(dir) => folder_library(dir)?,
                 None => bundled::Library::default(),
@@ -559,7 +565,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let store = volley_store::SqliteStore::open_exclusive(&db)
                 .with_context(|| format!("cannot open the game store {}", db.display()))?;
             let rt = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-            let limits = volley_server::limits::Limits::default();
+            let limits = volley_server::limits::Limits {
+                creations_per_minute: f64::from(games_per_minute),
+                watchers_per_client: watchers_per_address as usize,
+                ..volley_server::limits::Limits::default()
+            };
             let served =
                 rt.block_on(volley_server::serve_offering(&addr, std::sync::Arc::new(store), limits, library, |a| {
                     println!("volley is serving on http://{a}/ (games kept in {}); Ctrl-C stops it", db.display());

@@ -439,7 +439,8 @@ async fn forward(mut socket: WebSocket, s: Server, id: String) {
     };
     let token = hello.get("token").and_then(Value::as_str).map(str::to_string);
     let server = s.clone();
-    let sub = tokio::task::spawn_blocking(move || server.watch(&id, token.as_deref())).await;
+    let game = id.clone();
+    let sub = tokio::task::spawn_blocking(move || server.watch(&game, token.as_deref())).await;
     let (role, counts, mut rx) = match sub {
         Ok(Ok(sub)) => sub,
         Ok(Err(e)) => {
@@ -448,6 +449,8 @@ async fn forward(mut socket: WebSocket, s: Server, id: String) {
         }
         Err(_) => return,
     };
+    // Counted as present while the channel lasts (the other players see it).
+    let _here = s.here(&id, role);
     let mine = |c: &crate::server::Counts| (c.actions[crate::server::slot(role)], c.held);
     let mut last = mine(&counts);
     if !send(&mut socket, json!({"actions": last.0, "held": last.1})).await {

@@ -147,6 +147,9 @@ struct Game {
     hold: Option<Hold>,
     /// Someone holds the umpire's credential (every player is told: the umpire sees everything).
     umpire_seated: bool,
+    /// Each side's seat is taken: its invitation claimed (or it had none: the creator's own, a
+    /// computer's).
+    seats_taken: [bool; 2],
     /// The sides' latest refused actions, with the umpire's reason for each (newest last, at
     /// most [`REFUSALS_KEPT`]): the umpire reads why, where a player may read only words. Kept
     /// in memory only; they change nothing in the game.
@@ -358,6 +361,27 @@ pub struct Server {
     thinking: Arc<Thinking>,
     /// The scenarios offered: the bundled ones, and a folder's.
     library: catalog::Library,
+    /// Who watches each game now, by role (side 0, side 1, the umpire): live channels open.
+    presence: Arc<Mutex<HashMap<String, [u32; 3]>>>,
+}
+
+/// A live channel's presence in a game, counted while it lasts ([`Server::here`]).
+pub struct Here {
+    presence: Arc<Mutex<HashMap<String, [u32; 3]>>>,
+    id: String,
+    slot: Option<usize>,
+}
+
+impl Drop for Here {
+    fn drop(&mut self) {
+        let (Some(slot), Ok(mut p)) = (self.slot, self.presence.lock()) else { return };
+        if let Some(c) = p.get_mut(&self.id) {
+            c[slot] = c[slot].saturating_sub(1);
+            if c.iter().all(|&n| n == 0) {
+                p.remove(&self.id);
+            }
+        }
+    }
 }
 
 /// The computer players' work: games waiting for a computer's decision, taken one decision at a
@@ -416,7 +440,27 @@ impl Server {
             games: Arc::new(Mutex::new(games)),
             thinking: Arc::new(Thinking::new()),
             library: catalog::Library::default(),
+            presence: Arc::default(),
         }
+    }
+
+    /// Counts a live channel of `role` in game `id` as present while the value lives (sides and
+    /// the umpire; a spectator is not counted).
+    pub fn here(&self, id: &str, role: Viewer) -> Here {
+        let slot = match role {
+            Viewer::Side(s) if s < 2 => Some(usize::from(s)),
+            Viewer::Umpire => Some(2),
+            _ => None,
+        };
+        if let (Some(slot), Ok(mut p)) = (slot, self.presence.lock()) {
+            p.entry(id.to_string()).or_default()[slot] += 1;
+        }
+        Here { presence: self.presence.clone(), id: id.to_string(), slot }
+    }
+
+    /// Whether each side and the umpire have a live channel open on game `id` now.
+    fn present(&self, id: &str) -> [bool; 3] {
+        self.presence.lock().ok().and_then(|p| p.get(id).map(|c| c.map(|n| n > 0))).unwrap_or_default()
     }
 
     /// This server, offering `library`'s scenarios (the bundled ones and a folder's) for new
@@ -643,9 +687,13 @@ impl Server {
         if !self.store.claim(id, code).map_err(ApiError::store)? {
             return Err(ApiError::new(409, "this invitation has been claimed already: ask for a new game"));
         }
-        if role == json!("umpire") {
+        {
             let mut g = lock(&game)?;
-            g.umpire_seated = true;
+            if role == json!("umpire") {
+                g.umpire_seated = true;
+            } else if let Some(taken) = role["side"].as_u64().and_then(|i| g.seats_taken.get_mut(i as usize)) {
+                *taken = true;
+            }
             let _ = g.tx.send(g.counts());
         }
         Ok(json!({"id": id, "role": role, "token": token}))
@@ -678,6 +726,12 @@ impl Server {
             }
             _ => None,
         };
+        let mut seats_taken = [true, true];
+        for (taken, seat) in seats_taken.iter_mut().zip(&record.seats) {
+            if let Some(code) = &seat.invitation {
+                *taken = self.store.claimed(id, code).map_err(ApiError::store)?;
+            }
+        }
         let umpire_seated = match (&record.umpire, &record.umpire_invitation) {
             (None, _) => false,
             (Some(_), None) => true,
@@ -695,6 +749,7 @@ impl Server {
             thinking: false,
             hold,
             umpire_seated,
+            seats_taken,
             refusals: std::collections::VecDeque::new(),
             marks,
         }));
@@ -766,6 +821,8 @@ impl Server {
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "since": since(&g, role, looking, viewer),
             "undo": may_undo(&g, role),
+            "seats": seats(&g, self.present(id)),
+            "last_action_at": g.actions.last().and_then(|a| a.at).unwrap_or(g.record.created),
             "log": log,
         }))
     }
@@ -1128,6 +1185,7 @@ impl Server {
             public: Some(public),
             held: holds,
             holding,
+            at: Some(now()),
         };
         self.store.append_action(&g.record.id, &record).map_err(ApiError::store)?;
         let before = std::mem::replace(&mut g.live, next);
@@ -1291,6 +1349,23 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
 
 /// A game rebuilt from its record: the state, what happened, and who may know of each action.
 type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
+
+/// Each side's seat: who plays it, whether its invitation was claimed, and whether its player
+/// has the game open now (a live channel).
+fn seats(g: &Game, present: [bool; 3]) -> Value {
+    g.record
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "player": s.player,
+                "taken": g.seats_taken.get(i).copied().unwrap_or(true),
+                "connected": s.player != "human" || present.get(i).copied().unwrap_or(false),
+            })
+        })
+        .collect()
+}
 
 /// Whether `role` may try to take back the game's last action: it is his side's, nothing was
 /// drawn for it, his side is still to act, and nothing is held or over ([`Server::undo`] also

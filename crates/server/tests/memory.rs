@@ -188,3 +188,37 @@ fn starting_up_loads_only_the_games_a_computer_player_must_go_on_with() {
     assert!(v["actions"].as_u64().unwrap() > 1, "{}", v["actions"]);
     assert_eq!(v["actor"]["side"], json!(1 - winner));
 }
+
+// The creator sees whether each seat's invitation was claimed and whether its player has the
+// game open now (a live channel), and when the last action was taken.
+#[test]
+fn seats_say_whether_claimed_and_whether_their_player_is_there() {
+    let s = server("seats", 8);
+    let req = NewGame {
+        scenario: "hochdorf-mill".into(),
+        scenario_text: None,
+        players: vec!["human".into(), "human".into()],
+        seed: Some(5),
+        creator: None,
+        private: false,
+        hold_results: false,
+        umpire: false,
+    };
+    let g = s.create(&req).unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
+    let mine = g["credentials"][0]["token"].as_str().unwrap().to_string();
+    let code = g["invitations"][0]["code"].as_str().unwrap().to_string();
+    let seats = |s: &Server| s.view(&id, Some(&mine), None).unwrap()["seats"].clone();
+    assert_eq!(seats(&s)[1], json!({"player": "human", "taken": false, "connected": false}));
+    let other = s.claim(&id, &code).unwrap()["token"].as_str().unwrap().to_string();
+    assert_eq!(seats(&s)[1]["taken"], true);
+    {
+        let (role, _, _) = s.watch(&id, Some(&other)).unwrap();
+        let _here = s.here(&id, role);
+        assert_eq!(seats(&s)[1]["connected"], true);
+        assert_eq!(seats(&s)[0]["connected"], false, "side 0 has no channel open");
+    }
+    assert_eq!(seats(&s)[1]["connected"], false, "gone when the channel closes");
+    let v = s.view(&id, Some(&mine), None).unwrap();
+    assert!(v["last_action_at"].as_u64().unwrap() > 1_700_000_000, "{v}");
+}

@@ -142,6 +142,9 @@ pub struct ActionRecord {
     /// starting up must look at the game to see whether a release let a computer player go on.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub holding: bool,
+    /// When it was kept, in seconds since 1970 (none in games kept before it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
 }
 
 /// A game in a list.
@@ -471,6 +474,7 @@ mod tests {
             public: Some(n - 1),
             held: false,
             holding: false,
+            at: Some(1_000 + n),
         }
     }
 
