@@ -822,7 +822,7 @@ impl Server {
             "since": since(&g, role, looking, viewer),
             "undo": may_undo(&g, role),
             "seats": seats(&g, self.present(id)),
-            "last_action_at": g.actions.last().and_then(|a| a.at).unwrap_or(g.record.created),
+            "last_action_at": last_known_at(&g, role, viewer),
             "log": log,
         }))
     }
@@ -1349,6 +1349,19 @@ fn seed_info(record: &GameRecord, over: bool) -> Value {
 
 /// A game rebuilt from its record: the state, what happened, and who may know of each action.
 type Rebuilt = (Box<dyn Live>, Vec<LogLine>, Vec<Seen>);
+
+/// When the last action `viewer` may know of was taken (the game's creation if none): an
+/// enemy's secret order moves nothing, not even the time.
+fn last_known_at(g: &Game, role: Viewer, viewer: Viewer) -> u64 {
+    let upto = usize::try_from(g.upto(role)).unwrap_or(usize::MAX);
+    g.actions
+        .iter()
+        .zip(&g.seen)
+        .take(upto)
+        .rev()
+        .find(|(_, s)| viewer == Viewer::Umpire || s[slot(viewer).min(2)])
+        .map_or(g.record.created, |(a, _)| a.at.unwrap_or(g.record.created))
+}
 
 /// Each side's seat: who plays it, whether its invitation was claimed, and whether its player
 /// has the game open now (a live channel).
