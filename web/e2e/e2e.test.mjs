@@ -1335,3 +1335,77 @@ test("remote play: the turn in the tab's title and since when, the invitation at
   assert.doesNotMatch(c.url(), /seat/);
   assert.deepEqual(errors, []);
 });
+
+test("read the army and measure: an order of battle per side (every unit, its state, where it is; a click selects) and a ruler between any two places", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(page);
+  await page.waitForSelector("details.oob");
+  await page.click("details.oob summary");
+  const onMap = await page.locator("svg.map .piece[data-unit]").evaluateAll((ps) => [...new Set(ps.map((p) => p.dataset.unit))].sort());
+  const listed = await page.locator("details.oob button[data-oob]").evaluateAll((bs) => bs.map((b) => b.dataset.oob).sort());
+  assert.deepEqual(listed, onMap, "every unit on the map, once");
+  assert.deepEqual(await page.locator("details.oob h5").allInnerTexts().then((t) => t.map((x) => x.replace(/ \(\d+\)$/, ""))), ["The Prussians", "The Austrians"]);
+  const line = await page.locator("details.oob button[data-oob]").nth(3).innerText();
+  assert.match(line, / — .+; (in|on|near) .+|of the table/);
+  const unit = await page.locator("details.oob button[data-oob]").nth(3).getAttribute("data-oob");
+  await page.locator("details.oob button[data-oob]").nth(3).click();
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  assert.equal(await page.locator("details.oob").evaluate((d) => d.open), true, "the list stays open");
+  // The ruler: two clicks, the distance in the table's measure.
+  await page.click('button[data-zoom="ruler"]');
+  const box = await page.locator("svg.map").boundingBox();
+  const view = await page.locator("svg.map").evaluate((m) => m.getAttribute("viewBox").split(" ").map(Number));
+  const perInch = box.width / view[2];
+  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  await page.mouse.click(box.x + box.width * 0.3 + perInch * 12, box.y + box.height * 0.5);
+  await page.waitForSelector('svg.map text[data-measure="1"]');
+  const said = await page.locator(".rulerout").innerText();
+  const inches = Number(/Measured: ([\d.]+) inches/.exec(said)?.[1]);
+  assert.ok(Math.abs(inches - 12) < 0.6, said);
+  assert.deepEqual(errors, []);
+});
+
+test("accessibility: one h1, the account a live region, units chosen by keyboard (Tab from unit to unit, Enter selects), and text of WCAG AA contrast", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  // Contrast of every piece of text on the page against what is behind it: at least 4.5 to 1.
+  const lowContrast = () => page.evaluate(() => {
+    const rgb = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const [r, g, b, a = 1] = m[1].split(",").map(Number); return { r, g, b, a }; };
+    const lum = ({ r, g, b }) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const behind = (e) => { for (let n = e; n && n.nodeType === 1; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255 }; };
+    const bad = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const e = t.parentElement;
+      if (!t.data.trim() || !e || e.closest("svg") || !e.checkVisibility()) continue;
+      const s = getComputedStyle(e);
+      if (e.closest("button:disabled, input:disabled, select:disabled")) continue;
+      const fg = rgb(s.color), bg = behind(e);
+      const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      if (ratio < 4.5) bad.push(`${t.data.trim().slice(0, 30)}: ${ratio.toFixed(2)}`);
+    }
+    return bad;
+  });
+  assert.deepEqual(await lowContrast(), [], "the first page");
+  assert.equal(await page.locator("h1").count(), 1);
+  await page.click('button[data-scenario="the-village"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map g.unit[tabindex]");
+  assert.equal(await page.locator("h1").count(), 1);
+  assert.equal(await page.locator('[role="log"][aria-live="polite"]').count(), 1);
+  assert.deepEqual(await lowContrast(), [], "a game's page");
+  // Keyboard: focus a unit, Tab to the next, Enter selects it.
+  await page.locator("svg.map g.unit[tabindex]").first().focus();
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate(() => document.activeElement?.dataset?.unitGroup);
+  assert.ok(focused, "Tab moves to the next unit");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, focused);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.unitGroup), focused, "the focus stays on the unit");
+  assert.deepEqual(errors, []);
+});

@@ -53,11 +53,12 @@ export function showGame(main, id) {
   const choices = el("div", { class: "box" });
   const umpireBox = el("div", { class: "box umpire" });
   const invitesTop = el("div", { class: "box invitestop", hidden: true });
-  const log = el("div", { class: "box" });
+  const oob = el("details", { class: "box oob" });
+  const log = el("div", { role: "log", "aria-live": "polite", "aria-label": "what happened", class: "box" });
   const links = el("div", { class: "box" });
   const notes = el("details", { class: "box notes" });
   main.replaceChildren(el("div", { class: "game" }, el("div", { class: "left" }, mapBox, proposalSlot, summary),
-    el("div", { class: "panel" }, invitesTop, status, standing, unitBox, choices, umpireBox, log, notes, links)));
+    el("div", { class: "panel" }, invitesTop, status, standing, unitBox, choices, umpireBox, log, oob, notes, links)));
 
   const roles = () => held(id).roles;
   // The role to look as: one picked by hand; else the side that must act if this browser holds
@@ -461,6 +462,24 @@ export function showGame(main, id) {
       ...(v.standing || []).map((s) => el("div", { class: s.side === null || s.side === undefined ? "" : `side${s.side}` }, s.text)),
     ]);
 
+    // The order of battle: every unit of each side, its state and where it stands; a click
+    // selects it (and the map shows it).
+    const oobOpen = oob.open;
+    const bySide = new Map();
+    for (const [u, at] of unitPlaces(v)) {
+      const p = v.pieces.find((q) => q.unit === u);
+      const k = at.side ?? "none";
+      if (!bySide.has(k)) bySide.set(k, []);
+      const counters = new Map();
+      for (const q of v.pieces.filter((q) => q.unit === u)) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
+      const count = [...counters].filter(([kind]) => kind !== "green").map(([kind, n]) => `${n} ${kind}`).join(", ");
+      bySide.get(k).push(el("li", {}, el("button", { class: `plain oobunit${u === selected ? " sel" : ""}`, "data-oob": u, onclick: () => { selected = u; proposal = null; placeChoices = null; render(g, key); } },
+        el("b", {}, u), ` — ${[p?.status, count].filter(Boolean).join("; ")}; ${whereWords(v, at.x, at.y)}`)));
+    }
+    oob.replaceChildren(el("summary", {}, "Order of battle"),
+      ...[...bySide].map(([k, items]) => el("div", { class: k === "none" ? "" : `side${k}` }, el("h5", {}, k === "none" ? "Others" : `The ${v.sides[k]} (${items.length})`), el("ul", {}, items))));
+    oob.open = oobOpen;
+
     // The selected unit: what it is, how it stands, what it may do.
     if (selected) {
       const pieces = v.pieces.filter((p) => p.unit === selected);
@@ -826,4 +845,28 @@ function tell(title) {
     o.stop(a.currentTime + 0.4);
   } catch { /* no sound here */ }
   try { if ("Notification" in window && Notification.permission === "granted") new Notification("Your move", { body: title }); } catch { /* none */ }
+}
+
+/** Where a point of the table is, in words: in a named piece of ground, near an objective, or a part of the table. */
+export function whereWords(view, x, y) {
+  const inside = (pts) => {
+    let c = false;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+      const [xi, yi] = pts[i], [xj, yj] = pts[j];
+      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+    }
+    return c;
+  };
+  const grid = /^\[[\d\s,.-]+\]$/;
+  const ground = view.terrain.find((f) => f.closed && f.name && !grid.test(f.name) && f.kind !== "open" && inside(f.points));
+  if (ground) return `${/hill|ridge|berg/i.test(`${ground.kind} ${ground.name}`) ? "on" : "in"} ${/^the /i.test(ground.name) ? "" : "the "}${ground.name}`;
+  const size = Math.max(view.width, view.depth);
+  const near = view.objectives.map((o) => {
+    const cx = o.points.reduce((a, p) => a + p[0], 0) / o.points.length, cy = o.points.reduce((a, p) => a + p[1], 0) / o.points.length;
+    return { o, d: Math.hypot(cx - x, cy - y) };
+  }).sort((a, b) => a.d - b.d)[0];
+  if (near && near.d < size / 8) return `near ${/^the /i.test(near.o.name) ? "" : "the "}${near.o.name}`;
+  const ns = y > (view.depth * 2) / 3 ? "north" : y < view.depth / 3 ? "south" : "";
+  const ew = x > (view.width * 2) / 3 ? "east" : x < view.width / 3 ? "west" : "";
+  return ns || ew ? `in the ${[ns, ew].filter(Boolean).join("-")} of the table` : "in the middle of the table";
 }

@@ -151,6 +151,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
   const size = Math.max(W, D);
   const grid = isGrid(view);
+  if (ruler.title !== view.title) Object.assign(ruler, { title: view.title, on: false, a: null, b: null });
   const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: thumbnail ? "map thumb" : "map", role: "img", "aria-label": view.title });
   const ground = thumbnail ? svg("g", {}) : svg("rect", { x: -W, y: -D, width: 3 * W, height: 3 * D, fill: "#e4dcc6", class: "ground" });
   map.append(ground, svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4", class: "table" }));
@@ -200,6 +201,18 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const key = p.unit || `#${groups.size}`;
     if (!groups.has(key)) {
       const g = svg("g", { class: `unit${p.unit && moved.has(p.unit) ? " moved" : ""}${selected && p.unit === selected ? " selected" : ""}`, "data-unit-group": p.unit || null });
+      // By keyboard: Tab goes from unit to unit, Enter or Space selects.
+      if (onPick && p.unit && !thumbnail) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", `${p.unit}${p.side === null || p.side === undefined ? "" : ` (${view.sides[p.side]})`}${p.unit === selected ? ", selected" : ""}`);
+        g.addEventListener("keydown", (e) => {
+          if (e.key !== "Enter" && e.key !== " ") return;
+          e.preventDefault();
+          refocus = p.unit;
+          onPick(p.unit);
+        });
+      }
       groups.set(key, g);
       map.append(g);
     }
@@ -619,19 +632,57 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
     if (!panned && pointers.size === 0) {
-      if (drag && selected) drag.click(tableAt(e));
+      if (ruler.on) measureAt(tableAt(e));
+      else if (drag && selected) drag.click(tableAt(e));
       else if (onPick) onPick(null);
     }
   };
+  // The ruler: two clicks on the table, and the distance between them in the table's measure
+  // (areas counted as the grid counts them: the most of the two differences).
+  const rulerLayer = svg("g", { class: "ruler" });
+  map.append(rulerLayer);
+  const measureWords = (a, b) => {
+    const d = grid ? Math.max(Math.abs(Math.floor(a[0]) - Math.floor(b[0])), Math.abs(Math.floor(a[1]) - Math.floor(b[1]))) : Math.hypot(a[0] - b[0], a[1] - b[1]);
+    const w = unitWords ? unitWords[d === 1 ? 0 : 1] : "table units";
+    return `${grid ? d : d.toFixed(1)} ${w}`;
+  };
+  const drawRuler = () => {
+    rulerLayer.replaceChildren();
+    if (!ruler.on || !ruler.a) return;
+    const [a, b] = [ruler.a, ruler.b || ruler.a];
+    rulerLayer.append(svg("line", { x1: a[0], y1: fy(a[1]), x2: b[0], y2: fy(b[1]), stroke: "#111", "stroke-width": size / 400, "stroke-dasharray": `${size / 150} ${size / 300}` }),
+      svg("circle", { cx: a[0], cy: fy(a[1]), r: size / 250, fill: "#111" }));
+    if (ruler.b) {
+      rulerLayer.append(svg("circle", { cx: b[0], cy: fy(b[1]), r: size / 250, fill: "#111" }));
+      const t = svg("text", { x: (a[0] + b[0]) / 2, y: fy((a[1] + b[1]) / 2), class: "label rulerlabel", "text-anchor": "middle", "data-measure": "1" });
+      t.textContent = measureWords(a, b);
+      rulerLayer.append(t);
+    }
+  };
+  const measureAt = (p) => {
+    if (!ruler.a || ruler.b) { ruler.a = p; ruler.b = null; } else ruler.b = p;
+    drawRuler();
+    rulerOut.textContent = ruler.b ? `Measured: ${measureWords(ruler.a, ruler.b)}.` : "Click where to measure to.";
+  };
+  const rulerOut = el("div", { class: "rulerout", "aria-live": "polite" }, ruler.on ? (ruler.b ? `Measured: ${measureWords(ruler.a, ruler.b)}.` : "Click two places on the table to measure between them.") : "");
+  drawRuler();
   map.addEventListener("pointerup", release);
   map.addEventListener("pointercancel", release);
   const button = (text, title, act, data) => el("button", { class: "plain", title, "aria-label": title, "data-zoom": data, onclick: act }, text);
   const controls = el("div", { class: "mapcontrols" },
     button("+", "zoom in", () => zoomAt(1 / 1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "in"),
     button("−", "zoom out", () => zoomAt(1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "out"),
-    button("⤢", "fit the table to the screen", fit, "fit"));
+    button("⤢", "fit the table to the screen", fit, "fit"),
+    button("📏", "measure between two places (a ruler)", (e) => {
+      ruler.on = !ruler.on;
+      ruler.a = ruler.b = null;
+      e.currentTarget.classList.toggle("on", ruler.on);
+      rulerOut.textContent = ruler.on ? "Click two places on the table to measure between them." : "";
+      drawRuler();
+    }, "ruler"));
+  if (ruler.on) controls.querySelector('[data-zoom="ruler"]').classList.add("on");
   const legend = mapLegend(view, arms);
-  const node = el("div", { class: "mapwrap" }, map, controls, scale, legend);
+  const node = el("div", { class: "mapwrap" }, map, controls, scale, legend, rulerOut);
   // Draw the zoom once the map has its size on screen, and again whenever that size changes.
   new ResizeObserver(() => apply()).observe(map);
   requestAnimationFrame(apply);
@@ -646,8 +697,17 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       }
     });
   }
+  // (A unit chosen by keyboard keeps the focus through the new drawing.)
+  if (refocus && groups.has(refocus)) {
+    const g = groups.get(refocus);
+    requestAnimationFrame(() => g.focus({ preventScroll: true }));
+  }
+  refocus = null;
   return { node, map, show, showVerdict };
 }
+
+let refocus = null; // the unit last chosen by keyboard
+const ruler = { on: false, a: null, b: null }; // the ruler, kept through new drawings
 
 // What the colours and signs on this map mean.
 function mapLegend(view, arms) {
@@ -699,13 +759,13 @@ export function shortest(name) {
 
 // The width of a text at 12 px, measured once (a canvas measures without laying out the page).
 const widths = new Map();
-let ruler = null;
+let pen = null;
 function textWidth(text, font) {
   const key = `${font}|${text}`;
   if (!widths.has(key)) {
-    ruler ||= document.createElement("canvas").getContext("2d");
-    ruler.font = font;
-    widths.set(key, ruler.measureText(text).width);
+    pen ||= document.createElement("canvas").getContext("2d");
+    pen.font = font;
+    widths.set(key, pen.measureText(text).width);
   }
   return widths.get(key);
 }
