@@ -1409,3 +1409,34 @@ test("accessibility: one h1, the account a live region, units chosen by keyboard
   assert.equal(await page.evaluate(() => document.activeElement?.dataset?.unitGroup), focused, "the focus stays on the unit");
   assert.deepEqual(errors, []);
 });
+
+test("small things: the rule sets' names come from the server's catalog, dice are spoken of only where there are dice, and En Avant's desk asks for no roll", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  const catalog = await page.evaluate(async () => (await fetch("/api/rulesets")).json());
+  assert.deepEqual(catalog.map((r) => r.id).sort(), ["blown-away", "der-alte-fritz", "en-avant", "itchy-scratchy", "old-fritz"]);
+  await page.waitForSelector(".card .rs");
+  const named = await page.locator(".card .rs").allInnerTexts();
+  for (const r of catalog) assert.ok(named.some((t) => t.startsWith(r.name)), `${r.name} on the first page`);
+  // En Avant: no dice, and the page does not speak of any.
+  await page.click('button[data-scenario="the-farm"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector(".seed");
+  assert.match(await page.locator(".seed").innerText(), /No dice and no cards/);
+  assert.doesNotMatch(await page.locator(".seed").innerText(), /dice come from/);
+  // Itchy and Scratchy: dice.
+  await page.goto(base);
+  await page.click('button[data-scenario="hochdorf-mill"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector(".seed");
+  assert.match(await page.locator(".seed").innerText(), /The dice come from the server's secret seed/);
+  // The desk: En Avant's has nothing to roll; Der Alte Fritz's asks what to roll.
+  await page.goto(`${base}#/desk/en-avant`);
+  await page.waitForSelector('button[data-resolve="1"]');
+  assert.equal(await page.locator('button[data-what="1"]').count(), 0);
+  await page.goto(`${base}#/desk/der-alte-fritz`);
+  await page.waitForSelector('button[data-what="1"]');
+  assert.deepEqual(errors, []);
+});

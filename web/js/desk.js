@@ -2,7 +2,7 @@
 // exact odds of every outcome with a summary of them, and a resolution with the computer's dice
 // or those rolled on the table, the draws listed in the order they are needed.
 
-import { el, api, post, RULESETS } from "./util.js";
+import { el, api, post, rulesetNames, rulesetDraws } from "./util.js";
 
 // A label from a schema's description: its first sentence, without the trailing full stop.
 const labelOf = (description, key) => {
@@ -257,13 +257,18 @@ export async function showDesk(main, ruleset) {
         list.length ? el("div", { class: "quiet" }, "So it went with one throw of the computer's dice; other dice may call for more or fewer (a casualty test only when there is one). Type them in the box in this order; a missing one is named.") : null].filter(Boolean));
     } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   }
+  const RULESETS = await rulesetNames();
+  const drawsAny = await rulesetDraws(ruleset);
   main.replaceChildren(el("h2", {}, `The umpire's desk: ${RULESETS[ruleset] || ruleset}`),
     el("div", { class: "game" },
       el("div", { class: "box desk" }, schema.description ? el("p", { class: "quiet" }, schema.description) : null, form.node),
       el("div", { class: "panel" },
         el("div", { class: "box" }, el("button", { onclick: odds, "data-odds": "1" }, "Exact odds"), " ",
-          el("div", { class: "drawrow" }, draws, " ", el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve"), " ",
-            el("button", { class: "plain", onclick: whatToRoll, "data-what": "1" }, "What to roll?")),
-          el("div", { class: "quiet" }, "Leave the draws empty and the computer rolls; the result lists every draw it needed, in order."), err),
+          // (A diceless rule set has nothing to roll: no box for draws, no "What to roll?".)
+          drawsAny ? el("div", { class: "drawrow" }, draws, " ", el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve"), " ",
+            el("button", { class: "plain", onclick: whatToRoll, "data-what": "1" }, "What to roll?"))
+            : el("div", { class: "drawrow" }, el("button", { onclick: resolve, "data-resolve": "1" }, "Resolve")),
+          drawsAny ? el("div", { class: "quiet" }, "Leave the draws empty and the computer rolls; the result lists every draw it needed, in order.")
+            : el("div", { class: "quiet" }, "No dice: the result follows from the situation alone."), err),
         out, el("a", { href: "#/" }, "All battles"))));
 }

@@ -436,11 +436,14 @@ export function showGame(main, id) {
     const heldRoles = Object.keys(roles());
     const switcher = heldRoles.length > 1 && !g.hot_seat ? el("select", { "aria-label": "look as", onchange: (e) => { chosen = e.target.value; refresh(); } },
       heldRoles.map((k) => el("option", { value: k, selected: k === key }, k === "umpire" ? "the umpire" : `the ${sideName(k)}`))) : null;
-    const seed = g.seed.chosen
-      ? `Practice game: its creator chose the seed (${g.seed.value}), so its dice could be foreseen.`
+    // (Only where there is chance: dice, or cards; a diceless battle says so.)
+    const chance = g.chance;
+    const seed = !chance ? "No dice and no cards: every result follows from the rules and the players' choices."
+      : g.seed.chosen
+      ? `Practice game: its creator chose the seed (${g.seed.value}), so its ${chance} could be foreseen.`
       : g.seed.value !== null && g.seed.value !== undefined
         ? `The server's seed, kept secret until now: ${g.seed.value}${g.seed.salt ? `, salt ${g.seed.salt}` : ""} (SHA-256 of "volley seed ${g.seed.value}${g.seed.salt ? ` ${g.seed.salt}` : ""}" was published at the start: ${g.seed.commitment.slice(0, 16)}…).`
-        : `The dice come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
+        : `The ${chance} come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
     status.replaceChildren(...[
       el("h4", {}, v.title),
       el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),

@@ -3,7 +3,10 @@
 // its problems shown at their line and column, a good one played like the others), the umpire's
 // desks, and the games on this server, yours marked.
 
-import { el, api, post, held, keep, roleKey, words, RULESETS } from "./util.js";
+import { el, api, post, held, keep, roleKey, words, rulesetNames } from "./util.js";
+
+// The rule sets' names, by id, from the server's catalog (set as the page is shown).
+let RULESETS = {};
 import { drawMap } from "./map.js";
 
 /** Show the first page in `main`. */
@@ -11,7 +14,7 @@ export async function showHome(main) {
   main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
   let scenarios, games, calculators;
   try {
-    [scenarios, games, calculators] = await Promise.all([api("/api/scenarios"), api("/api/games"), api("/api/desk")]);
+    [scenarios, games, calculators, RULESETS] = await Promise.all([api("/api/scenarios"), api("/api/games"), api("/api/desk"), rulesetNames()]);
   } catch (e) {
     main.replaceChildren(el("p", { class: "error" }, `The server did not answer: ${e.message}`),
       el("button", { onclick: () => showHome(main) }, "Try again"));

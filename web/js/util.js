@@ -93,11 +93,13 @@ export function bearing(degrees) {
   return names[Math.round(d / 45) % 8];
 }
 
-/** The rule sets' names, by id. */
-export const RULESETS = {
-  "blown-away": "Blown Away",
-  "itchy-scratchy": "Itchy and Scratchy",
-  "old-fritz": "Old Fritz (One Brain Cell)",
-  "der-alte-fritz": "Der Alte Fritz",
-  "en-avant": "En Avant",
-};
+/** The rule sets' names, by id: from the server's one catalog (GET /api/rulesets), asked once. */
+let catalog = null;
+const rulesets = () => (catalog ||= api("/api/rulesets").catch(() => []));
+export async function rulesetNames() {
+  return Object.fromEntries((await rulesets()).map((r) => [r.id, r.name]));
+}
+/** Whether a rule set's calculator ever draws (dice or cards). */
+export async function rulesetDraws(id) {
+  return (await rulesets()).find((r) => r.id === id)?.draws !== false;
+}

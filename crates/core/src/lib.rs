@@ -204,11 +204,17 @@ pub trait GameState: Clone + Send + 'static {
     }
 
     /// The umpire's actions as a JSON Schema (as `schemars` writes it), for a page to build the
-    /// umpire's form from: a field named `unit` is an index into [`Rules::umpire_units`], `at`
+    /// umpire's form from: a field named `unit` is an index into [`GameState::umpire_units`], `at`
     /// a place on the table and `facing` degrees clockwise from north. A value the form makes
-    /// is an action as [`Rules::Action`] reads it. The default: none.
+    /// is an action as [`GameState::Action`] reads it. The default: none.
     fn umpire_schema(&self) -> Option<serde_json::Value> {
         None
+    }
+
+    /// What chance this battle draws on, in a word for players ("dice", "cards"), or none if it
+    /// draws nothing (a diceless rule set, a variant without chance). The default: dice.
+    fn chance_words(&self) -> Option<&'static str> {
+        Some("dice")
     }
 
     /// The places `action` involves, in the view's coordinates and in order — where a unit is

@@ -144,6 +144,10 @@ macro_rules! define_rulesets {
         /// The rule sets this build plays, by id.
         pub const RULESETS: &[&str] = &[$( $krate::RULESET_ID ),*];
 
+        /// Every rule set this build knows (plays, or has the calculator of): id, name, and
+        /// whether its calculator ever draws (dice or cards).
+        pub const NAMES: &[(&str, &str, bool)] = &[$( ($krate::RULESET_ID, $krate::RULESET_NAME, $krate::RULESET_DRAWS), )* $( ($ckrate::RULESET_ID, $ckrate::RULESET_NAME, $ckrate::RULESET_DRAWS), )*];
+
         /// A battle of any rule set this build plays.
         pub enum Loaded {
             $(

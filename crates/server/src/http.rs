@@ -109,6 +109,17 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/favicon.ico", get(|| async { page("image/svg+xml", ICON) }))
         .route("/favicon.svg", get(|| async { page("image/svg+xml", ICON) }))
         .route("/js/{file}", get(module))
+        .route(
+            "/api/rulesets",
+            get(|| async {
+                ok(json!(
+                    catalog::NAMES
+                        .iter()
+                        .map(|(id, name, draws)| json!({"id": id, "name": name, "draws": draws}))
+                        .collect::<Vec<_>>()
+                ))
+            }),
+        )
         .route("/api/scenarios", get(|s: State<Server>| async move { ok(json!(s.library().list())) }))
         .route("/api/scenarios/check", post(check_scenario))
         .route("/api/scenarios/{name}/view", get(scenario_view))

@@ -48,6 +48,8 @@ pub trait Live: Send + Sync {
     fn umpire_units(&self) -> Option<Vec<String>>;
     /// The umpire's actions as a JSON Schema, if the rules give him any (for his form).
     fn umpire_schema(&self) -> Option<Value>;
+    /// What chance the battle draws on, in a word ("dice", "cards"), if any.
+    fn chance_words(&self) -> Option<&'static str>;
     /// The rule set's variant, if it has variants.
     fn variant(&self) -> Option<&'static str>;
     /// A copy.
@@ -156,6 +158,10 @@ where
 
     fn umpire_schema(&self) -> Option<Value> {
         self.0.umpire_schema()
+    }
+
+    fn chance_words(&self) -> Option<&'static str> {
+        self.0.chance_words()
     }
 
     fn variant(&self) -> Option<&'static str> {

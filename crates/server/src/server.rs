@@ -802,6 +802,7 @@ impl Server {
             "hot_seat": g.record.hot_seat,
             "private": g.record.private,
             "seed": seed_info(&g.record, g.over()),
+            "chance": g.live.chance_words(),
             "hold_results": g.record.hold_results,
             "held": held,
             "umpire": match (&g.record.umpire, g.umpire_seated) {

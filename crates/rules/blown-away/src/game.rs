@@ -907,6 +907,13 @@ impl volley_core::Tally for Battle {
 }
 
 impl GameState for Battle {
+    fn chance_words(&self) -> Option<&'static str> {
+        match self.variant {
+            Variant::Chance => Some("cards"),
+            Variant::WithoutChance => None,
+        }
+    }
+
     type Action = Action;
     type Event = Event;
 

@@ -41,6 +41,12 @@ pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "blown-away";
 
+/// The rule set's name, as players know it.
+pub const RULESET_NAME: &str = "Blown Away";
+
+/// Whether its umpire's calculator ever draws (dice or cards): a diceless one never does.
+pub const RULESET_DRAWS: bool = true;
+
 /// The Blown Away rule set.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BlownAway;

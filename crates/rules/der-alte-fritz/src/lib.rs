@@ -37,6 +37,12 @@ pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "der-alte-fritz";
 
+/// The rule set's name, as players know it.
+pub const RULESET_NAME: &str = "Der Alte Fritz";
+
+/// Whether its umpire's calculator ever draws (dice or cards): a diceless one never does.
+pub const RULESET_DRAWS: bool = true;
+
 /// The Der Alte Fritz rule set.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DerAlteFritz;

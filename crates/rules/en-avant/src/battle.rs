@@ -1267,6 +1267,11 @@ impl GameState for Battle {
         serde_json::to_value(schemars::schema_for!(UmpireAction)).ok()
     }
 
+    /// En Avant has no dice.
+    fn chance_words(&self) -> Option<&'static str> {
+        None
+    }
+
     fn action_points(&self, action: &Action) -> Vec<[f64; 2]> {
         let at = |u: u16| self.units.get(usize::from(u)).map(|x| <[f64; 2]>::from(x.centre()));
         match action {

@@ -51,3 +51,9 @@ impl volley_core::RuleSet for EnAvant {
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "en-avant";
+
+/// The rule set's name, as players know it.
+pub const RULESET_NAME: &str = "En Avant";
+
+/// Whether its umpire's calculator ever draws (dice or cards): a diceless one never does.
+pub const RULESET_DRAWS: bool = false;

@@ -38,3 +38,9 @@ pub use setup::{Rules, ScenarioFile, UnitSpec, build, load};
 
 /// The rule set's id in scenario files and on the command line.
 pub const RULESET_ID: &str = "old-fritz";
+
+/// The rule set's name, as players know it.
+pub const RULESET_NAME: &str = "Old Fritz (One Brain Cell)";
+
+/// Whether its umpire's calculator ever draws (dice or cards): a diceless one never does.
+pub const RULESET_DRAWS: bool = true;
