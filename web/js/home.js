@@ -21,7 +21,21 @@ export async function showHome(main) {
     return;
   }
   const titles = new Map(scenarios.map((s) => [s.name, s]));
-  const cards = scenarios.map((s) => card(s));
+  // The battles by rule set, each with its guide; the smallest battle of each first, to start with.
+  const size = (s) => (s.units ? s.units[0] + s.units[1] : 1e9);
+  const byRuleset = new Map();
+  for (const s of scenarios) {
+    if (!byRuleset.has(s.ruleset)) byRuleset.set(s.ruleset, []);
+    byRuleset.get(s.ruleset).push(s);
+  }
+  const cards = [...byRuleset].map(([rs, list]) => {
+    const bundled = list.filter((s) => !s.file);
+    const first = bundled.length ? bundled.reduce((a, b) => (size(b) < size(a) ? b : a)) : null;
+    const ordered = first ? [first, ...list.filter((s) => s !== first)] : list;
+    return el("section", { class: "ruleset", "data-ruleset": rs },
+      el("h3", {}, RULESETS[rs] || rs, " ", el("a", { href: `#/rules/${rs}`, class: "howto" }, "how it plays")),
+      el("div", { class: "cards" }, ordered.map((s) => card(s, null, s === first))));
+  });
   const when = (t) => {
     if (!t) return "";
     const d = new Date(t * 1000);
@@ -43,7 +57,7 @@ export async function showHome(main) {
   });
   const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
-    el("h2", {}, "Battles"), el("div", { class: "cards" }, cards),
+    el("h2", {}, "Battles"), ...cards,
     el("h2", {}, "Your own battle"), ownBattle(),
     el("h2", {}, "The umpire's desk"),
     el("p", {}, "Describe a combat, get the exact odds of every outcome, or resolve it with the dice or cards rolled on the table: ",
@@ -65,7 +79,7 @@ export async function showHome(main) {
  * and Play. `own` is a scenario sent from this computer: its text (played as it is) and its
  * table before the battle (as the server's check gave it).
  */
-function card(s, own = null) {
+function card(s, own = null, startHere = false) {
   const sides = s.sides && s.sides.length === 2 ? s.sides : ["First side", "Second side"];
   const pick = (side) => el("select", { "data-side": side, "aria-label": `who plays the ${sides[side]}` },
     el("option", { value: "human", selected: side === 0 }, "a person"),
@@ -111,8 +125,11 @@ function card(s, own = null) {
     : el("div", { class: "rs" }, own ? `your file ${s.file}` : `from the server's folder (${s.file})`);
   return el("div", { class: "card" },
     picture,
+    startHere ? el("div", { class: "starthere" }, "Start here") : null,
     el("h3", {}, s.title),
     el("div", { class: "rs" }, `${RULESETS[s.ruleset] || s.ruleset}${s.variant ? ` (${s.variant.replaceAll("-", " ")})` : ""}`),
+    s.turns || s.units ? el("div", { class: "rs size" }, [s.turns ? `up to ${s.turns} turns` : null,
+      s.units ? `${s.units[0]} against ${s.units[1]} units` : null].filter(Boolean).join(" · ")) : null,
     origin,
     s.sides && s.sides.length === 2 ? el("div", { class: "armies" }, el("span", { class: "side0" }, s.sides[0]), " against ", el("span", { class: "side1" }, s.sides[1])) : null,
     el("p", {}, s.description),

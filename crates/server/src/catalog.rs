@@ -276,11 +276,47 @@ pub struct Listed {
     /// The file it was read from (its name, without the folder), for a scenario not bundled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// How many turns it lasts at most, where the file says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
+    /// How many units each side has (a bundled scenario's; its size at a glance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<[usize; 2]>,
 }
 
 /// Every bundled scenario, described.
 pub fn list() -> Vec<Listed> {
-    SCENARIOS.iter().filter_map(|b| card(b.name, b.text, None)).collect()
+    static CARDS: std::sync::OnceLock<Vec<Listed>> = std::sync::OnceLock::new();
+    CARDS
+        .get_or_init(|| {
+            SCENARIOS
+                .iter()
+                .filter_map(|b| {
+                    let mut c = card(b.name, b.text, None)?;
+                    c.units = units(b);
+                    Some(c)
+                })
+                .collect()
+        })
+        .clone()
+}
+
+/// How many units each side of a bundled scenario has, as the umpire sees it before the battle
+/// (a secret deployment's units included).
+fn units(b: &Bundled) -> Option<[usize; 2]> {
+    let (_, live) = load(&volley_scenario::Source::new(b.path, b.text)).ok()?;
+    let view = live.view(volley_core::Viewer::Umpire);
+    let mut seen = std::collections::HashSet::new();
+    let mut n = [0, 0];
+    for p in &view.pieces {
+        if let (Some(u), Some(side)) = (&p.unit, p.side)
+            && side < 2
+            && seen.insert(u.clone())
+        {
+            n[usize::from(side)] += 1;
+        }
+    }
+    Some(n)
 }
 
 /// A scenario's card from its text, without loading it: `name` is its name in lists, `file` its
@@ -297,6 +333,8 @@ pub fn card(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
         description: String,
         #[serde(default)]
         sides: Vec<SideHead>,
+        #[serde(default)]
+        turn_limit: Option<u32>,
     }
     #[derive(serde::Deserialize)]
     struct SideHead {
@@ -311,6 +349,8 @@ pub fn card(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
         description: h.description,
         sides: h.sides.into_iter().map(|s| s.name).collect(),
         file: file.map(str::to_string),
+        turns: h.turn_limit,
+        units: None,
     })
 }
 
