@@ -1440,3 +1440,31 @@ test("small things: the rule sets' names come from the server's catalog, dice ar
   await page.waitForSelector('button[data-what="1"]');
   assert.deepEqual(errors, []);
 });
+
+test("a lobby: a game made open to anyone lists its free seat on the first page, one click takes it, and then it is gone from the list", async () => {
+  const a = await (await openContext()).newPage();
+  const errors = [];
+  a.on("pageerror", (e) => errors.push(e.message));
+  await a.goto(base);
+  const card = a.locator(".card", { has: a.locator('button[data-scenario="the-village"]') });
+  await card.locator('select[data-side="1"]').selectOption("human");
+  await card.locator("details.options summary").click();
+  await card.locator('input[data-open="the-village"]').check();
+  await card.locator('button[data-scenario="the-village"]').click();
+  await a.waitForURL(/#\/game\/[0-9a-f]+$/);
+  const id = /#\/game\/([0-9a-f]+)$/.exec(a.url())[1];
+  // Someone else, on the first page: the seat is there; one click and he plays.
+  const b = await (await openContext()).newPage();
+  await b.goto(base);
+  const take = b.locator(`button[data-take="${id}/1"]`);
+  await take.waitFor();
+  assert.match(await b.locator(".openseats").innerText(), /the Austrians, against a person/);
+  await take.click();
+  await b.waitForFunction(() => /You play the Austrians/.test(document.body.innerText));
+  // Taken: a third visitor no longer sees it.
+  const c = await (await openContext()).newPage();
+  await c.goto(base);
+  await c.waitForSelector(".card");
+  assert.equal(await c.locator(`button[data-take="${id}/1"]`).count(), 0);
+  assert.deepEqual(errors, []);
+});

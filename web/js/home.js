@@ -55,8 +55,16 @@ export async function showHome(main) {
       el("td", { class: "mine" }, yours),
       el("td", {}, el("a", { href: `#/game/${g.id}` }, mine.length ? "play" : "watch"), " · ", el("a", { href: `#/replay/${g.id}` }, "replay")));
   });
+  // The lobby: seats of games open to anyone, not yet taken.
+  const openSeats = sorted.filter((g) => (g.open_seats || []).length && !Object.keys(held(g.id).roles).length).flatMap((g) => {
+    const sc = titles.get(g.scenario_name);
+    return g.open_seats.map((seat) => el("li", {}, el("b", {}, sc ? sc.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): `,
+      `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${g.players[1 - seat.side] === "human" ? "a person" : `the computer (${g.players[1 - seat.side]})`} `,
+      el("button", { "data-take": `${g.id}/${seat.side}`, onclick: () => { location.hash = `#/join/${g.id}/${seat.invitation}`; } }, "take this seat")));
+  });
   const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
+    ...(openSeats.length ? [el("h2", {}, "Open seats"), el("p", { class: "quiet" }, "Games open to anyone, waiting for a player: one click takes the seat."), el("ul", { class: "openseats" }, openSeats)] : []),
     el("h2", {}, "Battles"), ...cards,
     el("h2", {}, "Your own battle"), ownBattle(),
     el("h2", {}, "The umpire's desk"),
@@ -94,6 +102,7 @@ function card(s, own = null, startHere = false) {
     el("option", { value: "spectator" }, "nobody: send every invitation"));
   const hidden = el("input", { type: "checkbox", "data-private": s.name });
   const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
+  const openToAll = el("input", { type: "checkbox", "data-open": s.name });
   const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
   const err = el("div", { class: "error" });
   const start = el("button", {
@@ -103,7 +112,7 @@ function card(s, own = null, startHere = false) {
       start.disabled = true;
       try {
         const players = [a.value, b.value];
-        const req = { scenario: s.name, players, private: hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
+        const req = { scenario: s.name, players, private: hidden.checked, open: openToAll.checked && !hidden.checked, hold_results: holdResults.checked, umpire: withUmpire.checked };
         // A file of this computer's is sent whole, under its file's name.
         if (own) Object.assign(req, { scenario: s.file || "", scenario_text: own.text });
         if (me.value !== "auto") req.creator = me.value;
@@ -139,7 +148,8 @@ function card(s, own = null, startHere = false) {
     el("details", { class: "options" }, el("summary", {}, "More options"),
       el("label", {}, hidden, " private (not listed; watched only with its link)"),
       el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
-      el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)")),
+      el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)"),
+      el("label", {}, openToAll, " open to anyone (the other seats are listed on the first page: the first to click takes one)")),
     el("div", {}, start), err);
 }
 

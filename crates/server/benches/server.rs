@@ -21,6 +21,7 @@ fn game(name: &str) -> (Server, String, [String; 2], std::path::PathBuf) {
     let store = SqliteStore::open(&dir.join("games.db")).unwrap_or_else(|e| panic!("{e}"));
     let server = Server::new(Arc::new(store));
     let req = NewGame {
+        open: false,
         scenario: name.into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],

@@ -94,6 +94,10 @@ pub struct NewGame {
     /// Leave the game out of the list: only those given its link can watch it.
     #[serde(default)]
     pub private: bool,
+    /// Open to anyone: the first page lists its seats not yet taken, and anyone takes one with
+    /// a click (their invitations are public). Not with `private`.
+    #[serde(default)]
+    pub open: bool,
     /// The umpire releases results: each turn's outcome is shown to the umpire first, who may
     /// amend it (with his own actions, where the rules give him any) before releasing it.
     #[serde(default)]
@@ -595,6 +599,7 @@ impl Server {
             public_draws: true,
             status: None,
             to_act: None,
+            open: req.open && !req.private,
             salt: Some(secret(16)?),
         };
         // Where it stands before its first action, for lists that must not rebuild it.

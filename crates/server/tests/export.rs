@@ -18,6 +18,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
     let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
     // The server's own seed, secret while the game lasts.
     let req = NewGame {
+        open: false,
         scenario: "attack-on-the-ridge".into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],

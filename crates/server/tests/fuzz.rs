@@ -125,6 +125,7 @@ fn mutated_scenarios_situations_and_actions_are_refused_clearly_never_with_a_pan
         ("der-alte-fritz", "the-village"),
     ] {
         let req = NewGame {
+            open: false,
             scenario: scenario.into(),
             scenario_text: None,
             players: vec!["human".into(), "human".into()],

@@ -20,6 +20,7 @@ fn server(name: &str, games: usize) -> Server {
 /// A game of two people at Hochdorf mill: its id and side 0's token.
 fn new_game(s: &Server) -> (String, String) {
     let req = NewGame {
+        open: false,
         scenario: "hochdorf-mill".into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],
@@ -195,6 +196,7 @@ fn starting_up_loads_only_the_games_a_computer_player_must_go_on_with() {
 fn seats_say_whether_claimed_and_whether_their_player_is_there() {
     let s = server("seats", 8);
     let req = NewGame {
+        open: false,
         scenario: "hochdorf-mill".into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],

@@ -28,6 +28,7 @@ const SEED: u64 = 11;
 fn game(scenario: &str) -> (Server, String, [String; 2], String) {
     let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let req = NewGame {
+        open: false,
         scenario: scenario.into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],
@@ -251,6 +252,7 @@ fn held_results_are_the_umpires_until_he_releases_them() {
     let store = Arc::new(SqliteStore::in_memory().unwrap());
     let s = Server::new(store.clone());
     let req = NewGame {
+        open: false,
         scenario: "attack-on-the-ridge".into(),
         scenario_text: None,
         players: vec!["human".into(), "human".into()],

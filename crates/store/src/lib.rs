@@ -107,6 +107,10 @@ pub struct GameRecord {
     /// action's number.
     #[serde(default)]
     pub public_draws: bool,
+    /// Open to anyone: the first page lists its seats not yet taken, with their invitations,
+    /// for anyone to take with one click.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 /// One action taken, as stored: JSON the rule set reads back.
@@ -180,6 +184,19 @@ pub struct GameSummary {
     /// Its last action was kept while results were held ([`ActionRecord::holding`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub holding: bool,
+    /// A game open to anyone: its sides' seats not yet taken, each with the invitation that
+    /// takes it (empty for any other game).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_seats: Vec<OpenSeat>,
+}
+
+/// A seat of a game open to anyone, not yet taken.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenSeat {
+    /// The side.
+    pub side: u8,
+    /// The invitation that takes it.
+    pub invitation: String,
 }
 
 /// Where games are kept. Implementations must make an action durable before
@@ -381,7 +398,23 @@ impl Store for SqliteStore {
                 }
                 None => (g.status.clone(), g.to_act, None, false),
             };
+            let mut open_seats = Vec::new();
+            if g.open && !g.private {
+                for (side, seat) in (0u8..).zip(&g.seats) {
+                    if let Some(code) = &seat.invitation {
+                        let taken: i64 = conn.query_row(
+                            "SELECT COUNT(*) FROM claims WHERE game = ?1 AND code = ?2",
+                            params![g.id, code],
+                            |r| r.get(0),
+                        )?;
+                        if taken == 0 {
+                            open_seats.push(OpenSeat { side, invitation: code.clone() });
+                        }
+                    }
+                }
+            }
             out.push(GameSummary {
+                open_seats,
                 id: g.id,
                 ruleset: g.ruleset,
                 scenario_name: g.scenario_name,
@@ -459,6 +492,7 @@ mod tests {
             public_draws: true,
             status: None,
             to_act: None,
+            open: false,
             salt: None,
         }
     }
