@@ -1468,3 +1468,39 @@ test("a lobby: a game made open to anyone lists its free seat on the first page,
   assert.equal(await c.locator(`button[data-take="${id}/1"]`).count(), 0);
   assert.deepEqual(errors, []);
 });
+
+test("a turn you can follow: water drawn as water, horse told from foot, the numbers on the pieces at zoom (and on hover), and a legend for every mark", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // Lobositz: the Morellen brook is soft ground to the rules, and water on the map.
+  await page.goto(base);
+  await page.click('button[data-scenario="lobositz"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map polygon.terrain");
+  const brook = await page.locator("svg.map polygon.terrain").evaluateAll((ps) => ps.filter((p) => /brook/.test(p.textContent)).map((p) => p.getAttribute("fill")));
+  assert.deepEqual(brook, ["#9cc4e4"]);
+  // The numbers: hidden at full view of a big battle, shown zoomed in; always on hover.
+  const shown = () => page.locator("svg.map text.counter").evaluateAll((ts) => ts.filter((t) => t.checkVisibility()).length);
+  assert.equal(await shown(), 0, "no numbers at full view of 30 units");
+  assert.match(await page.locator("svg.map .piece[data-unit] title").first().textContent(), /— \d+ /);
+  await page.click('button[data-zoom="in"]');
+  await page.waitForFunction(() => [...document.querySelectorAll("svg.map text.counter")].some((t) => t.checkVisibility()));
+  await page.click("details.legend summary");
+  const legend = await page.locator("details.legend").innerText();
+  assert.match(legend, /outlined in gold: moved/);
+  assert.match(legend, /numbers: figures or strength/);
+  // Blown Away: a horseman is a diamond, a man on foot a disc.
+  const id = await computerBattle("crossroads");
+  await page.goto(`${base}#/replay/${id}`);
+  await page.waitForSelector("svg.map");
+  await page.fill('input[aria-label="jump to turn"]', "2");
+  await page.click("form.jump button");
+  await page.waitForFunction(() => document.querySelectorAll('svg.map .piece[data-arm="cavalry"]').length > 0);
+  const shapes = await page.locator("svg.map .piece").evaluateAll((ps) => ({
+    horse: [...new Set(ps.filter((p) => p.dataset.arm === "cavalry").map((p) => p.tagName))],
+    foot: [...new Set(ps.filter((p) => p.dataset.arm === "infantry").map((p) => p.tagName))],
+  }));
+  assert.deepEqual(shapes, { horse: ["polygon"], foot: ["circle"] });
+  assert.deepEqual(errors, []);
+});

@@ -156,12 +156,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const ground = thumbnail ? svg("g", {}) : svg("rect", { x: -W, y: -D, width: 3 * W, height: 3 * D, fill: "#e4dcc6", class: "ground" });
   map.append(ground, svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4", class: "table" }));
   const labels = []; // {node, x, y, chars, priority}
+  // (Water is drawn as water whatever the rules count it as: a brook that is soft ground is a brook.)
+  const watery = (f) => /\b(brook|river|stream|pond|lake|water|ford|bach)\b/i.test(f.name || "");
   for (const f of view.terrain.filter((t) => t.closed)) {
-    const [fill, stroke] = TERRAIN[f.kind] || ["#ddd", "#aaa"];
+    const [fill, stroke] = f.kind !== "bridge" && watery(f) ? TERRAIN.river : TERRAIN[f.kind] || ["#ddd", "#aaa"];
     map.append(svg("polygon", { points: pts(f.points), fill, stroke, "stroke-width": size / 600, class: "terrain", "data-kind": f.kind }, `${f.name} (${f.kind})`));
   }
   for (const f of view.terrain.filter((t) => !t.closed)) {
-    const [stroke, w, dash] = LINES[f.kind] || ["#555", 0.3, ""];
+    const [stroke, w, dash] = watery(f) && !LINES[f.kind] ? LINES.stream : LINES[f.kind] || ["#555", 0.3, ""];
     map.append(svg("polyline", { points: pts(f.points), fill: "none", stroke, "stroke-width": (w * size) / 120, "stroke-dasharray": dash ? dash.split(" ").map((d) => (d * size) / 120).join(" ") : null, class: "terrain", "data-kind": f.kind }, `${f.name} (${f.kind})`));
   }
   if (grid) {
@@ -220,6 +222,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   };
   const arms = new Set();
   const counterBoxes = [];
+  const unitCount = new Set(view.pieces.map((p) => p.unit).filter(Boolean)).size;
   // Pieces on one place (a General with a unit in its area) are drawn so that each shows and
   // each can be clicked: the General small in a corner, the others a little apart.
   const stacks = new Map();
@@ -250,8 +253,12 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const g = groupOf(p);
     const colour = p.side === null || p.side === undefined ? "#555" : SIDES[p.side];
     const faint = /running|fallen|rallying|routed|broken|gone/.test(p.status);
+    // A figure on foot is a disc; on horseback, a diamond (so horse and foot tell apart).
+    const mounted = p.footprint.shape === "circle" && armOf(p) === "cavalry";
     const shape = p.footprint.shape === "circle"
-      ? svg("circle", { cx: p.footprint.at[0], cy: fy(p.footprint.at[1]), r: p.footprint.r })
+      ? (mounted
+        ? svg("polygon", { points: (() => { const [x, y] = p.footprint.at, r = p.footprint.r * 1.25; return `${x},${fy(y) - r} ${x + r},${fy(y)} ${x},${fy(y) + r} ${x - r},${fy(y)}`; })() })
+        : svg("circle", { cx: p.footprint.at[0], cy: fy(p.footprint.at[1]), r: p.footprint.r }))
       : svg("polygon", { points: pts(p.footprint.points) });
     shape.setAttribute("fill", colour);
     shape.setAttribute("fill-opacity", faint ? 0.35 : 0.85);
@@ -264,7 +271,8 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const arm = armOf(p);
     shape.setAttribute("data-arm", arm);
     shape.append(svg("title"));
-    shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})`;
+    const counts = (p.counters || []).map((c) => `${c.n} ${c.kind}`).join(", ");
+    shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})${counts ? ` — ${counts}` : ""}`;
     // Pressing a piece selects its unit; releasing over one of its places takes that choice,
     // so a unit is moved by a click on it and a click on the place, or by dragging it there.
     if (onPick && p.unit) shape.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressUnit(p.unit, e); });
@@ -573,6 +581,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const k = 1 / perUnit;
     map.style.setProperty("--k", k);
     placeLabels(labels, pieceBoxes, k, { x0: cam.x, x1: cam.x + cam.w, y0: cam.y, y1: cam.y + cam.h });
+    // The numbers on the pieces (figures, strength) where they can be read: zoomed in, or on a
+    // table of few units; else on hover and in the order of battle.
+    map.classList.toggle("close", cam.w <= W * 0.7 || unitCount <= 20);
     const len = niceLength((cam.w / 5));
     scale.replaceChildren(el("span", { class: "scaleline", style: `width: ${len * perUnit}px` }),
       ` ${len} ${unitWords ? unitWords[len === 1 ? 0 : 1] : "table units"}`);
@@ -724,6 +735,10 @@ function mapLegend(view, arms) {
     arms.size === 0 ? el("span", { class: "item" }, "a stroke shows each piece's front") : el("span", { class: "item" }, `signs: ${words([...arms].map((a) => ({ infantry: "⊠ infantry", cavalry: "◩ cavalry", artillery: "⊡ artillery", general: "⚑ general", transport: "transport" }[a] || a)))}; a stroke shows the front`),
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind === "green")) ? el("span", { class: "item" }, el("span", { class: "swatch dot" }), "green counters") : null,
     markerKinds.length ? el("span", { class: "item" }, `small dots: ${words(markerKinds)} (point at one to read it)`) : null,
+    el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 2px solid #e0b000" }), "outlined in gold: moved since you last acted (a faint line shows where from)"),
+    view.pieces.some((p) => /running|fallen|rallying|routed|broken|gone/.test(p.status)) ? el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 1px dashed #555; opacity: 0.5" }), "faint and dashed: running, routed or fallen") : null,
+    view.pieces.some((p) => (p.counters || []).some((c) => c.kind !== "green")) ? el("span", { class: "item" }, "numbers: figures or strength (zoom in to read them, or point at a unit)") : null,
+    view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "cavalry") ? el("span", { class: "item" }, "◆ a horseman, ● a man on foot") : null,
     view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
   ];
   return el("details", { class: "legend" }, el("summary", {}, "Legend"), el("div", {}, items));
