@@ -6,6 +6,7 @@ import { showHome } from "./js/home.js";
 import { showGame } from "./js/game.js";
 import { showReplay } from "./js/replay.js";
 import { showDesk } from "./js/desk.js";
+import { showRules } from "./js/rules.js";
 
 const main = document.getElementById("main");
 let stop = () => {};
@@ -26,6 +27,7 @@ function route() {
   }
   else if (parts[0] === "replay" && parts[1]) stop = showReplay(main, parts[1]);
   else if (parts[0] === "desk" && parts[1]) showDesk(main, parts[1]);
+  else if (parts[0] === "rules" && parts[1]) showRules(main, parts[1]);
   else showHome(main);
 }
 window.addEventListener("hashchange", route);

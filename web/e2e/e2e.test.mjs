@@ -1504,3 +1504,33 @@ test("a turn you can follow: water drawn as water, horse told from foot, the num
   assert.deepEqual(shapes, { horse: ["polygon"], foot: ["circle"] });
   assert.deepEqual(errors, []);
 });
+
+test("rules in the page: each rule set's page says how a turn goes and what a player decides, with its register; the first page groups battles by rule set with one to start with, its length and its size", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.waitForSelector("section.ruleset");
+  const sections = await page.locator("section.ruleset").evaluateAll((ss) => ss.map((s) => ({
+    id: s.dataset.ruleset, start: s.querySelectorAll(".starthere").length, first: !!s.querySelector(".card")?.querySelector(".starthere"),
+    sizes: [...s.querySelectorAll(".card .size")].map((d) => d.textContent),
+  })));
+  assert.deepEqual(sections.map((s) => s.id).sort(), ["blown-away", "der-alte-fritz", "en-avant", "itchy-scratchy", "old-fritz"]);
+  for (const s of sections) {
+    assert.equal(s.start, 1, `${s.id}: one battle to start with`);
+    assert.ok(s.first, `${s.id}: first`);
+    assert.ok(s.sizes.length && s.sizes.every((t) => /up to \d+ turns · \d+ against \d+ units/.test(t)), `${s.id}: ${s.sizes}`);
+  }
+  for (const s of sections) {
+    await page.goto(`${base}#/rules/${s.id}`);
+    await page.waitForSelector("article.rules h2");
+    const text = await page.locator("article.rules").innerText();
+    assert.match(text, /How a turn goes/i, s.id);
+    assert.match(text, /What you decide/i, s.id);
+    assert.equal(await page.locator("article.rules details.register table").count() > 0 || (await page.locator("article.rules details.register h3").count()) > 0, true, `${s.id}: its register`);
+  }
+  await page.goto(`${base}#/rules/chess`);
+  await page.waitForSelector(".error");
+  assert.match(await page.locator(".error").innerText(), /no rule set chess/);
+  assert.deepEqual(errors, []);
+});

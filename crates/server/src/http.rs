@@ -109,6 +109,7 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/favicon.ico", get(|| async { page("image/svg+xml", ICON) }))
         .route("/favicon.svg", get(|| async { page("image/svg+xml", ICON) }))
         .route("/js/{file}", get(module))
+        .route("/api/rulesets/{id}/{what}", get(ruleset_text))
         .route(
             "/api/rulesets",
             get(|| async {
@@ -154,6 +155,7 @@ const MODULES: &[(&str, &str)] = &[
     ("home.js", include_str!("../../../web/js/home.js")),
     ("game.js", include_str!("../../../web/js/game.js")),
     ("replay.js", include_str!("../../../web/js/replay.js")),
+    ("rules.js", include_str!("../../../web/js/rules.js")),
     ("desk.js", include_str!("../../../web/js/desk.js")),
 ];
 
@@ -328,6 +330,40 @@ async fn release(State(s): State<Server>, Path(id): Path<String>, headers: Heade
             .into_response();
     };
     blocking(move || s.release(&id, &token)).await
+}
+
+/// Each rule set's guide for players (how a turn goes, what a player decides) and its register
+/// (how volley reads the rule text, clause by clause), as Markdown.
+const RULESET_TEXTS: &[(&str, &str, &str)] = &[
+    (
+        "blown-away",
+        include_str!("../../../docs/guide/blown-away.md"),
+        include_str!("../../../docs/rules/blown-away.md"),
+    ),
+    (
+        "der-alte-fritz",
+        include_str!("../../../docs/guide/der-alte-fritz.md"),
+        include_str!("../../../docs/rules/der-alte-fritz.md"),
+    ),
+    ("en-avant", include_str!("../../../docs/guide/en-avant.md"), include_str!("../../../docs/rules/en-avant.md")),
+    (
+        "itchy-scratchy",
+        include_str!("../../../docs/guide/itchy-scratchy.md"),
+        include_str!("../../../docs/rules/itchy-scratchy.md"),
+    ),
+    ("old-fritz", include_str!("../../../docs/guide/old-fritz.md"), include_str!("../../../docs/rules/old-fritz.md")),
+];
+
+async fn ruleset_text(Path((id, what)): Path<(String, String)>) -> Response {
+    let Some((_, guide, register)) = RULESET_TEXTS.iter().find(|(r, _, _)| *r == id) else {
+        return ApiError { status: 404, message: format!("no rule set {id:?}") }.into_response();
+    };
+    match what.as_str() {
+        "guide" => page("text/markdown; charset=utf-8", guide),
+        "register" => page("text/markdown; charset=utf-8", register),
+        _ => ApiError { status: 404, message: format!("a rule set has a guide and a register, not {what:?}") }
+            .into_response(),
+    }
 }
 
 async fn undo(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap) -> Response {
