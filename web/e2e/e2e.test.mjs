@@ -1534,3 +1534,31 @@ test("rules in the page: each rule set's page says how a turn goes and what a pl
   assert.match(await page.locator(".error").innerText(), /no rule set chess/);
   assert.deepEqual(errors, []);
 });
+
+test("on a phone: a unit is a touch target of 24 px at any zoom, the zoom buttons 40 px, and the selected unit's choices a sheet at the bottom with the map in view above", async () => {
+  const page = await (await openContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
+  const targets = () => page.locator("svg.map circle.hit").evaluateAll((cs) => cs.map((c) => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height)));
+  for (const zoom of ["fit", "in", "in"]) {
+    await page.click(`button[data-zoom="${zoom}"]`);
+    const sizes = await targets();
+    assert.ok(sizes.length > 4 && sizes.every((w) => w >= 23.5), `${zoom}: ${Math.min(...sizes)}`);
+  }
+  await page.click('button[data-zoom="fit"]');
+  for (const b of await page.locator(".mapcontrols button").all()) {
+    const r = await b.boundingBox();
+    assert.ok(r.width >= 40 && r.height >= 40, `a zoom button of ${r.width}×${r.height}`);
+  }
+  // Tap a unit: its choices come up in a sheet at the bottom; the map stays above it.
+  const hit = await page.locator("svg.map circle.hit").first().boundingBox();
+  await page.touchscreen.tap(hit.x + hit.width / 2, hit.y + hit.height / 2);
+  await page.waitForSelector(".choicesbox.sheet");
+  const sheet = await page.locator(".choicesbox.sheet").boundingBox();
+  const map = await page.locator("svg.map").boundingBox();
+  assert.ok(sheet.y + sheet.height >= 843 && sheet.y > 844 * 0.5, `the sheet at the bottom: ${JSON.stringify(sheet)}`);
+  assert.ok(map.y + map.height <= sheet.y + 1 && map.y >= 0, `the map above it: ${JSON.stringify(map)}`);
+  assert.ok(await page.locator(".choicesbox.sheet button.choice").count() > 0);
+  assert.deepEqual(errors, []);
+});

@@ -50,7 +50,7 @@ export function showGame(main, id) {
   const status = el("div", { class: "box status" });
   const standing = el("div", { class: "box standing" });
   const unitBox = el("div", { class: "box unitbox" });
-  const choices = el("div", { class: "box" });
+  const choices = el("div", { class: "box choicesbox" });
   const umpireBox = el("div", { class: "box umpire" });
   const invitesTop = el("div", { class: "box invitestop", hidden: true });
   const oob = el("details", { class: "box oob" });
@@ -636,6 +636,10 @@ export function showGame(main, id) {
         onchange: (e) => localStorage.setItem("volley:confirm", e.target.checked ? "1" : "0") }), " ask before sending a choice") : null,
       err].filter(Boolean));
     if (choiceFilter) applyFilter();
+    // On a phone the selected unit's choices are a sheet at the bottom, the map above them.
+    const sheet = !!selected && list.length > 0;
+    choices.classList.toggle("sheet", sheet);
+    document.body.classList.toggle("sheeted", sheet);
     if (g.role === "umpire") umpireDesk(g, send);
     else umpireBox.replaceChildren();
     umpireBox.hidden = g.role !== "umpire";
@@ -800,7 +804,7 @@ export function showGame(main, id) {
   }
   // Watch for news once the game is known to be there.
   refresh().then(() => connect());
-  return () => { closed = true; if (polling) clearInterval(polling); if (lookAgain) clearInterval(lookAgain); document.title = "volley"; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+  return () => { closed = true; document.body.classList.remove("sheeted"); if (polling) clearInterval(polling); if (lookAgain) clearInterval(lookAgain); document.title = "volley"; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
 }
 
 /**

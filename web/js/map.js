@@ -319,6 +319,17 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       for (const shape of groups.get(name)?.querySelectorAll(".piece") || []) shape.style.cursor = "grab";
     }
   }
+  // A touch target of at least 24 screen pixels for each unit, whatever the zoom (a circle under
+  // its pieces, sized by the zoom through --k).
+  if (onPick && !thumbnail) {
+    for (const [name, c] of unitPlaces({ ...view, pieces: drawn })) {
+      const g = groups.get(name);
+      if (!g) continue;
+      const hit = svg("circle", { cx: c.x, cy: fy(c.y), class: "hit", "data-unit": name, fill: "transparent" });
+      hit.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressUnit(name, e); });
+      g.prepend(hit);
+    }
+  }
   // The units' names, once per unit, above the middle of its pieces.
   for (const [name, c] of unitPlaces({ ...view, pieces: drawn })) {
     if (deploy && deploy.offsets.has(name)) { c.x += deploy.offsets.get(name)[0]; c.y += deploy.offsets.get(name)[1]; }
