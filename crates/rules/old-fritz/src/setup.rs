@@ -178,8 +178,48 @@ impl Static {
     /// [`NAMED_NEAR`] with the distance and the direction from it (`6" south of Mittelhof`),
     /// else its coordinates (`(48, 5)`). See [`volley_scenario::places::Landmarks::named`].
     pub fn place_words(&self, p: Point) -> String {
-        self.landmarks.named(p).unwrap_or_else(|| format!("({:.0}, {:.0})", p.x, p.y))
+        self.landmarks.named(p).unwrap_or_else(|| table_part(p, self.table.width, self.table.depth))
     }
+}
+
+/// Where `p` is on a table `width` by `depth` inches, in words, for a place no named ground is
+/// near: at an edge ("the south edge, 18\" from the west corner") or in a part of the table ("the
+/// north-west of the table").
+fn table_part(p: Point, width: f64, depth: f64) -> String {
+    const EDGE: f64 = 1.0;
+    let across = |d: f64, from: &str| format!("{d:.0}\" from the {from} corner");
+    if p.y <= EDGE {
+        return format!("the south edge, {}", across(p.x, "west"));
+    }
+    if p.y >= depth - EDGE {
+        return format!("the north edge, {}", across(p.x, "west"));
+    }
+    if p.x <= EDGE {
+        return format!("the west edge, {}", across(p.y, "south"));
+    }
+    if p.x >= width - EDGE {
+        return format!("the east edge, {}", across(p.y, "south"));
+    }
+    let ns = if p.y > depth * 2.0 / 3.0 {
+        "north"
+    } else if p.y < depth / 3.0 {
+        "south"
+    } else {
+        ""
+    };
+    let ew = if p.x > width * 2.0 / 3.0 {
+        "east"
+    } else if p.x < width / 3.0 {
+        "west"
+    } else {
+        ""
+    };
+    let part = match (ns, ew) {
+        ("", "") => "the middle of the table".to_string(),
+        (a, "") | ("", a) => format!("the {a} of the table"),
+        (a, b) => format!("the {a}-{b} of the table"),
+    };
+    format!("{part}, {:.0}\" from the west edge and {:.0}\" from the south", p.x, p.y)
 }
 
 /// The named ground of a battle: the objectives, the wagon parks and the named terrain.
@@ -423,4 +463,23 @@ fn default_park(edge: Edge, w: f64, d: f64, along: f64) -> Point {
 pub fn load(src: &Source) -> Result<Battle, Diagnostics> {
     let file = ScenarioFile::parse(src)?;
     build(src, &file)
+}
+
+#[cfg(test)]
+mod place_words {
+    use super::table_part;
+    use volley_table::Point;
+
+    // A place no named ground is near is said by the table's edges and parts, never by numbers.
+    #[test]
+    fn a_place_far_from_named_ground_is_said_in_words() {
+        assert_eq!(table_part(Point::new(18.0, 0.0), 72.0, 48.0), "the south edge, 18\" from the west corner");
+        assert_eq!(table_part(Point::new(72.0, 30.0), 72.0, 48.0), "the east edge, 30\" from the south corner");
+        assert_eq!(
+            table_part(Point::new(10.0, 40.0), 72.0, 48.0),
+            "the north-west of the table, 10\" from the west edge and 40\" from the south"
+        );
+        assert!(table_part(Point::new(36.0, 24.0), 72.0, 48.0).starts_with("the middle of the table, 36\""));
+        assert!(table_part(Point::new(36.0, 40.0), 72.0, 48.0).starts_with("the north of the table, "));
+    }
 }

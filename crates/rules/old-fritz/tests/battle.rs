@@ -865,7 +865,10 @@ fn an_order_is_drawn_from_the_wings_centre_to_its_place_and_described_with_its_a
     let o = Action::Order { wing: 0, order: hold(25.0, 40.0) };
     assert_eq!(b.action_points(&o), vec![[25.0, 10.0], [25.0, 40.0]]);
     // Two battalions: 24 minutes, 3 bounds: sent in bound 1, in effect in bound 4.
-    assert_eq!(b.describe(&o), "order the a: hold (25, 40); 24 minutes, in effect in bound 4");
+    assert_eq!(
+        b.describe(&o),
+        "order the a: hold the west of the table, 25\" from the west edge and 40\" from the south; 24 minutes, in effect in bound 4"
+    );
 }
 
 #[test]
@@ -878,8 +881,9 @@ fn an_orders_place_is_named_by_the_ground_it_lies_in_or_near() {
     assert_eq!(st.place_words(Point::new(12.0, 62.0)), "the mill");
     assert_eq!(st.place_words(Point::new(45.0, 56.0)), "6\" north of Dorf");
     assert_eq!(st.place_words(Point::new(34.0, 45.0)), "6\" west of Dorf");
-    // Nothing named within 18": the coordinates.
-    assert_eq!(st.place_words(Point::new(80.0, 60.0)), "(80, 60)");
+    // Nothing named within 18": the part of the table, and how far from its west and south edges.
+    assert!(st.place_words(Point::new(80.0, 60.0)).ends_with(", 80\" from the west edge and 60\" from the south"));
+    assert!(!st.place_words(Point::new(80.0, 60.0)).contains('('));
     let o = Action::Order { wing: 0, order: hold(45.0, 45.0) };
     assert!(b.describe(&o).starts_with("order the a: hold Dorf;"), "{}", b.describe(&o));
 }
