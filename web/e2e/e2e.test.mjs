@@ -1562,3 +1562,38 @@ test("on a phone: a unit is a touch target of 24 px at any zoom, the zoom button
   assert.ok(await page.locator(".choicesbox.sheet button.choice").count() > 0);
   assert.deepEqual(errors, []);
 });
+
+test("a player's replay holds his own secret orders, and a computers' battle can be watched at one's own pace", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await newRidge(page);
+  await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0);
+  const order = await ordersOf(page).first().innerText();
+  const wing = /^order the (.+?): /.exec(order)[1];
+  await ordersOf(page).first().click();
+  await page.waitForFunction((w) => document.querySelector(".log")?.innerText.includes(w), wing);
+  const id = /#\/game\/([0-9a-f]+)/.exec(page.url())[1];
+  await page.goto(`${base}#/replay/${id}`);
+  await page.waitForSelector(".steplabel");
+  await page.keyboard.press("End");
+  await page.waitForFunction((w) => document.querySelector(".panel .log")?.innerText.includes(w), wing);
+  // Someone else's replay of the same game has no such order.
+  const other = await (await openContext()).newPage();
+  await other.goto(`${base}#/replay/${id}`);
+  await other.waitForSelector(".steplabel");
+  assert.match(await other.locator(".steplabel").innerText(), /action 0 of 0/);
+  // A battle of two computers: a link to watch it at one's own pace, and the replay follows it.
+  const g = await page.evaluate(async () => (await (await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "mittelhof", players: ["heuristic", "heuristic"], creator: "spectator" }) })).json()));
+  await page.goto(`${base}#/game/${g.id}`);
+  const pace = page.locator('a[data-pace="1"]');
+  if (await pace.count()) {
+    await pace.click();
+    await page.waitForSelector(".steplabel");
+    await page.selectOption('select[aria-label="speed"]', "250");
+    await page.click('button[data-play="1"]');
+    await page.waitForFunction(() => /action ([1-9]\d*) of/.test(document.querySelector(".steplabel")?.textContent || ""));
+    assert.match(await page.locator('button[data-play="1"]').innerText(), /pause/);
+  }
+  assert.deepEqual(errors, []);
+});

@@ -698,7 +698,7 @@ export function showGame(main, id) {
       el("div", {}, g.private ? "A private game: watch it with " : "Watch it with ", el("span", { class: "link" }, `${base}#/game/${id}`)),
       ...(g.outcome ? [el("div", {}, el("a", { href: `/api/games/${id}/log`, download: `volley-${id}.jsonl` }, "The battle's log, signed by the server"),
         " (check it with ", el("code", {}, "volley replay"), ": every die against the seed)")] : []),
-      el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: `#/rules/${g.ruleset}`, "data-rules": g.ruleset }, "How these rules play"), " · ", el("a", { href: "#/" }, "All battles")));
+      el("div", {}, el("a", { href: `#/replay/${id}` }, "Replay this battle"), " · ", el("a", { href: `#/rules/${g.ruleset}`, "data-rules": g.ruleset }, "How these rules play"), ...(g.players.every((p) => p !== "human") && !g.outcome ? [" · ", el("a", { href: `#/replay/${id}`, "data-pace": "1" }, "watch it at your own pace")] : []), " · ", el("a", { href: "#/" }, "All battles")));
   }
 
   // The umpire's desk in a live game: look as either side, and (where the rules give the

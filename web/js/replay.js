@@ -2,7 +2,7 @@
 // autoplay at a chosen pace, a jump to any turn, and keys (← → a step, PageUp PageDown a turn,
 // Home End, space plays or pauses).
 
-import { el, api } from "./util.js";
+import { el, api, auth, held } from "./util.js";
 import { drawMap, movedUnits } from "./map.js";
 
 /** Show the replay of game `id` in `main`; returns the function that stops it. */
@@ -20,6 +20,9 @@ export function showReplay(main, id) {
   let timer = null;
   let loading = false;
   let want = null; // the step asked for while another was loading: the latest wins
+  let live = false; // the battle goes on (a computers' battle watched at one's own pace)
+  const roles = held(id).roles;
+  const seat = roles["0"] || roles["1"] || roles.umpire || null;
   const go = async (k) => {
     want = k;
     if (loading) return;
@@ -36,7 +39,9 @@ export function showReplay(main, id) {
   };
   // (A step is a number; a turn is asked for as {turn}: the server finds its first step.)
   const load = async (k) => {
-    const r = await api(`/api/games/${id}/replay?${typeof k === "number" ? `step=${k}` : `turn=${k.turn}`}`);
+    // (With this browser's seat, its side's own secret orders are in the replay.)
+    const r = await api(`/api/games/${id}/replay?${typeof k === "number" ? `step=${k}` : `turn=${k.turn}`}`, { headers: auth(seat) });
+    live = !r.over;
     total = r.total;
     slider.max = total;
     slider.value = r.step;
@@ -59,7 +64,7 @@ export function showReplay(main, id) {
     at = r.step;
     view = r.view;
     lines = r.log.length;
-    if (at >= total) pause();
+    if (at >= total && !live) pause();
   };
   const speed = el("select", { "aria-label": "speed" },
     el("option", { value: "1500" }, "slow"), el("option", { value: "700", selected: true }, "steady"), el("option", { value: "250" }, "fast"));
@@ -72,7 +77,8 @@ export function showReplay(main, id) {
   function play() {
     if (at >= total) go(0);
     playButton.textContent = "❚❚ pause";
-    const tick = () => { if (at < total) go(at + 1).catch(pause); else pause(); };
+    // (A battle still going on is followed as it goes: at its last step, wait for the next.)
+    const tick = () => { if (at < total || live) go(at < total ? at + 1 : total).catch(pause); else pause(); };
     timer = setInterval(tick, Number(speed.value));
   }
   playButton.addEventListener("click", () => (timer ? pause() : play()));

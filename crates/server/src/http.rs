@@ -423,7 +423,12 @@ async fn desk_work(Path((ruleset, what)): Path<(String, String)>, body: Body) ->
     .await
 }
 
-async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query<HashMap<String, String>>) -> Response {
+async fn replay(
+    State(s): State<Server>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
     let step = match q.get("step").map(|v| v.parse::<u64>()) {
         None => u64::MAX,
         Some(Ok(k)) => k,
@@ -434,7 +439,8 @@ async fn replay(State(s): State<Server>, Path(id): Path<String>, Query(q): Query
         Some(Ok(t)) => Some(t),
         Some(Err(_)) => return ApiError::bad("turn: a turn's number, from 1").into_response(),
     };
-    blocking(move || s.replay(&id, step, turn)).await
+    let token = bearer(&headers);
+    blocking(move || s.replay(&id, step, turn, token.as_deref())).await
 }
 
 async fn watch(

@@ -839,16 +839,25 @@ impl Server {
     ///
     /// With `turn`, the step asked for is the first at which the battle stands in that turn (or
     /// a later one; the last step if it never does): `step` is then ignored.
-    pub fn replay(&self, id: &str, step: u64, turn: Option<u32>) -> Result<Value, ApiError> {
+    pub fn replay(&self, id: &str, step: u64, turn: Option<u32>, token: Option<&str>) -> Result<Value, ApiError> {
         let game = self.game(id)?;
-        let (record, actions, seen, over, upto) = {
+        let (record, actions, seen, over, upto, role) = {
             let g = lock(&game)?;
-            (g.record.clone(), g.actions.clone(), g.seen.clone(), g.over(), g.upto(Viewer::Spectator) as usize)
+            let role = g.role(token)?;
+            (g.record.clone(), g.actions.clone(), g.seen.clone(), g.over(), g.upto(role) as usize, role)
         };
+        // A side's player replays what his side knows (his own orders among it), the umpire
+        // everything, anyone else what a spectator knows; once it is over, everyone everything.
+        let viewer = if over { Viewer::Umpire } else { role };
         let steps: Vec<usize> = if over {
             (1..=actions.len()).collect()
         } else {
-            seen.iter().take(upto).enumerate().filter(|(_, s)| s[2]).map(|(i, _)| i + 1).collect()
+            seen.iter()
+                .take(upto)
+                .enumerate()
+                .filter(|(_, s)| viewer == Viewer::Umpire || s[slot(viewer).min(2)])
+                .map(|(i, _)| i + 1)
+                .collect()
         };
         let step = match turn {
             None => step.min(steps.len() as u64),
@@ -856,9 +865,10 @@ impl Server {
         };
         let upto = if step == 0 { 0 } else { steps[step as usize - 1] };
         let (live, log, seen) = rebuild(&record, &actions, upto)?;
-        let viewer = if over { Viewer::Umpire } else { Viewer::Spectator };
         let log = log_for(&log, &seen, viewer, upto as u64);
-        Ok(json!({"step": step, "total": steps.len(), "view": live.view(viewer), "log": log}))
+        Ok(
+            json!({"step": step, "total": steps.len(), "view": live.view(viewer), "log": log, "as": viewer, "over": over}),
+        )
     }
 
     /// A watcher's channel: it hears, after each change, how many actions each viewer may know

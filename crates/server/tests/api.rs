@@ -354,6 +354,34 @@ async fn a_side_takes_back_its_own_last_actions_where_nothing_was_drawn_or_passe
 }
 
 #[tokio::test]
+async fn a_players_replay_has_his_own_secret_orders_and_nobody_elses() {
+    let db = temp_db("replay-own");
+    let s = start(&db).await;
+    let (id, tokens) = new_game(s.addr, "mittelhof", ["human", "human"]).await;
+    let t0 = tokens[0].clone().unwrap();
+    let t1 = tokens[1].clone().unwrap();
+    let g = look(s.addr, &id, Some(&t0)).await;
+    let order = g["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["text"].as_str().unwrap().starts_with("order"))
+        .unwrap()
+        .clone();
+    let (status, r) = act(s.addr, &id, &t0, order["action"].clone()).await;
+    assert_eq!(status, 200, "{r}");
+    let (_, mine) = http_as(s.addr, Some(&t0), "GET", &format!("/api/games/{id}/replay"), None).await;
+    assert_eq!(mine["total"], 1, "{mine}");
+    assert!(mine["log"].to_string().contains("order"), "{}", mine["log"]);
+    for other in [Some(t1.as_str()), None] {
+        let (_, theirs) = http_as(s.addr, other, "GET", &format!("/api/games/{id}/replay"), None).await;
+        assert_eq!(theirs["total"], 0, "{theirs}");
+        assert_eq!(theirs["log"], json!([]));
+    }
+    s.task.abort();
+}
+
+#[tokio::test]
 async fn a_replay_jumps_to_the_start_of_a_turn() {
     let db = temp_db("replay-turn");
     let s = start(&db).await;

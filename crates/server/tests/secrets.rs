@@ -58,7 +58,8 @@ fn doors(s: &Server, id: &str, viewer: Viewer, token: Option<&str>) -> Value {
     json!({
         "game": game,
         "list": listed,
-        "replay": if viewer == Viewer::Spectator { s.replay(id, u64::MAX, None).unwrap() } else { Value::Null },
+        // (A side's replay is of what his side knows: a door like any other.)
+        "replay": if viewer == Viewer::Umpire { Value::Null } else { s.replay(id, u64::MAX, None, token).unwrap() },
         "ws": [counts.actions[slot(viewer)], u64::from(counts.held)],
         "refused": refused.map(|r| r.unwrap_err().message),
     })
