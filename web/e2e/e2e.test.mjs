@@ -192,6 +192,8 @@ test("a hot-seat game hands the screen over before the other side's secrets show
   assert.equal(await a.locator("svg.map").count(), 0);
   assert.equal(await a.locator(".log").count(), 0);
   assert.equal(await a.locator(".choice").count(), 0);
+  // (And no empty boxes beside it.)
+  assert.equal(await a.locator(".panel .box").evaluateAll((bs) => bs.filter((b) => b.checkVisibility()).length), 0);
   await a.click('button[data-handover="1"]');
   await a.waitForFunction(() => document.body.innerText.includes("Hot seat: the Austrians have the screen"));
   assert.match(await a.locator(".choices").innerText(), /order the ridge/);
@@ -1595,5 +1597,21 @@ test("a player's replay holds his own secret orders, and a computers' battle can
     await page.waitForFunction(() => /action ([1-9]\d*) of/.test(document.querySelector(".steplabel")?.textContent || ""));
     assert.match(await page.locator('button[data-play="1"]').innerText(), /pause/);
   }
+  assert.deepEqual(errors, []);
+});
+
+test("a unit of many figures is described by what its men are, counted (never a bare 'soldier' line)", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="crossroads"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  const hit = page.locator("svg.map circle.hit").nth(3);
+  await hit.waitFor();
+  const box = await hit.boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForSelector(".unitbox .unitlabel");
+  assert.match(await page.locator(".unitbox .unitlabel").innerText(), /^Its men: \d+ [a-z ]+(, \d+ [a-z ]+)*( and \d+ [a-z ]+)?\.$/);
   assert.deepEqual(errors, []);
 });

@@ -136,6 +136,7 @@ export function showGame(main, id) {
         if (handedTo === null) handedTo = key;
         else return handOver(key);
       }
+      main.querySelector(".game")?.classList.remove("handing");
       render(g, key);
     } catch (e) {
       if (e.status === 404) {
@@ -156,7 +157,9 @@ export function showGame(main, id) {
       el("h3", {}, `Hand the screen to the ${side}`),
       el("p", {}, "Their orders and what only they may see come next: the other side should look away."),
       el("button", { "data-handover": key, onclick: () => { handedTo = key; refresh(); } }, `I am the ${side}: show my side`)));
-    for (const box of [summary, status, standing, unitBox, choices, umpireBox, notes, log, links]) box.replaceChildren();
+    for (const box of [summary, status, standing, unitBox, choices, umpireBox, notes, log, links, oob, invitesTop]) box.replaceChildren();
+    // (Nothing but the hand-over while it lasts: no empty boxes beside it.)
+    main.querySelector(".game")?.classList.add("handing");
   }
 
   function render(g, key) {
@@ -492,7 +495,12 @@ export function showGame(main, id) {
       unitBox.replaceChildren(...[
         el("h4", {}, "The unit"),
         el("div", { class: "unitname" }, el("strong", {}, selected), p && p.side !== null && p.side !== undefined ? ` (${v.sides[p.side]})` : ""),
-        p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label) : null,
+        // Its pieces: one piece's description, or a unit of many figures counted by what they are
+        // ("11 soldiers and 1 officer", never a bare "soldier").
+        pieces.length > 1 && pieces.every((q) => q.label.split(/\s+/).length <= 2)
+          ? el("div", { class: "unitlabel" }, `Its men: ${words([...pieces.reduce((m, q) => m.set(q.label, (m.get(q.label) || 0) + 1), new Map())]
+            .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}.`)
+          : p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label) : null,
         p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,

@@ -695,7 +695,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     button("+", "zoom in", () => zoomAt(1 / 1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "in"),
     button("−", "zoom out", () => zoomAt(1.5, cam.x + cam.w / 2, cam.y + cam.h / 2), "out"),
     button("⤢", "fit the table to the screen", fit, "fit"),
-    button("📏", "measure between two places (a ruler)", (e) => {
+    button("↔", "measure between two places (a ruler)", (e) => {
       ruler.on = !ruler.on;
       ruler.a = ruler.b = null;
       e.currentTarget.classList.toggle("on", ruler.on);
