@@ -19,11 +19,11 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const OUT = resolve(process.argv[2] || join(ROOT, "docs/screenshots"));
 const BATTLES = [
   ["blown-away", "crossroads"], ["itchy-scratchy", "hochdorf-mill"], ["old-fritz", "mittelhof"],
-  ["der-alte-fritz", "the-village"], ["en-avant", "the-farm"],
+  ["der-alte-fritz", "the-village"], ["en-avant", "the-farm"], ["lobositz", "lobositz"],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), "volley-shots-"));
-const server = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.db")], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--db", join(dir, "games.db"), "--games-per-minute", "100"], { stdio: ["ignore", "pipe", "inherit"] });
 let browser;
 try {
   const base = await new Promise((ok, fail) => {
@@ -82,10 +82,31 @@ try {
   await page.click("button[data-odds]");
   await page.waitForSelector(".oddsummary");
   await shot("desk-old-fritz");
+  await page.goto(`${base}#/rules/old-fritz`);
+  await page.waitForSelector("article.rules h2");
+  await shot("rules-old-fritz");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(base);
   await page.waitForSelector(".card svg.map");
   await shot("phone-home");
+  // A battle on a phone: a unit tapped, its choices in the sheet at the bottom, the map above.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const p = await phone.newPage();
+  await p.goto(base);
+  await p.click('button[data-scenario="hochdorf-mill"]');
+  await p.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await p.getByRole("button", { name: "throw for the initiative" }).click();
+  await p.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
+  const goFirst = p.getByRole("button", { name: "go first" });
+  if (await goFirst.count()) await goFirst.click();
+  await p.waitForFunction(() => [...document.querySelectorAll(".choice")].some((b) => b.textContent.startsWith("move ")));
+  const unit = /^move (.+?) \d+ areas? /.exec(await p.locator(".choice", { hasText: /^move (?!General)/ }).first().textContent())[1];
+  const hit = await p.locator(`svg.map circle.hit[data-unit="${unit}"]`).boundingBox();
+  await p.touchscreen.tap(hit.x + hit.width / 2, hit.y + hit.height / 2);
+  await p.waitForSelector(".choicesbox.sheet");
+  await p.waitForTimeout(700);
+  await p.screenshot({ path: join(OUT, "phone-game.png") });
+  console.log(`wrote ${join(OUT, "phone-game.png")}`);
 } finally {
   if (browser) await browser.close();
   server.kill();

@@ -355,7 +355,7 @@ pub fn card(name: &str, text: &str, file: Option<&str>) -> Option<Listed> {
 }
 
 /// A scenario's text checked as `volley check` checks it, and made into its card and its table
-/// before the battle, as a spectator sees it (the first page's picture). `name` is its name in
+/// before the battle, as the umpire sees it (the file is public) (the first page's picture). `name` is its name in
 /// lists; `src.path` names the file in diagnostics.
 ///
 /// # Errors
@@ -369,7 +369,7 @@ pub fn check(
     let card = card(name, &src.text, file.as_deref()).ok_or_else(|| {
         src.error_whole("the scenario loads, but its name, rule set, description or sides do not read")
     })?;
-    Ok((card, live.view(volley_core::Viewer::Spectator)))
+    Ok((card, live.view(volley_core::Viewer::Umpire)))
 }
 
 /// The scenarios a server offers: the bundled ones, and those of a folder
@@ -452,7 +452,7 @@ impl Library {
         })
     }
 
-    /// The table of the scenario offered as `name` before the battle, as a spectator sees it.
+    /// The table of the scenario offered as `name` before the battle, as the umpire sees it (the file is public).
     pub fn preview(&self, name: &str) -> Option<volley_core::View> {
         match self.extra.iter().find(|o| o.card.name == name) {
             Some(o) => Some(o.view.clone()),
@@ -461,12 +461,14 @@ impl Library {
     }
 }
 
-/// A bundled scenario's table before the battle, as a spectator sees it (the first page's
+/// A bundled scenario's table before the battle, as the umpire sees it (the first page's
 /// picture of it); `None` if there is no such scenario.
 pub fn preview(name: &str) -> Option<volley_core::View> {
     let bundled = find(name)?;
     let (_, live) = load(&volley_scenario::Source::new(bundled.path, bundled.text)).ok()?;
-    Some(live.view(volley_core::Viewer::Spectator))
+    // (As the umpire sees it: a secret deployment's units stand where the file puts them — the
+    // file is public — rather than leaving the picture an empty table.)
+    Some(live.view(volley_core::Viewer::Umpire))
 }
 
 /// The top-level keys of a scenario, ignoring the rest.

@@ -737,6 +737,8 @@ async fn every_bundled_battle_has_a_picture_its_armies_named_a_measure_and_every
                 "{name}: {standing:?}"
             );
         }
+        // Every battle's picture shows its armies (a secret deployment's as the file sets them).
+        assert!(!v["pieces"].as_array().unwrap().is_empty(), "{name}: an empty table");
         for p in v["pieces"].as_array().unwrap() {
             let arm = p["arm"].as_str().unwrap_or("");
             assert!(["infantry", "cavalry", "artillery", "general", "transport"].contains(&arm), "{name}: {p}");
