@@ -895,7 +895,7 @@ pub fn bombardment_terms(guns: &Guns, greens: u8) -> Vec<Term> {
 }
 
 /// A bombardment's score in words, every term given: the battery's points less its d6 `d6`,
-/// `2 (heavy battery) -1 (1 gunner lost, -1 each) -4 (d6) = -3`.
+/// `2 (heavy battery) -1 (1 gunner lost, -1 each) -4 (the d6 thrown: ⚃) = -3`.
 pub fn bombardment_words(guns: &Guns, greens: u8, d6: u8) -> String {
     let terms = bombardment_terms(guns, greens);
     let mut out = String::new();
@@ -907,7 +907,15 @@ pub fn bombardment_words(guns: &Guns, greens: u8, d6: u8) -> String {
         }
     }
     let score = bombardment_base(guns, greens) - i32::from(d6);
-    format!("{out} -{d6} (d6) = {score}")
+    format!("{out} -{d6} (the d6 thrown: {}) = {score}", die_face(d6))
+}
+
+/// A d6's face as players see it on the table: ⚀ to ⚅ (the number itself if it is not 1 to 6).
+pub fn die_face(d6: u8) -> String {
+    match d6 {
+        1..=6 => char::from_u32(0x267F + u32::from(d6)).map_or_else(|| d6.to_string(), |c| c.to_string()),
+        _ => d6.to_string(),
+    }
 }
 
 /// The close-range effect of score `score` in words, with the band: `1 casualty and 1 green
@@ -1928,5 +1936,17 @@ mod tests {
         // The guns' two casualties and green are on the attacker, beside its row's.
         let row = Table::InfantryVsInfantry.row(Arm::Infantry, Band::Minus1To7);
         assert_eq!((r.attacker.casualties, r.attacker.greens), (row.casualties + 2, row.greens + 1));
+    }
+}
+
+#[cfg(test)]
+mod die_faces {
+    use super::die_face;
+
+    // The bombardment's die is shown as a die.
+    #[test]
+    fn a_d6_is_shown_by_its_face() {
+        assert_eq!(["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"].to_vec(), (1..=6).map(die_face).collect::<Vec<_>>());
+        assert_eq!(die_face(7), "7");
     }
 }
