@@ -467,3 +467,18 @@ fn a_scenario_s_table_is_told_in_centimetres() {
     assert!(e.contains("width and depth must be positive centimetres"), "{e}");
     assert!(!e.contains("inches"), "{e}");
 }
+
+// A fire order with nobody within reach does nothing, and the player is told why in words.
+#[test]
+fn a_fire_order_with_no_enemy_within_reach_says_why_it_stands() {
+    //   Red line at [90, 112]: 104 cm north, beyond any reach (100 cm at most)
+    //   Blue line at [90, 8], ordered to fire
+    let mut b = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [90, 8] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 112] }"#,
+        "",
+    );
+    let told = turn(&mut b, &[("Blue line", Order::Fire)], &[("Red line", Order::Halt)]);
+    assert!(told.iter().any(|t| t.contains("Blue line: no enemy within reach to fire at, so it stands")), "{told:#?}");
+    assert_eq!(status(&b, "Red line"), Status::Steady, "nobody was hit");
+}

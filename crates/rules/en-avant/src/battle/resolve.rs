@@ -373,7 +373,16 @@ impl Battle {
             if intents[i] == Intent::Fire {
                 match self.fire_target(i) {
                     Some(shot) => shots.push((i, self.units[i].step_status(), shot)),
-                    None => intents[i] = Intent::Stand { hold_fire: false },
+                    None => {
+                        // A fire order that finds nobody to fire at is said so, in words.
+                        if matches!(self.units[i].card, Order::Fire) {
+                            self.tell(
+                                events,
+                                format!("{}: no enemy within reach to fire at, so it stands", self.name(i)),
+                            );
+                        }
+                        intents[i] = Intent::Stand { hold_fire: false };
+                    }
                 }
             }
         }
