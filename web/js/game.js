@@ -42,7 +42,10 @@ export function showGame(main, id) {
   let busy = false;
   let chosen = null; // a role picked by hand, when this browser holds several
   let viewAs = ""; // the umpire looking as a side sees: "", "0" or "1"
-  let handedTo = null; // hot seat: the side whose screen this is now
+  // Hot seat: the side whose screen this is now (kept for this tab, so that a reload does not
+  // skip the hand-over).
+  let handedTo = sessionStorage.getItem(`volley:handed:${id}`);
+  const handTo = (k) => { handedTo = k; sessionStorage.setItem(`volley:handed:${id}`, k); };
   const camera = {}; // the map's zoom, kept between drawings
   const mapBox = el("div", { class: "mapbox" });
   const summary = el("div", { class: "summary quiet", "aria-live": "polite" });
@@ -133,7 +136,7 @@ export function showGame(main, id) {
       last = { g, key };
       // Hot seat: before the other side's secrets come on screen, the screen is handed over.
       if (g.hot_seat && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
-        if (handedTo === null) handedTo = key;
+        if (handedTo === null) handTo(key);
         else return handOver(key);
       }
       main.querySelector(".game")?.classList.remove("handing");
@@ -156,7 +159,7 @@ export function showGame(main, id) {
     mapBox.replaceChildren(el("div", { class: "handover" },
       el("h3", {}, `Hand the screen to the ${side}`),
       el("p", {}, "Their orders and what only they may see come next: the other side should look away."),
-      el("button", { "data-handover": key, onclick: () => { handedTo = key; refresh(); } }, `I am the ${side}: show my side`)));
+      el("button", { "data-handover": key, onclick: () => { handTo(key); refresh(); } }, `I am the ${side}: show my side`)));
     for (const box of [summary, status, standing, unitBox, choices, umpireBox, notes, log, links, oob, invitesTop]) box.replaceChildren();
     // (Nothing but the hand-over while it lasts: no empty boxes beside it.)
     main.querySelector(".game")?.classList.add("handing");
@@ -500,7 +503,7 @@ export function showGame(main, id) {
         pieces.length > 1 && pieces.every((q) => q.label.split(/\s+/).length <= 2)
           ? el("div", { class: "unitlabel" }, `Its men: ${words([...pieces.reduce((m, q) => m.set(q.label, (m.get(q.label) || 0) + 1), new Map())]
             .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}.`)
-          : p && p.label !== selected ? el("div", { class: "unitlabel" }, p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label) : null,
+          : p && p.label !== selected ? el("div", { class: "unitlabel" }, sentence(p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label)) : null,
         p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
@@ -512,7 +515,10 @@ export function showGame(main, id) {
       ].filter(Boolean));
       unitBox.hidden = false;
     } else {
-      unitBox.replaceChildren(el("h4", {}, "The unit"), el("div", { class: "quiet" }, "Click a unit on the map to see it and its choices; drag the ground to pan, the wheel or the buttons to zoom."));
+      const touch = matchMedia("(pointer: coarse)").matches;
+      unitBox.replaceChildren(el("h4", {}, "The unit"), el("div", { class: "quiet" }, touch
+        ? "Tap a unit on the map to see it and its choices; drag the ground to pan, pinch or the buttons to zoom."
+        : "Click a unit on the map to see it and its choices; drag the ground to pan, the wheel or the buttons to zoom."));
     }
 
     // Choices: all, or those naming the selected unit. The deployment's choice carries the
@@ -695,7 +701,7 @@ export function showGame(main, id) {
     });
     // While a seat waits for its player, look again now and then (claims and comings are not news).
     const waitingSeat = (g.seats || []).some((q) => q.player === "human" && (!q.taken || !q.connected)) && !g.outcome;
-    if (waitingSeat && !lookAgain) lookAgain = setInterval(() => { if (!closed && !busy) refresh(true); }, 15000);
+    if (waitingSeat && !lookAgain) lookAgain = setInterval(() => { if (!closed && !busy) refresh(true); }, 4000);
     if (!waitingSeat && lookAgain) { clearInterval(lookAgain); lookAgain = null; }
     const tellBox = g.seat !== null && g.seat !== undefined && !g.outcome ? el("label", { class: "quiet tell" },
       el("input", { type: "checkbox", "data-tell": "1", checked: localStorage.getItem("volley:tell") === "1", onchange: async (e) => {
@@ -759,7 +765,8 @@ export function showGame(main, id) {
       const keep = () => { try { umpireDraft.value = form.get(); } catch { /* half filled */ } };
       form.node.addEventListener("input", keep);
       form.node.addEventListener("change", keep);
-      const go = el("button", { "data-umpire-act": "1", onclick: () => { keep(); return send(form.get()); } }, "Act as the umpire");
+      // (After the act, the place and facing given are spent: a second act does not move it twice.)
+      const go = el("button", { "data-umpire-act": "1", onclick: async () => { keep(); await send(form.get()); umpireDraft.at = null; umpireDraft.facing = null; if (last) render(last.g, last.key); } }, "Act as the umpire");
       parts.push(el("div", { class: "umpireform" }, form.node), el("div", {}, go));
     } else if (!g.outcome) {
       parts.push(el("div", { class: "quiet" }, "These rules give the umpire no actions of his own: he watches, with every secret in view."));
@@ -832,10 +839,13 @@ export function inWords(text, facing) {
     return "about";
   };
   const bearingWord = (deg) => `towards the ${["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"][Math.round((((deg % 360) + 360) % 360) / 45) % 8]}`;
+  // (Only a facing to take, "to 306°", is a bearing: an angle "30° off the front" is relative
+  // already and stays as it is.)
   return text
-    .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
-    .replace(/\bto (\d+(?:\.\d+)?)°/g, (m, deg) => turnWords(Number(deg)))
-    .replace(/(\d+(?:\.\d+)?)°/g, (m, deg) => bearingWord(Number(deg)));
+    .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°(?! off)/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
+    .replace(/\bto face (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `to face ${turnWords(Number(deg))}`)
+    .replace(/\bto (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => turnWords(Number(deg)))
+    .replace(/\bfacing (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `facing ${bearingWord(Number(deg)).replace(/^towards the /, "")}`);
 }
 
 /** "14:02, 3 minutes ago" for a time in seconds since 1970. */
@@ -884,4 +894,10 @@ export function whereWords(view, x, y) {
   const ns = y > (view.depth * 2) / 3 ? "north" : y < view.depth / 3 ? "south" : "";
   const ew = x > (view.width * 2) / 3 ? "east" : x < view.width / 3 ? "west" : "";
   return ns || ew ? `in the ${[ns, ew].filter(Boolean).join("-")} of the table` : "in the middle of the table";
+}
+
+/** A piece's description as a sentence: "(line infantry, quality C): 8 figures" reads "Line infantry, quality C: 8 figures". */
+function sentence(text) {
+  const t = text.replace(/^\(([^)]*)\)/, "$1").trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
 }

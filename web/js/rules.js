@@ -17,7 +17,7 @@ export async function showRules(main, id) {
     const battles = scenarios.filter((s) => s.ruleset === id);
     main.replaceChildren(el("article", { class: "rules box" },
       markdown(guide),
-      battles.length ? el("p", {}, "Its battles: ", battles.map((s, i) => [i ? ", " : "", el("a", { href: "#/" }, s.title)]), ".") : null,
+      battles.length ? el("p", { class: "battles" }, "Its battles: ", ...battles.flatMap((s, i) => [i ? ", " : "", el("a", { href: "#/" }, s.title)]), ".") : null,
       el("p", {}, el("a", { href: `#/desk/${id}` }, `The umpire's desk for ${names[id] || id}`), " · ", el("a", { href: "#/" }, "All battles")),
       el("details", { class: "register" }, el("summary", {}, "How volley reads the rules, clause by clause (the register)"), markdown(register))));
   } catch (e) {
