@@ -1630,3 +1630,26 @@ test("a unit of many figures is described by what its men are, counted (never a 
   assert.match(await page.locator(".unitbox .unitlabel").innerText(), /^Its men: \d+ [a-z ]+(, \d+ [a-z ]+)*( and \d+ [a-z ]+)?\.$/);
   assert.deepEqual(errors, []);
 });
+
+test("Der Alte Fritz: the knob turns a unit where it stands (the rules allow it), not a move backwards", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
+  const turns = page.locator(".choice", { hasText: /: turns to face .* where it stands/ });
+  const text = await turns.first().textContent();
+  const unit = /^(.+?): turns to face/.exec(text)[1];
+  const box = await page.locator(`svg.map circle.hit[data-unit="${unit}"]`).boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  const knob = await page.locator("svg.map .turnknob").first().boundingBox();
+  await page.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(knob.x + knob.width / 2 + 25, knob.y + knob.height / 2 + 6, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForSelector(".proposal .legal, .proposal .refused");
+  const said = await page.locator(".proposal").innerText();
+  assert.match(said, /may go there/, said);
+  assert.doesNotMatch(said, /backwards/);
+  assert.deepEqual(errors, []);
+});

@@ -323,13 +323,20 @@ export function showGame(main, id) {
       h["facing" in h ? "facing" : "pivot"] = deg;
       return copy;
     };
-    const turnable = plain.filter((c) => ownMove(c) && facingHolder(c.action));
     const here = origin();
+    // A turn where it stands, if the unit has one, is what the knob changes (its facing, its
+    // place kept); else the unit's plain move nearest where it stands.
+    const inPlace = here ? list.filter((c) => ownMove(c) && facingHolder(c.action) && (() => {
+      const p = actionPoints(c.action, false);
+      return p.length === 1 && Math.hypot(p[0][0] - here[0], p[0][1] - here[1]) < 0.3;
+    })()) : [];
+    const turnable = [...inPlace, ...plain.filter((c) => ownMove(c) && facingHolder(c.action))];
     const turn = turnable.length && here ? {
       at: here,
       facing: v.pieces.find((p) => p.unit === selected && typeof p.facing === "number")?.facing ?? 0,
       set: async (deg) => {
-        const base = proposal && proposal.verdict.legal && facingHolder(proposal.verdict.action) ? proposal.verdict.action : nearest(turnable, here)?.action;
+        const base = proposal && proposal.verdict.legal && facingHolder(proposal.verdict.action) ? proposal.verdict.action
+          : inPlace.length ? inPlace[0].action : nearest(turnable, here)?.action;
         if (!base) return;
         const facing = Math.round(((deg % 360) + 360) % 360);
         const action = withFacing(base, facing);
