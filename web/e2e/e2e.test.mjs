@@ -233,7 +233,7 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
   await adjust.locator('input[name="reason"]').fill("they marched all night");
   await u.click('button[data-umpire-act="1"]');
   await p.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because they marched all night"), null, { timeout: 10000 });
-  assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 greens, because they marched all night/);
+  assert.match(await p.locator(".log").innerText(), /the umpire adjusts .*: \d+ figures, 2 green counters, because they marched all night/);
   assert.equal(await p.locator('button[data-umpire-act="1"]').count(), 0, "a player has no umpire's desk");
   // A side tries what only the umpire may do: refused; the umpire reads the refusal, with its
   // reason, in his box; a player's page has no such list.

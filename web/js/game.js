@@ -891,13 +891,15 @@ export function whereWords(view, x, y) {
   };
   const grid = /^\[[\d\s,.-]+\]$/;
   const ground = view.terrain.find((f) => f.closed && f.name && !grid.test(f.name) && f.kind !== "open" && inside(f.points));
-  if (ground) return `${/hill|ridge|berg/i.test(`${ground.kind} ${ground.name}`) ? "on" : "in"} ${/^the /i.test(ground.name) ? "" : "the "}${ground.name}`;
+  // (A proper name, "Lobositz", takes no article; "the vineyards" has its own.)
+  const the = (name) => (/^the /i.test(name) || /^[A-Z]/.test(name) ? name : `the ${name}`);
+  if (ground) return `${/hill|ridge|berg/i.test(`${ground.kind} ${ground.name}`) ? "on" : "in"} ${the(ground.name)}`;
   const size = Math.max(view.width, view.depth);
   const near = view.objectives.map((o) => {
     const cx = o.points.reduce((a, p) => a + p[0], 0) / o.points.length, cy = o.points.reduce((a, p) => a + p[1], 0) / o.points.length;
     return { o, d: Math.hypot(cx - x, cy - y) };
   }).sort((a, b) => a.d - b.d)[0];
-  if (near && near.d < size / 8) return `near ${/^the /i.test(near.o.name) ? "" : "the "}${near.o.name}`;
+  if (near && near.d < size / 8) return `near ${the(near.o.name)}`;
   const ns = y > (view.depth * 2) / 3 ? "north" : y < view.depth / 3 ? "south" : "";
   const ew = x > (view.width * 2) / 3 ? "east" : x < view.width / 3 ? "west" : "";
   return ns || ew ? `in the ${[ns, ew].filter(Boolean).join("-")} of the table` : "in the middle of the table";

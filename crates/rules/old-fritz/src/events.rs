@@ -512,7 +512,8 @@ impl fmt::Display for Event {
             }
             Event::Adjusted { unit, figures, greens, steady, moved, reason } => write!(
                 f,
-                "the umpire adjusts {unit}: {figures} figures, {greens} greens{}{}, because {reason}",
+                "the umpire adjusts {unit}: {figures} figures, {greens} green counter{}{}{}, because {reason}",
+                if *greens == 1 { "" } else { "s" },
                 if *steady { ", back in good order" } else { "" },
                 moved.map_or(String::new(), |(p, facing)| format!(
                     ", moved to ({:.1}, {:.1}) facing {facing:.0}°",

@@ -786,7 +786,7 @@ fn the_umpire_may_adjust_a_unit_openly_with_a_reason() {
     assert_eq!((b.units[0].state, b.units[0].figures, b.units[0].greens), (State::Steady, 10, 1));
     assert_eq!(
         ev[0].to_string(),
-        "the umpire adjusts a1: 10 figures, 1 greens, back in good order, because the Guard would not have run from militia"
+        "the umpire adjusts a1: 10 figures, 1 green counter, back in good order, because the Guard would not have run from militia"
     );
     // It is not broken any more: the bound passes with the battle going on.
     bound(&mut b, &[]);
