@@ -283,6 +283,9 @@ test("with results held, the players wait for the umpire, who sees the bound fir
     assert.match(await p.locator(".panel").innerText(), /Turn 1:/);
   }
   await u.waitForSelector('button[data-release="1"]', { timeout: 10000 });
+  // (And the status line says whose the turn is now: the umpire's, not a side's.)
+  assert.match(await u.locator(".actor").innerText(), /results wait for you/);
+  for (const p of players) assert.doesNotMatch(await p.locator(".actor").innerText(), /to act/);
   assert.match(await u.locator(".panel").innerText(), /Turn 2:/);
   await u.click('button[data-release="1"]');
   await prussians.waitForFunction(() => /Turn 2:/.test(document.body.innerText) && document.querySelectorAll(".choice").length > 0, null, { timeout: 10000 });

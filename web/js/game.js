@@ -431,6 +431,7 @@ export function showGame(main, id) {
     // Whose turn, and since when (the last action's time, as the server kept it).
     const since = g.last_action_at ? sinceWords(g.last_action_at) : "";
     const who = g.outcome ? el("div", { class: "outcome" }, g.outcome.winner === null || g.outcome.winner === undefined ? "A draw" : `The ${v.sides[g.outcome.winner]} win`, `: ${g.outcome.reason}.`)
+      : g.held ? el("div", { class: "actor" }, g.role === "umpire" ? "The turn's results wait for you: amend them or release them." : "The umpire is looking at the turn's results.")
       : el("div", { class: "actor" }, g.actor && g.actor.side !== undefined ? (mine && g.candidates.length ? "Your move" : `The ${v.sides[g.actor.side]} to act`) : "",
         g.actor && g.actor.side !== undefined && since ? el("span", { class: "quiet since" }, ` (since ${since})`) : "", g.actor && g.actor.side !== undefined ? "." : "",
         g.thinking && !(mine && g.candidates.length) ? " (the computer is thinking…)" : "");
