@@ -151,6 +151,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
   const size = Math.max(W, D);
   const grid = isGrid(view);
+  // A unit that has the keyboard's focus keeps it through the new drawing.
+  const focused = document.activeElement?.closest?.("svg.map g.unit[tabindex]")?.dataset?.unitGroup;
+  if (focused && !refocus) refocus = focused;
   if (ruler.title !== view.title) Object.assign(ruler, { title: view.title, on: false, a: null, b: null });
   const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: thumbnail ? "map thumb" : "map", role: "img", "aria-label": view.title });
   const ground = thumbnail ? svg("g", {}) : svg("rect", { x: -W, y: -D, width: 3 * W, height: 3 * D, fill: "#e4dcc6", class: "ground" });
