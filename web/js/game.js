@@ -1,7 +1,7 @@
 // A game: the map, where the battle stands, the selected unit, the choices, the umpire's
 // desk, the notes and the log; kept up to date through a WebSocket.
 
-import { el, api, post, auth, held, roleKey, words, bearing } from "./util.js";
+import { el, api, post, auth, held, roleKey, words, bearing, centre } from "./util.js";
 import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces } from "./map.js";
 import { formFor } from "./desk.js";
 
@@ -846,14 +846,14 @@ export function inWords(text, facing) {
     if (a < 170) return `back to the ${side}`;
     return "about";
   };
-  const bearingWord = (deg) => `towards the ${["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"][Math.round((((deg % 360) + 360) % 360) / 45) % 8]}`;
+  const bearingWord = (deg) => `towards the ${bearing(deg)}`;
   // (Only a facing to take, "to 306°", is a bearing: an angle "30° off the front" is relative
   // already and stays as it is.)
   return text
     .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°(?! off)/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
     .replace(/\bto face (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `to face ${turnWords(Number(deg))}`)
     .replace(/\bto (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => turnWords(Number(deg)))
-    .replace(/\bfacing (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `facing ${bearingWord(Number(deg)).replace(/^towards the /, "")}`);
+    .replace(/\bfacing (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `facing ${bearing(Number(deg))}`);
 }
 
 /** "14:02, 3 minutes ago" for a time in seconds since 1970. */
@@ -897,7 +897,7 @@ export function whereWords(view, x, y) {
   if (ground) return `${/hill|ridge|berg/i.test(`${ground.kind} ${ground.name}`) ? "on" : "in"} ${the(ground.name)}`;
   const size = Math.max(view.width, view.depth);
   const near = view.objectives.map((o) => {
-    const cx = o.points.reduce((a, p) => a + p[0], 0) / o.points.length, cy = o.points.reduce((a, p) => a + p[1], 0) / o.points.length;
+    const [cx, cy] = centre({ shape: "polygon", points: o.points });
     return { o, d: Math.hypot(cx - x, cy - y) };
   }).sort((a, b) => a.d - b.d)[0];
   if (near && near.d < size / 8) return `near ${the(near.o.name)}`;

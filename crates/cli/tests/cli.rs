@@ -1,6 +1,8 @@
 //! The `volley` binary, run as a user runs it: in a scratch directory, with files written there.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on what they did not expect
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -12,10 +14,7 @@ struct Dir {
 }
 
 fn setup(name: &str) -> Dir {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&path);
-    std::fs::create_dir_all(&path).unwrap();
-    Dir { path }
+    Dir { path: common::scratch(name) }
 }
 
 impl Dir {

@@ -1460,21 +1460,14 @@ fn first_step_in_turn(
     steps: &[usize],
     turn: u32,
 ) -> Result<u64, ApiError> {
-    let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
-    let (_, mut live) =
-        catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
+    let mut live = fresh_live(record)?;
     if live.phase().turn >= turn {
         return Ok(0);
     }
     let mut applied = 0;
     for (i, &upto) in steps.iter().enumerate() {
         for a in &actions[applied..upto] {
-            let draws: Vec<volley_chance::Draw> =
-                serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
-            let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
-            let mut script = Scripted::new(draws.iter().map(|d| d.value));
-            live.apply(by, &a.action, &mut script)
-                .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))?;
+            reapply(live.as_mut(), a)?;
         }
         applied = upto;
         if live.phase().turn >= turn {
@@ -1482,6 +1475,23 @@ fn first_step_in_turn(
         }
     }
     Ok(steps.len() as u64)
+}
+
+/// The game as its record's scenario begins it.
+fn fresh_live(record: &GameRecord) -> Result<Box<dyn Live>, ApiError> {
+    let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
+    let (_, live) =
+        catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
+    Ok(live)
+}
+
+/// Stored action `a` applied again to `live`, with the draws it was kept with.
+fn reapply(live: &mut dyn Live, a: &ActionRecord) -> Result<crate::live::Applied, ApiError> {
+    let draws: Vec<volley_chance::Draw> = serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
+    let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
+    let mut script = Scripted::new(draws.iter().map(|d| d.value));
+    live.apply(by, &a.action, &mut script)
+        .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))
 }
 
 /// The game after the first `upto` of its actions, what happened, and who may know of each
@@ -1506,18 +1516,11 @@ fn rebuild_marked(
             *l = Some(i);
         }
     }
-    let src = Source::new(record.scenario_name.clone(), record.scenario.clone());
-    let (_, mut live) =
-        catalog::load(&src).map_err(|e| ApiError::internal(format!("the stored scenario no longer loads: {e}")))?;
+    let mut live = fresh_live(record)?;
     let mut log = Vec::new();
     let mut seen = Vec::new();
     for (i, a) in actions.iter().take(upto).enumerate() {
-        let draws: Vec<volley_chance::Draw> = serde_json::from_value(a.draws.clone()).map_err(ApiError::internal)?;
-        let by: Actor = serde_json::from_value(a.by.clone()).map_err(ApiError::internal)?;
-        let mut script = Scripted::new(draws.iter().map(|d| d.value));
-        let applied = live
-            .apply(by, &a.action, &mut script)
-            .map_err(|e| ApiError::internal(format!("stored action {} no longer applies: {e}", a.n)))?;
+        let applied = reapply(live.as_mut(), a)?;
         log.extend(applied.lines.into_iter().map(|(t, v)| (a.n, t, v)));
         seen.push(applied.seen);
         for (side, l) in (0u8..).zip(last) {
