@@ -1660,3 +1660,37 @@ test("Der Alte Fritz: the knob turns a unit where it stands (the rules allow it)
   assert.doesNotMatch(said, /backwards/);
   assert.deepEqual(errors, []);
 });
+
+test("Blown Away: the commander is a piece of his own, picked on the map and ridden anywhere by a drag", async () => {
+  const page = await (await openContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="advance-guard"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.locator(".choice", { hasText: /^fix the deployment as it stands/ }).click();
+  await page.waitForSelector(".choice.whole", { hasText: /^end the phase/ });
+  const name = await page.evaluate(() => [...document.querySelectorAll('svg.map .piece[data-arm="general"]')]
+    .find((p) => p.getAttribute("fill") === "#35588f")?.dataset.unit);
+  assert.ok(name, "our commander is drawn as a piece");
+  const piece = page.locator(`svg.map .piece[data-unit="${name}"]`).first();
+  await piece.click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, name);
+  assert.match(await page.locator(".unitbox").innerText(), /commander/i);
+  // Every choice shown for him is a ride; dragged well away from everybody, he rides there.
+  const rides = await page.locator(".choice").allInnerTexts();
+  assert.ok(rides.filter((t) => t.startsWith(name)).every((t) => / rides (over )?to /.test(t)), rides.join(" | "));
+  const at = await boxOf(piece);
+  const before = await logText(page);
+  await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(at.x + at.width / 2 + 90, at.y + at.height / 2 - 60, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  assert.match(await logText(page), new RegExp(`${name} rides (over )?to `));
+  const moved = await boxOf(page.locator(`svg.map .piece[data-unit="${name}"]`).first());
+  assert.ok(Math.hypot(moved.x - at.x - 90, moved.y - at.y + 60) < 20, `drawn where he was dropped: ${JSON.stringify([at, moved])}`);
+  // He rides once a turn: no more rides are offered.
+  assert.equal(await page.locator(".choice", { hasText: / rides (over )?to / }).count(), 0);
+  assert.deepEqual(errors, []);
+});

@@ -512,7 +512,7 @@ export function showGame(main, id) {
           ? el("div", { class: "unitlabel" }, `Its men: ${words([...pieces.reduce((m, q) => m.set(q.label, (m.get(q.label) || 0) + 1), new Map())]
             .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}.`)
           : p && p.label !== selected ? el("div", { class: "unitlabel" }, sentence(p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label)) : null,
-        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
+        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) || (armOf(p) === "general" && /commander|general/i.test(p.label)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
           words([...new Set(v.pieces.filter((q) => sameCommand(q) && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,

@@ -306,17 +306,22 @@ pub(crate) fn play<B: crate::Playable>(battle: B, ruleset: &str, run: &crate::Pl
             let i = usize::from(s) & 1;
             cands.clear();
             runner.state.candidate_actions(&mut cands);
+            // As the page offers them: two choices that read alike and go to one place are one.
+            let said: Vec<(String, Vec<[f64; 2]>)> =
+                cands.iter().map(|a| (runner.state.describe(a), runner.state.action_points(a))).collect();
+            let shown = volley_server::live::distinct(said.iter().map(|(t, p)| (t.as_str(), p.as_slice())));
+            let offered: Vec<B::Action> = shown.iter().map(|&k| cands[k].clone()).collect();
             let account: Vec<String> = runner.events[read[i]..]
                 .iter()
                 .zip(&readers[read[i]..])
                 .filter(|(_, r)| r[i])
                 .map(|((_, e), _)| e.to_string())
                 .collect();
-            write!(out, "{}", position(&runner.state, s, &account, &cands))?;
+            write!(out, "{}", position(&runner.state, s, &account, &offered))?;
             read[i] = runner.events.len();
-            if !cands.is_empty() {
-                match ask(&mut input, &mut out, cands.len())? {
-                    Answer::Pick(k) => picked.set(k),
+            if !offered.is_empty() {
+                match ask(&mut input, &mut out, offered.len())? {
+                    Answer::Pick(k) => picked.set(shown[k]),
                     Answer::Quit => {
                         stopped = Some(Stopped::Quit);
                         break;

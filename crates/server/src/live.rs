@@ -16,6 +16,29 @@ pub enum LiveError {
     Refused(#[from] ApplyError),
 }
 
+/// Which of the choices a person reads (each its words and the places it involves) to show: the
+/// index of each, less any that reads as an earlier one and goes to the same place (its last
+/// place within an inch, or an area, of the other's; or neither names a place). To a person they
+/// are one choice. Choices alike in words that go to places apart are kept: the page tells them
+/// apart by where they go.
+pub fn distinct<'a>(choices: impl IntoIterator<Item = (&'a str, &'a [[f64; 2]])>) -> Vec<usize> {
+    let mut kept: Vec<(usize, &str, &[[f64; 2]])> = Vec::new();
+    for (i, (text, points)) in choices.into_iter().enumerate() {
+        let same = |k: &(usize, &str, &[[f64; 2]])| {
+            k.1 == text
+                && match (k.2.last(), points.last()) {
+                    (Some(p), Some(q)) => (p[0] - q[0]).hypot(p[1] - q[1]) < 1.0,
+                    (None, None) => true,
+                    _ => false,
+                }
+        };
+        if !kept.iter().any(same) {
+            kept.push((i, text, points));
+        }
+    }
+    kept.into_iter().map(|k| k.0).collect()
+}
+
 /// A game in progress, of any rule set.
 pub trait Live: Send + Sync {
     /// Who must decide now.
@@ -101,9 +124,22 @@ where
     fn candidates(&self) -> Vec<(Value, String, Vec<[f64; 2]>)> {
         let mut out = Vec::new();
         self.0.candidate_actions(&mut out);
-        out.iter()
+        let mut all: Vec<(Value, String, Vec<[f64; 2]>)> = out
+            .iter()
             .filter_map(|a| serde_json::to_value(a).ok().map(|v| (v, self.0.describe(a), self.0.action_points(a))))
-            .collect()
+            .collect();
+        let keep = distinct(all.iter().map(|c| (c.1.as_str(), c.2.as_slice())));
+        let mut k = keep.into_iter().peekable();
+        let mut i = 0;
+        all.retain(|_| {
+            let kept = k.peek() == Some(&i);
+            if kept {
+                k.next();
+            }
+            i += 1;
+            kept
+        });
+        all
     }
 
     fn visible(&self, by: Actor, action: &Value) -> Result<[bool; 3], LiveError> {
@@ -185,6 +221,58 @@ where
             },
             (None, Actor::Side(s)) => format!("turn {turn}, {} to act", self.0.side_name(s)),
             (None, other) => format!("turn {turn}, {other} to act"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_alike_in_words_and_place_are_shown_once_and_those_apart_are_kept() {
+        let near: &[[f64; 2]] = &[[0.0, 0.0], [10.0, 10.0]];
+        let hair: &[[f64; 2]] = &[[0.0, 0.0], [10.3, 10.4]];
+        let far: &[[f64; 2]] = &[[0.0, 0.0], [14.0, 10.0]];
+        let none: &[[f64; 2]] = &[];
+        let choices = [
+            ("IR 1: advance 6\" to the mill", near),
+            ("IR 1: advance 6\" to the mill", hair),
+            ("IR 1: advance 6\" to the mill", far),
+            ("end the phase", none),
+            ("end the phase", none),
+            ("IR 1: advance 6\" towards the wood", hair),
+        ];
+        assert_eq!(distinct(choices), vec![0, 2, 3, 5]);
+    }
+
+    #[test]
+    fn no_choice_the_server_offers_reads_as_another_going_to_the_same_place() {
+        // Every bundled battle, ten computer battles' worth of decisions each (heuristic and
+        // random alternately), as the page is offered them.
+        for b in crate::catalog::list() {
+            let src = crate::catalog::source(&b.name).expect("bundled");
+            let (_, mut live) = crate::catalog::load(&src).expect("loads");
+            let mut rng = volley_chance::Seeded::new(7);
+            for n in 0..400u64 {
+                if live.outcome().is_some() {
+                    break;
+                }
+                let Actor::Side(side) = live.actor() else { break };
+                let c = live.candidates();
+                for (i, a) in c.iter().enumerate() {
+                    for d in &c[i + 1..] {
+                        let apart = match (a.2.last(), d.2.last()) {
+                            (Some(p), Some(q)) => (p[0] - q[0]).hypot(p[1] - q[1]) >= 1.0,
+                            _ => false,
+                        };
+                        assert!(a.1 != d.1 || apart, "{}, decision {n}: {:?} twice", b.name, a.1);
+                    }
+                }
+                let player = if n % 2 == 0 { "heuristic" } else { "random" };
+                let Some(action) = live.choose(player, n + u64::from(side)) else { break };
+                live.apply(Actor::Side(side), &action, &mut rng).expect("its own choice");
+            }
         }
     }
 }

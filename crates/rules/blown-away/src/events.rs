@@ -47,6 +47,10 @@ pub enum Event {
         name: String,
         /// Next to which unit, if any.
         near: Option<String>,
+        /// Where he rode, in words (by the ground or the part of the table), when next to no
+        /// unit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<String>,
     },
     /// A unit moved.
     Moved {
@@ -237,9 +241,10 @@ impl fmt::Display for Event {
                 write!(f, "The coin falls {}: {side} move first.", if *coin == 1 { "heads" } else { "tails" })
             }
             Event::TurnBegins { turn, side } => write!(f, "Turn {turn} ({side})"),
-            Event::CommanderMoved { name, near } => match near {
-                Some(u) => write!(f, "{name} rides over to {u}."),
-                None => write!(f, "{name} moves."),
+            Event::CommanderMoved { name, near, place } => match (near, place) {
+                (Some(u), _) => write!(f, "{name} rides over to {u}."),
+                (None, Some(p)) => write!(f, "{name} rides to {p}."),
+                (None, None) => write!(f, "{name} moves."),
             },
             Event::Moved { unit, distance, stopped } => {
                 write!(f, "{unit} advance {distance:.1}\"")?;

@@ -386,9 +386,13 @@ impl Battle {
         if let Some(u) = (0..self.units.len()).find(|&i| self.units[i].side == side && self.next_to(i, to)) {
             return format!("{name} rides over to {}", self.name(u));
         }
+        format!("{name} rides to {}", self.place_words(to))
+    }
+
+    /// A place in words: the named ground it is in or near, else the part of the table.
+    fn place_words(&self, to: Point) -> String {
         let (w, d) = (self.stat.table.width, self.stat.table.depth);
-        let place = self.stat.landmarks.named(to).unwrap_or_else(|| volley_scenario::places::region_words(to, w, d));
-        format!("{name} rides to {place}")
+        self.stat.landmarks.named(to).unwrap_or_else(|| volley_scenario::places::region_words(to, w, d))
     }
 }
 
@@ -563,9 +567,11 @@ impl Battle {
                 self.commanders[usize::from(side)] = *to;
                 self.commander_moved = true;
                 let near = (0..self.units.len()).find(|&i| self.units[i].side == side && self.commander_next_to(i));
+                let place = near.is_none().then(|| self.place_words(*to));
                 events.push(Event::CommanderMoved {
                     name: self.stat.commanders[usize::from(side)].clone(),
                     near: near.map(|i| self.name(i).to_string()),
+                    place,
                 });
             }
             Action::Move { unit, pivot, path } => {
@@ -1022,7 +1028,18 @@ impl GameState for Battle {
                 let Some(u) = self.units.get(usize::from(*unit)) else { return format!("{}: mob", n(unit)) };
                 let from = u.centre();
                 let to = path.last().copied().unwrap_or(from);
-                format!("{}: mob {:.1}\" {}", n(unit), path_len(from, path), self.way_words(from, to))
+                // The way it goes by the compass as well as by the ground: two ways to the same
+                // side of a long river read apart.
+                let way = if from.dist(to) < 0.05 {
+                    "where it stands".to_string()
+                } else {
+                    let compass = volley_scenario::places::compass(heading_to(from, to));
+                    match self.stat.landmarks.way(from, to) {
+                        Some(w) => format!("{compass}, {w}"),
+                        None => compass.to_string(),
+                    }
+                };
+                format!("{}: mob {:.1}\" {way}", n(unit), path_len(from, path))
             }
             Action::ReturnGunners { unit } => format!("{}: return the gunners to the gun", n(unit)),
             Action::Fire { gun, target } => format!("{} fires at {}", n(gun), n(target)),

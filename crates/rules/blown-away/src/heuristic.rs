@@ -304,10 +304,18 @@ impl Battle {
             Action::EndPhase => 0.0,
             Action::Deploy { .. } => 1.0,
             Action::MoveCommander { to } => {
-                // Worth it if it lets a unit rally that otherwise could not, or rally more.
-                (0..self.units.len())
+                // Worth it if it lets a unit rally that otherwise could not, or rally more; a
+                // ride to a unit with men running is as good as ending the phase otherwise (he
+                // is there when they may rally); a ride to a unit without is worth less.
+                let running: Vec<usize> = (0..self.units.len())
                     .filter(|&i| self.units[i].side == side && self.units[i].running() > 0)
                     .filter(|&i| self.units[i].men.iter().any(|m| m.alive() && m.at.dist(*to) <= 2.0))
+                    .collect();
+                if running.is_empty() {
+                    return -0.5;
+                }
+                running
+                    .into_iter()
                     .map(|i| match (self.rally_allowance(i), self.rally_allowance_with(i, *to)) {
                         (Err(_), Ok(n)) => 20.0 + f64::from(n),
                         (Ok(a), Ok(b)) if b > a => 10.0 + f64::from(b - a),

@@ -89,19 +89,33 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             });
         }
     }
+    // Each commander is a piece of his own (a unit of one, by his name), so that a player can
+    // pick him and ride him anywhere: his reach is how near he must be to a unit to help it rally.
     for s in 0..2u8 {
         if !hidden(s) {
-            markers.push(ViewMarker {
+            let at = b.commanders[usize::from(s)];
+            pieces.push(ViewPiece {
                 side: Some(s),
-                kind: "commander".into(),
-                at: b.commanders[usize::from(s)].into(),
-                label: st.commanders[usize::from(s)].clone(),
-                footprint: Some(Footprint::Circle {
-                    at: b.commanders[usize::from(s)].into(),
-                    r: crate::game::FIGURE_RADIUS,
-                }),
+                unit: Some(st.commanders[usize::from(s)].clone()),
+                label: "commander".into(),
+                footprint: Footprint::Circle { at: at.into(), r: crate::game::FIGURE_RADIUS },
                 facing: None,
-                unit: None,
+                status: if b.commander_moved && b.acting_side() == Some(s) {
+                    "has ridden this turn".into()
+                } else {
+                    "commander".into()
+                },
+                counters: Vec::new(),
+                ranges: vec![volley_scenario::view_sector(
+                    format!("next to a unit (within {}\")", crate::game::NEXT_TO),
+                    at,
+                    0.0,
+                    180.0,
+                    crate::game::NEXT_TO,
+                    32,
+                )],
+                arm: Some("general".into()),
+                group: None,
             });
         }
     }

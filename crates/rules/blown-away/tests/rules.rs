@@ -755,6 +755,38 @@ fn the_commander_moves_any_distance_once_a_turn() {
 }
 
 #[test]
+fn the_commander_is_offered_a_ride_to_each_unit_he_is_not_next_to_and_is_a_piece_of_his_own() {
+    use volley_core::{GameState, Viewer};
+    // Fritz at (90, 1): next to the gun at (89, 2), not to IR 1 or IR 2.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [20, 5] }, { name = "IR 2", arm = "infantry", at = [40, 5] }, { name = "Gun", arm = "artillery", at = [89, 3] }"#,
+            FAR_ENEMY,
+            "",
+        ),
+        0,
+    );
+    let mut out = Vec::new();
+    b.candidate_actions(&mut out);
+    let rides: Vec<String> =
+        out.iter().filter(|a| matches!(a, Action::MoveCommander { .. })).map(|a| b.describe(a)).collect();
+    assert_eq!(rides, ["Fritz rides over to IR 1", "Fritz rides over to IR 2"]);
+    // He is drawn as a piece of his own, by his name, with how near "next to" is.
+    let v = b.view(Viewer::Side(1));
+    let fritz = v.pieces.iter().find(|p| p.unit.as_deref() == Some("Fritz")).expect("a piece");
+    assert_eq!((fritz.side, fritz.arm.as_deref()), (Some(0), Some("general")));
+    assert!(fritz.ranges[0].label.contains("2\""), "{:?}", fritz.ranges);
+    // A ride to nowhere near a unit is told by the place, not as "moves".
+    let ev = apply(&mut b, Action::MoveCommander { to: Point::new(5.0, 55.0) });
+    let said: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
+    assert!(said.iter().any(|l| l.starts_with("Fritz rides to ") && l.contains("table")), "{said:?}");
+    out.clear();
+    b.candidate_actions(&mut out);
+    assert!(!out.iter().any(|a| matches!(a, Action::MoveCommander { .. })), "once a turn");
+}
+
+#[test]
 fn in_the_chance_version_only_the_moving_player_fights() {
     let mut b = start(
         battle(
@@ -1383,7 +1415,7 @@ rect = [30, 30, 50, 40]
     }
     let c = b.units[0].centre();
     let mob = say(&b, Action::Mob { unit: 0, path: vec![c + Point::new(-18.0, 0.0)] });
-    assert_eq!(mob, "IR 1: mob 18.0\" to 13\" south-west of the west wood");
+    assert_eq!(mob, "IR 1: mob 18.0\" west, to 13\" south-west of the west wood");
 }
 
 /// The rules each combat's losses came from, for every combat among `events`.

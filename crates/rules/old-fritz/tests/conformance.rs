@@ -454,7 +454,20 @@ fn within_rates(before: &Battle, after: &Battle, events: &[Event]) -> Result<(),
             State::Rallying => (0.0, "rallying".into()),
             State::Steady if working => (0.0, "a battery with its guns unlimbered or limbering".into()),
             State::Steady => {
+                // Each incline (a change of direction under 1°, no turn on a table-top) is free
+                // each time it is made: a unit that inclines to its enemy and again as it
+                // finishes its move may end up to 2° off at no cost (register, interpretation 1).
+                let inclines = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Moved { unit, path, .. } if unit.as_str() == after.name(i) => Some(path),
+                        _ => None,
+                    })
+                    .flat_map(|p| p.turns.iter())
+                    .filter(|t| t.cost == 0.0)
+                    .count();
                 let t = turn(u0.facing, u1.facing);
+                let t = if inclines > 1 && t.abs() < inclines as f64 { 0.0 } else { t };
                 let reform = if u0.formation != u1.formation { 0.5 } else { 0.0 };
                 let engage = if attacked.contains(&i) { 0.5 } else { 0.0 };
                 let obst = if obstacle { 0.5 } else { 0.0 };

@@ -10,16 +10,34 @@ impl Battle {
             Phase::Main => {
                 out.push(Action::EndPhase);
                 if !self.commander_moved {
-                    for ui in 0..self.units.len() {
-                        let u = &self.units[ui];
-                        if u.side == side && u.running() > 0 && !self.commander_next_to(ui) {
-                            if let Some(m) = u
-                                .men
-                                .iter()
-                                .filter(|m| m.alive())
-                                .min_by(|a, b| a.at.dist2(u.front).total_cmp(&b.at.dist2(u.front)))
+                    // The commander rides over to a unit with men running, beside its man
+                    // nearest its front (where they rally); then to any other of his side's
+                    // units he is not next to, a step behind its man nearest him, unless that
+                    // ride reads as one already offered (he would be next to the same unit).
+                    let here = self.commanders[usize::from(side)];
+                    let mut said: Vec<String> = Vec::new();
+                    for running in [true, false] {
+                        for ui in 0..self.units.len() {
+                            let u = &self.units[ui];
+                            if u.side != side
+                                || !u.alive()
+                                || self.commander_next_to(ui)
+                                || (u.running() > 0) != running
                             {
-                                let to = self.stat.table.clamp(m.at);
+                                continue;
+                            }
+                            let alive = u.men.iter().filter(|m| m.alive());
+                            let to = if running {
+                                alive.min_by(|a, b| a.at.dist2(u.front).total_cmp(&b.at.dist2(u.front))).map(|m| m.at)
+                            } else {
+                                alive
+                                    .min_by(|a, b| a.at.dist2(here).total_cmp(&b.at.dist2(here)))
+                                    .map(|m| m.at.toward(m.facing + 180.0, 1.0))
+                            };
+                            let Some(to) = to.map(|p| self.stat.table.clamp(p)) else { continue };
+                            let words = self.commander_words(to);
+                            if running || !said.contains(&words) {
+                                said.push(words);
                                 out.push(Action::MoveCommander { to });
                             }
                         }

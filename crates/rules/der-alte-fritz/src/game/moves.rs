@@ -670,9 +670,19 @@ impl Battle {
         };
         let distance = from.dist(to);
         let way = self.way_words(from, to);
-        match kind {
-            None => format!("advances {distance:.1}\" {way}"),
-            Some(k) => format!("moves {distance:.1}\" {k}, {way}"),
+        // An advance that is not straight ahead (a limbered battery's, skirmishers') says to which
+        // hand it leans, so that two advances to places alike by the ground read apart.
+        let lean = if straight {
+            None
+        } else if off.abs() <= 30.0 {
+            Some(format!("a little to the {hand}"))
+        } else {
+            Some(format!("well to the {hand}"))
+        };
+        match (kind, lean) {
+            (None, None) => format!("advances {distance:.1}\" {way}"),
+            (None, Some(l)) => format!("advances {distance:.1}\" {l}, {way}"),
+            (Some(k), _) => format!("moves {distance:.1}\" {k}, {way}"),
         }
     }
 
