@@ -1694,3 +1694,30 @@ test("Blown Away: the commander is a piece of his own, picked on the map and rid
   assert.equal(await page.locator(".choice", { hasText: / rides (over )?to / }).count(), 0);
   assert.deepEqual(errors, []);
 });
+
+test("a unit shaken, wavering or withdrawing is marked on the map by an amber triangle, said in the legend", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const id = await computerBattle("the-village");
+  await page.goto(`${base}#/replay/${id}`);
+  await page.waitForSelector("svg.map");
+  // Step through the battle until some unit is shaken; then each shaken unit, and only those,
+  // has its triangle.
+  let seen = 0;
+  for (let turn = 1; turn <= 12 && !seen; turn++) {
+    await page.fill('input[aria-label="jump to turn"]', String(turn));
+    await page.click("form.jump button");
+    await page.waitForTimeout(150);
+    const { shaken, marked } = await page.evaluate(() => ({
+      shaken: [...new Set([...document.querySelectorAll("svg.map .piece[data-unit]")].filter((p) => /\((shaken)\)/.test(p.querySelector("title")?.textContent || "")).map((p) => p.dataset.unit))].sort(),
+      marked: [...document.querySelectorAll("svg.map .statemark")].map((m) => m.dataset.unitState).sort(),
+    }));
+    assert.deepEqual(marked, shaken, `turn ${turn}`);
+    seen = shaken.length;
+  }
+  assert.ok(seen > 0, "some unit is shaken in the first twelve turns");
+  await page.click("details.legend summary");
+  assert.match(await page.locator("details.legend").innerText(), /▲\s*shaken/);
+  assert.deepEqual(errors, []);
+});

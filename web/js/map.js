@@ -65,6 +65,9 @@ export const isGrid = (view) => view.pieces.some((p) => p.footprint.shape === "p
   && (view.unit === undefined || view.unit === "area");
 
 /** Where each unit stands: its name → the middle of its pieces and its side. */
+/** The states that mark a unit with an amber triangle: shaken, or not far from it. */
+const TROUBLED = /shaken|wavering|frightened|nervous|withdrawing|disordered/i;
+
 export function unitPlaces(view) {
   const places = new Map();
   for (const p of view.pieces) {
@@ -331,6 +334,19 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       const hit = svg("circle", { cx: c.x, cy: fy(c.y), class: "hit", "data-unit": name, fill: "transparent" });
       hit.addEventListener("pointerdown", (e) => { e.stopPropagation(); pressUnit(name, e); });
       g.prepend(hit);
+    }
+  }
+  // A unit shaken, wavering, frightened, nervous or withdrawing: an amber triangle at the
+  // corner of its pieces (its state on hover, and said in the legend).
+  if (!thumbnail) {
+    for (const [name] of unitPlaces({ ...view, pieces: drawn })) {
+      const own = drawn.filter((p) => p.unit === name);
+      const state = own.map((p) => p.status).find((st) => TROUBLED.test(st || ""));
+      if (!state) continue;
+      const box = own.map((p) => boxOf(p.footprint, fy, [0, 0])).reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1), y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1) }));
+      const r = size / 110, x = box.x1 + r * 0.6, y = box.y0 - r * 0.2;
+      const mark = svg("polygon", { points: `${x},${y - r} ${x + r},${y + r * 0.7} ${x - r},${y + r * 0.7}`, fill: "#c96f00", stroke: "#fff", "stroke-width": size / 1500, class: "statemark", "data-state": state, "data-unit-state": name }, `${name}: ${state}`);
+      (groups.get(name) || map).append(mark);
     }
   }
   // The units' names, once per unit, above the middle of its pieces.
@@ -751,6 +767,7 @@ function mapLegend(view, arms) {
     markerKinds.length ? el("span", { class: "item" }, `small dots: ${words(markerKinds)} (point at one to read it)`) : null,
     el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 2px solid #e0b000" }), "outlined in gold: moved since you last acted (a faint line shows where from)"),
     view.pieces.some((p) => /running|fallen|rallying|routed|broken|gone/.test(p.status)) ? el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 1px dashed #555; opacity: 0.5" }), "faint and dashed: running, routed or fallen") : null,
+    view.pieces.some((p) => TROUBLED.test(p.status || "")) ? el("span", { class: "item" }, el("span", { style: "color: #c96f00" }, "▲"), ` ${words([...new Set(view.pieces.map((p) => (p.status || "").match(TROUBLED)?.[0]).filter(Boolean).map((w) => w.toLowerCase()))])} (point at the unit to read it)`) : null,
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind !== "green")) ? el("span", { class: "item" }, "numbers: figures or strength (zoom in to read them, or point at a unit)") : null,
     view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "cavalry") ? el("span", { class: "item" }, "◆ a horseman, ● a man on foot") : null,
     view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
