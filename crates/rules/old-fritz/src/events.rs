@@ -590,6 +590,7 @@ impl fmt::Display for Event {
                 None => write!(f, "{unit} stops running and rallies, with no room to turn to face the enemy"),
             },
             Event::Moved { unit, what, path } => {
+                let what_kind = what;
                 let what = match what {
                     MoveKind::March => "marches".to_string(),
                     MoveKind::Attack { target } => format!("goes for {target}"),
@@ -599,6 +600,15 @@ impl fmt::Display for Event {
                     MoveKind::Guns => "moves its guns".to_string(),
                     MoveKind::ChangedSides => "turns about to its new side".to_string(),
                 };
+                // A unit that goes nowhere and turns not at all says only why, without the
+                // distances (a crowded bound has many).
+                if path.distance <= 0.005 && path.turns.is_empty() && path.formation == path.formation_from {
+                    let going = match what_kind {
+                        MoveKind::Attack { target } | MoveKind::Pursue { target } => format!(" (going for {target})"),
+                        _ => String::new(),
+                    };
+                    return write!(f, "{unit} stays where it is{going}: {}", held_words(&path.stop));
+                }
                 write!(f, "{unit} {what}: {}", path_words(path))
             }
             Event::Limbering { unit, up, bounds, done, why } => {
@@ -677,6 +687,22 @@ pub fn stop_words(s: &Stop) -> String {
         Stop::Edge => "at the table's edge".into(),
         Stop::NoRoomToTurn { unit } => format!("no room to turn: {unit} is too close"),
         Stop::NoTime => "too little of the bound left for the turn it needs".into(),
+        Stop::NoEnemy => "the enemy is gone from the table".into(),
+    }
+}
+
+/// Why a unit that was to move stays where it is, in words.
+pub fn held_words(s: &Stop) -> String {
+    match s {
+        Stop::Arrived => "it is where it was to go".into(),
+        Stop::Spent => "its move is spent".into(),
+        Stop::Reached { unit } => format!("it is 2½\" from {unit}"),
+        Stop::Body { unit } => format!("{unit} is in its way"),
+        Stop::Room { unit } => format!("it is as near {unit} as it may go"),
+        Stop::Ground => "ground it cannot cross is ahead".into(),
+        Stop::Edge => "it is at the table's edge".into(),
+        Stop::NoRoomToTurn { unit } => format!("no room to turn: {unit} is too close"),
+        Stop::NoTime => "too little of the bound is left for the turn it needs".into(),
         Stop::NoEnemy => "the enemy is gone from the table".into(),
     }
 }

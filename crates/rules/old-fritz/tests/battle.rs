@@ -1436,3 +1436,33 @@ fn a_march_is_traced_with_its_start_turns_distance_and_stop() {
         "u marches: wheels 30° right (half a bound), goes 6.0\" of 6.0\" (12.0\" a bound): its move spent"
     );
 }
+
+#[test]
+fn a_unit_that_goes_nowhere_says_why_without_distances() {
+    use volley_old_fritz::events::{MoveKind, Path, Stop};
+    let p = |distance: f64| Path {
+        from: Point::new(10.0, 10.0),
+        to: Point::new(10.0, 10.0 + distance),
+        facing_from: 0.0,
+        facing: 0.0,
+        formation_from: Formation::Line,
+        formation: Formation::Line,
+        turns: Vec::new(),
+        moving: 0.0,
+        budget: 1.0,
+        rate: 12.0,
+        ordered: 2.9,
+        distance,
+        obstacle: false,
+        wagons: false,
+        stop: Stop::Body { unit: "IR 5".into() },
+    };
+    let moved = |what: MoveKind, d: f64| Event::Moved { unit: "IR 3".into(), what, path: p(d) }.to_string();
+    assert_eq!(moved(MoveKind::March, 0.0), "IR 3 stays where it is: IR 5 is in its way");
+    assert_eq!(
+        moved(MoveKind::Attack { target: "IR 9".into() }, 0.0),
+        "IR 3 stays where it is (going for IR 9): IR 5 is in its way"
+    );
+    // One that goes some way is told with its distances, as before.
+    assert_eq!(moved(MoveKind::March, 1.5), "IR 3 marches: goes 1.5\" of 2.9\" (12.0\" a bound): stopped short of IR 5, in its way");
+}
