@@ -1014,11 +1014,12 @@ const unnamedUnits = (page) => page.evaluate(() => {
     if (!mine || mine.r.width === 0 || !mine.t.textContent.trim()) return true;
     const r = mine.r;
     if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) return true;
-    return shown.some((s) => s !== mine && overlap(s.r, r));
+    // (A name shortened to what another unit's is shortened to, "IR 12" for two, names neither.)
+    return shown.some((s) => s !== mine && (overlap(s.r, r) || (s.t.dataset.label !== u && s.t.firstChild?.nodeValue?.trim() === mine.t.firstChild?.nodeValue?.trim())));
   });
 });
 
-test("every unit's name is readable at full view on every bundled battle, at its start and after ten turns of computer play; an objective's name covers no unit", async () => {
+test("every unit's name is readable at full view on every bundled battle, at its start and after ten turns of computer play, and no two read alike; an objective's name covers no unit", async () => {
   const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -1720,4 +1721,25 @@ test("a unit shaken, wavering or withdrawing is marked on the map by an amber tr
   await page.click("details.legend summary");
   assert.match(await page.locator("details.legend").innerText(), /▲\s*shaken/);
   assert.deepEqual(errors, []);
+});
+
+test("no two units' names are shortened alike: IR 1 Winterfeldt and IR 1 Kaiser, IR 12 Botta and IR 12 Erbprinz, are told apart", async () => {
+  const page = await (await openContext()).newPage();
+  await page.goto(base);
+  const ridge = ["IR 1 Winterfeldt", "IR 1 Kaiser", "IR 12 Botta", "IR 12 Erbprinz von Hessen", "IR 13 Itzenplitz", "Grenadier battalion Wedel"];
+  const forms = await page.evaluate(async (names) => {
+    const { labelVariants } = await import("/js/map.js");
+    return Object.fromEntries(names.map((n) => [n, labelVariants(n, names)]));
+  }, ridge);
+  // Every form a name may take on the map names that unit only.
+  for (const [name, fs] of Object.entries(forms)) {
+    for (const f of fs) {
+      const also = Object.entries(forms).filter(([other, gs]) => other !== name && gs.includes(f)).map(([o]) => o);
+      assert.deepEqual(also, [], `${name} shortened to "${f}", as ${also.join(", ")} is`);
+      if (f !== name) assert.ok(!ridge.includes(f), `${name} shortened to another's whole name "${f}"`);
+    }
+  }
+  assert.ok(forms["IR 12 Botta"].includes("IR 12 Bot."), JSON.stringify(forms));
+  assert.ok(forms["IR 13 Itzenplitz"].includes("IR 13"), "a short form nobody shares is kept");
+  assert.ok(!forms["IR 1 Winterfeldt"].includes("IR 1"), JSON.stringify(forms));
 });

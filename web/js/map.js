@@ -350,6 +350,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     }
   }
   // The units' names, once per unit, above the middle of its pieces.
+  const unitNames = [...new Set(view.pieces.map((p) => p.unit).filter(Boolean))];
   for (const [name, c] of unitPlaces({ ...view, pieces: drawn })) {
     if (deploy && deploy.offsets.has(name)) { c.x += deploy.offsets.get(name)[0]; c.y += deploy.offsets.get(name)[1]; }
     const t = svg("text", { x: c.x, y: fy(c.y), class: `label ulabel${name === selected ? " sel" : ""}`, "text-anchor": "middle", "data-label": name });
@@ -357,7 +358,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const off = deploy && deploy.offsets.has(name) ? deploy.offsets.get(name) : [0, 0];
     const own = drawn.filter((p) => p.unit === name).map((p) => boxOf(p.footprint, fy, off));
     const unit = own.reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1), y0: Math.min(a.y0, b.y0), y1: Math.max(a.y1, b.y1) }));
-    const variants = [...new Set([name, shortName(name), shortest(name)])];
+    const variants = labelVariants(name, unitNames);
     labels.push({ node: t, x: c.x, y: fy(c.y), texts: variants, kind: "unit", name, unit, bold: name === selected, priority: name === selected ? -1 : 0 });
   }
   // Where the moved units came from: a faint trail.
@@ -801,6 +802,29 @@ export function shortest(name) {
   if (n >= 0) return w.slice(0, n + 1).join(" ");
   const last = w[w.length - 1];
   return last.length < 3 && w.length > 1 ? w.slice(-2).join(" ") : last;
+}
+
+/**
+ * The forms a unit's name may take on the map, longest first: the name, shortened, at its
+ * shortest; a short form another of `names` shares ("IR 12" for IR 12 Botta and IR 12 Erbprinz)
+ * is not used, and each is told by the first letters of its next word instead ("IR 12 Bot.").
+ */
+export function labelVariants(name, names) {
+  const shorts = (n) => new Set([shortName(n), shortest(n)].filter((t) => t !== n));
+  const others = names.filter((n) => n !== name).flatMap((n) => [...shorts(n)]);
+  const shared = new Set([...shorts(name)].filter((t) => others.includes(t) || names.includes(t) && t !== name));
+  const variants = [...new Set([name, shortName(name), shortest(name)])].filter((t) => t === name || !shared.has(t));
+  if (shared.has(shortest(name))) variants.push(distinctShort(name));
+  return [...new Set(variants)];
+}
+
+/** A short name told apart from another's: up to its number and the first letters of the next word ("IR 12 Bot."). */
+export function distinctShort(name) {
+  const w = name.split(/\s+/);
+  const n = w.findIndex((x) => /\d/.test(x));
+  const next = w[n >= 0 ? n + 1 : 1];
+  if (!next) return name;
+  return [...w.slice(0, n >= 0 ? n + 1 : 1), next.length > 4 ? `${next.slice(0, 3)}.` : next].join(" ");
 }
 
 // The width of a text at 12 px, measured once (a canvas measures without laying out the page).
