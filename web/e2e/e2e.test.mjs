@@ -1743,3 +1743,41 @@ test("no two units' names are shortened alike: IR 1 Winterfeldt and IR 1 Kaiser,
   assert.ok(forms["IR 13 Itzenplitz"].includes("IR 13"), "a short form nobody shares is kept");
   assert.ok(!forms["IR 1 Winterfeldt"].includes("IR 1"), JSON.stringify(forms));
 });
+
+test("Old Fritz: the wings are outlined on the map at a click (each side's, in its colour, named), and hidden again", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.click('button[data-scenario="attack-on-the-ridge"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("svg.map .piece[data-unit]");
+  assert.equal(await page.locator("svg.map polygon.wing").count(), 0, "not until asked for");
+  await page.click('button[data-zoom="wings"]');
+  await page.waitForSelector("svg.map polygon.wing");
+  // Each wing's outline holds every one of its units, and no unit of the other side's wing of the same name.
+  const check = await page.evaluate(async () => {
+    const id = location.hash.split("/")[2];
+    const g = await (await fetch(`/api/games/${id}`, { headers: { authorization: `Bearer ${JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.startsWith("volley:seat:")) || "null") || "null")?.token || ""}` } })).json();
+    const wings = [...new Set(g.view.pieces.filter((p) => p.group).map((p) => `${p.side}|${p.group}`))];
+    const polys = [...document.querySelectorAll("svg.map polygon.wing")].map((p) => ({ key: `${p.dataset.side}|${p.dataset.wing}`, box: p.getBoundingClientRect() }));
+    const inside = (r, b) => r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+    const outside = [];
+    for (const p of polys) {
+      const [side, wing] = [Number(p.key.split("|")[0]), p.key.slice(p.key.indexOf("|") + 1)];
+      const units = new Set(g.view.pieces.filter((q) => q.group === wing && q.side === side).map((q) => q.unit));
+      for (const u of units) {
+        for (const piece of document.querySelectorAll(`svg.map .piece[data-unit="${CSS.escape(u)}"]`)) if (!inside(piece.getBoundingClientRect(), p.box)) outside.push(`${u} outside ${p.key}`);
+      }
+    }
+    return { wings: wings.sort(), drawn: polys.map((p) => p.key).sort(), outside };
+  });
+  assert.deepEqual(check.drawn, check.wings);
+  assert.deepEqual(check.outside, []);
+  assert.ok(await page.locator("svg.map text.wlabel").count() > 0, "wings named");
+  await page.click("details.legend summary");
+  assert.match(await page.locator("details.legend").innerText(), /its wings/);
+  await page.click('button[data-zoom="wings"]');
+  await page.waitForFunction(() => document.querySelectorAll("svg.map polygon.wing").length === 0);
+  assert.deepEqual(errors, []);
+});

@@ -392,7 +392,7 @@ export function showGame(main, id) {
       set: (deg) => { umpireDraft.facing = Math.round(((deg % 360) + 360) % 360); if (last) render(last.g, last.key); },
     } : null;
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany });
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); } });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
     if (proposal && proposal.unit !== selected) proposal = null;

@@ -148,7 +148,7 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany, onWings } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -201,6 +201,25 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     t.append(svg("title"));
     t.lastChild.textContent = `${o.name} (an objective)`;
     labels.push({ node: t, x: cx, y: fy(cy), texts: [`★ ${o.name}`, `★ ${shortName(o.name)}`], kind: "objective", priority: 1 });
+  }
+  // The commands (an Old Fritz wing), when asked for: each side's outlined around its units, in
+  // its side's colour, and named where there is room.
+  const commands = [...new Set(view.pieces.filter((p) => p.group && p.side !== null && p.side !== undefined).map((p) => `${p.side}|${p.group}`))];
+  if (wings.on && !thumbnail) {
+    for (const key of commands) {
+      const [side, name] = [Number(key.split("|")[0]), key.slice(key.indexOf("|") + 1)];
+      const corners = view.pieces.filter((p) => p.group === name && p.side === side)
+        .flatMap((p) => (p.footprint.shape === "circle" ? [[p.footprint.at[0], p.footprint.at[1]]] : p.footprint.points));
+      const pad = size / 150;
+      const padded = corners.flatMap(([x, y]) => [[x - pad, y - pad], [x + pad, y - pad], [x + pad, y + pad], [x - pad, y + pad]]);
+      const outline = hull(padded);
+      if (outline.length < 3) continue;
+      map.append(svg("polygon", { points: pts(outline), fill: SIDES[side], "fill-opacity": 0.06, stroke: SIDES[side], "stroke-width": size / 700, "stroke-dasharray": `${size / 150} ${size / 300}`, class: "wing", "data-wing": name, "data-side": side }, `the ${view.sides[side]}' ${name}`));
+      const top = outline.reduce((a, b) => (b[1] > a[1] ? b : a));
+      const t = svg("text", { x: top[0], y: fy(top[1]) - size / 120, class: "label tlabel wlabel", "text-anchor": "middle", fill: SIDES[side] });
+      t.textContent = name;
+      labels.push({ node: t, x: top[0], y: fy(top[1]) - size / 120, texts: [name], kind: "terrain", priority: 2 });
+    }
   }
   // The pieces, each unit's in a group of its own (so that a move slides it as one).
   const moved = movedUnits(previous, view);
@@ -721,8 +740,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       e.currentTarget.classList.toggle("on", ruler.on);
       rulerOut.textContent = ruler.on ? "Click two places on the table to measure between them." : "";
       drawRuler();
-    }, "ruler"));
+    }, "ruler"),
+    commands.length ? button("⚑", "outline each side's wings", (e) => {
+      wings.on = !wings.on;
+      e.currentTarget.classList.toggle("on", wings.on);
+      onWings?.();
+    }, "wings") : null);
   if (ruler.on) controls.querySelector('[data-zoom="ruler"]').classList.add("on");
+  if (wings.on) controls.querySelector('[data-zoom="wings"]')?.classList.add("on");
   const legend = mapLegend(view, arms);
   const node = el("div", { class: "mapwrap" }, map, controls, scale, legend, rulerOut);
   // Draw the zoom once the map has its size on screen, and again whenever that size changes.
@@ -750,6 +775,24 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
 
 let refocus = null; // the unit last chosen by keyboard
 const ruler = { on: false, a: null, b: null }; // the ruler, kept through new drawings
+const wings = { on: false }; // the commands (Old Fritz's wings) outlined, kept through new drawings
+
+/** The convex hull of points (x, y), counter-clockwise. */
+function hull(points) {
+  const ps = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (ps.length < 3) return ps;
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list) => {
+    const h = [];
+    for (const p of list) {
+      while (h.length >= 2 && cross(h[h.length - 2], h[h.length - 1], p) <= 0) h.pop();
+      h.push(p);
+    }
+    h.pop();
+    return h;
+  };
+  return [...half(ps), ...half([...ps].reverse())];
+}
 
 // What the colours and signs on this map mean.
 function mapLegend(view, arms) {
@@ -772,6 +815,7 @@ function mapLegend(view, arms) {
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind !== "green")) ? el("span", { class: "item" }, "numbers: figures or strength (zoom in to read them, or point at a unit)") : null,
     view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "cavalry") ? el("span", { class: "item" }, "◆ a horseman, ● a man on foot") : null,
     view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
+    wings.on && view.pieces.some((p) => p.group) ? el("span", { class: "item" }, "dashed outlines in a side's colour: its wings (⚑ hides them)") : null,
   ];
   return el("details", { class: "legend" }, el("summary", {}, "Legend"), el("div", {}, items));
 }

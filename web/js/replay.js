@@ -49,7 +49,8 @@ export function showReplay(main, id) {
     // A step forward shows what it changed; a jump shows the position as it is.
     const next = r.step === at + 1;
     const previous = next ? view : null;
-    mapBox.replaceChildren(drawMap(r.view, { camera, previous }).node);
+    const redraw = () => mapBox.replaceChildren(drawMap(r.view, { camera, previous: null, animate: false, onWings: redraw }).node);
+    mapBox.replaceChildren(drawMap(r.view, { camera, previous, onWings: redraw }).node);
     if (next && view) {
       const moved = [...movedUnits(view, r.view).keys()];
       const added = r.log.length - lines;
