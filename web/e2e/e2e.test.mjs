@@ -618,6 +618,9 @@ test("on a phone: the first page fits, a battle begins, the map and the choices 
   await page.waitForSelector(".card");
   const overflow = () => page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(await overflow() <= 1, `the first page fits the screen's width (${await overflow()} px over)`);
+  // A rule set's battles side by side, swiped through: the page is a few screens long, not ten.
+  const tall = await page.evaluate(() => document.scrollingElement.scrollHeight);
+  assert.ok(tall < 5 * 844, `the first page is ${tall} px long`);
   await page.click('button[data-scenario="the-village"]');
   await page.waitForURL(/#\/game\/[0-9a-f]+$/);
   await page.waitForSelector("svg.map");
@@ -627,6 +630,12 @@ test("on a phone: the first page fits, a battle begins, the map and the choices 
   const before = await logText(page);
   await page.locator(".choice", { hasText: /^begin the battle/ }).tap();
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
+  // Back on the first page, one's own games come first.
+  const id = page.url().split("/").pop();
+  await page.goto(base);
+  await page.waitForSelector(".card");
+  assert.equal(await page.locator("main h2").first().innerText(), "Your games");
+  assert.equal(await page.locator(`ul.yourgames a[href="#/game/${id}"]`).count(), 1);
   assert.deepEqual(errors, []);
 });
 

@@ -34,6 +34,8 @@ export async function showHome(main) {
     const ordered = first ? [first, ...list.filter((s) => s !== first)] : list;
     return el("section", { class: "ruleset", "data-ruleset": rs },
       el("h3", {}, RULESETS[rs] || rs, " ", el("a", { href: `#/rules/${rs}`, class: "howto" }, "how it plays")),
+      // (On a phone a rule set's battles lie side by side, to swipe through.)
+      ordered.length > 1 ? el("div", { class: "swipe quiet" }, `${ordered.length} battles: swipe sideways for the others ›`) : null,
       el("div", { class: "cards" }, ordered.map((s) => card(s, null, s === first))));
   });
   const when = (t) => {
@@ -62,8 +64,14 @@ export async function showHome(main) {
       `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${g.players[1 - seat.side] === "human" ? "a person" : `the computer (${g.players[1 - seat.side]})`} `,
       el("button", { "data-take": `${g.id}/${seat.side}`, onclick: () => { location.hash = `#/join/${g.id}/${seat.invitation}`; } }, "take this seat")));
   });
+  // Your games first: those this browser holds a seat or the umpire's place in, the newest first.
+  const yoursNow = sorted.filter((g) => Object.keys(held(g.id).roles).length).slice(0, 5).map((g) => {
+    const s = titles.get(g.scenario_name);
+    return el("li", {}, el("a", { href: `#/game/${g.id}` }, s ? s.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): ${g.status || `${g.actions} actions`} · begun ${when(g.created)}`);
+  });
   const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
+    ...(yoursNow.length ? [el("h2", {}, "Your games"), el("ul", { class: "yourgames" }, yoursNow)] : []),
     ...(openSeats.length ? [el("h2", {}, "Open seats"), el("p", { class: "quiet" }, "Games open to anyone, waiting for a player: one click takes the seat."), el("ul", { class: "openseats" }, openSeats)] : []),
     el("h2", {}, "Battles"), ...cards,
     el("h2", {}, "Your own battle"), ownBattle(),
