@@ -1790,3 +1790,20 @@ test("Old Fritz: the wings are outlined on the map at a click (each side's, in i
   await page.waitForFunction(() => document.querySelectorAll("svg.map polygon.wing").length === 0);
   assert.deepEqual(errors, []);
 });
+
+test("the map's buttons stand beside the map, never over a unit, on a wide screen and on a phone", async () => {
+  for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await (await openContext({ viewport, hasTouch: viewport.width < 500, isMobile: viewport.width < 500 })).newPage();
+    await page.goto(base);
+    await page.click('button[data-scenario="the-heath"]');
+    await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+    await page.waitForSelector("svg.map .piece[data-unit]");
+    const over = await page.evaluate(() => {
+      const m = document.querySelector("svg.map").getBoundingClientRect();
+      return [...document.querySelectorAll(".mapcontrols button")].map((b) => b.getBoundingClientRect())
+        .filter((b) => Math.min(b.right, m.right) - Math.max(b.left, m.left) > 0 && Math.min(b.bottom, m.bottom) - Math.max(b.top, m.top) > 0).length;
+    });
+    assert.equal(over, 0, `${viewport.width} px: ${over} buttons over the map`);
+    assert.ok(await page.locator(".mapcontrols button").count() >= 4);
+  }
+});
