@@ -135,9 +135,22 @@ impl Landmarks {
         &self.marks
     }
 
-    /// The first named outline `p` lies in.
+    /// The named outline `p` lies in.
+    ///
+    /// Of several (a bridge over a river, a wood on a hill), the smallest: the most particular
+    /// place, so that a move onto the bridge is not said to go into the river.
     fn containing(&self, p: Point) -> Option<&Landmark> {
-        self.marks.iter().find(|m| m.closed && m.points.len() >= 3 && point_in_polygon(p, &m.points))
+        let area =
+            |pts: &[Point]| (0..pts.len()).map(|i| pts[i].cross(pts[(i + 1) % pts.len()])).sum::<f64>().abs() / 2.0;
+        self.marks
+            .iter()
+            .filter(|m| m.closed && m.points.len() >= 3 && point_in_polygon(p, &m.points))
+            .map(|m| (m, area(&m.points)))
+            .fold(None, |best: Option<(&Landmark, f64)>, (m, a)| match best {
+                Some((_, b)) if b <= a => best,
+                _ => Some((m, a)),
+            })
+            .map(|(m, _)| m)
     }
 
     /// Whether `p` lies in an outline named `name`.
@@ -180,7 +193,8 @@ impl Landmarks {
 
     /// Where a move from `from` to `to` goes, in words to follow its distance ("advances 6\" …"):
     ///
-    /// * ending in named ground: `into Kirchdorf`, or `within Kirchdorf` if it began there;
+    /// * ending in named ground (the smallest that holds it): `into Kirchdorf`, or `within
+    ///   Kirchdorf` if it began there (`onto the bridge`, `on the ridge` for a bridge or a hill);
     /// * else by the first named ground straight on along the move: `to the edge of the
     ///   Eichwald` (or `up to the road`, a line) if it ends at it, `to 2" short of the Eichwald`
     ///   within [`NAMED_NEAR`], `towards the Eichwald` farther;
@@ -188,10 +202,14 @@ impl Landmarks {
     /// * else `None`: nothing named lies ahead or near (say the compass point of the move).
     pub fn way(&self, from: Point, to: Point) -> Option<String> {
         if let Some(m) = self.containing(to) {
+            // (Onto a bridge or a hill; into a town, a wood, a field.)
+            let onto = ["bridge", "hill", "ridge", "height", "berg", "mound", "knoll"]
+                .iter()
+                .any(|w| m.name.to_lowercase().contains(w));
             return Some(if self.in_named(from, &m.name) {
-                format!("within {}", m.name)
+                format!("{} {}", if onto { "on" } else { "within" }, m.name)
             } else {
-                format!("into {}", m.name)
+                format!("{} {}", if onto { "onto" } else { "into" }, m.name)
             });
         }
         let len = from.dist(to);
@@ -298,6 +316,18 @@ mod tests {
         });
         let objectives = [Objective { name: "the mill".into(), points: rect(10.0, 60.0, 14.0, 64.0) }];
         Landmarks::new(&objectives, [], &table).with_articles()
+    }
+
+    #[test]
+    fn a_place_on_a_bridge_over_a_river_is_on_the_bridge_not_in_the_river() {
+        let mut table = Table::new(96.0, 72.0);
+        table.add(Feature { kind: TerrainKind::River, name: "Protz".into(), points: rect(0.0, 30.0, 96.0, 34.0) });
+        table.add(Feature { kind: TerrainKind::Bridge, name: "bridge".into(), points: rect(46.0, 29.0, 50.0, 35.0) });
+        let g = Landmarks::new(&[], [], &table).with_articles();
+        assert_eq!(g.named(Point::new(48.0, 32.0)).as_deref(), Some("the bridge"));
+        assert_eq!(g.named(Point::new(20.0, 32.0)).as_deref(), Some("Protz"));
+        assert_eq!(g.way(Point::new(48.0, 20.0), Point::new(48.0, 32.0)).as_deref(), Some("onto the bridge"));
+        assert_eq!(g.way(Point::new(47.0, 31.0), Point::new(48.0, 32.0)).as_deref(), Some("on the bridge"));
     }
 
     #[test]

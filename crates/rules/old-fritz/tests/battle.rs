@@ -1464,5 +1464,8 @@ fn a_unit_that_goes_nowhere_says_why_without_distances() {
         "IR 3 stays where it is (going for IR 9): IR 5 is in its way"
     );
     // One that goes some way is told with its distances, as before.
-    assert_eq!(moved(MoveKind::March, 1.5), "IR 3 marches: goes 1.5\" of 2.9\" (12.0\" a bound): stopped short of IR 5, in its way");
+    assert_eq!(
+        moved(MoveKind::March, 1.5),
+        "IR 3 marches: goes 1.5\" of 2.9\" (12.0\" a bound): stopped short of IR 5, in its way"
+    );
 }
