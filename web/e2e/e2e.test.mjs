@@ -1176,7 +1176,11 @@ test("Old Fritz's umpire moves and turns a unit by dragging it on the map, and t
   await u.mouse.down();
   await u.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2 + 40, { steps: 6 });
   await u.mouse.up();
-  await u.waitForFunction(() => /moved to [\d.]+, [\d.]+/.test(document.querySelector('[data-umpire-field="at"]')?.innerText || ""));
+  await u.waitForFunction(() => /moved [\d.]+"? [a-z-]+, (in|on|near) .+ \(the dashed outline\)/.test(document.querySelector('[data-umpire-field="at"]')?.innerText || ""), null, { timeout: 5000 })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await u.locator('[data-umpire-field="at"]').innerText()} ${errors.join("; ")}`); });
+  assert.doesNotMatch(await u.locator('[data-umpire-field="at"]').innerText(), /\d+\.\d, \d+\.\d/, "no coordinates to read");
+  // The unit is drawn where it will stand, dashed, before the act.
+  assert.ok(await u.locator("svg.map .pending").count() > 0, "the pending place is drawn");
   // And turns it by the knob in front of it.
   const knob = await u.locator("svg.map .turnknob").first().boundingBox();
   await u.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);

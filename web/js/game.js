@@ -392,7 +392,8 @@ export function showGame(main, id) {
       set: (deg) => { umpireDraft.facing = Math.round(((deg % 360) + 360) % 360); if (last) render(last.g, last.key); },
     } : null;
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); } });
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); },
+      ghost: umpireMoves ? { unit: selected, at: umpireDraft.at, facing: umpireDraft.facing } : null });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
     if (proposal && proposal.unit !== selected) proposal = null;
@@ -759,12 +760,22 @@ export function showGame(main, id) {
           });
           return { node: el("span", {}, sel, el("span", { class: "quiet" }, " (or click it on the map)")), get: () => Number(sel.value) };
         }
+        // Where the umpire put it, in words: how far and which way from where it stands, and
+        // where that is (the place by the ground; the coordinates on hover).
+        const movedWords = (to) => {
+          const at = selected ? unitPlaces(v).get(selected) : null;
+          const here = at ? [at.x, at.y] : null;
+          const unitWord = { cm: "cm", inch: "\"", area: " areas", mm: "mm" }[v.unit] ?? "";
+          const d = here ? Math.hypot(to[0] - here[0], to[1] - here[1]) : 0;
+          const way = here && d > 0.05 ? `${d.toFixed(1)}${unitWord} ${bearing((Math.atan2(to[0] - here[0], to[1] - here[1]) * 180) / Math.PI)}, ` : "";
+          return `moved ${way}${whereWords(v, to[0], to[1])} (the dashed outline)`;
+        };
         if (name === "at" || name === "facing") {
           const val = umpireDraft[name];
           const words = val === null ? (name === "at" ? "where it stands (drag it on the map to move it)" : "as it faces (turn it by the knob on the map)")
-            : name === "at" ? `moved to ${val[0].toFixed(1)}, ${val[1].toFixed(1)}` : `facing ${bearing(val)} (${val}°)`;
+            : name === "at" ? movedWords(val) : `facing ${bearing(val)} (${val}°)`;
           const clear = val === null ? null : el("button", { class: "plain", type: "button", onclick: () => { umpireDraft[name] = null; if (last) render(last.g, last.key); } }, "undo");
-          return { node: el("span", { class: `umpire-${name}`, "data-umpire-field": name }, words, " ", clear), get: () => umpireDraft[name] };
+          return { node: el("span", { class: `umpire-${name}`, "data-umpire-field": name, title: name === "at" && val ? `to (${val[0].toFixed(1)}, ${val[1].toFixed(1)}) on the table` : null }, words, " ", clear), get: () => umpireDraft[name] };
         }
         return null;
       };

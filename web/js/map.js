@@ -148,7 +148,7 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany, onWings } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany, onWings, ghost: pending } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -332,6 +332,36 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
         const fsz = size / 110, cx = c[0] + dx + size / 70, cy = fy(c[1]) - size / 120;
         counterBoxes.push({ unit: "#counter", x0: cx, x1: cx + fsz * 0.6 * String(k.n).length, y0: cy - fsz * 0.8, y1: cy + fsz * 0.2 });
         dx += size / 60;
+      }
+    }
+  }
+  // A place and facing given but not yet sent (the umpire's form): the unit's outline drawn
+  // there, dashed, as it would stand.
+  if (pending && (pending.at || typeof pending.facing === "number")) {
+    const own = view.pieces.filter((p) => p.unit === pending.unit);
+    const from = unitPlaces({ ...view, pieces: own }).get(pending.unit);
+    if (from) {
+      const [tx, ty] = pending.at || [from.x, from.y];
+      const turnBy = typeof pending.facing === "number" && typeof from.facing === "number" ? pending.facing - from.facing : 0;
+      const rad = (turnBy * Math.PI) / 180;
+      // (Clockwise from north on the table: x east, y north.)
+      const move = ([x, y]) => {
+        const dx = x - from.x, dy = y - from.y;
+        return [tx + dx * Math.cos(rad) + dy * Math.sin(rad), ty - dx * Math.sin(rad) + dy * Math.cos(rad)];
+      };
+      for (const p of own) {
+        const colour = p.side === null || p.side === undefined ? "#555" : SIDES[p.side];
+        const shape = p.footprint.shape === "circle"
+          ? (() => { const [x, y] = move(p.footprint.at); return svg("circle", { cx: x, cy: fy(y), r: p.footprint.r }); })()
+          : svg("polygon", { points: pts(p.footprint.points.map(move)) });
+        shape.setAttribute("fill", colour);
+        shape.setAttribute("fill-opacity", 0.25);
+        shape.setAttribute("stroke", colour);
+        shape.setAttribute("stroke-width", size / 400);
+        shape.setAttribute("stroke-dasharray", `${size / 250} ${size / 400}`);
+        shape.setAttribute("class", "pending");
+        shape.setAttribute("pointer-events", "none");
+        map.append(shape);
       }
     }
   }
