@@ -1811,3 +1811,15 @@ test("the map's buttons stand beside the map, never over a unit, on a wide scree
     assert.ok(await page.locator(".mapcontrols button").count() >= 4);
   }
 });
+
+test("Old Fritz's orders are grouped by the wing they go to, each group saying what it may be ordered to do", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await page.goto(base);
+  await page.click('button[data-scenario="attack-on-the-ridge"]');
+  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await page.waitForSelector("details.choicegroup");
+  const groups = await page.locator("details.choicegroup summary").allInnerTexts();
+  assert.ok(groups.some((t) => /^the [a-z ]+ — \d+ choices?: /.test(t)), groups.join(" | "));
+  assert.ok(!groups.some((t) => /^others?\b|: order\b/.test(t)), groups.join(" | "));
+  assert.ok(groups.some((t) => /\b(attack|hold|withdraw|stand)\b/.test(t)), groups.join(" | "));
+});

@@ -594,6 +594,9 @@ export function showGame(main, id) {
     // narrows them all as one types.
     const kindOf = (c) => {
       const u = unitOf(c);
+      // (An order to a command, "order the left wing: attack …", is of the kind it orders.)
+      const ordered = !u && /^order the [^:]+: (.*)$/.exec(c.text);
+      if (ordered) return (ordered[1].match(/^[a-z]+(?: (?:to|in))?/i) || ["order"])[0];
       const rest = (u ? c.text.slice(c.text.indexOf(u) + u.length) : c.text).replace(/^[\s:,]+/, "");
       return (rest.match(/^[a-z]+(?: (?:to|at|up|back|out|in))?/i) || ["other"])[0];
     };
@@ -605,7 +608,9 @@ export function showGame(main, id) {
     let unitButtons;
     const openAll = localStorage.getItem("volley:groups") === "open";
     if (!selected && !placeChoices && unitList.length > 12) {
-      unitButtons = groupBy(unitList, (c) => unitOf(c) || "others").map(([u, cs]) => el("details", { class: "choicegroup", "data-group": u, open: openAll },
+      // (By the unit a choice names; an order by the command it goes to; the rest together.)
+      const groupOf = (c) => unitOf(c) || /^order (the [^:]+):/.exec(c.text)?.[1] || "other choices";
+      unitButtons = groupBy(unitList, groupOf).map(([u, cs]) => el("details", { class: "choicegroup", "data-group": u, open: openAll },
         el("summary", {}, el("b", {}, u), ` — ${cs.length} choice${cs.length === 1 ? "" : "s"}: ${words([...new Set(cs.map(kindOf))].slice(0, 5))}`),
         cs.map((c) => button(c, false))));
     } else if (unitList.length > 10) {
