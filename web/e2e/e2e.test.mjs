@@ -1823,3 +1823,29 @@ test("Old Fritz's orders are grouped by the wing they go to, each group saying w
   assert.ok(!groups.some((t) => /^others?\b|: order\b/.test(t)), groups.join(" | "));
   assert.ok(groups.some((t) => /\b(attack|hold|withdraw|stand)\b/.test(t)), groups.join(" | "));
 });
+
+test("the desk: every field's label whole, numbers in the odds in their order with the chance of at least each, and every outcome sorted by outcome at a choice", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}#/desk/der-alte-fritz`);
+  await page.waitForSelector("fieldset");
+  const labels = await page.locator(".field .fname").allInnerTexts();
+  assert.ok(labels.length > 5 && labels.every((t) => !t.endsWith("…")), labels.filter((t) => t.endsWith("…")).join(" | "));
+  // Whole and on screen: none runs past its box.
+  const cut = await page.evaluate(() => [...document.querySelectorAll(".field .fname")].filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => s.textContent));
+  assert.deepEqual(cut, []);
+  await page.getByRole("button", { name: "Exact odds" }).click();
+  await page.waitForSelector(".oddsummary .oddline");
+  // A part whose values are numbers lists them in order, with the chance of at least each.
+  const numeric = await page.evaluate(() => [...document.querySelectorAll(".oddsummary .oddline")].map((l) => l.innerText.split("\n")[0])
+    .map((t) => t.slice(t.indexOf(": ") + 2).split(", ").map((x) => x.split(" ")[0])).filter((vs) => vs.length > 2 && vs.every((v) => /^-?\d+$/.test(v))));
+  assert.ok(numeric.length > 0, "some part is a number");
+  for (const vs of numeric) assert.deepEqual(vs.map(Number), [...vs.map(Number)].sort((a, b) => a - b));
+  assert.ok(await page.locator(".oddsummary .atleast").count() > 0);
+  // By outcome: every outcome listed, none left out.
+  const total = Number(/\((\d+)\)/.exec(await page.locator("h4", { hasText: /^Every outcome/ }).innerText())[1]);
+  await page.selectOption('select[data-sort="1"]', "outcome");
+  assert.equal(await page.locator(".outcomes .bar").count(), total);
+  assert.deepEqual(errors, []);
+});

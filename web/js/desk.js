@@ -4,12 +4,15 @@
 
 import { el, api, post, rulesetNames, rulesetDraws } from "./util.js";
 
-// A label from a schema's description: its first sentence, without the trailing full stop.
-const labelOf = (description, key) => {
+// A label from a schema's description: its first sentence, without the trailing full stop;
+// whole where it can wrap (a field's name), at most `max` characters where it cannot (a choice
+// in a list, whose whole text shows on hover).
+const labelOf = (description, key, max = Infinity) => {
   if (!description) return key.replaceAll("_", " ");
   const first = description.split(/\.(\s|$)/)[0].replace(/\s+/g, " ").trim();
-  return first.length > 90 ? `${first.slice(0, 87)}…` : first;
+  return first.length > max ? `${first.slice(0, max - 3)}…` : first;
 };
+const OPTION = 70;
 
 // The option to start with when the schema names no default: an average one where the
 // descriptions say which ("standard", "average", "regular"), else the first.
@@ -63,7 +66,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
   }) : null;
   if (tagged) {
     const sel = el("select", { name: name || "kind", "aria-label": "what to do" },
-      tagged.map(({ k, what }) => el("option", { value: k, selected: initial && initial.kind === k }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
+      tagged.map(({ k, what }) => el("option", { value: k, selected: initial && initial.kind === k, title: what || null }, what ? labelOf(what, k, OPTION) : k.replaceAll("_", " "))));
     const show = () => tagged.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
     sel.addEventListener("change", show);
     show();
@@ -73,7 +76,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
     const first = (Array.isArray(initial) ? initial[0] : initial);
     const chosen = first && typeof first === "object" ? Object.keys(first)[0] : null;
     const sel = el("select", { name: name || "kind", "aria-label": "what to work out" },
-      kinds.map(({ k, what }) => el("option", { value: k, selected: k === chosen }, what ? labelOf(what, k) : k.replaceAll("_", " "))));
+      kinds.map(({ k, what }) => el("option", { value: k, selected: k === chosen, title: what || null }, what ? labelOf(what, k, OPTION) : k.replaceAll("_", " "))));
     const show = () => kinds.forEach(({ k, form }) => { form.node.style.display = sel.value === k ? "" : "none"; });
     sel.addEventListener("change", show);
     show();
@@ -89,7 +92,7 @@ export function formFor(schema, root, name = "", description = "", initial = und
     const start = initial !== undefined ? initial : schema.default !== undefined ? schema.default
       : (AVERAGE.map((re) => choices.find(([, d]) => re.test(d))).find(Boolean) || choices[0])[0];
     const sel = el("select", { name }, choices.map(([v, d]) => el("option", { value: v, selected: v === start, title: d },
-      d === String(v) ? String(v).replaceAll("_", " ") : /^[A-Z]$/.test(String(v)) ? `${v}: ${labelOf(d, String(v))}` : labelOf(d, String(v)))));
+      d === String(v) ? String(v).replaceAll("_", " ") : /^[A-Z]$/.test(String(v)) ? `${v}: ${labelOf(d, String(v), OPTION)}` : labelOf(d, String(v), OPTION))));
     return { node: sel, get: () => sel.value };
   }
   if (schema.type === "object" && schema.properties) {
@@ -158,8 +161,9 @@ export function summarise(outcomes) {
     walk(d, "");
   }
   return [...parts].filter(([, m]) => m.size > 1 || parts.size <= 4).map(([field, m]) => {
-    const values = [...m].sort((a, b) => b[1] - a[1]);
-    const numeric = values.every(([v]) => v !== "" && !Number.isNaN(Number(v)));
+    // (Numbers in their order, with the chance of at least each; words most likely first.)
+    const numeric = [...m].every(([v]) => v !== "" && !Number.isNaN(Number(v)));
+    const values = [...m].sort(numeric ? (a, b) => Number(a[0]) - Number(b[0]) : (a, b) => b[1] - a[1]);
     const mean = numeric ? values.reduce((s, [v, p]) => s + Number(v) * p, 0) : null;
     return { field, values, mean };
   });
@@ -217,18 +221,31 @@ export async function showDesk(main, ruleset) {
     try {
       const r = await post(`/api/desk/${ruleset}/odds`, { situation: form.get() });
       const summary = summarise(r.outcomes);
+      const sortBy = el("select", { "aria-label": "sort the outcomes", "data-sort": "1" },
+        el("option", { value: "likely" }, "most likely first"), el("option", { value: "outcome" }, "by outcome"));
+      const list = el("div", { class: "outcomes" });
       out.replaceChildren(...[
         el("h4", {}, "The odds in short"),
         ...verdicts(r.outcomes).map((t) => el("div", { class: "verdict" }, t)),
         el("div", { class: "oddsummary" }, summary.map((s) => el("div", { class: "oddline" },
           el("strong", {}, s.field), ": ",
           s.values.map(([v, p]) => `${v} ${pct(p)}`).join(", "),
+          s.mean !== null && s.values.length > 2 ? el("div", { class: "quiet atleast" }, "at least: ",
+            s.values.slice(1).map(([v], i) => `${v} ${pct(s.values.slice(i + 1).reduce((t, [, p]) => t + p, 0))}`).join(", ")) : null,
           s.mean !== null ? el("span", { class: "quiet" }, ` (on average ${s.mean.toFixed(2)})`) : null))),
-        el("h4", {}, `Every outcome (${r.outcomes.length}), most likely first`),
-        ...r.outcomes.slice(0, 40).map((o) => el("div", { class: "bar" },
+        el("h4", {}, `Every outcome (${r.outcomes.length})`, " ", sortBy),
+        list].filter(Boolean));
+      const bars = () => {
+        const byOutcome = sortBy.value === "outcome";
+        const shown = byOutcome ? [...r.outcomes].sort((a, b) => a.outcome.localeCompare(b.outcome, undefined, { numeric: true })) : r.outcomes;
+        const many = !byOutcome && shown.length > 40;
+        list.replaceChildren(...(many ? shown.slice(0, 40) : shown).map((o) => el("div", { class: "bar" },
           el("span", { class: "barfill", style: `width: ${Math.max(0.5, o.probability * 100)}%` }),
           el("span", { class: "bartext" }, `${(o.probability * 100).toFixed(2)}%  ${o.outcome}`))),
-        r.outcomes.length > 40 ? el("div", { class: "quiet" }, `and ${r.outcomes.length - 40} less likely outcomes`) : null].filter(Boolean));
+        many ? el("div", { class: "quiet" }, `and ${shown.length - 40} less likely outcomes (sort them by outcome to see every one)`) : "");
+      };
+      sortBy.onchange = bars;
+      bars();
     } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   };
   const resolve = async () => {
