@@ -1849,3 +1849,35 @@ test("the desk: every field's label whole, numbers in the odds in their order wi
   assert.equal(await page.locator(".outcomes .bar").count(), total);
   assert.deepEqual(errors, []);
 });
+
+test("remote play: asked to, the page tells a player whose page is hidden that it is his move, by a sound and a notification", async () => {
+  const a = await (await openContext()).newPage();
+  await newRidge(a);
+  await a.waitForSelector('.link[data-invite="1"]');
+  const invite = await a.locator('.link[data-invite="1"]').innerText();
+  const bContext = await openContext();
+  // The Austrians' browser: its page hidden (another tab in front), notifications allowed; the
+  // sounds and notifications it makes are counted.
+  await bContext.addInitScript(() => {
+    window.__told = [];
+    Object.defineProperty(document, "hidden", { get: () => true, configurable: true });
+    class N { constructor(title, o) { window.__told.push(`notification: ${title}: ${o && o.body}`); } }
+    N.permission = "granted";
+    N.requestPermission = async () => "granted";
+    window.Notification = N;
+    const Real = window.AudioContext;
+    window.AudioContext = class extends Real { createOscillator() { window.__told.push("sound"); return super.createOscillator(); } };
+  });
+  const b = await bContext.newPage();
+  await b.goto(invite);
+  await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
+  await b.locator("input[data-tell]").check();
+  assert.deepEqual(await b.evaluate(() => window.__told), [], "nothing told before it is his move");
+  await ordersOf(a).first().click();
+  await a.getByRole("button", { name: "end this side's orders for the bound" }).click();
+  await b.waitForFunction(() => window.__told.length >= 2, null, { timeout: 10000 });
+  const told = await b.evaluate(() => window.__told);
+  assert.ok(told.includes("sound"), told.join("; "));
+  assert.ok(told.some((t) => /^notification: Your move: .*attack on the ridge/i.test(t)), told.join("; "));
+  assert.match(await b.title(), /your move/i);
+});
