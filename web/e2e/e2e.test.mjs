@@ -1755,6 +1755,9 @@ test("no two units' names are shortened alike: IR 1 Winterfeldt and IR 1 Kaiser,
   assert.ok(forms["IR 12 Botta"].includes("IR 12 Bot."), JSON.stringify(forms));
   assert.ok(forms["IR 13 Itzenplitz"].includes("IR 13"), "a short form nobody shares is kept");
   assert.ok(!forms["IR 1 Winterfeldt"].includes("IR 1"), JSON.stringify(forms));
+  // A name ending in brackets keeps the word before them: "battery (centre)", never "(centre)".
+  const battery = await page.evaluate(async () => (await import("/js/map.js")).labelVariants("Austrian battery (centre)", ["Austrian battery (centre)", "Austrian battery (left)"]));
+  assert.ok(battery.every((f) => !f.startsWith("(")), JSON.stringify(battery));
 });
 
 test("Old Fritz: the wings are outlined on the map at a click (each side's, in its colour, named), and hidden again", async () => {

@@ -280,8 +280,13 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const faint = /running|fallen|rallying|routed|broken|gone/.test(p.status);
     // A figure on foot is a disc; on horseback, a diamond (so horse and foot tell apart).
     const mounted = p.footprint.shape === "circle" && armOf(p) === "cavalry";
+    // A general on his own (Blown Away's commander): a flag on its pole, standing at his place.
+    const flag = p.footprint.shape === "circle" && armOf(p) === "general";
     const shape = p.footprint.shape === "circle"
-      ? (mounted
+      ? flag ? svg("polygon", { points: (() => {
+        const [x, y0] = p.footprint.at, y = fy(y0), r = p.footprint.r * 1.6, w = r * 0.18;
+        return [[x - w, y + r], [x - w, y - 2.2 * r], [x + 1.8 * r, y - 1.5 * r], [x + w, y - 0.8 * r], [x + w, y + r]].map(([a, b]) => `${a},${b}`).join(" ");
+      })() }) : (mounted
         ? svg("polygon", { points: (() => { const [x, y] = p.footprint.at, r = p.footprint.r * 1.25; return `${x},${fy(y) - r} ${x + r},${fy(y)} ${x},${fy(y) + r} ${x - r},${fy(y)}`; })() })
         : svg("circle", { cx: p.footprint.at[0], cy: fy(p.footprint.at[1]), r: p.footprint.r }))
       : svg("polygon", { points: pts(p.footprint.points) });
@@ -844,6 +849,7 @@ function mapLegend(view, arms) {
     view.pieces.some((p) => TROUBLED.test(p.status || "")) ? el("span", { class: "item" }, el("span", { style: "color: #c96f00" }, "▲"), ` ${words([...new Set(view.pieces.map((p) => (p.status || "").match(TROUBLED)?.[0]).filter(Boolean).map((w) => w.toLowerCase()))])} (point at the unit to read it)`) : null,
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind !== "green")) ? el("span", { class: "item" }, "numbers: figures or strength (zoom in to read them, or point at a unit)") : null,
     view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "cavalry") ? el("span", { class: "item" }, "◆ a horseman, ● a man on foot") : null,
+    view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "general") ? el("span", { class: "item" }, "⚑ a commander (pick him and drag him to ride)") : null,
     view.markers.some((m) => /order/.test(m.kind)) ? el("span", { class: "item" }, "◇ where an order sends a wing (dashed: the order is on its way)") : null,
     wings.on && view.pieces.some((p) => p.group) ? el("span", { class: "item" }, "dashed outlines in a side's colour: its wings (⚑ hides them)") : null,
   ];
@@ -875,7 +881,8 @@ export function shortest(name) {
   const n = w.findIndex((x) => /\d/.test(x));
   if (n >= 0) return w.slice(0, n + 1).join(" ");
   const last = w[w.length - 1];
-  return last.length < 3 && w.length > 1 ? w.slice(-2).join(" ") : last;
+  // (A last word in brackets, "Austrian battery (centre)", says which of several: it keeps the word before.)
+  return (last.length < 3 || last.startsWith("(")) && w.length > 1 ? w.slice(-2).join(" ") : last;
 }
 
 /**
