@@ -537,6 +537,8 @@ test("the replay plays by itself, steps with the keys, and marks what each step 
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${base}#/replay/${id}`);
   await page.waitForFunction(() => /^action 0 of \d+/.test(document.querySelector(".steplabel")?.textContent ?? ""));
+  // At the start the account says there is nothing yet, not an empty box.
+  assert.match(await page.locator(".log").innerText(), /^Nothing yet/);
   const step = () => page.locator(".steplabel").evaluate((l) => Number(/^action (\d+)/.exec(l.textContent)[1]));
   await page.selectOption('select[aria-label="speed"]', "250");
   await page.keyboard.press(" ");

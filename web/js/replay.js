@@ -59,7 +59,8 @@ export function showReplay(main, id) {
     const from = next ? lines : r.log.length;
     const shown = r.log.slice(-200);
     const offset = r.log.length - shown.length;
-    const box = el("div", { class: "log" }, shown.map((l, i) => el("div", { class: `${/^turn \d/i.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text)));
+    const box = el("div", { class: "log" }, shown.length ? shown.map((l, i) => el("div", { class: `${/^turn \d/i.test(l.text) ? "turn" : ""}${offset + i >= from ? " fresh" : ""}` }, l.text))
+      : el("div", { class: "quiet" }, "Nothing yet: the battle stands as it was set up. Step on (→) to see the first action."));
     log.replaceChildren(el("h4", {}, "What happened"), box);
     box.scrollTop = box.scrollHeight;
     at = r.step;
