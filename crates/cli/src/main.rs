@@ -276,7 +276,7 @@ volley simulate mittelhof-x10.toml --runs 10")]
         /// What to describe.
         #[arg(value_enum)]
         what: SchemaKind,
-        /// The rule set (needed for `situation`; for `scenario`, the default is the first listed).
+        /// The rule set (each has its own scenario files and situations).
         #[arg(value_parser = ruleset_id())]
         ruleset: Option<String>,
     },
@@ -624,8 +624,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     volley_server::with_calculator!(&id, _C, S => schemars::schema_for!(S),
                     else input_bail!("no rule set {id:?}: {:?}", bundled::CALCULATORS))
                 }
-                (SchemaKind::Scenario, ruleset) => {
-                    let id = ruleset.as_deref().unwrap_or(bundled::RULESETS[0]);
+                (SchemaKind::Scenario, None) => {
+                    input_bail!(
+                        "which rule set's scenario files? each has its own: volley schema scenario {}",
+                        bundled::RULESETS.join(" | ")
+                    )
+                }
+                (SchemaKind::Scenario, Some(id)) => {
+                    let id = id.as_str();
                     volley_server::with_ruleset!(id, _B, _C, _S, F => schemars::schema_for!(F),
                     else if bundled::CALCULATORS.contains(&id) {
                         input_bail!("{id} has no scenarios yet: its battle is not built (only its calculator)")

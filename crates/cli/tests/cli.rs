@@ -329,8 +329,13 @@ fn bad_agents_and_seeds_are_refused_with_the_choices() {
 #[test]
 fn schema_and_scenario_list() {
     let d = setup("schema");
-    let schema = json(&d.run(&["schema", "scenario"]));
+    let schema = json(&d.run(&["schema", "scenario", "blown-away"]));
     assert!(schema["properties"]["sides"].is_object(), "{schema}");
+    // Without a rule set: no rule set's schema given silently, but the question, exit 2.
+    let o = d.run(&["schema", "scenario"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("which rule set") && stderr(&o).contains("old-fritz"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
     assert!(schema["properties"]["rules"].is_object(), "{schema}");
     let list = stdout(&d.run(&["scenarios"]));
     for name in
