@@ -14,7 +14,8 @@ use crate::Format;
 /// Read a situation file (with its text); a mistake in it is reported as file:line:col and `None`
 /// returned.
 fn read_situation<C: Calculator>(path: &Path) -> Result<Option<(C::Situation, String)>> {
-    let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
+    let bytes = volley_server::catalog::read_file(path, volley_server::catalog::SCENARIO_LIMIT)
+        .map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = crate::utf8(&path.display().to_string(), bytes)?;
     match serde_json::from_str(&text) {
         Ok(s) => Ok(Some((s, text))),

@@ -660,7 +660,7 @@ fn folder_library(dir: &std::path::Path) -> Result<bundled::Library> {
     let mut problems = Vec::new();
     for p in &paths {
         let name = p.display().to_string();
-        match std::fs::read(p) {
+        match volley_server::catalog::read_file(p, volley_server::catalog::SCENARIO_LIMIT) {
             Ok(bytes) => match Source::from_bytes(name, bytes) {
                 Ok(src) => files.push(src),
                 Err(d) => problems.push(d.to_string()),
@@ -1060,8 +1060,13 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     Ok(())
 }
 
+/// The most a battle's log may hold: 1 GiB (Lobositz, the largest bundled battle, logs a few
+/// megabytes).
+const LOG_LIMIT: u64 = 1 << 30;
+
 fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
-    let bytes = std::fs::read(path).map_err(|e| input!("cannot read {}: {e}", path.display()))?;
+    let bytes = volley_server::catalog::read_file(path, LOG_LIMIT)
+        .map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = utf8(&path.display().to_string(), bytes)?;
     let header = read_header(&text).map_err(|e| input!("{}: {e}", path.display()))?;
     volley_server::with_ruleset!(header.ruleset.as_str(), B, _C, _S, _F => replay_as::<B>(path, &text, verbose, trace, key),

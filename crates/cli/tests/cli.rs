@@ -889,3 +889,25 @@ fn der_alte_fritz_has_its_calculator_and_its_scenarios() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("replay matches the recorded state hash"), "{}", stdout(&o));
 }
+
+#[test]
+fn a_device_a_folder_or_a_huge_file_is_refused_before_it_is_read() {
+    let d = setup("not-a-file");
+    // A sparse file of 17 MiB: nothing written, but larger than a scenario may be.
+    let huge = d.path.join("huge.toml");
+    std::fs::File::create(&huge).unwrap().set_len(17 << 20).unwrap();
+    let folder = d.path.join("a-folder.toml");
+    std::fs::create_dir_all(&folder).unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["check", "/dev/zero"], "not a regular file"),
+        (&["check", folder.to_str().unwrap()], "not a regular file"),
+        (&["check", huge.to_str().unwrap()], "larger than the 16 MiB"),
+        (&["odds", "old-fritz", "/dev/zero"], "not a regular file"),
+        (&["replay", "/dev/zero"], "not a regular file"),
+    ];
+    for (args, says) in cases {
+        let o = d.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -78,8 +78,48 @@ pub fn source(name: &str) -> Result<volley_scenario::Source, SourceError> {
             return Ok(volley_scenario::Source::new(b.path, b.text));
         }
     }
-    let bytes = std::fs::read(name).map_err(|why| SourceError::Unreadable { name: name.to_string(), why })?;
+    let bytes = read_file(std::path::Path::new(name), SCENARIO_LIMIT)
+        .map_err(|why| SourceError::Unreadable { name: name.to_string(), why })?;
     volley_scenario::Source::from_bytes(name, bytes).map_err(SourceError::NotText)
+}
+
+/// The most a scenario file may hold: 16 MiB (ten Mittelhofs side by side, 420 units, take about
+/// a tenth of that).
+pub const SCENARIO_LIMIT: u64 = 16 << 20;
+
+/// A file's bytes, if it is a regular file of at most `limit` bytes: a device (`/dev/zero`), a
+/// folder or a pipe is refused, and so is a file larger than the limit, before any of it is read
+/// into memory.
+///
+/// # Errors
+/// The file cannot be opened or read, is not a regular file, or is too large (each an
+/// [`std::io::Error`] whose words say which).
+pub fn read_file(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, std::io::Error> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a device, a folder or a pipe): give a file's path",
+        ));
+    }
+    let too_big = |n: u64| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{n} bytes or more, larger than the {} MiB read at most", limit >> 20),
+        )
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    // (A file that grows while it is read is cut off at the limit, and refused.)
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(limit + 1));
+    }
+    Ok(bytes)
 }
 
 /// Makes every list of rule sets from the one below: the ids, the battle of any rule set
