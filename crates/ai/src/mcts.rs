@@ -251,10 +251,10 @@ fn grow<S: Heuristic + Tally>(root: &S, cfg: &MctsConfig, seed: u64, deadline: O
         Budget::Time(_) => u64::MAX,
     };
     while tree.iterations < max_iterations {
-        if let Some(d) = deadline {
-            if Instant::now() >= d {
-                break;
-            }
+        if let Some(d) = deadline
+            && Instant::now() >= d
+        {
+            break;
         }
         tree.iterations += 1;
         let mut s = root.clone();

@@ -911,7 +911,7 @@ fn simulate<B: Playable>(
     let tty = std::io::stderr().is_terminal();
     let every = (cfg.runs / 200).max(1);
     let progress = |done: u64| {
-        if tty && (done % every == 0 || done == cfg.runs) {
+        if tty && (done.is_multiple_of(every) || done == cfg.runs) {
             eprint!("\r  {done} of {} battles", cfg.runs);
             if done == cfg.runs {
                 eprintln!();
@@ -1064,7 +1064,7 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
 /// megabytes).
 const LOG_LIMIT: u64 = 1 << 30;
 
-fn replay_log(path: &PathBuf, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
+fn replay_log(path: &std::path::Path, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
     let bytes = volley_server::catalog::read_file(path, LOG_LIMIT)
         .map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = utf8(&path.display().to_string(), bytes)?;

@@ -300,10 +300,10 @@ where
             }
         };
         let placed = |what: &str, text: &str, n: u64| {
-            if words.no_coordinates {
-                if let Some(why) = coordinates(text) {
-                    panic!("seed {seed} decision {n}: {what}: {why}");
-                }
+            if words.no_coordinates
+                && let Some(why) = coordinates(text)
+            {
+                panic!("seed {seed} decision {n}: {what}: {why}");
             }
         };
         let mut n = 0u64;

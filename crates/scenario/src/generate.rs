@@ -48,10 +48,10 @@ pub fn tile(text: &str, k: u32) -> Result<String, GenerateError> {
     if let Some(Value::Table(rules)) = doc.get("rules") {
         let mut r = rules.clone();
         for (key, v) in rules {
-            if let Value::Array(items) = v {
-                if items.iter().all(Value::is_table) {
-                    r.insert(key.clone(), Value::Array(copies(items, k, width)));
-                }
+            if let Value::Array(items) = v
+                && items.iter().all(Value::is_table)
+            {
+                r.insert(key.clone(), Value::Array(copies(items, k, width)));
             }
         }
         out.insert("rules".into(), Value::Table(r));

@@ -724,12 +724,12 @@ impl<U: DeserializeOwned, R: DeserializeOwned + Default> Scenario<U, R> {
         if s.turn_limit == Some(0) {
             errors.push(src.error_at_key(&["turn_limit"], "turn_limit must be at least 1"));
         }
-        if let AtTurnLimit::Win(name) = &s.at_turn_limit {
-            if !s.sides.iter().any(|x| &x.get_ref().name == name) {
-                errors.push(
-                    src.error_at_key(&["at_turn_limit"], format!("at_turn_limit names {name:?}, which is not a side")),
-                );
-            }
+        if let AtTurnLimit::Win(name) = &s.at_turn_limit
+            && !s.sides.iter().any(|x| &x.get_ref().name == name)
+        {
+            errors.push(
+                src.error_at_key(&["at_turn_limit"], format!("at_turn_limit names {name:?}, which is not a side")),
+            );
         }
         if errors.is_empty() { Ok(s) } else { Err(Diagnostics(errors)) }
     }

@@ -73,10 +73,10 @@ pub fn source(name: &str) -> Result<volley_scenario::Source, SourceError> {
     if name.trim().is_empty() {
         return Err(SourceError::Empty);
     }
-    if let Some(b) = find(name) {
-        if !std::path::Path::new(name).exists() {
-            return Ok(volley_scenario::Source::new(b.path, b.text));
-        }
+    if let Some(b) = find(name)
+        && !std::path::Path::new(name).exists()
+    {
+        return Ok(volley_scenario::Source::new(b.path, b.text));
     }
     let bytes = read_file(std::path::Path::new(name), SCENARIO_LIMIT)
         .map_err(|why| SourceError::Unreadable { name: name.to_string(), why })?;

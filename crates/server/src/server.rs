@@ -499,10 +499,8 @@ impl Server {
                     (Some(_), None) => false,
                     (None, _) => true,
                 };
-                if maybe {
-                    if let Ok(game) = self.game(&g.id) {
-                        self.kick(&game);
-                    }
+                if maybe && let Ok(game) = self.game(&g.id) {
+                    self.kick(&game);
                 }
             }
         }
@@ -1035,15 +1033,15 @@ impl Server {
             };
             if let Err(e) = self.commit(&mut g, by, action) {
                 // The umpire reads why a side's action was refused.
-                if let (Actor::Side(side), 422) = (by, e.status) {
-                    if let Some(reason) = g.live.umpire_reason(by, action) {
-                        let what = g.live.describe(action).unwrap_or_else(|| action.to_string());
-                        if g.refusals.len() >= REFUSALS_KEPT {
-                            g.refusals.pop_front();
-                        }
-                        let entry = json!({"side": side, "after": g.n, "action": what, "reason": reason});
-                        g.refusals.push_back(entry);
+                if let (Actor::Side(side), 422) = (by, e.status)
+                    && let Some(reason) = g.live.umpire_reason(by, action)
+                {
+                    let what = g.live.describe(action).unwrap_or_else(|| action.to_string());
+                    if g.refusals.len() >= REFUSALS_KEPT {
+                        g.refusals.pop_front();
                     }
+                    let entry = json!({"side": side, "after": g.n, "action": what, "reason": reason});
+                    g.refusals.push_back(entry);
                 }
                 return Err(e);
             }
@@ -1262,10 +1260,10 @@ impl Server {
                 let next = server.thinking.queue.lock().ok().and_then(|mut q| q.pop_front());
                 let Some(game) = next else { break };
                 // One decision, then the next game's turn: no game keeps a thread to itself.
-                if server.decide(&game) {
-                    if let Ok(mut q) = server.thinking.queue.lock() {
-                        q.push_back(game);
-                    }
+                if server.decide(&game)
+                    && let Ok(mut q) = server.thinking.queue.lock()
+                {
+                    q.push_back(game);
                 }
             }
             server.thinking.active.fetch_sub(1, SeqCst);

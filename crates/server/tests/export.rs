@@ -44,7 +44,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
         let cands = mine["candidates"].as_array().unwrap();
         pick = Seeded::derive(pick, n);
         // End the orders one time in three, so that bounds are fought.
-        let i = if pick % 3 == 0 { cands.len() - 1 } else { (pick % cands.len() as u64) as usize };
+        let i = if pick.is_multiple_of(3) { cands.len() - 1 } else { (pick % cands.len() as u64) as usize };
         s.act(&id, &tokens[side], &cands[i]["action"]).unwrap();
     }
     let over = s.view(&id, None, None).unwrap();

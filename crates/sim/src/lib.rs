@@ -106,10 +106,10 @@ pub struct BattleRecord {
 fn units_of(view: &volley_core::View) -> Vec<(String, Option<u8>)> {
     let mut out: Vec<(String, Option<u8>)> = Vec::new();
     for p in &view.pieces {
-        if let Some(u) = &p.unit {
-            if !out.iter().any(|(n, _)| n == u) {
-                out.push((u.clone(), p.side));
-            }
+        if let Some(u) = &p.unit
+            && !out.iter().any(|(n, _)| n == u)
+        {
+            out.push((u.clone(), p.side));
         }
     }
     out

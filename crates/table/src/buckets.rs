@@ -84,10 +84,10 @@ impl Buckets {
                         continue;
                     }
                     for &i in &self.cells[row * self.cols + col] {
-                        if let Some(d) = dist(i) {
-                            if best.is_none_or(|(bi, bd)| d < bd || (d == bd && i < bi)) {
-                                best = Some((i, d));
-                            }
+                        if let Some(d) = dist(i)
+                            && best.is_none_or(|(bi, bd)| d < bd || (d == bd && i < bi))
+                        {
+                            best = Some((i, d));
                         }
                     }
                 }

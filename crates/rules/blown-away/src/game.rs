@@ -512,11 +512,11 @@ impl Battle {
         if self.outcome.is_some() {
             return;
         }
-        if let Some(limit) = self.stat.turn_limit {
-            if self.turn >= limit {
-                let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
-                return self.finish(winner, reason, events);
-            }
+        if let Some(limit) = self.stat.turn_limit
+            && self.turn >= limit
+        {
+            let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
+            return self.finish(winner, reason, events);
         }
         self.turn += 1;
         self.mover = 1 - self.mover;

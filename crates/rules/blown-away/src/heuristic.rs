@@ -208,10 +208,10 @@ impl Battle {
                 v += OBJECTIVE_PULL * (a - b) / allow;
             }
             v += self.taking(side, start, end);
-        } else if let Some(o) = *enemies.alone_on[ui].get_or_init(|| self.holds_alone(ui)) {
-            if !volley_table::point_in_polygon(end, &self.stat().objectives[o].points) {
-                v -= LEAVE_OBJECTIVE;
-            }
+        } else if let Some(o) = *enemies.alone_on[ui].get_or_init(|| self.holds_alone(ui))
+            && !volley_table::point_in_polygon(end, &self.stat().objectives[o].points)
+        {
+            v -= LEAVE_OBJECTIVE;
         }
         if let (Some((ea, da)), Some((eb, db))) = (enemies.nearest_front(ui, start), enemies.nearest(end)) {
             // A fresh unit closes on a fresh enemy; the weaker the target and the stronger the

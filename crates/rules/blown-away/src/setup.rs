@@ -376,13 +376,13 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
             ));
         }
     }
-    if let Some(f) = rules.rout_below {
-        if !(f > 0.0 && f < 1.0) {
-            errors.push(src.error_at_key(
-                &["rules", "rout_below"],
-                format!("[rules] rout_below is {f}: expected a fraction between 0 and 1"),
-            ));
-        }
+    if let Some(f) = rules.rout_below
+        && !(f > 0.0 && f < 1.0)
+    {
+        errors.push(src.error_at_key(
+            &["rules", "rout_below"],
+            format!("[rules] rout_below is {f}: expected a fraction between 0 and 1"),
+        ));
     }
     let depth = rules.deployment_depth;
     let most = if rules.setup == Setup::Encounter { ENCOUNTER_DEPLOYMENT } else { f64::from(u16::MAX) };

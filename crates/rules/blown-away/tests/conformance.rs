@@ -71,10 +71,10 @@ fn the_heuristic_scores_the_same_all_together_as_one_by_one() {
 /// within 1.5" of it.
 fn body(u: &Unit) -> Vec<Point> {
     let mut out: Vec<Point> = u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
-    if let Some(g) = u.gun {
-        if u.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) <= 1.5 + 1e-9) {
-            out.push(g.at);
-        }
+    if let Some(g) = u.gun
+        && u.men.iter().any(|m| m.in_ranks() && m.at.dist(g.at) <= 1.5 + 1e-9)
+    {
+        out.push(g.at);
     }
     out
 }
@@ -83,10 +83,10 @@ fn body(u: &Unit) -> Vec<Point> {
 /// within 45° of its boresight; men, in the corridor straight ahead of their front rank (as
 /// wide as its figures) — gunners away from their gun too, the way they face.
 fn faces_point(a: &Unit, p: Point) -> bool {
-    if let Some(g) = a.gun {
-        if body(a).contains(&g.at) {
-            return p.dist(g.at) > 1e-9 && turn(g.facing, heading_to(g.at, p)).abs() <= 45.0 + 1e-6;
-        }
+    if let Some(g) = a.gun
+        && body(a).contains(&g.at)
+    {
+        return p.dist(g.at) > 1e-9 && turn(g.facing, heading_to(g.at, p)).abs() <= 45.0 + 1e-6;
     }
     let men: Vec<Point> = a.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect();
     let Some(facing) = a.men.iter().find(|m| m.in_ranks()).map(|m| if a.gun.is_some() { m.facing } else { a.facing })
@@ -417,17 +417,17 @@ fn invariants(before: &Battle, action: &Action, after: &Battle, events: &[Event]
                 let (a, d) = (unit_named(before, attacker), unit_named(before, defender));
                 let mut who = Vec::new();
                 for (i, loss) in result.losses.iter().enumerate() {
-                    if let Some(l) = loss {
-                        if l.explanation.iter().any(|m| m.rule.contains("flank")) {
-                            if i == 0 {
-                                return Err(format!(
-                                    "{} won defending and had a flank or rear bonus against {}, which attacked it",
-                                    before.name(d),
-                                    before.name(a)
-                                ));
-                            }
-                            who.push((a, d));
+                    if let Some(l) = loss
+                        && l.explanation.iter().any(|m| m.rule.contains("flank"))
+                    {
+                        if i == 0 {
+                            return Err(format!(
+                                "{} won defending and had a flank or rear bonus against {}, which attacked it",
+                                before.name(d),
+                                before.name(a)
+                            ));
                         }
+                        who.push((a, d));
                     }
                 }
                 (a, d, who)
@@ -672,11 +672,10 @@ fn each_invariant_reports_a_doctored_step() {
     fails(&b, &fight, &b, &[card([9, 3], [Quarter::Flank, Quarter::Front])], "standing in its front as it formed");
     // (A defender's win with the +4: resolve_cards never gives it, so the event is doctored.)
     let mut defended = card([3, 9], [Quarter::Front, Quarter::Front]);
-    if let Event::CardCombat { result, .. } = &mut defended {
-        if let Some(l) = &mut result.losses[0] {
-            l.explanation
-                .push(volley_blown_away::combat::Modifier { rule: "win on the flank or rear".into(), value: 4 });
-        }
+    if let Event::CardCombat { result, .. } = &mut defended
+        && let Some(l) = &mut result.losses[0]
+    {
+        l.explanation.push(volley_blown_away::combat::Modifier { rule: "win on the flank or rear".into(), value: 4 });
     }
     fails(&b, &fight, &b, &[defended], "won defending");
     // Without chance, a unit attacks only what is in front of it: A beside P, facing it.

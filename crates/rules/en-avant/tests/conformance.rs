@@ -651,13 +651,13 @@ fn the_withdrawal_check_reports_a_withdrawal_cut_short_with_no_rule() {
     // Not away from the winner; off the field with the table's edge nowhere near; caught
     // touching nobody.
     let mut aside = step(Blocked::Short, blocked.clone());
-    if let Event::Explained { fact: Some(f), .. } = &mut aside[0] {
-        if let Fact::Withdrawal { heading, to, from, .. } = f.as_mut() {
-            *heading += 90.0;
-            let v = volley_table::unit(*heading) * 4.0;
-            to.at = [from.at[0] + v.x, from.at[1] + v.y];
-            to.corners = from.corners.map(|p| [p[0] + v.x, p[1] + v.y]);
-        }
+    if let Event::Explained { fact: Some(f), .. } = &mut aside[0]
+        && let Fact::Withdrawal { heading, to, from, .. } = f.as_mut()
+    {
+        *heading += 90.0;
+        let v = volley_table::unit(*heading) * 4.0;
+        to.at = [from.at[0] + v.x, from.at[1] + v.y];
+        to.corners = from.corners.map(|p| [p[0] + v.x, p[1] + v.y]);
     }
     assert!(withdrawals_by_the_register(&before, &after, &aside).unwrap_err().contains("not away from"));
     assert!(withdrawals_by_the_register(&before, &after, &step(Blocked::OffTheField, Stop::Edge)).is_err());

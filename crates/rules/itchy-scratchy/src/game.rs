@@ -677,11 +677,11 @@ impl Battle {
             let (w, why) = self.lesser_loser();
             return self.finish(w, format!("both sides are exhausted: {why}"), events);
         }
-        if let Some(limit) = self.stat.turn_limit {
-            if self.turn >= limit {
-                let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
-                return self.finish(winner, reason, events);
-            }
+        if let Some(limit) = self.stat.turn_limit
+            && self.turn >= limit
+        {
+            let (winner, reason) = self.stat.at_turn_limit.decide(limit, &self.stat.sides, &self.holders);
+            return self.finish(winner, reason, events);
         }
         self.turn += 1;
         self.phase = Phase::Initiative;
@@ -695,10 +695,10 @@ impl Battle {
 
     /// Note that the side is acting with unit `ui`: the unit it acted with before is done.
     fn activate(&mut self, ui: usize) {
-        if let Some(prev) = self.active {
-            if usize::from(prev) != ui {
-                self.units[usize::from(prev)].done = true;
-            }
+        if let Some(prev) = self.active
+            && usize::from(prev) != ui
+        {
+            self.units[usize::from(prev)].done = true;
         }
         self.active = Some(ui as u16);
     }

@@ -418,14 +418,14 @@ impl Checker {
                     ));
                 }
             }
-            if exhausted {
-                if let Some((e, _)) = enemies(b, u.side).find(|(_, x)| next.distance(x.area) < at.distance(x.area)) {
-                    return Err(format!(
-                        "{name}'s side is exhausted, yet it stepped to {next_}, nearer {}",
-                        b.name(e),
-                        next_ = sq(next)
-                    ));
-                }
+            if exhausted
+                && let Some((e, _)) = enemies(b, u.side).find(|(_, x)| next.distance(x.area) < at.distance(x.area))
+            {
+                return Err(format!(
+                    "{name}'s side is exhausted, yet it stepped to {next_}, nearer {}",
+                    b.name(e),
+                    next_ = sq(next)
+                ));
             }
             if k + 1 < path.len() && !next_to(b, u.side, next).is_empty() {
                 return Err(format!(
@@ -462,10 +462,10 @@ impl Checker {
         if self.attacked.contains_key(&ui) {
             return Err(format!("{name} attacked a second time this turn"));
         }
-        if let Some(&m) = self.moved.get(&ui) {
-            if m > allowance(u, true) {
-                return Err(format!("{name} moved {m} areas and attacked: attacking leaves it {}", allowance(u, true)));
-            }
+        if let Some(&m) = self.moved.get(&ui)
+            && m > allowance(u, true)
+        {
+            return Err(format!("{name} moved {m} areas and attacked: attacking leaves it {}", allowance(u, true)));
         }
         let range = u.area.distance(t.area);
         let row = dice_row(w);
@@ -481,13 +481,13 @@ impl Checker {
         // Out of cover only from its edge: the adjacent area in the direction of fire (the first
         // the line enters) holds none (interpretation 10). At one area that is the target's own
         // (1 area into cover).
-        if let Some(&first) = through.first().filter(|_| cover(terrain(u.area))) {
-            if cover(terrain(first)) {
-                return Err(format!(
-                    "{name} attacked out of cover, not from its edge: {first_} is the next area",
-                    first_ = sq(first)
-                ));
-            }
+        if let Some(&first) = through.first().filter(|_| cover(terrain(u.area)))
+            && cover(terrain(first))
+        {
+            return Err(format!(
+                "{name} attacked out of cover, not from its edge: {first_} is the next area",
+                first_ = sq(first)
+            ));
         }
         for &a in &through {
             if blocks_sight(terrain(a)) {
@@ -593,10 +593,10 @@ impl Checker {
                 after.units[ti].sp
             ));
         }
-        if let Some(g) = general {
-            if after.units[g].alive() == killed {
-                return Err(format!("the General with the target after {dice:?}: killed {}", !after.units[g].alive()));
-            }
+        if let Some(g) = general
+            && after.units[g].alive() == killed
+        {
+            return Err(format!("the General with the target after {dice:?}: killed {}", !after.units[g].alive()));
         }
         for (i, x) in before.units.iter().enumerate() {
             if i != ti && Some(i) != general && after.units[i].sp != x.sp {
@@ -646,10 +646,10 @@ impl Checker {
                 return Err(format!("the target's loss of a Strength Point is not told ({rest:?})"));
             }
         }
-        if let Some(g) = general.filter(|_| killed) {
-            if !matches!(losses.next(), Some(Event::Destroyed { unit }) if *unit == before.name(g)) {
-                return Err(format!("the General's death is not told ({rest:?})"));
-            }
+        if let Some(g) = general.filter(|_| killed)
+            && !matches!(losses.next(), Some(Event::Destroyed { unit }) if *unit == before.name(g))
+        {
+            return Err(format!("the General's death is not told ({rest:?})"));
         }
         if let Some(e) = losses.next() {
             return Err(format!("a loss told that the throw did not cause: {e:?}"));

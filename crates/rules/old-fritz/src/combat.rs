@@ -673,21 +673,23 @@ fn each_addition(me: &Unit, enemy: &Unit, mut add: impl FnMut(AdditionRule, i32)
     add(AdditionRule::EachTenPercent, EACH_TEN_PERCENT * tenths);
     add(AdditionRule::EachGreen, EACH_GREEN * i32::from(me.greens));
     add(AdditionRule::TacticalAdvantage, i32::from(me.tactical_advantage.min(3)));
-    if let (Some(a), Some(b)) = (me.cavalry, enemy.cavalry) {
-        if me.arm == Arm::Cavalry && enemy.arm == Arm::Cavalry && b.weight() > a.weight() {
-            add(AdditionRule::HeavierCavalry, HEAVIER_CAVALRY);
-        }
+    if let (Some(a), Some(b)) = (me.cavalry, enemy.cavalry)
+        && me.arm == Arm::Cavalry
+        && enemy.arm == Arm::Cavalry
+        && b.weight() > a.weight()
+    {
+        add(AdditionRule::HeavierCavalry, HEAVIER_CAVALRY);
     }
     let grades = enemy.quality.grade() - me.quality.grade();
     if grades > 0 {
         add(AdditionRule::EachGradeHigher, EACH_GRADE_HIGHER * grades);
     }
-    if me.arm == Arm::Cavalry && enemy.arm != Arm::Cavalry {
-        if let Some(c) = me.cavalry {
-            let rule =
-                if c.weight() == 0 { AdditionRule::LightCavalryVsInfantry } else { AdditionRule::CavalryVsInfantry };
-            add(rule, c.against_infantry());
-        }
+    if me.arm == Arm::Cavalry
+        && enemy.arm != Arm::Cavalry
+        && let Some(c) = me.cavalry
+    {
+        let rule = if c.weight() == 0 { AdditionRule::LightCavalryVsInfantry } else { AdditionRule::CavalryVsInfantry };
+        add(rule, c.against_infantry());
     }
 }
 

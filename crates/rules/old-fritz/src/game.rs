@@ -361,14 +361,14 @@ impl Battle {
                 if !u.present() {
                     return illegal!("{} is no longer in the battle", self.name(usize::from(*unit)));
                 }
-                if let Some(f) = figures {
-                    if *f == 0 || *f > u.figures_start {
-                        return illegal!(
-                            "{} can have 1 to {} figures, not {f}",
-                            self.name(usize::from(*unit)),
-                            u.figures_start
-                        );
-                    }
+                if let Some(f) = figures
+                    && (*f == 0 || *f > u.figures_start)
+                {
+                    return illegal!(
+                        "{} can have 1 to {} figures, not {f}",
+                        self.name(usize::from(*unit)),
+                        u.figures_start
+                    );
                 }
                 if reason.trim().is_empty() {
                     return illegal!("the umpire's adjustment needs a reason, for the log");

@@ -306,10 +306,10 @@ impl Battle {
             Order::Hold { at } => {
                 let mut v = 1.0;
                 let objective = self.objective_at(at);
-                if let Some(o) = objective {
-                    if self.holders[o] != Some(1 - side) {
-                        v += HOLD;
-                    }
+                if let Some(o) = objective
+                    && self.holders[o] != Some(1 - side)
+                {
+                    v += HOLD;
                 }
                 v + self.keeping(objective, side, wing.strength, others)
                     + self.guard_value(survey, w, side, at, others.is_some())

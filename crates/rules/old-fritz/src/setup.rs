@@ -269,13 +269,13 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                         src.error_whole(format!("[[rules.wings]]: {} have two wings named {:?}", w.side, w.name)),
                     );
                 }
-                if let Some(p) = w.order.place() {
-                    if !table.contains(p) {
-                        errors.push(src.error_whole(format!(
-                            "[[rules.wings]] {:?}: its order's place [{}, {}] is off the table",
-                            w.name, p.x, p.y
-                        )));
-                    }
+                if let Some(p) = w.order.place()
+                    && !table.contains(p)
+                {
+                    errors.push(src.error_whole(format!(
+                        "[[rules.wings]] {:?}: its order's place [{}, {}] is off the table",
+                        w.name, p.x, p.y
+                    )));
                 }
                 wings.push(WingInfo { side, name: w.name.clone(), general: w.general.clone(), quality: w.quality });
                 first_orders.push(w.order);

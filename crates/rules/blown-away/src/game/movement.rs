@@ -399,11 +399,11 @@ impl Battle {
                 }
                 for &q in &foe.body {
                     for &(_, p0) in buf.iter() {
-                        if let Some((lo, _)) = volley_table::span_within(p0, v, q, PASS, end) {
-                            if lo < end {
-                                end = lo;
-                                stopped = Some(BLOCKED);
-                            }
+                        if let Some((lo, _)) = volley_table::span_within(p0, v, q, PASS, end)
+                            && lo < end
+                        {
+                            end = lo;
+                            stopped = Some(BLOCKED);
                         }
                     }
                 }

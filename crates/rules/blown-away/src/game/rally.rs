@@ -108,10 +108,8 @@ impl Battle {
             }
         }
         if u.gun.is_none() {
-            if !had_ranks {
-                if let Some(&first) = idx.first() {
-                    u.front = u.men[first].at;
-                }
+            if !had_ranks && let Some(&first) = idx.first() {
+                u.front = u.men[first].at;
             }
             lay_out(u);
         } else {

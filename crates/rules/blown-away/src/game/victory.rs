@@ -29,10 +29,11 @@ impl Battle {
                 [false, true] => Some(1),
                 _ => self.holders[oi],
             };
-            if let Some((side, entered)) = entered_by {
-                if entered.get(oi).copied().unwrap_or(false) && !present[usize::from(1 - side)] {
-                    holder = Some(side);
-                }
+            if let Some((side, entered)) = entered_by
+                && entered.get(oi).copied().unwrap_or(false)
+                && !present[usize::from(1 - side)]
+            {
+                holder = Some(side);
             }
             if holder != self.holders[oi] {
                 self.holders[oi] = holder;

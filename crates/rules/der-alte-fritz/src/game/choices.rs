@@ -181,10 +181,10 @@ impl Battle {
             goals.push(self.units[e].at);
         }
         for (k, o) in self.stat().objectives.iter().enumerate() {
-            if self.holders[k] != Some(x.side) {
-                if let Some((c, _)) = volley_table::bounding_circle(o.points.iter().copied()) {
-                    goals.push(c);
-                }
+            if self.holders[k] != Some(x.side)
+                && let Some((c, _)) = volley_table::bounding_circle(o.points.iter().copied())
+            {
+                goals.push(c);
             }
         }
         for g in goals {

@@ -383,11 +383,13 @@ impl Battle {
         } else if let Some(m) = r.outcome.morale {
             self.morale_result(t, m, from, events);
         }
-        if let Some((o, _, fate)) = officer {
-            if lost_leader && fate == OfficerFate::KilledByRoundShot && self.officers[o].commander {
-                let at = fell_at.unwrap_or_else(|| self.officer_at(o));
-                self.commander_death(o, at, chance, events)?;
-            }
+        if let Some((o, _, fate)) = officer
+            && lost_leader
+            && fate == OfficerFate::KilledByRoundShot
+            && self.officers[o].commander
+        {
+            let at = fell_at.unwrap_or_else(|| self.officer_at(o));
+            self.commander_death(o, at, chance, events)?;
         }
         Ok(())
     }
@@ -1060,13 +1062,13 @@ impl Battle {
         }
         // An officer with a unit hit in the melee meets his fate (see the register).
         for (u, h) in [(c, hits[1]), (d, hits[0])] {
-            if h > 0 {
-                if let Some(of) = self.first_officer_with(u) {
-                    let die = chance
-                        .draw(&DrawKind::Die { sides: 10 }, &format!("the fate of the officer with {}", self.name(u)))?
-                        as u8;
-                    self.officer_fate(of, die, OfficerFate::of(die), chance, events)?;
-                }
+            if h > 0
+                && let Some(of) = self.first_officer_with(u)
+            {
+                let die = chance
+                    .draw(&DrawKind::Die { sides: 10 }, &format!("the fate of the officer with {}", self.name(u)))?
+                    as u8;
+                self.officer_fate(of, die, OfficerFate::of(die), chance, events)?;
             }
         }
         let (cat, dat) = (self.units[c].at, self.units[d].at);
@@ -1251,20 +1253,19 @@ fn successor_of(name: &str) -> String {
     if let Some(base) = name.strip_suffix("'s successor") {
         return format!("{base}'s 2nd successor");
     }
-    if let Some((base, rest)) = name.rsplit_once("'s ") {
-        if let Some(n) = rest
+    if let Some((base, rest)) = name.rsplit_once("'s ")
+        && let Some(n) = rest
             .strip_suffix(" successor")
             .and_then(|k| k.trim_end_matches(|c: char| c.is_alphabetic()).parse::<u32>().ok())
-        {
-            let k = n + 1;
-            let suffix = match k % 10 {
-                1 if k % 100 != 11 => "st",
-                2 if k % 100 != 12 => "nd",
-                3 if k % 100 != 13 => "rd",
-                _ => "th",
-            };
-            return format!("{base}'s {k}{suffix} successor");
-        }
+    {
+        let k = n + 1;
+        let suffix = match k % 10 {
+            1 if k % 100 != 11 => "st",
+            2 if k % 100 != 12 => "nd",
+            3 if k % 100 != 13 => "rd",
+            _ => "th",
+        };
+        return format!("{base}'s {k}{suffix} successor");
     }
     format!("{name}'s successor")
 }

@@ -416,22 +416,19 @@ impl Battle {
                     format!("it would stand on {}", self.name(j))
                 });
             }
-            if let Some((lo, hi)) = convex_sweep(start, v, &body) {
-                if lo < 1.0 && hi > 0.0 {
-                    if !explain {
-                        return Err(String::new());
-                    }
-                    let what = if self.units[j].side == self.units[u].side {
-                        "units do not pass through each other"
-                    } else {
-                        "only a charge comes into contact with the enemy"
-                    };
-                    return Err(format!(
-                        "{} is in the way after {:.1}\" ({what})",
-                        self.name(j),
-                        v.len() * lo.max(0.0)
-                    ));
+            if let Some((lo, hi)) = convex_sweep(start, v, &body)
+                && lo < 1.0
+                && hi > 0.0
+            {
+                if !explain {
+                    return Err(String::new());
                 }
+                let what = if self.units[j].side == self.units[u].side {
+                    "units do not pass through each other"
+                } else {
+                    "only a charge comes into contact with the enemy"
+                };
+                return Err(format!("{} is in the way after {:.1}\" ({what})", self.name(j), v.len() * lo.max(0.0)));
             }
         }
         if !body_clear(table, &swept_hull(start, v)) {
@@ -458,12 +455,11 @@ impl Battle {
                 || matches!(f.kind, TerrainKind::Woods | TerrainKind::Town | TerrainKind::SoftGround)
             {
                 cuts.extend(polygon_crossings(from, to, &f.points));
-            } else if obstacle(f.kind) {
-                if let Some(t) = first_crossing(from, to, &f.points) {
-                    if first_obstacle.is_none_or(|(o, _)| t < o) {
-                        first_obstacle = Some((t, i));
-                    }
-                }
+            } else if obstacle(f.kind)
+                && let Some(t) = first_crossing(from, to, &f.points)
+                && first_obstacle.is_none_or(|(o, _)| t < o)
+            {
+                first_obstacle = Some((t, i));
             }
         }
         cuts.sort_by(f64::total_cmp);
@@ -504,12 +500,12 @@ impl Battle {
         }
         let mut seen: Vec<usize> = Vec::new();
         for &(a, _, m, area) in &pieces {
-            if let Some(i) = area.filter(|_| a < distance) {
-                if !seen.contains(&i) {
-                    seen.push(i);
-                    let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
-                    terrain.insert(seen.len() - 1, format!("{} {dear}", feature_words(&features[i])));
-                }
+            if let Some(i) = area.filter(|_| a < distance)
+                && !seen.contains(&i)
+            {
+                seen.push(i);
+                let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
+                terrain.insert(seen.len() - 1, format!("{} {dear}", feature_words(&features[i])));
             }
         }
         Reach { distance, terrain }
@@ -553,16 +549,15 @@ impl Battle {
         if unit.charging.is_some() {
             fail!(explain, "{name} has declared a charge");
         }
-        if unit.at.dist(to) > 1e-9 {
-            if let Some(c) =
+        if unit.at.dist(to) > 1e-9
+            && let Some(c) =
                 self.units.iter().position(|e| e.side != unit.side && e.present() && e.charging == Some(u as u16))
-            {
-                fail!(
-                    explain,
-                    "{name} is charged by {} and awaits the charge: it may change formation or facing where it stands, not move away",
-                    self.name(c)
-                );
-            }
+        {
+            fail!(
+                explain,
+                "{name} is charged by {} and awaits the charge: it may change formation or facing where it stands, not move away",
+                self.name(c)
+            );
         }
         let facing = norm_heading(facing);
         let distance = unit.at.dist(to);
@@ -1201,12 +1196,12 @@ impl Battle {
         let mut out: Vec<String> = Vec::new();
         let mut seen: Vec<usize> = Vec::new();
         for w in cuts.windows(2).filter(|w| w[1] > w[0]) {
-            if let (m, Some(i)) = going_where(self, from.lerp(to, (w[0] + w[1]) / 2.0)) {
-                if !seen.contains(&i) {
-                    seen.push(i);
-                    let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
-                    out.push(format!("{} {dear}", feature_words(&features[i])));
-                }
+            if let (m, Some(i)) = going_where(self, from.lerp(to, (w[0] + w[1]) / 2.0))
+                && !seen.contains(&i)
+            {
+                seen.push(i);
+                let dear = if m >= 4.0 { "at four times the cost" } else { "at double cost" };
+                out.push(format!("{} {dear}", feature_words(&features[i])));
             }
         }
         out.extend(crossed);

@@ -293,10 +293,10 @@ impl Battle {
                 Pending::None if x.change.is_some() => Intent::Manoeuvre,
                 Pending::None => {
                     let does = self.does(i);
-                    if let Some(why) = does.why(x.step_status()) {
-                        if !matches!(x.card, Order::Halt) || !matches!(does, Does::Stands) {
-                            self.tell(events, format!("{}: {why}", self.name(i)));
-                        }
+                    if let Some(why) = does.why(x.step_status())
+                        && (!matches!(x.card, Order::Halt) || !matches!(does, Does::Stands))
+                    {
+                        self.tell(events, format!("{}: {why}", self.name(i)));
                     }
                     match does {
                         Does::AsOrdered { order } => match order {
@@ -523,10 +523,10 @@ impl Battle {
         let n = self.units.len();
         let mut caught = Vec::new();
         for i in 0..n {
-            if let Intent::FallBack { cm, from } = intents[i] {
-                if self.fall_back(i, cm, from, &hold, events) {
-                    caught.push(i);
-                }
+            if let Intent::FallBack { cm, from } = intents[i]
+                && self.fall_back(i, cm, from, &hold, events)
+            {
+                caught.push(i);
             }
         }
         for i in 0..n {
@@ -542,7 +542,7 @@ impl Battle {
         let mut order: Vec<usize> = Vec::new();
         // The sides' units in turn, the first side leading in odd turns and the second in even
         // ones (no side always first to contact).
-        let lead = u8::from(self.turn % 2 == 0);
+        let lead = u8::from(self.turn.is_multiple_of(2));
         let sides: [Vec<usize>; 2] = [lead, 1 - lead].map(|s| (0..n).filter(|&i| self.units[i].side == s).collect());
         for k in 0..sides[0].len().max(sides[1].len()) {
             for s in &sides {
@@ -693,10 +693,11 @@ impl Battle {
             .map(|w| norm_heading(heading_to(self.units[i].centre(), w.centre())));
         let away = face.map_or(norm_heading(self.units[i].facing + 180.0), |f| norm_heading(f + 180.0));
         let mut turned_at = None;
-        if let Some(f) = face {
-            if angle_between(self.units[i].facing, f).abs() > 1e-9 && self.wheel(i, f, Some(from)) {
-                turned_at = Some(0.0);
-            }
+        if let Some(f) = face
+            && angle_between(self.units[i].facing, f).abs() > 1e-9
+            && self.wheel(i, f, Some(from))
+        {
+            turned_at = Some(0.0);
         }
         if let Some(ch) = self.units[i].change.take() {
             self.break_off(i, ch, "withdrawing", events);
@@ -1100,19 +1101,19 @@ impl Battle {
             };
             let Some(stop) = cannot else {
                 let mut again = Vec::new();
-                if self.close(a, d, from, c.used, hold, &mut again, events, MoveKind::FollowUp) {
-                    if let Some(n) = again.pop() {
-                        kept.push(Contact { from: c.from, facing: c.facing, start_gap: c.start_gap, ..n });
-                    }
+                if self.close(a, d, from, c.used, hold, &mut again, events, MoveKind::FollowUp)
+                    && let Some(n) = again.pop()
+                {
+                    kept.push(Contact { from: c.from, facing: c.facing, start_gap: c.start_gap, ..n });
                 }
                 continue;
             };
-            if !self.units[a].running() {
-                if let Some(reached) = self.charge_again(&c, hold, events) {
-                    kept.extend(reached);
-                    retracted.push(c.told_at);
-                    continue;
-                }
+            if !self.units[a].running()
+                && let Some(reached) = self.charge_again(&c, hold, events)
+            {
+                kept.extend(reached);
+                retracted.push(c.told_at);
+                continue;
             }
             self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
             let fact = Fact::Move {
@@ -1709,10 +1710,11 @@ impl Battle {
         // A change of formation or facing a close assault ended (those caught in their last turn
         // of it are settled after the melee).
         for (i, ch) in changes.into_iter().enumerate() {
-            if let Some(ch) = ch {
-                if self.units[i].change.is_none() && !held.iter().any(|&(h, _)| h == i) {
-                    self.break_off(i, ch, "its close assault", events);
-                }
+            if let Some(ch) = ch
+                && self.units[i].change.is_none()
+                && !held.iter().any(|&(h, _)| h == i)
+            {
+                self.break_off(i, ch, "its close assault", events);
             }
         }
     }
@@ -2086,13 +2088,13 @@ impl Battle {
                 (Some(p), _) => Some((p as u16, 1)),
                 (None, _) => None,
             };
-            if let Some((p, n)) = self.units[i].support {
-                if n >= 2 {
-                    self.units[i].support = None;
-                    let cap = self.units[usize::from(p)].step_status();
-                    let by = self.called(usize::from(p));
-                    self.raise(i, cap, &by, false, events);
-                }
+            if let Some((p, n)) = self.units[i].support
+                && n >= 2
+            {
+                self.units[i].support = None;
+                let cap = self.units[usize::from(p)].step_status();
+                let by = self.called(usize::from(p));
+                self.raise(i, cap, &by, false, events);
             }
         }
     }
@@ -2242,10 +2244,10 @@ impl Battle {
         events.push(Event::Turn { turn: self.turn });
         let present: Vec<bool> = self.units.iter().map(Unit::here).collect();
         for x in &mut self.units {
-            if let Order::Charge { target } = x.card {
-                if !present.get(usize::from(target)).copied().unwrap_or(false) {
-                    x.card = Order::Halt;
-                }
+            if let Order::Charge { target } = x.card
+                && !present.get(usize::from(target)).copied().unwrap_or(false)
+            {
+                x.card = Order::Halt;
             }
             x.card_before = x.card;
         }

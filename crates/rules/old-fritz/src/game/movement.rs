@@ -440,11 +440,13 @@ impl Battle {
             if dist_to_segment(v.at, from, to) > reach + v.radius() * 1.5 {
                 continue;
             }
-            if let Some((lo, hi)) = volley_table::convex_sweep(&start, dir, &v.corners()) {
-                if lo >= 0.0 && lo < first && !(lo <= 0.0 && hi > 0.0) {
-                    first = lo;
-                    who = Some(j);
-                }
+            if let Some((lo, hi)) = volley_table::convex_sweep(&start, dir, &v.corners())
+                && lo >= 0.0
+                && lo < first
+                && !(lo <= 0.0 && hi > 0.0)
+            {
+                first = lo;
+                who = Some(j);
             }
         }
         if first >= len {
@@ -474,10 +476,10 @@ impl Battle {
             let need = APPROACH - if Some(e.unit) == target { 0.15 } else { 0.05 };
             gap_under(&body, &e.body, need).is_some_and(|gap| gap < e.gap - 1e-9)
         };
-        if let Some(e) = enemies.iter().find(|e| Some(e.unit) == first) {
-            if enemy(e) {
-                return Some(e.unit);
-            }
+        if let Some(e) = enemies.iter().find(|e| Some(e.unit) == first)
+            && enemy(e)
+        {
+            return Some(e.unit);
         }
         if let Some(e) = enemies.iter().find(|e| Some(e.unit) != first && enemy(e)) {
             return Some(e.unit);
@@ -642,19 +644,18 @@ impl Battle {
             && !trotted
             && at.dist(dest) <= 0.3
             && budget >= cost::WHEEL_UP_TO_45
+            && let Some((j, d)) = enemy
+            && d <= 24.0
+            && matches!(order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve)
         {
-            if let Some((j, d)) = enemy {
-                if d <= 24.0 && matches!(order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve) {
-                    let want = settle(facing, heading_to(at, self.units[j].at));
-                    let c = turn_cost(facing, want);
-                    if c > 0.0 && c <= budget + 1e-9 {
-                        if self.turn_blocked(i, at, (facing, formation), (want, formation)).is_none() {
-                            path.turns.push(turn_made(facing, want, c));
-                            facing = want;
-                        } else {
-                            self.units[i].no_room = true;
-                        }
-                    }
+            let want = settle(facing, heading_to(at, self.units[j].at));
+            let c = turn_cost(facing, want);
+            if c > 0.0 && c <= budget + 1e-9 {
+                if self.turn_blocked(i, at, (facing, formation), (want, formation)).is_none() {
+                    path.turns.push(turn_made(facing, want, c));
+                    facing = want;
+                } else {
+                    self.units[i].no_room = true;
                 }
             }
         }

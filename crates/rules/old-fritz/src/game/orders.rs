@@ -37,10 +37,10 @@ impl Battle {
         if self.wings[w].general_engaged {
             return illegal!("{} is in close combat: he may not send or receive orders", info.general);
         }
-        if let Some(p) = order.place() {
-            if !(p.x.is_finite() && p.y.is_finite() && self.stat.table.contains(p)) {
-                return illegal!("the order's place [{}, {}] is off the table", p.x, p.y);
-            }
+        if let Some(p) = order.place()
+            && !(p.x.is_finite() && p.y.is_finite() && self.stat.table.contains(p))
+        {
+            return illegal!("the order's place [{}, {}] is off the table", p.x, p.y);
         }
         Ok(())
     }
