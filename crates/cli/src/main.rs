@@ -256,6 +256,11 @@ folder's battle plays on whatever becomes of the file.")]
         /// Live channels (WebSockets: open games' pages) one address may hold at once.
         #[arg(long, default_value_t = 16, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         watchers_per_address: u32,
+        /// Answer only requests for this host name (as the browser's address bar has it, without
+        /// the port); repeat for several. Without it, any: set it on a public server, so that a
+        /// page of another site cannot reach this one through a name it controls.
+        #[arg(long = "host", value_name = "NAME")]
+        hosts: Vec<String>,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -557,7 +562,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address } => {
+        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address, hosts } => {
             let library = match &scenarios {
                 Some(dir) => folder_library(dir)?,
                 None => bundled::Library::default(),
@@ -568,6 +573,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let limits = volley_server::limits::Limits {
                 creations_per_minute: f64::from(games_per_minute),
                 watchers_per_client: watchers_per_address as usize,
+                hosts,
                 ..volley_server::limits::Limits::default()
             };
             let served =
@@ -1064,7 +1070,12 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
 /// megabytes).
 const LOG_LIMIT: u64 = 1 << 30;
 
-fn replay_log(path: &std::path::Path, verbose: bool, trace: Option<&std::path::Path>, key: Option<&str>) -> Result<ExitCode> {
+fn replay_log(
+    path: &std::path::Path,
+    verbose: bool,
+    trace: Option<&std::path::Path>,
+    key: Option<&str>,
+) -> Result<ExitCode> {
     let bytes = volley_server::catalog::read_file(path, LOG_LIMIT)
         .map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = utf8(&path.display().to_string(), bytes)?;

@@ -140,7 +140,84 @@ pub fn router(server: Server, gate: Gate) -> Router {
         .route("/api/desk/{ruleset}/{what}", post(desk_work))
         .fallback(|| async { ApiError { status: 404, message: "no such page".into() } })
         .method_not_allowed_fallback(|| async { ApiError { status: 405, message: "not with that method".into() } })
+        .layer(axum::middleware::from_fn_with_state(gate.clone(), armour))
         .with_state(App { server, gate })
+}
+
+/// Whether a request carries a body (a POST without one, such as an undo, says no more than its
+/// path and its credential).
+fn has_body(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().parse::<u64>().map_or(true, |n| n > 0))
+}
+
+/// The web's usual armour, on every request and answer:
+/// - a request for a host the server is not told to answer to (`--host`) is refused;
+/// - a credential in an address (`?token=`) is refused on every endpoint: it travels in the
+///   `Authorization` header, or in a POST's JSON body;
+/// - a POST with a body must say it is JSON (`Content-Type: application/json`): a cross-origin
+///   form or plain-text POST, which a browser sends without asking, is refused;
+/// - every answer says what it is (`X-Content-Type-Options: nosniff`), may not be framed by
+///   another site, and the page runs only its own scripts (a content security policy);
+/// - every refusal is JSON (`{"error"}`), also those made before a handler runs.
+async fn armour(State(gate): State<Gate>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let refuse = |status: u16, message: &str| ApiError { status, message: message.to_string() }.into_response();
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("").to_string();
+    let hosts = &gate.limits().hosts;
+    // (The name without its port; an IPv6 address keeps its brackets.)
+    let name = match host.rfind(':') {
+        Some(i) if !host[i..].contains(']') => &host[..i],
+        _ => host.as_str(),
+    };
+    let mut answer = if !hosts.is_empty() && !hosts.iter().any(|h| h.eq_ignore_ascii_case(name)) {
+        refuse(421, "this server does not answer for that host")
+    } else if request.uri().query().is_some_and(|q| q.split('&').any(|kv| kv.split('=').next() == Some("token"))) {
+        refuse(400, "a credential travels in the Authorization header (or a POST's JSON body), never in an address")
+    } else if request.method() == axum::http::Method::POST
+        && has_body(request.headers())
+        && !request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|c| c.to_str().ok())
+            .is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("application/json"))
+    {
+        refuse(415, "a POST's body is JSON: send it with Content-Type: application/json")
+    } else {
+        next.run(request).await
+    };
+    // A refusal made before a handler ran (a bad path or query, a WebSocket asked for without
+    // its headers) is plain text: made JSON.
+    let status = answer.status();
+    let json = answer
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|c| c.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !json {
+        let bytes = to_bytes(std::mem::take(answer.body_mut()), BODY_LIMIT).await.unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes).trim().to_string();
+        let message = if text.is_empty() { status.canonical_reason().unwrap_or("refused").to_string() } else { text };
+        answer = ApiError { status: status.as_u16(), message }.into_response();
+    }
+    let h = answer.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, header::HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    // (The page's WebSocket is to its own host: 'self' covers it in today's browsers, and the
+    // host's ws: and wss: addresses are named for the others.)
+    let own: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(*c)).collect();
+    let sockets = if own.is_empty() { String::new() } else { format!(" ws://{own} wss://{own}") };
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    );
+    if let Ok(v) = header::HeaderValue::from_str(&policy) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    answer
 }
 
 const INDEX: &str = include_str!("../../../web/index.html");

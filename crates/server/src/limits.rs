@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The limits a server keeps to.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
     /// Games one client may create a minute: a burst of this many, refilled evenly.
     pub creations_per_minute: f64,
@@ -19,11 +19,20 @@ pub struct Limits {
     pub watchers_per_client: usize,
     /// WebSockets open at once on the whole server.
     pub watchers: usize,
+    /// The host names (as a request's `Host` gives them, without the port) the server answers
+    /// to; empty, any. A request for another is refused (a DNS rebinding page gets nothing).
+    pub hosts: Vec<String>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { creations_per_minute: 20.0, checks_per_minute: 20.0, watchers_per_client: 16, watchers: 2048 }
+        Limits {
+            creations_per_minute: 20.0,
+            checks_per_minute: 20.0,
+            watchers_per_client: 16,
+            watchers: 2048,
+            hosts: Vec::new(),
+        }
     }
 }
 
@@ -35,6 +44,7 @@ impl Limits {
             checks_per_minute: f64::INFINITY,
             watchers_per_client: usize::MAX,
             watchers: usize::MAX,
+            hosts: Vec::new(),
         }
     }
 }
@@ -88,6 +98,11 @@ impl Drop for Watching {
 }
 
 impl Gate {
+    /// The limits kept.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// A gate keeping to `limits`.
     pub fn new(limits: Limits) -> Self {
         Gate { limits, state: Arc::default() }
@@ -158,7 +173,13 @@ mod tests {
 
     #[test]
     fn a_client_creates_so_many_a_minute_and_watches_so_many_at_once() {
-        let limits = Limits { creations_per_minute: 3.0, checks_per_minute: 2.0, watchers_per_client: 2, watchers: 3 };
+        let limits = Limits {
+            creations_per_minute: 3.0,
+            checks_per_minute: 2.0,
+            watchers_per_client: 2,
+            watchers: 3,
+            hosts: Vec::new(),
+        };
         let gate = Gate::new(limits);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         for _ in 0..3 {

@@ -1,0 +1,128 @@
+//! The web's usual armour (issue 30, 10): security headers on every answer, JSON-only POSTs, a
+//! credential never taken from an address, an optional allowed host, and every refusal JSON.
+#![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use volley_server::limits::Limits;
+use volley_store::{SqliteStore, Store};
+
+async fn start(name: &str, limits: Limits) -> SocketAddr {
+    let db = std::env::temp_dir().join(format!("volley-armour-{name}-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let _ = volley_server::serve_with("127.0.0.1:0", store, limits, move |a| {
+            let _ = tx.send(a);
+        })
+        .await;
+    });
+    rx.await.unwrap()
+}
+
+/// One raw request: its status, its headers (lower-case names) and its body.
+async fn raw(addr: SocketAddr, request: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let headers = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, body.to_string())
+}
+
+fn get(path: &str, host: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+}
+
+fn post(path: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+#[tokio::test]
+async fn every_answer_is_armoured_and_every_refusal_is_json() {
+    let addr = start("headers", Limits::default()).await;
+    for path in ["/", "/js/game.js", "/api/scenarios", "/api/games/nope", "/no-such-page"] {
+        let (_, h, _) = raw(addr, &get(path, "localhost")).await;
+        assert_eq!(header(&h, "x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(header(&h, "x-frame-options"), Some("DENY"), "{path}");
+        let csp = header(&h, "content-security-policy").unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"), "{path}: {csp}");
+    }
+    // Refusals made before a handler runs are JSON too: a bad query, a WebSocket asked for
+    // without its headers, a path that is not an id.
+    for path in ["/api/games/x/replay?step=many", "/api/games/x/ws"] {
+        let (status, h, body) = raw(addr, &get(path, "localhost")).await;
+        assert!((400..500).contains(&status), "{path}: {status}");
+        assert!(header(&h, "content-type").unwrap_or_default().starts_with("application/json"), "{path}: {h:?}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn a_post_must_be_json_and_a_credential_is_never_taken_from_an_address() {
+    let addr = start("posts", Limits::default()).await;
+    let new_game = r#"{"scenario": "hochdorf-mill", "players": ["human", "heuristic"]}"#;
+    // A plain-text or form POST, as another site's page could send without asking: refused, no
+    // game made.
+    for ct in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+        let (status, _, body) = raw(addr, &post("/api/games", ct, new_game)).await;
+        assert_eq!(status, 415, "{ct}: {body}");
+        assert!(body.contains("application/json"), "{body}");
+    }
+    let (_, _, list) = raw(addr, &get("/api/games", "localhost")).await;
+    assert_eq!(serde_json::from_str::<Value>(&list).unwrap().as_array().map(Vec::len), Some(0), "{list}");
+    let (status, _, body) = raw(addr, &post("/api/games", "application/json", new_game)).await;
+    assert_eq!(status, 200);
+    // A POST without a body (an undo, a release) needs no type: it is the credential that counts.
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"].as_str().unwrap().to_string();
+    let undo = format!(
+        "POST /api/games/{id}/undo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    let (status, _, body) = raw(addr, &undo).await;
+    assert_eq!(status, 401, "asked for the credential, not the type: {body}");
+    // `?token=` is refused on every endpoint, not only the game's view.
+    for path in ["/api/games?token=abc", "/api/scenarios?x=1&token=abc", "/api/games/x/replay?token=abc", "/?token=abc"]
+    {
+        let (status, _, body) = raw(addr, &get(path, "localhost")).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body.contains("Authorization"), "{path}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn told_its_host_names_the_server_answers_for_them_only() {
+    let limits = Limits { hosts: vec!["volley.example".into()], ..Limits::default() };
+    let addr = start("hosts", limits).await;
+    let (status, _, _) = raw(addr, &get("/api/scenarios", "volley.example")).await;
+    assert_eq!(status, 200);
+    let (status, _, _) = raw(addr, &get("/api/scenarios", "VOLLEY.example:8080")).await;
+    assert_eq!(status, 200, "any port, any case");
+    // A name an attacker's DNS points here (rebinding): refused, as JSON.
+    let (status, _, body) = raw(addr, &get("/api/scenarios", "evil.example")).await;
+    assert_eq!(status, 421, "{body}");
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    // Without names given, any host is answered.
+    let open = start("any-host", Limits::default()).await;
+    assert_eq!(raw(open, &get("/api/scenarios", "anything.example")).await.0, 200);
+}
