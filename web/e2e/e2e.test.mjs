@@ -1886,3 +1886,26 @@ test("remote play: asked to, the page tells a player whose page is hidden that i
   assert.ok(told.some((t) => /^notification: Your move: .*attack on the ridge/i.test(t)), told.join("; "));
   assert.match(await b.title(), /your move/i);
 });
+
+test("the first page lists the newest fifty games, and older ones a page at a time", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  // Enough games for two pages.
+  await page.evaluate(async () => {
+    const total = async () => Number((await fetch("/api/games?per_page=1")).headers.get("x-total-count"));
+    while (await total() < 55) {
+      await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "hochdorf-mill", players: ["human", "heuristic"] }) });
+    }
+  });
+  await page.reload();
+  await page.waitForSelector("table.games");
+  const rows = () => page.locator("table.games tr").count();
+  assert.equal(await rows(), 51, "a heading and fifty games");
+  await page.click('button[data-older="1"]');
+  await page.waitForFunction(() => document.querySelectorAll("table.games tr").length > 51);
+  const total = await page.evaluate(async () => Number((await fetch("/api/games?per_page=1")).headers.get("x-total-count")));
+  assert.equal(await rows(), 1 + Math.min(total, 100));
+  assert.deepEqual(errors, []);
+});

@@ -7,14 +7,19 @@ import { el, api, post, held, keep, roleKey, words, rulesetNames } from "./util.
 
 // The rule sets' names, by id, from the server's catalog (set as the page is shown).
 let RULESETS = {};
+// Games a page of the list of games.
+const PAGE = 50;
 import { drawMap } from "./map.js";
 
 /** Show the first page in `main`. */
 export async function showHome(main) {
   main.replaceChildren(el("p", { class: "quiet" }, "Loading…"));
-  let scenarios, games, calculators;
+  let scenarios, games, lobby, calculators;
   try {
-    [scenarios, games, calculators, RULESETS] = await Promise.all([api("/api/scenarios"), api("/api/games"), api("/api/desk"), rulesetNames()]);
+    // (The games a page at a time, the newest first; the lobby from its own list, of the games
+    // with a seat open to anyone.)
+    [scenarios, games, lobby, calculators, RULESETS] = await Promise.all([api("/api/scenarios"), api(`/api/games?per_page=${PAGE}`),
+      api("/api/games?open=true&per_page=100"), api("/api/desk"), rulesetNames()]);
   } catch (e) {
     main.replaceChildren(el("p", { class: "error" }, `The server did not answer: ${e.message}`),
       el("button", { onclick: () => showHome(main) }, "Try again"));
@@ -44,7 +49,7 @@ export async function showHome(main) {
     return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   };
   const sorted = [...games].sort((x, y) => (y.created || 0) - (x.created || 0));
-  const rows = sorted.map((g) => {
+  const row = (g) => {
     const mine = Object.keys(held(g.id).roles);
     const s = titles.get(g.scenario_name);
     const sides = s && s.sides && s.sides.length === 2 ? s.sides : null;
@@ -56,9 +61,23 @@ export async function showHome(main) {
       el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
       el("td", { class: "mine" }, yours),
       el("td", {}, el("a", { href: `#/game/${g.id}` }, mine.length ? "play" : "watch"), " · ", el("a", { href: `#/replay/${g.id}` }, "replay")));
-  });
+  };
+  const rows = sorted.map(row);
+  // Older games, a page at a time.
+  let shownPages = 1;
+  const older = el("button", { class: "plain", "data-older": "1", onclick: async () => {
+    older.disabled = true;
+    try {
+      const more = await api(`/api/games?per_page=${PAGE}&page=${shownPages + 1}`);
+      shownPages += 1;
+      table.append(...more.map(row));
+      older.disabled = false;
+      if (more.length < PAGE) older.remove();
+    } catch (e) { older.textContent = `older games: ${e.message}`; }
+  } }, "older games");
+  const table = el("table", { class: "games" }, el("tr", {}, el("th", {}, "begun"), el("th", {}, "battle"), el("th", {}, "players"), el("th", {}, "where it stands"), el("th", {}, ""), el("th", {}, "")), rows);
   // The lobby: seats of games open to anyone, not yet taken.
-  const openSeats = sorted.filter((g) => (g.open_seats || []).length && !Object.keys(held(g.id).roles).length).flatMap((g) => {
+  const openSeats = [...lobby].sort((x, y) => (y.created || 0) - (x.created || 0)).filter((g) => (g.open_seats || []).length && !Object.keys(held(g.id).roles).length).flatMap((g) => {
     const sc = titles.get(g.scenario_name);
     return g.open_seats.map((seat) => el("li", {}, el("b", {}, sc ? sc.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): `,
       `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${g.players[1 - seat.side] === "human" ? "a person" : `the computer (${g.players[1 - seat.side]})`} `,
@@ -79,8 +98,8 @@ export async function showHome(main) {
     el("p", {}, "Describe a combat, get the exact odds of every outcome, or resolve it with the dice or cards rolled on the table: ",
       desks.flatMap((d, i) => (i ? [" · ", d] : [d]))),
     el("h2", {}, "Games"),
-    rows.length ? el("table", { class: "games" }, el("tr", {}, el("th", {}, "begun"), el("th", {}, "battle"), el("th", {}, "players"), el("th", {}, "where it stands"), el("th", {}, ""), el("th", {}, "")), rows)
-      : el("p", { class: "quiet" }, "No games yet."));
+    rows.length ? table : el("p", { class: "quiet" }, "No games yet."),
+    rows.length >= PAGE ? older : null);
   // The tables' pictures, as they come.
   for (const s of scenarios) {
     api(`/api/scenarios/${encodeURIComponent(s.name)}/view`).then((v) => {

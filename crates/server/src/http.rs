@@ -6,7 +6,7 @@
 //! | `GET /api/scenarios` | the scenarios offered: the bundled ones and the server's folder's (name, rule set, title, description, the sides' names, the file) |
 //! | `GET /api/scenarios/{name}/view` | an offered scenario's table before the battle, as a spectator sees it |
 //! | `POST /api/scenarios/check` | `{"text", "name"?}`: a scenario's TOML checked → its card and table, or its problems with line and column |
-//! | `GET /api/games` | the stored games, but the private ones |
+//! | `GET /api/games` | the stored games, but the private ones, newest first, a page at a time (`?page=`, `?per_page=`, `?open=true`; the total in `X-Total-Count`) |
 //! | `POST /api/games` | a new game: `{"scenario", "scenario_text"?, "players": [..2], "seed"?, "creator"?, "private"?, "hold_results"?}` → its id, the creator's credentials and an invitation for every other role |
 //! | `POST /api/games/{id}/release` | the umpire releases the turn's results he holds |
 //! | `POST /api/games/{id}/claim` | `{"invitation"}` → that role's credential, once |
@@ -304,8 +304,44 @@ fn page(kind: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
 }
 
-async fn list_games(State(s): State<Server>) -> Response {
-    blocking(move || s.list()).await
+/// Games a page of `GET /api/games` lists unless told otherwise, and at most.
+pub const PER_PAGE: (usize, usize) = (50, 200);
+
+/// `GET /api/games?page=N&per_page=K&open=true`: the public games, newest first, a page at a
+/// time (page 1, 50 a page, unless told); `open=true` lists only those with a seat open to
+/// anyone. The total (of those the pages choose from) is in `X-Total-Count`.
+async fn list_games(State(s): State<Server>, Query(q): Query<std::collections::HashMap<String, String>>) -> Response {
+    let number = |key: &str, default: usize, most: usize| -> Result<usize, ApiError> {
+        match q.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=most).contains(n))
+                .ok_or_else(|| ApiError::bad(format!("{key}: a whole number from 1 to {most}, not {v:?}"))),
+        }
+    };
+    let page = match (number("page", 1, usize::MAX / 2), number("per_page", PER_PAGE.0, PER_PAGE.1)) {
+        (Ok(page), Ok(per_page)) => {
+            crate::server::Page { page, per_page, open: q.get("open").is_some_and(|v| v == "true" || v == "1") }
+        }
+        (Err(e), _) | (_, Err(e)) => return e.into_response(),
+    };
+    let (per_page, number_of) = (page.per_page, page.page);
+    match tokio::task::spawn_blocking(move || s.list_page(&page)).await {
+        Ok(Ok((v, total))) => {
+            let mut answer = ok(v);
+            let h = answer.headers_mut();
+            for (name, value) in [("x-total-count", total), ("x-page", number_of), ("x-per-page", per_page)] {
+                if let Ok(v) = header::HeaderValue::from_str(&value.to_string()) {
+                    h.insert(name, v);
+                }
+            }
+            answer
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError { status: 500, message: format!("the request failed: {e}") }.into_response(),
+    }
 }
 
 async fn create_game(

@@ -1304,9 +1304,28 @@ impl Server {
     /// with the action), or, for a game not yet begun or whose actions were kept without it,
     /// from the game itself.
     pub fn list(&self) -> Result<Value, ApiError> {
-        let games = self.store.games().map_err(ApiError::store)?;
+        Ok(self.list_page(&Page { page: 1, per_page: usize::MAX, open: false })?.0)
+    }
+
+    /// One page of the public games, newest first ([`Page`]), and how many there are in all (of
+    /// those the page chooses from). Only the page's games are looked at.
+    ///
+    /// # Errors
+    /// The store failing.
+    pub fn list_page(&self, page: &Page) -> Result<(Value, usize), ApiError> {
+        let mut games: Vec<_> = self
+            .store
+            .games()
+            .map_err(ApiError::store)?
+            .into_iter()
+            .filter(|g| !g.private && (!page.open || !g.open_seats.is_empty()))
+            .collect();
+        games.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| b.id.cmp(&a.id)));
+        let total = games.len();
+        let skip = page.page.saturating_sub(1).saturating_mul(page.per_page);
+        let games: Vec<_> = games.into_iter().skip(skip).take(page.per_page).collect();
         let mut out = Vec::with_capacity(games.len());
-        for summary in games.into_iter().filter(|g| !g.private) {
+        for summary in games {
             let mut v = serde_json::to_value(&summary).map_err(ApiError::internal)?;
             // Whether results are held is shown as `held` (which everyone may know).
             if let Some(o) = v.as_object_mut() {
@@ -1335,8 +1354,19 @@ impl Server {
             }
             out.push(v);
         }
-        Ok(Value::Array(out))
+        Ok((Value::Array(out), total))
     }
+}
+
+/// Which page of the public games to list (`GET /api/games?page=&per_page=&open=`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// The page, from 1.
+    pub page: usize,
+    /// Games a page.
+    pub per_page: usize,
+    /// Only games with a seat open to anyone.
+    pub open: bool,
 }
 
 fn computer_to_act(g: &Game) -> bool {

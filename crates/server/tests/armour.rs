@@ -1,5 +1,6 @@
-//! The web's usual armour (issue 30, 10): security headers on every answer, JSON-only POSTs, a
-//! credential never taken from an address, an optional allowed host, and every refusal JSON.
+//! A server on the internet (issue 30): the web's usual armour (security headers on every
+//! answer, JSON-only POSTs, a credential never taken from an address, an optional allowed host,
+//! every refusal JSON), and the public list a page at a time.
 #![allow(clippy::unwrap_used)] // tests may panic on what they did not expect
 
 use std::net::SocketAddr;
@@ -125,4 +126,51 @@ async fn told_its_host_names_the_server_answers_for_them_only() {
     // Without names given, any host is answered.
     let open = start("any-host", Limits::default()).await;
     assert_eq!(raw(open, &get("/api/scenarios", "anything.example")).await.0, 200);
+}
+
+#[tokio::test]
+async fn the_public_list_comes_a_page_at_a_time_newest_first_with_a_total() {
+    let addr = start("pages", Limits { creations_per_minute: 1000.0, ..Limits::default() }).await;
+    let mut made = Vec::new();
+    for i in 0..7 {
+        let body = if i == 3 {
+            r#"{"scenario": "hochdorf-mill", "players": ["human", "human"], "open": true}"#
+        } else {
+            r#"{"scenario": "hochdorf-mill", "players": ["human", "heuristic"]}"#
+        };
+        let (status, _, b) = raw(addr, &post("/api/games", "application/json", body)).await;
+        assert_eq!(status, 200, "{b}");
+        made.push(serde_json::from_str::<Value>(&b).unwrap()["id"].as_str().unwrap().to_string());
+    }
+    let list = |v: &str| serde_json::from_str::<Value>(v).unwrap().as_array().unwrap().clone();
+    let mut seen = Vec::new();
+    for page in 1..=4 {
+        let (status, h, body) = raw(addr, &get(&format!("/api/games?per_page=2&page={page}"), "localhost")).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(header(&h, "x-total-count"), Some("7"));
+        let games = list(&body);
+        assert_eq!(games.len(), if page < 4 { 2 } else { 1 }, "page {page}");
+        seen.extend(games.into_iter().map(|g| (g["created"].as_u64().unwrap(), g["id"].as_str().unwrap().to_string())));
+    }
+    // Every game once, the newest first.
+    let mut ids: Vec<&String> = seen.iter().map(|(_, id)| id).collect();
+    ids.sort();
+    let mut all: Vec<&String> = made.iter().collect();
+    all.sort();
+    assert_eq!(ids, all);
+    assert!(seen.windows(2).all(|w| w[0].0 >= w[1].0), "{seen:?}");
+    // Past the end: an empty page, the total still said.
+    let (_, h, body) = raw(addr, &get("/api/games?per_page=2&page=9", "localhost")).await;
+    assert_eq!((list(&body).len(), header(&h, "x-total-count")), (0, Some("7")));
+    // Without asking: the first 50. Only those with an open seat: the one.
+    let (_, _, body) = raw(addr, &get("/api/games", "localhost")).await;
+    assert_eq!(list(&body).len(), 7);
+    let (_, h, body) = raw(addr, &get("/api/games?open=true", "localhost")).await;
+    assert_eq!((list(&body).len(), header(&h, "x-total-count")), (1, Some("1")));
+    assert_eq!(list(&body)[0]["id"].as_str(), Some(made[3].as_str()));
+    // A page asked for badly is refused, with words.
+    for q in ["per_page=0", "per_page=5000", "page=0", "page=two"] {
+        let (status, _, body) = raw(addr, &get(&format!("/api/games?{q}"), "localhost")).await;
+        assert_eq!(status, 400, "{q}: {body}");
+    }
 }
