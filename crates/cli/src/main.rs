@@ -183,8 +183,9 @@ volley sweep mittelhof --set turn_limit=20,30,40 --out sweep")]
     /// that was chosen, not drawn, is found out), the numbering of the actions, the end line's
     /// counts and final state hash, and the server's signature if the log has one.
     #[command(
-        after_help = "Exit status: 0 when everything holds; 1 when it does not (a draw the seed does not give, an action missing, an end that miscounts, another final state, a broken signature); 2 when the log cannot be read or is of a rule set this build does not play.
-A log exported by a server (GET /api/games/ID/log) is signed: give the server's key (GET /api/key) with --key to insist on it."
+        after_help = "Exit status: 0 when everything holds; 1 when it does not (a draw the seed does not give, an action missing, an end that miscounts, another final state, a broken signature, a signature by a key not trusted); 2 when the log cannot be read or is of a rule set this build does not play.
+A log exported by a server (GET /api/games/ID/log) is signed. Anyone can sign a log with a key of his own, so a signature says something only if its key is one you trust: give the server's key (GET /api/key) with --trust (or keep such keys in a file, one a line, and give the file). A log signed by a key not trusted fails unless --accept-unknown-key.
+Examples:\n  volley replay game.jsonl --trust a21d96bd…acd\n  volley replay game.jsonl --trust ~/.volley-trusted-keys"
     )]
     Replay {
         /// A log written by `volley play --log`, or exported by a server.
@@ -197,10 +198,15 @@ A log exported by a server (GET /api/games/ID/log) is signed: give the server's 
         /// to check the table's geometry, plot a battle's movements or compare two battles.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
-        /// The key the log must be signed with (hex, as `GET /api/key` gives it): an unsigned
-        /// log, or one signed by another key, fails.
-        #[arg(long, value_name = "HEX")]
-        key: Option<String>,
+        /// A key the log must be signed with (hex, as `GET /api/key` gives it), or a file of
+        /// such keys (one a line; `#` begins a comment); repeat for several. An unsigned log, or
+        /// one signed by a key not given, fails.
+        #[arg(long = "trust", visible_alias = "key", value_name = "HEX|FILE")]
+        trust: Vec<String>,
+        /// Replay a log signed by a key not trusted all the same (the signature is still
+        /// checked; its key is said, and that it is not trusted).
+        #[arg(long)]
+        accept_unknown_key: bool,
     },
     /// Resolve one combat described in a JSON file, with the seeded generator or the dice or
     /// cards rolled on a real table, and explain the result.
@@ -376,7 +382,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { log, verbose, trace, key } => replay_log(&log, verbose, trace.as_deref(), key.as_deref()),
+        Command::Replay { log, verbose, trace, trust, accept_unknown_key } => {
+            let trusted = trusted_keys(&trust)?;
+            replay_log(&log, verbose, trace.as_deref(), &Trust { keys: trusted, accept_unknown: accept_unknown_key })
+        }
         Command::Sweep { scenario, set, runs, agents, seed, jobs, out } => {
             let src = read_scenario(&scenario)?;
             let (path, values) =
@@ -1066,6 +1075,43 @@ fn write_summary(out: &mut impl Write, rep: &Report) -> Result<()> {
     Ok(())
 }
 
+/// The keys whose signatures a replay trusts, and whether one signed by another is replayed all
+/// the same.
+struct Trust {
+    /// Public keys, hex in lower case; none given, none trusted.
+    keys: Vec<String>,
+    /// Replay a log signed by a key not trusted (saying so).
+    accept_unknown: bool,
+}
+
+/// The keys `--trust` gives: each a key (64 hex digits) or a file of keys, one a line.
+fn trusted_keys(given: &[String]) -> Result<Vec<String>> {
+    let is_key = |t: &str| t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit());
+    let mut keys = Vec::new();
+    for g in given {
+        let g = g.trim();
+        if is_key(g) {
+            keys.push(g.to_ascii_lowercase());
+            continue;
+        }
+        let path = std::path::Path::new(g);
+        let bytes = volley_server::catalog::read_file(path, 1 << 20)
+            .map_err(|e| input!("--trust {g}: neither a key (64 hex digits) nor a file of keys: {e}"))?;
+        let text = utf8(g, bytes)?;
+        for (i, line) in text.lines().enumerate() {
+            let key = line.split('#').next().unwrap_or("").trim();
+            if key.is_empty() {
+                continue;
+            }
+            if !is_key(key) {
+                input_bail!("{g}:{}:1: not a key (64 hex digits): {key:?}", i + 1);
+            }
+            keys.push(key.to_ascii_lowercase());
+        }
+    }
+    Ok(keys)
+}
+
 /// The most a battle's log may hold: 1 GiB (Lobositz, the largest bundled battle, logs a few
 /// megabytes).
 const LOG_LIMIT: u64 = 1 << 30;
@@ -1074,13 +1120,13 @@ fn replay_log(
     path: &std::path::Path,
     verbose: bool,
     trace: Option<&std::path::Path>,
-    key: Option<&str>,
+    trust: &Trust,
 ) -> Result<ExitCode> {
     let bytes = volley_server::catalog::read_file(path, LOG_LIMIT)
         .map_err(|e| input!("cannot read {}: {e}", path.display()))?;
     let text = utf8(&path.display().to_string(), bytes)?;
     let header = read_header(&text).map_err(|e| input!("{}: {e}", path.display()))?;
-    volley_server::with_ruleset!(header.ruleset.as_str(), B, _C, _S, _F => replay_as::<B>(path, &text, verbose, trace, key),
+    volley_server::with_ruleset!(header.ruleset.as_str(), B, _C, _S, _F => replay_as::<B>(path, &text, verbose, trace, trust),
         else input_bail!("{}: the log is of rule set {:?}; this build replays {RULESETS:?}", path.display(), header.ruleset))
 }
 
@@ -1176,7 +1222,7 @@ fn replay_as<B: Playable>(
     text: &str,
     verbose: bool,
     trace: Option<&std::path::Path>,
-    key: Option<&str>,
+    trust: &Trust,
 ) -> Result<ExitCode>
 where
     B::Event: std::fmt::Display,
@@ -1192,23 +1238,38 @@ where
     };
     // The signature first: it covers every line, the seed and the draws included.
     let mut out = std::io::stdout().lock();
-    match (&log.signature, key) {
-        (Some((sig, signed)), wanted) => {
+    match &log.signature {
+        Some((sig, signed)) => {
             if let Err(e) = volley_server::signing::verify(sig, signed) {
                 eprintln!("{}: {e}", path.display());
                 return Ok(ExitCode::from(1));
             }
-            if wanted.is_some_and(|k| !k.trim().eq_ignore_ascii_case(&sig.key)) {
-                eprintln!("{}: signed by key {}, not the key given", path.display(), sig.key);
-                return Ok(ExitCode::from(1));
+            let fp = volley_server::signing::fingerprint(&sig.key).unwrap_or_default();
+            let key = sig.key.to_ascii_lowercase();
+            if trust.keys.contains(&key) {
+                writeln!(out, "signed by key {key} (fingerprint {fp}), a key you trust: the signature holds")?;
+            } else {
+                let why = if trust.keys.is_empty() {
+                    "an unknown key (none is trusted: give the server's key, GET /api/key, with --trust)"
+                } else {
+                    "a key not among those you trust"
+                };
+                let said = format!(
+                    "signed by {why}: {key} (fingerprint {fp}). Anyone can sign a log with a key of his own: \
+                     the signature holds, but says nothing of who kept the game"
+                );
+                if !trust.accept_unknown {
+                    eprintln!("{}: {said}; --accept-unknown-key replays it all the same", path.display());
+                    return Ok(ExitCode::from(1));
+                }
+                writeln!(out, "{said}")?;
             }
-            writeln!(out, "signed by key {}: the signature holds", sig.key)?;
         }
-        (None, Some(_)) => {
-            eprintln!("{}: the log is not signed, and --key asks for a signature", path.display());
+        None if !trust.keys.is_empty() => {
+            eprintln!("{}: the log is not signed, and --trust asks for a signature", path.display());
             return Ok(ExitCode::from(1));
         }
-        (None, None) => {}
+        None => {}
     }
     let src = Source::new(log.header.scenario_path.clone(), log.header.scenario.clone());
     if src.hash() != log.header.scenario_hash {
@@ -1260,6 +1321,14 @@ where
     writeln!(out, "state_hash {hash}")?;
     let draws: usize = log.entries.iter().map(|e| e.draws.len()).sum();
     writeln!(out, "every one of the {draws} draws is what seed {} gives", log.header.seed)?;
+    // (With so few draws, another seed could give the same: a changed seed cannot be found out.)
+    if draws <= 1 && log.signature.is_none() {
+        writeln!(
+            out,
+            "(with {} the seed cannot be checked: another seed could give the same, so a log changed to another seed reads as true; only a trusted signature shows it was not)",
+            if draws == 0 { "no draw".to_string() } else { "one draw".to_string() }
+        )?;
+    }
     if log.header.seed_chosen {
         writeln!(out, "(a seed chosen by a person, not drawn in secret: whoever chose it could foresee the dice)")?;
     }

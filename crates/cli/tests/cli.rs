@@ -173,6 +173,14 @@ fn a_logged_battle_replays_to_the_same_state() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("the log's end says turn 9"), "{}", stderr(&o));
     assert!(stdout(&replayed).contains("draws is what seed 3 gives"), "{}", stdout(&replayed));
+    // With one draw or none, a changed seed cannot be found out: the replay says so.
+    let draws = log.matches("\"purpose\":").count();
+    assert_eq!(
+        stdout(&replayed).contains("the seed cannot be checked"),
+        draws <= 1,
+        "{draws} draws: {}",
+        stdout(&replayed)
+    );
 
     // A signed log: the signature must hold, and be the key asked for.
     let key = volley_server::signing::Key::from_hex(&"2a".repeat(32)).unwrap();
@@ -181,9 +189,36 @@ fn a_logged_battle_replays_to_the_same_state() {
     let o = d.run(&["replay", "signed.jsonl", "--key", &key.public_hex()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("the signature holds"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("a key you trust"), "{}", stdout(&o));
     let o = d.run(&["replay", "signed.jsonl", "--key", &"00".repeat(32)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not the key given"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not among those you trust"), "{}", stderr(&o));
+    // Without a key to trust, a signature says nothing of who kept the game: refused, with the
+    // key and its fingerprint, unless asked to replay it all the same.
+    let fp = volley_server::signing::fingerprint(&key.public_hex()).unwrap();
+    let o = d.run(&["replay", "signed.jsonl"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("unknown key") && stderr(&o).contains(&fp), "{}", stderr(&o));
+    let o = d.run(&["replay", "signed.jsonl", "--accept-unknown-key"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("unknown key") && stdout(&o).contains(&fp), "{}", stdout(&o));
+    // A practice game's log made to read as a fair one and signed again by someone's own key.
+    let forger = volley_server::signing::Key::from_hex(&"5c".repeat(32)).unwrap();
+    let flipped = log.replacen("\"seed_chosen\":true", "\"seed_chosen\":false", 1);
+    let forged = flipped.clone() + &volley_core::log::Log::<serde_json::Value>::signature_line(&forger.sign(&flipped));
+    d.write("forged.jsonl", &forged);
+    let o = d.run(&["replay", "forged.jsonl", "--trust", &key.public_hex()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("not among those you trust"), "{}", stderr(&o));
+    assert_eq!(d.run(&["replay", "forged.jsonl"]).status.code(), Some(1));
+    // The keys one trusts may be kept in a file, one a line.
+    d.write("trusted-keys", &format!("# the club's server\n{}\n\n{}  # another\n", "00".repeat(32), key.public_hex()));
+    let o = d.run(&["replay", "signed.jsonl", "--trust", "trusted-keys"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    d.write("bad-keys", "not a key\n");
+    let o = d.run(&["replay", "signed.jsonl", "--trust", "bad-keys"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad-keys:1:1"), "{}", stderr(&o));
     d.write("resigned.jsonl", &signed.replacen("\"agents\":[", "\"agents\":[\"mcts\",", 1));
     let o = d.run(&["replay", "resigned.jsonl"]);
     assert_eq!(o.status.code(), Some(1));

@@ -434,7 +434,11 @@ async fn export(State(s): State<Server>, Path(id): Path<String>) -> Response {
 }
 
 async fn public_key(State(s): State<Server>) -> Response {
-    blocking(move || Ok(json!({"ed25519": s.key()?.public_hex()}))).await
+    blocking(move || {
+        let key = s.key()?.public_hex();
+        Ok(json!({"fingerprint": crate::signing::fingerprint(&key), "ed25519": key}))
+    })
+    .await
 }
 
 async fn release(State(s): State<Server>, Path(id): Path<String>, headers: HeaderMap) -> Response {

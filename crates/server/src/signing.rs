@@ -58,6 +58,15 @@ impl Key {
     }
 }
 
+/// A public key's fingerprint, to say and compare by eye: the first 8 bytes of the SHA-256 of
+/// its 32 bytes, in groups of two (`3f9a:07c1:…`); a key that is not hex of 32 bytes has none.
+pub fn fingerprint(public_hex: &str) -> Option<String> {
+    use sha2::Digest;
+    let bytes = unhex::<32>(public_hex.trim(), "a public key").ok()?;
+    let digest = sha2::Sha256::digest(bytes);
+    Some(digest[..8].chunks(2).map(hex).collect::<Vec<_>>().join(":"))
+}
+
 /// Whether `sig` is a signature of `text` by the key it names.
 pub fn verify(sig: &Signature, text: &str) -> Result<(), SignError> {
     let key = VerifyingKey::from_bytes(&unhex::<32>(&sig.key, "the signature's key")?)
@@ -70,6 +79,17 @@ pub fn verify(sig: &Signature, text: &str) -> Result<(), SignError> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_fingerprint_is_short_and_of_its_key_only() {
+        let a = Key::from_hex(&"07".repeat(32)).unwrap().public_hex();
+        let b = Key::from_hex(&"08".repeat(32)).unwrap().public_hex();
+        let fa = fingerprint(&a).unwrap();
+        assert_eq!(fa.len(), 19, "{fa}");
+        assert_eq!(fingerprint(&a.to_uppercase()), Some(fa.clone()));
+        assert_ne!(fingerprint(&b), Some(fa));
+        assert_eq!(fingerprint("not a key"), None);
+    }
 
     #[test]
     fn a_signature_holds_for_its_text_only() {

@@ -174,3 +174,13 @@ async fn the_public_list_comes_a_page_at_a_time_newest_first_with_a_total() {
         assert_eq!(status, 400, "{q}: {body}");
     }
 }
+
+#[tokio::test]
+async fn the_servers_key_comes_with_its_fingerprint() {
+    let addr = start("key", Limits::default()).await;
+    let (status, _, body) = raw(addr, &get("/api/key", "localhost")).await;
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let key = v["ed25519"].as_str().unwrap();
+    assert_eq!(v["fingerprint"].as_str(), volley_server::signing::fingerprint(key).as_deref());
+}
