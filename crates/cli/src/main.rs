@@ -267,6 +267,11 @@ folder's battle plays on whatever becomes of the file.")]
         /// page of another site cannot reach this one through a name it controls.
         #[arg(long = "host", value_name = "NAME")]
         hosts: Vec<String>,
+        /// A proxy in front of the server (its address, as the server sees it connect) whose
+        /// X-Forwarded-For is taken for the client's address: the per-address limits then count
+        /// each client, not the proxy. Repeat for several. Never name one that does not set it.
+        #[arg(long = "trusted-proxy", value_name = "IP")]
+        trusted_proxies: Vec<std::net::IpAddr>,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -571,7 +576,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address, hosts } => {
+        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address, hosts, trusted_proxies } => {
             let library = match &scenarios {
                 Some(dir) => folder_library(dir)?,
                 None => bundled::Library::default(),
@@ -583,6 +588,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 creations_per_minute: f64::from(games_per_minute),
                 watchers_per_client: watchers_per_address as usize,
                 hosts,
+                trusted_proxies,
                 ..volley_server::limits::Limits::default()
             };
             let served =

@@ -262,10 +262,11 @@ static CHECKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// `{"ok": false, "diagnostics": [{"file", "line", "col", "message"}]}`.
 async fn check_scenario(
     State(gate): State<Gate>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Err(why) = gate.check(client.ip()) {
+    if let Err(why) = gate.check(client_of(&gate, peer, &headers)) {
         return ApiError { status: 429, message: why }.into_response();
     }
     let v = match body_json(body).await {
@@ -347,12 +348,11 @@ async fn list_games(State(s): State<Server>, Query(q): Query<std::collections::H
 async fn create_game(
     State(s): State<Server>,
     State(gate): State<Gate>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Err(why) = gate.create(client.ip()) {
-        return ApiError { status: 429, message: why }.into_response();
-    }
+    // (A request that does not read as a new game spends nothing of the client's allowance.)
     let v = match body_json(body).await {
         Ok(v) => v,
         Err(e) => return e.into_response(),
@@ -361,7 +361,28 @@ async fn create_game(
         Ok(r) => r,
         Err(e) => return ApiError::bad(format!("a new game: {e}")).into_response(),
     };
+    if let Err(why) = gate.create(client_of(&gate, peer, &headers)) {
+        return ApiError { status: 429, message: why }.into_response();
+    }
     blocking(move || s.create(&req)).await
+}
+
+/// Who a request is from, as the limits count clients: the connecting address, or, when that is
+/// a proxy the server is told to trust (`--trusted-proxy`), the address the proxy says it came
+/// from (the last in `X-Forwarded-For`, which that proxy added; one it does not say, its own).
+fn client_of(gate: &Gate, peer: SocketAddr, headers: &HeaderMap) -> std::net::IpAddr {
+    let ip = peer.ip();
+    if !gate.limits().trusted_proxies.contains(&ip) {
+        return ip;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|a| a.trim().parse::<std::net::IpAddr>().ok())
+        .next_back()
+        .unwrap_or(ip)
 }
 
 /// The credential in the `Authorization: Bearer` header, if any.
@@ -563,11 +584,13 @@ async fn replay(
 async fn watch(
     State(s): State<Server>,
     State(gate): State<Gate>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let counted = match gate.watch(client.ip()) {
+    let client = client_of(&gate, peer, &headers);
+    let counted = match gate.watch(client) {
         Ok(c) => c,
         Err(why) => return ApiError { status: 429, message: why }.into_response(),
     };

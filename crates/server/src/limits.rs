@@ -22,6 +22,9 @@ pub struct Limits {
     /// The host names (as a request's `Host` gives them, without the port) the server answers
     /// to; empty, any. A request for another is refused (a DNS rebinding page gets nothing).
     pub hosts: Vec<String>,
+    /// Proxies whose word is taken for a client's address (`X-Forwarded-For`): a server behind
+    /// one counts each client by its own address, not all as the proxy.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Limits {
@@ -32,6 +35,7 @@ impl Default for Limits {
             watchers_per_client: 16,
             watchers: 2048,
             hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -45,6 +49,7 @@ impl Limits {
             watchers_per_client: usize::MAX,
             watchers: usize::MAX,
             hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -179,6 +184,7 @@ mod tests {
             watchers_per_client: 2,
             watchers: 3,
             hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
         };
         let gate = Gate::new(limits);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());

@@ -184,3 +184,39 @@ async fn the_servers_key_comes_with_its_fingerprint() {
     let key = v["ed25519"].as_str().unwrap();
     assert_eq!(v["fingerprint"].as_str(), volley_server::signing::fingerprint(key).as_deref());
 }
+
+fn create_from(forwarded: Option<&str>, body: &str) -> String {
+    let xff = forwarded.map_or(String::new(), |f| format!("X-Forwarded-For: {f}\r\n"));
+    format!(
+        "POST /api/games HTTP/1.1\r\nHost: localhost\r\n{xff}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_client_is_counted_by_its_own_address_and_a_malformed_request_costs_nothing() {
+    let good = r#"{"scenario": "hochdorf-mill", "players": ["human", "heuristic"]}"#;
+    // Two games a minute for each client; the proxy is this machine.
+    let limits =
+        Limits { creations_per_minute: 2.0, trusted_proxies: vec!["127.0.0.1".parse().unwrap()], ..Limits::default() };
+    let addr = start("proxy", limits).await;
+    // Malformed requests spend nothing.
+    for bad in ["{", r#"{"scenario": 5}"#, "[]"] {
+        let (status, _, _) = raw(addr, &create_from(Some("203.0.113.7"), bad)).await;
+        assert_eq!(status, 400, "{bad}");
+    }
+    for _ in 0..2 {
+        assert_eq!(raw(addr, &create_from(Some("203.0.113.7"), good)).await.0, 200);
+    }
+    assert_eq!(raw(addr, &create_from(Some("203.0.113.7"), good)).await.0, 429, "that client's two are spent");
+    // Another client behind the same proxy has its own; the address the proxy added (the last)
+    // is the one counted, not one the client wrote before it.
+    assert_eq!(raw(addr, &create_from(Some("203.0.113.7, 198.51.100.2"), good)).await.0, 200);
+    assert_eq!(raw(addr, &create_from(Some("198.51.100.9"), good)).await.0, 200);
+    // Not trusted, the proxy's word is not taken: every request is the proxy's own.
+    let plain = start("no-proxy", Limits { creations_per_minute: 2.0, ..Limits::default() }).await;
+    for (i, who) in ["203.0.113.1", "203.0.113.2", "203.0.113.3"].iter().enumerate() {
+        let want = if i < 2 { 200 } else { 429 };
+        assert_eq!(raw(plain, &create_from(Some(who), good)).await.0, want, "{who}");
+    }
+}
