@@ -789,7 +789,8 @@ fn serve_says_plainly_why_it_cannot_start() {
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(
-        e.contains("cannot open the game store no/such/dir/games.db") && e.contains("unable to open database file"),
+        e.contains("cannot open the game store no/such/dir/games.db")
+            && e.contains("unable to open the file: No such file"),
         "{e}"
     );
 }

@@ -34,6 +34,9 @@ pub enum StoreError {
     /// Another server has the file.
     #[error("{0}")]
     Locked(String),
+    /// The file could not be opened or locked.
+    #[error("{0}")]
+    Io(String),
     /// The store's lock was poisoned by a panic elsewhere.
     #[error("the game store is unusable after an earlier failure")]
     Poisoned,
@@ -231,8 +234,8 @@ pub trait Store: Send + Sync {
 /// Games in an SQLite file.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
-    /// The lock on `<file>.lock` that makes this the file's only server, if taken.
-    _lock: Option<Mutex<Connection>>,
+    /// The lock on the database file that makes this its only server, if taken.
+    _lock: Option<std::fs::File>,
 }
 
 impl SqliteStore {
@@ -243,44 +246,33 @@ impl SqliteStore {
 
     /// Open the store at `path` as its only server: a second server on the same file is refused
     /// (two servers would each keep games in memory and write actions the other never sees).
-    /// The lock is SQLite's, on a file of its own, `<path>.lock`: held until the store is dropped
-    /// or the process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
+    /// The lock is on the database file itself (the system's `flock`, apart from SQLite's own
+    /// locks), so that no other path to it — a hard link, a symbolic link, `./` — and no file
+    /// deleted beside it lets a second server in. It is held until the store is dropped or the
+    /// process ends, however it ends. Readers ([`SqliteStore::open`]) are not stopped.
     pub fn open_exclusive(path: &Path) -> Result<Self, StoreError> {
-        // The same file by another path (a link, `./`) must find the same lock.
-        let full = match (path.parent(), path.file_name()) {
-            (Some(dir), Some(file)) => {
-                let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-                std::fs::canonicalize(dir).map(|d| d.join(file)).unwrap_or_else(|_| path.to_path_buf())
+        // (Made if missing: an empty file is an empty SQLite database.)
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| StoreError::Io(format!("unable to open the file: {e}")))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked(format!(
+                    "another server is using {} (by this path or another): stop it first",
+                    path.display()
+                )));
             }
-            _ => path.to_path_buf(),
-        };
-        let full = std::fs::canonicalize(&full).unwrap_or(full);
-        let mut name = full.as_os_str().to_owned();
-        name.push(".lock");
-        let lock_path = std::path::PathBuf::from(name);
-        let taken = || {
-            StoreError::Locked(format!(
-                "another server is using {} (it holds {}): stop it first",
-                path.display(),
-                lock_path.display()
-            ))
-        };
-        // SQLite's own lock on a little file of its own: an exclusive transaction held open.
-        let lock = Connection::open(&lock_path)?;
-        // Refused at once, not after waiting for the other server.
-        lock.busy_timeout(std::time::Duration::ZERO)?;
-        // Busy or locked: another server has it; anything else is the database's own failure.
-        let held = |e: rusqlite::Error| match e.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => taken(),
-            _ => StoreError::Db(e),
-        };
-        lock.pragma_update(None, "locking_mode", "EXCLUSIVE").map_err(held)?;
-        lock.execute_batch(
-            "CREATE TABLE IF NOT EXISTS held (server INTEGER); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1);",
-        )
-        .map_err(held)?;
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(StoreError::Io(format!("unable to lock the file: {e}")));
+            }
+        }
         let mut store = Self::open(path)?;
-        store._lock = Some(Mutex::new(lock));
+        store._lock = Some(file);
         Ok(store)
     }
 
@@ -583,6 +575,21 @@ mod tests {
         assert!(SqliteStore::open(&path).is_ok(), "a reader is not stopped");
         drop(first);
         assert!(SqliteStore::open_exclusive(&path).is_ok(), "free again once the first is gone");
+        // Nor by another path to the same file: a hard link, a symbolic link.
+        let first = SqliteStore::open_exclusive(&path).unwrap();
+        let hard = dir.join("hard-link.db");
+        std::fs::hard_link(&path, &hard).unwrap();
+        let second = SqliteStore::open_exclusive(&hard).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(second.contains("another server is using"), "a hard link: {second}");
+        #[cfg(unix)]
+        {
+            let soft = dir.join("soft-link.db");
+            std::os::unix::fs::symlink(&path, &soft).unwrap();
+            let second = SqliteStore::open_exclusive(&soft).err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(second.contains("another server is using"), "a symbolic link: {second}");
+        }
+        drop(first);
+        assert!(SqliteStore::open_exclusive(&hard).is_ok(), "free again by any path");
         // Releases are kept, once each, per game.
         let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.released("g1").unwrap(), Vec::<u64>::new());
