@@ -1909,3 +1909,22 @@ test("the first page lists the newest fifty games, and older ones a page at a ti
   assert.equal(await rows(), 1 + Math.min(total, 100));
   assert.deepEqual(errors, []);
 });
+
+test("an umpire asked for makes its maker the umpire, and a side's player who keeps the umpire's invitation is named to every player", async () => {
+  const a = await (await openContext()).newPage();
+  await a.goto(base);
+  const card = a.locator(".card", { has: a.locator('button[data-scenario="attack-on-the-ridge"]') });
+  await card.locator('select[data-side="1"]').selectOption("human");
+  await card.locator("details.options summary").click();
+  await card.locator('input[data-umpire="attack-on-the-ridge"]').check();
+  await card.locator('button[data-scenario="attack-on-the-ridge"]').click();
+  await a.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await a.waitForFunction(() => document.body.innerText.includes("You are the umpire"));
+  // Made as the Prussians' player, with an umpire: both players read who holds his invitation.
+  const g = await a.evaluate(async () => (await (await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "attack-on-the-ridge", players: ["human", "human"], umpire: true, creator: { side: 0 } }) })).json()));
+  const invite = g.invitations.find((i) => i.role && i.role.side === 1).code;
+  const b = await (await openContext()).newPage();
+  await b.goto(`${base}#/join/${g.id}/${invite}`);
+  await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
+  assert.match(await b.locator(".umpire-seat").innerText(), /The umpire's invitation was handed to the Prussians' player, who made the game: if you do not know who claimed it, ask/);
+});

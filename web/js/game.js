@@ -467,7 +467,10 @@ export function showGame(main, id) {
       el("div", { class: "quiet seed" }, seed),
       g.umpire !== "none" ? el("div", { class: "quiet umpire-seat" }, g.umpire === "seated"
         ? "An umpire is seated: he sees everything, both sides' orders included."
-        : "An umpire is invited but not yet seated.") : null].filter(Boolean));
+        : "An umpire is invited but not yet seated.",
+      // (Who was handed the umpire's invitation, where a side's player made the game: he could
+      // have claimed it himself.)
+      typeof g.umpire_invited_by === "number" ? el("span", { class: "umpire-by" }, ` The umpire's invitation was handed to the ${v.sides[g.umpire_invited_by]}' player, who made the game${g.seat === g.umpire_invited_by ? "" : ": if you do not know who claimed it, ask"}.`) : null) : null].filter(Boolean));
 
     // Where the battle stands: the turn, the objectives and their holders, and what the rule set
     // says of each side (break points, exhaustion, turns left).

@@ -174,7 +174,7 @@ function card(s, own = null, startHere = false) {
     el("div", { class: "field" }, el("span", {}, "You are: "), me),
     el("details", { class: "options" }, el("summary", {}, "More options"),
       el("label", {}, hidden, " private (not listed; watched only with its link)"),
-      el("label", {}, withUmpire, " with an umpire (by invitation; he sees everything, and every player is told he is there)"),
+      el("label", {}, withUmpire, " with an umpire (you are the umpire and invite both sides, unless you choose to be a side above; he sees everything, and every player is told he is there and who was handed his invitation)"),
       el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)"),
       el("label", {}, openToAll, " open to anyone (the other seats are listed on the first page: the first to click takes one)")),
     el("div", {}, start), err);

@@ -519,8 +519,11 @@ impl Server {
             return Err(ApiError::bad(format!("player {p:?}: expected one of {PLAYERS:?}")));
         }
         let human = |s: usize| req.players.get(s).is_some_and(|p| p == "human");
+        // Unless told otherwise, the creator of a game with an umpire is the umpire, who invites
+        // both sides: a side's player holding the umpire's invitation could claim it himself.
         let creator = match req.creator {
             Some(c) => c,
+            None if req.umpire || req.hold_results => Creator::Umpire,
             None => (0..2).find(|&s| human(s)).map_or(Creator::Spectator, |s| Creator::Side(s as u8)),
         };
         match creator {
@@ -599,6 +602,10 @@ impl Server {
             to_act: None,
             open: req.open && !req.private,
             salt: Some(secret(16)?),
+            umpire_invited_by: match creator {
+                Creator::Side(s) if has_umpire => Some(s),
+                _ => None,
+            },
         };
         // Where it stands before its first action, for lists that must not rebuild it.
         let record = GameRecord {
@@ -813,6 +820,9 @@ impl Server {
                 (Some(_), false) => "invited",
                 (Some(_), true) => "seated",
             },
+            // The side whose player made the game holding the umpire's invitation (he could
+            // have claimed it himself), told to everyone.
+            "umpire_invited_by": g.record.umpire_invited_by,
             "actor": actor,
             "phase": live.phase(),
             "outcome": live.outcome(),

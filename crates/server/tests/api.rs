@@ -455,10 +455,25 @@ async fn seats_go_by_invitation_once_and_only_the_umpire_acts_as_umpire() {
     let (_, plain) = http(s.addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(plain["invitations"].as_array().unwrap().len(), 1, "the other side's only: {plain}");
     assert_eq!(look(s.addr, plain["id"].as_str().unwrap(), None).await["umpire"], "none");
+    // Asked for an umpire without saying who he is, the creator is the umpire, and both sides
+    // go by invitation: nobody who plays holds the umpire's invitation.
     let body = json!({"scenario": "attack-on-the-ridge", "players": ["human", "human"], "umpire": true}).to_string();
     let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(status, 200, "{g}");
+    assert_eq!(
+        g["credentials"].as_array().map(|c| c.iter().map(|c| c["role"].clone()).collect::<Vec<_>>()),
+        Some(vec![json!("umpire")]),
+        "{g}"
+    );
+    assert_eq!(g["invitations"].as_array().map(Vec::len), Some(2), "{g}");
+    assert_eq!(look(s.addr, g["id"].as_str().unwrap(), None).await["umpire_invited_by"], Value::Null);
+    // A side's player who makes a game with an umpire holds the umpire's invitation: every
+    // player is told so.
+    let body = json!({"scenario": "attack-on-the-ridge", "players": ["human", "human"], "umpire": true, "creator": {"side": 0}}).to_string();
+    let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
+    assert_eq!(status, 200, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(look(s.addr, &id, None).await["umpire_invited_by"], json!(0));
     // The creator holds his own seat and nothing else: the other seat and the umpire go by
     // invitation, and no seat's token appears anywhere in the answer but his own.
     let creds = g["credentials"].as_array().unwrap();
@@ -791,7 +806,7 @@ async fn a_players_refusal_is_in_words_and_the_umpire_reads_the_reason() {
     // out reads no rule and no number; the umpire (Game Control) reads the rule.
     let db = temp_db("refusals");
     let s = start(&db).await;
-    let body = json!({"scenario": "the-farm", "players": ["human", "human"], "umpire": true, "seed": 5}).to_string();
+    let body = json!({"scenario": "the-farm", "players": ["human", "human"], "umpire": true, "creator": {"side": 0}, "seed": 5}).to_string();
     let (status, g) = http(s.addr, "POST", "/api/games", Some(&body)).await;
     assert_eq!(status, 200, "{g}");
     let id = g["id"].as_str().unwrap().to_string();

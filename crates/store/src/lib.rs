@@ -114,6 +114,10 @@ pub struct GameRecord {
     /// for anyone to take with one click.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// The side whose player made the game and was handed the umpire's invitation (he could
+    /// claim it himself): every player is told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umpire_invited_by: Option<u8>,
 }
 
 /// One action taken, as stored: JSON the rule set reads back.
@@ -486,6 +490,7 @@ mod tests {
             to_act: None,
             open: false,
             salt: None,
+            umpire_invited_by: None,
         }
     }
 
