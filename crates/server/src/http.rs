@@ -72,9 +72,16 @@ async fn blocking<F: FnOnce() -> Result<Value, ApiError> + Send + 'static>(f: F)
     }
 }
 
+/// How long a request's body may take to arrive, whole.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 async fn body_json(body: Body) -> Result<Value, ApiError> {
-    let bytes = to_bytes(body, BODY_LIMIT)
+    let bytes = tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, BODY_LIMIT))
         .await
+        .map_err(|_| ApiError {
+            status: 408,
+            message: format!("the request body took over {BODY_TIMEOUT:?} to arrive"),
+        })?
         .map_err(|_| ApiError { status: 413, message: format!("the request body is over {BODY_LIMIT} bytes") })?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("the request body is not JSON: {e}")))
 }

@@ -86,11 +86,79 @@ pub async fn serve_offering(
     let server = Server::new(store).offering(library);
     server.resume_all();
     ready(local);
+    let (head_timeout, most) = (limits.head_timeout, limits.connections);
+    let most =
+        most.unwrap_or_else(|| usize::try_from(open_files().saturating_sub(FILES_KEPT).max(16)).unwrap_or(usize::MAX));
     let app = router(server, limits::Gate::new(limits));
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-    Ok(())
+    serve_connections(listener, app, head_timeout, most).await
+}
+
+/// Files kept for the store, its journal and the rest beside the connections.
+const FILES_KEPT: u64 = 64;
+
+/// The open-file limit, raised to its hard limit where the system allows (a server's connections
+/// are files: 1,024, a common soft limit, is soon spent).
+fn open_files() -> u64 {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let now = getrlimit(Resource::Nofile);
+        if let Some(hard) = now.maximum
+            && now.current.is_none_or(|c| c < hard)
+        {
+            let _ = setrlimit(Resource::Nofile, Rlimit { current: Some(hard), maximum: Some(hard) });
+        }
+        getrlimit(Resource::Nofile).current.unwrap_or(1 << 20)
+    }
+    #[cfg(not(unix))]
+    {
+        8192
+    }
+}
+
+/// Serve `app` on `listener` until Ctrl-C: each connection with `head_timeout` for a request's
+/// head (and for an idle kept-alive connection: a client that opens connections and sends
+/// nothing holds no file for long), and at most `most` at once (so that the open files are never
+/// spent): past that a new connection is closed at once, and the server goes on answering.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    head_timeout: std::time::Duration,
+    most: usize,
+) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(most.min(tokio::sync::Semaphore::MAX_PERMITS)));
+    let mut stop = std::pin::pin!(async {
+        let _ = tokio::signal::ctrl_c().await;
+    });
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut stop => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of files or a connection gone before it was taken: wait a moment, go on.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request: axum::http::Request<hyper::body::Incoming>| {
+                let mut request = request.map(axum::body::Body::new);
+                request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                app.clone().oneshot(request)
+            });
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(TokioTimer::new()).header_read_timeout(head_timeout).keep_alive(true);
+            let _ = builder.serve_connection(TokioIo::new(stream), service).with_upgrades().await;
+            drop(slot);
+        });
+    }
 }

@@ -25,6 +25,12 @@ pub struct Limits {
     /// Proxies whose word is taken for a client's address (`X-Forwarded-For`): a server behind
     /// one counts each client by its own address, not all as the proxy.
     pub trusted_proxies: Vec<IpAddr>,
+    /// How long a client may take to send a request's head, and how long an idle kept-alive
+    /// connection stays open.
+    pub head_timeout: std::time::Duration,
+    /// Connections served at once, past which a new one is closed at once; `None`, as many as
+    /// the open-file limit (raised to its hard limit at start) allows, less a few for the store.
+    pub connections: Option<usize>,
 }
 
 impl Default for Limits {
@@ -36,6 +42,8 @@ impl Default for Limits {
             watchers: 2048,
             hosts: Vec::new(),
             trusted_proxies: Vec::new(),
+            head_timeout: std::time::Duration::from_secs(15),
+            connections: None,
         }
     }
 }
@@ -50,6 +58,8 @@ impl Limits {
             watchers: usize::MAX,
             hosts: Vec::new(),
             trusted_proxies: Vec::new(),
+            head_timeout: std::time::Duration::from_secs(15),
+            connections: None,
         }
     }
 }
@@ -185,6 +195,8 @@ mod tests {
             watchers: 3,
             hosts: Vec::new(),
             trusted_proxies: Vec::new(),
+            head_timeout: std::time::Duration::from_secs(15),
+            connections: None,
         };
         let gate = Gate::new(limits);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());

@@ -220,3 +220,43 @@ async fn behind_a_trusted_proxy_each_client_is_counted_by_its_own_address_and_a_
         assert_eq!(raw(plain, &create_from(Some(who), good)).await.0, want, "{who}");
     }
 }
+
+/// Whether the server has closed `s` (a read gives nothing, or fails) within `within`.
+async fn closed_within(s: &mut TcpStream, within: std::time::Duration) -> bool {
+    let mut buf = [0u8; 64];
+    matches!(tokio::time::timeout(within, s.read(&mut buf)).await, Ok(Ok(0) | Err(_)))
+}
+
+#[tokio::test]
+async fn idle_connections_are_closed_and_lock_nobody_out() {
+    let head = std::time::Duration::from_millis(600);
+    let addr = start("idle", Limits { head_timeout: head, connections: Some(40), ..Limits::default() }).await;
+    // Thirty connections that send nothing, and one that sends half a request's head.
+    let mut idle = Vec::new();
+    for _ in 0..30 {
+        idle.push(TcpStream::connect(addr).await.unwrap());
+    }
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /api/scenarios HTTP/1.1\r\nHost: loc").await.unwrap();
+    // Meanwhile another client is answered at once.
+    let (status, _, _) = raw(addr, &get("/api/scenarios", "localhost")).await;
+    assert_eq!(status, 200);
+    // Past the head's time, every one of them is closed by the server.
+    for s in idle.iter_mut().chain(std::iter::once(&mut slow)) {
+        assert!(closed_within(s, head * 4).await, "an idle connection stays open");
+    }
+    // Past the cap, a new connection is closed at once, and the server answers again once the
+    // idle ones are gone.
+    let mut full = Vec::new();
+    for _ in 0..40 {
+        full.push(TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut over = TcpStream::connect(addr).await.unwrap();
+    assert!(closed_within(&mut over, head / 2).await, "the connection past the cap is closed at once");
+    for s in &mut full {
+        assert!(closed_within(s, head * 4).await);
+    }
+    let (status, _, _) = raw(addr, &get("/api/scenarios", "localhost")).await;
+    assert_eq!(status, 200, "answering again");
+}
