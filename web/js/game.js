@@ -219,6 +219,22 @@ export function showGame(main, id) {
         el("button", { class: "plain", "data-confirm": "no", onclick: () => confirmBox.replaceChildren() }, "not that"));
     };
     const unitNames = new Set(v.pieces.map((p) => p.unit).filter(Boolean));
+    // Where `text` names unit `name` itself, not as a part of a longer unit's name ("Kreytzen" in
+    // "IR Kreytzen", "IR 1" in "IR 12 Botta"): the places it does, from the first.
+    const namedAt = (text, name) => {
+      const at = [];
+      for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+        const inLonger = [...unitNames].some((u) => {
+          if (u.length <= name.length) return false;
+          for (let j = u.indexOf(name); j >= 0; j = u.indexOf(name, j + 1)) if (text.substr(i - j, u.length) === u) return true;
+          return false;
+        });
+        if (!inLonger) at.push(i);
+      }
+      return at;
+    };
+    const names = (text, name) => namedAt(text, name).length > 0;
+    const namesFirst = (text, name) => namedAt(text, name)[0] === 0;
     if (selected && !unitNames.has(selected)) selected = null;
     // A unit's choices: those naming it, or its command (an Old Fritz wing, whose orders it obeys).
     // A command (an Old Fritz wing) is its side's: the two sides' wings may share a name ("the
@@ -228,7 +244,7 @@ export function showGame(main, id) {
     const selectedSide = selectedPiece?.side;
     const sameCommand = (q) => selectedGroup && q.group === selectedGroup && q.side === selectedSide;
     const actsForIt = !g.actor || g.actor.side === undefined || g.actor.side === selectedSide;
-    const list = g.candidates.filter((c) => !selected || c.text.includes(selected) || (selectedGroup && actsForIt && c.text.includes(`the ${selectedGroup}`)));
+    const list = g.candidates.filter((c) => !selected || names(c.text, selected) || (selectedGroup && actsForIt && c.text.includes(`the ${selectedGroup}`)));
     // A plain move changes nothing but the unit's place: its formation (as the piece's label
     // names it) and its facing stay. Only a plain move is made by a drop; a choice that also
     // changes formation or facing is taken by a click on its words or its dot (issue 29, 1).
@@ -247,7 +263,7 @@ export function showGame(main, id) {
       if (a && typeof a === "object") walk(a);
       return plainMove;
     };
-    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c), plain: c.text.startsWith(selected) && isPlain(c.action) })) : [];
+    const targets = selected ? list.map((c) => ({ action: c.action, points: c.points, text: c.text, take: take(c), plain: namesFirst(c.text, selected) && isPlain(c.action) })) : [];
     // A unit picked is drawn from the game as last fetched (never an older one).
     const pick = (u, e) => {
       if (selected === u) return;
@@ -271,7 +287,7 @@ export function showGame(main, id) {
     const signature = (a) => JSON.stringify(withLastPoint(a, [0, 0]));
     // (Several signatures differ only by the place: the most common kind, by the unit's own
     // moves first, then by the others, such as an Old Fritz wing's orders.)
-    const ownMove = (c) => c.text.startsWith(selected);
+    const ownMove = (c) => namesFirst(c.text, selected);
     const plain = (() => {
       const ownPlain = movable.filter((c) => ownMove(c) && isPlain(c.action));
       const pool = ownPlain.length ? ownPlain : movable.some(ownMove) ? movable.filter(ownMove) : movable;

@@ -250,8 +250,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const unitCount = new Set(view.pieces.map((p) => p.unit).filter(Boolean)).size;
   // Pieces on one place (a General with a unit in its area) are drawn so that each shows and
   // each can be clicked: the General small in a corner, the others a little apart.
+  // (A commander's flag on a measured table stands where he is, under the units.)
   const stacks = new Map();
   for (const p of view.pieces) {
+    if (p.footprint.shape === "circle" && armOf(p) === "general") continue;
     const c = centre(p.footprint);
     const key = `${Math.round(c[0] * 200 / size)},${Math.round(c[1] * 200 / size)}`;
     if (!stacks.has(key)) stacks.set(key, []);
@@ -544,6 +546,8 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   // ----- moving the selected unit anywhere: drag it, or click a place -----
   // A press on a unit: the selected one begins a drag; another is selected.
   function pressUnit(unit, e) {
+    // With the ruler out, a unit is a place to measure from or to (where it was pressed).
+    if (ruler.on) { measureAt(tableAt(e)); return; }
     if (deploy && deploy.units.has(unit)) {
       placing = { unit, x: e.clientX, y: e.clientY, from: tableAt(e), base: deploy.offsets.get(unit) || [0, 0] };
       return;

@@ -94,7 +94,9 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
     for s in 0..2u8 {
         if !hidden(s) {
             let at = b.commanders[usize::from(s)];
-            pieces.push(ViewPiece {
+            // (First, so that he is drawn under the units: one standing on a unit leaves the
+            // unit to be picked where it stands, himself by his flag.)
+            pieces.insert(usize::from(s).min(pieces.len()), ViewPiece {
                 side: Some(s),
                 unit: Some(st.commanders[usize::from(s)].clone()),
                 label: "commander".into(),

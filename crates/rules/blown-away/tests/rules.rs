@@ -514,6 +514,43 @@ rect = [30, 20, 50, 24]"#;
     }
 }
 
+/// A gun's line of sight is not clear through a formed body of its own side, even where it would
+/// pass between two of its men (interpretation 32):
+///
+/// ```text
+///      y=30   H H H H      the Hussars (target)
+///      y=20   D   D        two Dragoons in ranks, 2" apart: the line x=40 passes between them
+///      y=10     G          the gun, facing north
+/// ```
+#[test]
+fn a_gun_does_not_fire_between_the_men_of_a_formed_unit() {
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "Gun", arm = "artillery", at = [40, 10] }, { name = "Dragoons", arm = "cavalry", at = [40, 20] }"#,
+            r#"{ name = "Hussars", arm = "cavalry", at = [40, 30], facing = 180 }"#,
+            "",
+        ),
+        0,
+    );
+    b.phase = Phase::Artillery;
+    b.mover = 0;
+    // The Dragoons' men stand either side of the line, neither within a figure's radius of it.
+    let alive: Vec<usize> = (0..b.units[1].men.len()).filter(|&i| b.units[1].men[i].alive()).collect();
+    for (k, &i) in alive.iter().enumerate() {
+        b.units[1].men[i].at = Point::new(if k % 2 == 0 { 39.0 } else { 41.0 }, 20.0 + (k / 2) as f64);
+    }
+    let e = refused(&mut b, Action::Fire { gun: 0, target: 2 });
+    assert!(e.contains("line of sight"), "{e}");
+    // The Dragoons gone from the line (moved well aside): the gun fires.
+    for &i in &alive {
+        b.units[1].men[i].at = b.units[1].men[i].at + Point::new(15.0, 0.0);
+    }
+    let mut out = Vec::new();
+    volley_core::GameState::candidate_actions(&b, &mut out);
+    assert!(out.contains(&Action::Fire { gun: 0, target: 2 }), "{out:?}");
+}
+
 #[test]
 fn rallying_case_one_needs_no_facing_enemy_within_6_inches() {
     let mut b = start(

@@ -95,6 +95,17 @@ impl Battle {
             if u.men.iter().filter(|m| m.alive()).any(|m| dist_to_segment(m.at, a, b) < FIGURE_RADIUS) {
                 return false;
             }
+            // Nor through a formed body between its men (the gap between two files of a column
+            // is no clear line: interpretation 32).
+            let body = hull(u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).collect());
+            let through = match body.len() {
+                0 | 1 => false,
+                2 => volley_table::segments_intersect(a, b, body[0], body[1]),
+                _ => volley_table::segment_meets_polygon(a, b, &body),
+            };
+            if through {
+                return false;
+            }
         }
         true
     }
@@ -116,4 +127,32 @@ impl Battle {
             })
         })
     }
+}
+
+/// The convex hull of `points`, counter-clockwise (fewer than three points as they are).
+fn hull(mut points: Vec<Point>) -> Vec<Point> {
+    points.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    points.dedup_by(|p, q| p.dist(*q) < 1e-9);
+    if points.len() < 3 {
+        return points;
+    }
+    let cross = |o: Point, a: Point, b: Point| (a - o).cross(b - o);
+    let mut lower: Vec<Point> = Vec::new();
+    for &p in &points {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<Point> = Vec::new();
+    for &p in points.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
 }
