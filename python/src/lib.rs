@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Value, json};
-use volley_chance::{Chance, Draw, Recorder, Scripted, Seeded};
+use volley_chance::{Chance, Draw, Recorder, Seeded};
 use volley_core::{Actor, Viewer};
 use volley_scenario::Source;
 use volley_server::catalog;
@@ -158,9 +158,14 @@ impl Game {
 
     /// The game as JSON text: the scenario, the seed, and every action with its draws.
     fn to_json(&self) -> PyResult<String> {
-        to_text(
-            &json!({"format": "volley-game/1", "path": self.path, "scenario": self.text, "seed": self.seed, "actions": self.taken}),
-        )
+        to_text(&json!({
+            "format": "volley-game/1",
+            "path": self.path,
+            "scenario": self.text,
+            "seed": self.seed,
+            "actions": self.taken,
+            "state_hash": format!("{:016x}", self.live.state_hash()),
+        }))
     }
 
     /// A game from `to_json`'s text: the scenario replayed, every action with its own draws.
@@ -178,8 +183,29 @@ impl Game {
         let taken: Vec<Taken> = serde_json::from_value(field("actions")?.clone()).map_err(err)?;
         let mut game = Game::open(Source::new(path, scenario), seed)?;
         for (i, t) in taken.into_iter().enumerate() {
-            let mut script = Scripted::new(t.draws.iter().map(|d| d.value));
-            game.take(t.by, &t.action, &mut script).map_err(|e| err(format!("action {}: {}", i + 1, e.value(py))))?;
+            // Each action's dice are the seed's for that action (as `apply` drew them): a saved
+            // game whose seed or draws were changed does not replay.
+            let mut dice = Seeded::new(Seeded::derive(seed, i as u64));
+            game.take(t.by, &t.action, &mut dice).map_err(|e| err(format!("action {}: {}", i + 1, e.value(py))))?;
+            let drawn: Vec<u32> =
+                game.taken.last().map(|x| x.draws.iter().map(|d| d.value).collect()).unwrap_or_default();
+            let saved: Vec<u32> = t.draws.iter().map(|d| d.value).collect();
+            if drawn != saved {
+                return Err(err(format!(
+                    "action {}: its draws {saved:?} are not what the seed {seed} gives ({drawn:?}): the saved game was changed",
+                    i + 1
+                )));
+            }
+        }
+        // The state it was saved in, where it says (games saved before it said replay as they are).
+        if let Some(h) = v.get("state_hash") {
+            let want = h.as_str().ok_or_else(|| err("state_hash: text"))?;
+            let got = format!("{:016x}", game.live.state_hash());
+            if !want.eq_ignore_ascii_case(&got) {
+                return Err(err(format!(
+                    "the saved game replays to state {got}, not the {want} it was saved in: it was changed"
+                )));
+            }
         }
         Ok(game)
     }

@@ -153,3 +153,34 @@ def test_the_core_package_needs_no_extra():
             "print(sorted(m for m in ('ray', 'pettingzoo', 'gymnasium', 'pandas', 'polars') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_choice_is_taken_as_legal_actions_gives_it():
+    game = volley.load("hochdorf-mill", seed=3)
+    choice = game.legal_actions()[0]
+    before = game.actions
+    game.apply(choice)  # the whole {"action", "text"}, as a newcomer would
+    assert game.actions == before + 1
+    other = volley.load("hochdorf-mill", seed=3)
+    other.apply(choice["action"])
+    assert other.state_hash == game.state_hash
+
+
+def test_a_saved_game_changed_by_its_seed_draws_or_state_is_refused():
+    game = play(volley.load("the-village", seed=5), 40)
+    saved = json.loads(game.to_json())
+    assert any(a["draws"] for a in saved["actions"]), "the village's battle throws dice"
+    changed_seed = dict(saved, seed=saved["seed"] + 1)
+    with pytest.raises(ValueError, match="not what the seed"):
+        volley.Game.from_json(json.dumps(changed_seed))
+    changed_hash = dict(saved, state_hash="0123456789abcdef")
+    with pytest.raises(ValueError, match="not the 0123456789abcdef it was saved in"):
+        volley.Game.from_json(json.dumps(changed_hash))
+    # Saved before the hash was kept: still restored.
+    old = {k: v for k, v in saved.items() if k != "state_hash"}
+    assert volley.Game.from_json(json.dumps(old)).state_hash == game.state_hash
+
+
+def test_summary_of_something_that_is_not_a_table_is_a_type_error_with_words():
+    with pytest.raises(TypeError, match="a pyarrow.Table from volley.simulate or volley.sweep, not int"):
+        volley.summary_of(5)

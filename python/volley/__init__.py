@@ -69,11 +69,14 @@ class Game:
         return json.loads(self._g.legal_actions())
 
     def apply(self, action: Any, by: Any = None) -> list[str]:
-        """Take ``action`` (as ``legal_actions`` gives it) as ``by`` — 0 or 1 for a side,
+        """Take ``action`` (one of ``legal_actions()``, or its ``"action"``) as ``by`` — 0 or 1 for a side,
         ``"umpire"``, or None for the one to act — drawing the game's dice. Returns the account's
         new lines that ``by`` may read (a side never reads the enemy's secrets or the umpire's
         notes); ``account(viewer)`` gives them for another reader."""
         actor = self.actor if by is None else _actor(by)
+        # A choice as ``legal_actions`` gives it ({"action", "text"}) is taken as its action.
+        if isinstance(action, dict) and "action" in action and set(action) <= {"action", "text", "points"}:
+            action = action["action"]
         self._last = self._g.apply(json.dumps(action), json.dumps(actor))
         return self.account(_reader(actor))
 
@@ -408,7 +411,10 @@ def summary_of(table: "pyarrow.Table") -> Any:
     """The summary a table carries in its metadata: for ``simulate``'s, a dict as ``volley
     simulate``'s summary.json; for ``sweep``'s, a list of ``{"value", "summary"}`` as ``volley
     sweep``'s sweep.json."""
-    metadata = table.schema.metadata or {}
+    schema = getattr(table, "schema", None)
+    if schema is None or not hasattr(schema, "metadata"):
+        raise TypeError(f"summary_of: a pyarrow.Table from volley.simulate or volley.sweep, not {type(table).__name__}")
+    metadata = schema.metadata or {}
     for key in (b"volley.summary", b"volley.sweep"):
         if key in metadata:
             return json.loads(metadata[key])
