@@ -1142,6 +1142,10 @@ test("En Avant's Game Control amends from the game page: the unit picked on the 
     const s = document.querySelector('.umpireform select[aria-label="unit"]');
     return s && s.options[s.selectedIndex].text === name;
   }, unit);
+  // The form starts from the unit as it stands: its present status, not the list's first.
+  const status = await piece.evaluate((p) => /\(([^()]*)\)[^()]*$/.exec(p.querySelector("title").textContent.split(" — ")[0])?.[1] || "");
+  const shown = await u.locator('.umpireform select[name="status"]').inputValue();
+  assert.equal(shown.replaceAll("_", " "), status.toLowerCase(), `the form shows ${shown} for a unit ${status}`);
   await u.selectOption('.umpireform select[name="status"]', "wavering");
   await u.check('.umpireform input[name="disordered"]');
   await u.fill('.umpireform input[name="reason"]', "a volley in the flank");

@@ -98,6 +98,15 @@ export function showGame(main, id) {
   // The umpire's form as he left it (kept across drawings and after an act): its values, with
   // the place and facing he gave by dragging the unit on the map.
   const umpireDraft = { value: undefined, unit: null, at: null, facing: null };
+  // The umpire's form about unit `i` starts from the unit as it stands (its present status, say,
+  // where the rules give it), keeping the reason he has typed and the kind he has chosen.
+  const startFrom = (g, i) => {
+    const now = g.umpire_values && g.umpire_values[i];
+    if (!now || typeof now !== "object") return;
+    const before = umpireDraft.value && typeof umpireDraft.value === "object" ? umpireDraft.value : null;
+    if (before && before.kind && now.kind && before.kind !== now.kind) return;
+    umpireDraft.value = { ...now, ...(before && typeof before.reason === "string" ? { reason: before.reason } : {}) };
+  };
   // `news`: asked for by the live channel — the same game again is not redrawn (a redraw would
   // cut the slide short); asked for by a person (a hand-over, a look as), it always is.
   async function refresh(news = false) {
@@ -273,6 +282,7 @@ export function showGame(main, id) {
         umpireDraft.unit = g.umpire_units.indexOf(u);
         umpireDraft.at = null;
         umpireDraft.facing = null;
+        startFrom(g, umpireDraft.unit);
       }
       proposal = null;
       placeChoices = null;
@@ -779,6 +789,7 @@ export function showGame(main, id) {
             umpireDraft.unit = Number(sel.value);
             umpireDraft.at = null;
             umpireDraft.facing = null;
+            startFrom(g, umpireDraft.unit);
             selected = g.umpire_units[umpireDraft.unit];
             if (last) render(last.g, last.key);
           });

@@ -211,6 +211,13 @@ pub trait GameState: Clone + Send + 'static {
         None
     }
 
+    /// For each of [`GameState::umpire_units`], an umpire's action about it as it stands now (its
+    /// present status, say), for his form to start from, so that an amendment changes only what
+    /// he changes. The default: none (the form starts from the schema's first values).
+    fn umpire_values(&self) -> Option<Vec<serde_json::Value>> {
+        None
+    }
+
     /// What chance this battle draws on, in a word for players ("dice", "cards"), or none if it
     /// draws nothing (a diceless rule set, a variant without chance). The default: dice.
     fn chance_words(&self) -> Option<&'static str> {

@@ -71,6 +71,8 @@ pub trait Live: Send + Sync {
     fn umpire_units(&self) -> Option<Vec<String>>;
     /// The umpire's actions as a JSON Schema, if the rules give him any (for his form).
     fn umpire_schema(&self) -> Option<Value>;
+    /// For each unit the umpire's actions name, his action about it as it stands now.
+    fn umpire_values(&self) -> Option<Vec<Value>>;
     /// What chance the battle draws on, in a word ("dice", "cards"), if any.
     fn chance_words(&self) -> Option<&'static str>;
     /// The rule set's variant, if it has variants.
@@ -194,6 +196,10 @@ where
 
     fn umpire_schema(&self) -> Option<Value> {
         self.0.umpire_schema()
+    }
+
+    fn umpire_values(&self) -> Option<Vec<Value>> {
+        self.0.umpire_values()
     }
 
     fn chance_words(&self) -> Option<&'static str> {

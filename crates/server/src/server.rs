@@ -832,6 +832,7 @@ impl Server {
             "candidates": candidates,
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
             "umpire_schema": if role == Viewer::Umpire { g.live.umpire_schema() } else { None },
+            "umpire_values": if role == Viewer::Umpire { g.live.umpire_values() } else { None },
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "since": since(&g, role, looking, viewer),
             "undo": may_undo(&g, role),

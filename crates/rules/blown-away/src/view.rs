@@ -96,29 +96,32 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             let at = b.commanders[usize::from(s)];
             // (First, so that he is drawn under the units: one standing on a unit leaves the
             // unit to be picked where it stands, himself by his flag.)
-            pieces.insert(usize::from(s).min(pieces.len()), ViewPiece {
-                side: Some(s),
-                unit: Some(st.commanders[usize::from(s)].clone()),
-                label: "commander".into(),
-                footprint: Footprint::Circle { at: at.into(), r: crate::game::FIGURE_RADIUS },
-                facing: None,
-                status: if b.commander_moved && b.acting_side() == Some(s) {
-                    "has ridden this turn".into()
-                } else {
-                    "commander".into()
+            pieces.insert(
+                usize::from(s).min(pieces.len()),
+                ViewPiece {
+                    side: Some(s),
+                    unit: Some(st.commanders[usize::from(s)].clone()),
+                    label: "commander".into(),
+                    footprint: Footprint::Circle { at: at.into(), r: crate::game::FIGURE_RADIUS },
+                    facing: None,
+                    status: if b.commander_moved && b.acting_side() == Some(s) {
+                        "has ridden this turn".into()
+                    } else {
+                        "commander".into()
+                    },
+                    counters: Vec::new(),
+                    ranges: vec![volley_scenario::view_sector(
+                        format!("next to a unit (within {}\")", crate::game::NEXT_TO),
+                        at,
+                        0.0,
+                        180.0,
+                        crate::game::NEXT_TO,
+                        32,
+                    )],
+                    arm: Some("general".into()),
+                    group: None,
                 },
-                counters: Vec::new(),
-                ranges: vec![volley_scenario::view_sector(
-                    format!("next to a unit (within {}\")", crate::game::NEXT_TO),
-                    at,
-                    0.0,
-                    180.0,
-                    crate::game::NEXT_TO,
-                    32,
-                )],
-                arm: Some("general".into()),
-                group: None,
-            });
+            );
         }
     }
     let mut notes = Vec::new();

@@ -1267,6 +1267,27 @@ impl GameState for Battle {
         serde_json::to_value(schemars::schema_for!(UmpireAction)).ok()
     }
 
+    /// Game Control's amendment of each unit as it stands: its status (and its second line's),
+    /// and whether it is disordered, so that clearing a disorder does not change its status.
+    fn umpire_values(&self) -> Option<Vec<serde_json::Value>> {
+        Some(
+            self.units
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    let amend = UmpireAction::Amend {
+                        unit: i as u16,
+                        status: x.status[0],
+                        second_status: x.two_lines().then_some(x.status[1]),
+                        disordered: !x.ordered(),
+                        reason: String::new(),
+                    };
+                    serde_json::to_value(amend).unwrap_or(serde_json::Value::Null)
+                })
+                .collect(),
+        )
+    }
+
     /// En Avant has no dice.
     fn chance_words(&self) -> Option<&'static str> {
         None
