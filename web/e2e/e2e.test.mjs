@@ -629,6 +629,10 @@ test("on a phone: the first page fits, a battle begins, the map and the choices 
   assert.ok(await overflow() <= 1, `the game fits the screen's width (${await overflow()} px over)`);
   const map = await boxOf(page.locator("svg.map"));
   assert.ok(map.width <= 390 && map.width > 300 && map.height > 150, `the map fills the width: ${JSON.stringify(map)}`);
+  // The whole side's choices (beginning, ending a phase) at the foot of the screen, at hand
+  // without scrolling.
+  const bar = await page.locator(".wholeside").boundingBox();
+  assert.ok(bar && bar.y >= 0 && bar.y + bar.height <= 845 && bar.y > 844 - 200, `the bar: ${JSON.stringify(bar)}`);
   const before = await logText(page);
   await page.locator(".choice", { hasText: /^begin the battle/ }).tap();
   await page.waitForFunction((prev) => document.querySelector(".log")?.innerText !== prev, before);
@@ -1595,6 +1599,11 @@ test("on a phone: a unit is a touch target of 24 px at any zoom, the zoom button
   const targets = () => page.locator("svg.map circle.hit").evaluateAll((cs) => cs.map((c) => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height)));
   for (const zoom of ["fit", "in", "in"]) {
     await page.click(`button[data-zoom="${zoom}"]`);
+    // (The zoom is drawn on the next frame: the targets are measured once it has been.)
+    await page.waitForFunction(() => {
+      const cs = [...document.querySelectorAll("svg.map circle.hit")];
+      return cs.length > 4 && cs.every((c) => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height) >= 23.5);
+    }, null, { timeout: 5000 }).catch(() => {});
     const sizes = await targets();
     assert.ok(sizes.length > 4 && sizes.every((w) => w >= 23.5), `${zoom}: ${Math.min(...sizes)}`);
   }
@@ -1946,4 +1955,50 @@ test("an umpire asked for makes its maker the umpire, and a side's player who ke
   await b.goto(`${base}#/join/${g.id}/${invite}`);
   await b.waitForFunction(() => document.body.innerText.includes("You play the Austrians"));
   assert.match(await b.locator(".umpire-seat").innerText(), /The umpire's invitation was handed to the Prussians' player, who made the game: if you do not know who claimed it, ask/);
+});
+
+test("a hot-seat game of rules that hide nothing (Itchy and Scratchy) never asks to hand the screen over", async () => {
+  const a = await (await openContext()).newPage();
+  await a.goto(base);
+  const card = a.locator(".card", { has: a.locator('button[data-scenario="hochdorf-mill"]') });
+  await card.locator('select[data-side="1"]').selectOption("human");
+  await card.locator('select[data-me="hochdorf-mill"]').selectOption("hot_seat");
+  await card.locator('button[data-scenario="hochdorf-mill"]').click();
+  await a.waitForURL(/#\/game\/[0-9a-f]+$/);
+  const sides = new Set();
+  for (let i = 0; i < 8; i++) {
+    await a.waitForSelector(".choice");
+    assert.equal(await a.locator(".handover").count(), 0, `no hand-over (step ${i})`);
+    sides.add(await a.evaluate(async () => (await (await fetch(`/api/games/${location.hash.split("/")[2]}`)).json()).actor?.side));
+    const before = await a.evaluate(() => document.querySelector(".log")?.innerText ?? "");
+    // (Ending a part of the turn with attacks not made asks first: yes. A click on a button the
+    // page was drawing again is made again.)
+    const changed = () => a.waitForFunction((prev) => (document.querySelector(".log")?.innerText ?? "") !== prev || document.querySelector(".handover") || document.querySelector('button[data-confirm="yes"]'), before, { timeout: 3000 }).then(() => true, () => false);
+    let done = false;
+    for (let k = 0; k < 3 && !done; k++) {
+      await a.locator(".choice").last().click();
+      done = await changed();
+    }
+    assert.ok(done, `step ${i}: nothing happened`);
+    if (await a.locator('button[data-confirm="yes"]').count()) {
+      await a.click('button[data-confirm="yes"]');
+      await a.waitForFunction((prev) => (document.querySelector(".log")?.innerText ?? "") !== prev || document.querySelector(".handover"), before);
+    }
+  }
+  assert.equal(await a.locator(".handover").count(), 0);
+  assert.ok(sides.has(0) && sides.has(1), "both sides played at the screen");
+});
+
+test("the players are named in words: the searching computer, never its program name", async () => {
+  const page = await (await openContext()).newPage();
+  await page.goto(base);
+  const g = await page.evaluate(async () => (await (await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "hochdorf-mill", players: ["human", "mcts"] }) })).json()));
+  await page.goto(`${base}#/game/${g.id}`);
+  await page.waitForSelector(".summary");
+  const text = await page.locator("main").innerText();
+  assert.match(text, /the computer \(searching\)/);
+  assert.doesNotMatch(text, /mcts/);
+  await page.goto(base);
+  await page.waitForSelector("table.games");
+  assert.doesNotMatch(await page.locator("table.games").innerText(), /mcts/);
 });

@@ -1,7 +1,7 @@
 // A game: the map, where the battle stands, the selected unit, the choices, the umpire's
 // desk, the notes and the log; kept up to date through a WebSocket.
 
-import { el, api, post, auth, held, roleKey, words, bearing, centre } from "./util.js";
+import { el, api, post, auth, held, roleKey, words, bearing, centre, playerWords } from "./util.js";
 import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces } from "./map.js";
 import { formFor } from "./desk.js";
 
@@ -143,8 +143,9 @@ export function showGame(main, id) {
       shownHeld = g.held;
       names = g.view.sides;
       last = { g, key };
-      // Hot seat: before the other side's secrets come on screen, the screen is handed over.
-      if (g.hot_seat && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
+      // Hot seat: before the other side's secrets come on screen, the screen is handed over
+      // (where the rules keep any: not where every side sees the same).
+      if (g.hot_seat && g.secrets !== false && key !== null && key !== "umpire" && !g.outcome && handedTo !== key) {
         if (handedTo === null) handTo(key);
         else return handOver(key);
       }
@@ -487,7 +488,7 @@ export function showGame(main, id) {
         : `The ${chance} come from the server's secret seed; its SHA-256 is ${g.seed.commitment.slice(0, 16)}…, and the seed is shown when the battle ends.`;
     status.replaceChildren(...[
       el("h4", {}, v.title),
-      el("div", {}, v.sides.map((s, i) => `${s}: ${g.players[i] === "human" ? "a person" : `the computer (${g.players[i]})`}`).join("; ")),
+      el("div", {}, v.sides.map((s, i) => `${s}: ${playerWords(g.players[i])}`).join("; ")),
       who,
       el("div", { class: "quiet role" }, me, switcher ? " Look as: " : "", switcher),
       el("div", { class: "quiet seed" }, seed),

@@ -3,7 +3,7 @@
 // its problems shown at their line and column, a good one played like the others), the umpire's
 // desks, and the games on this server, yours marked.
 
-import { el, api, post, held, keep, roleKey, words, rulesetNames } from "./util.js";
+import { el, api, post, held, keep, roleKey, words, rulesetNames, playerWords } from "./util.js";
 
 // The rule sets' names, by id, from the server's catalog (set as the page is shown).
 let RULESETS = {};
@@ -57,7 +57,7 @@ export async function showHome(main) {
     return el("tr", { class: mine.length ? "yours" : "" },
       el("td", {}, when(g.created)),
       el("td", {}, s ? s.title : g.scenario_name, el("div", { class: "quiet" }, RULESETS[g.ruleset] || g.ruleset)),
-      el("td", {}, g.players.map((p, i) => `${sides ? `${sides[i]}: ` : ""}${p === "human" ? "a person" : `the computer (${p})`}`).join("; ")),
+      el("td", {}, g.players.map((p, i) => `${sides ? `${sides[i]}: ` : ""}${playerWords(p)}`).join("; ")),
       el("td", {}, (g.status || `${g.actions} actions`) + (g.hot_seat ? " (hot seat)" : "")),
       el("td", { class: "mine" }, yours),
       el("td", {}, el("a", { href: `#/game/${g.id}` }, mine.length ? "play" : "watch"), " · ", el("a", { href: `#/replay/${g.id}` }, "replay")));
@@ -80,7 +80,7 @@ export async function showHome(main) {
   const openSeats = [...lobby].sort((x, y) => (y.created || 0) - (x.created || 0)).filter((g) => (g.open_seats || []).length && !Object.keys(held(g.id).roles).length).flatMap((g) => {
     const sc = titles.get(g.scenario_name);
     return g.open_seats.map((seat) => el("li", {}, el("b", {}, sc ? sc.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): `,
-      `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${g.players[1 - seat.side] === "human" ? "a person" : `the computer (${g.players[1 - seat.side]})`} `,
+      `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${playerWords(g.players[1 - seat.side])} `,
       el("button", { "data-take": `${g.id}/${seat.side}`, onclick: () => { location.hash = `#/join/${g.id}/${seat.invitation}`; } }, "take this seat")));
   });
   // Your games first: those this browser holds a seat or the umpire's place in, the newest first.

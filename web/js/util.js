@@ -103,3 +103,9 @@ export async function rulesetNames() {
 export async function rulesetDraws(id) {
   return (await rulesets()).find((r) => r.id === id)?.draws !== false;
 }
+
+/** Who plays a seat, in words: "a person", "the computer (searching)". */
+export function playerWords(p) {
+  if (p === "human") return "a person";
+  return `the computer (${{ mcts: "searching", heuristic: "heuristic", random: "random" }[p] || p})`;
+}

@@ -211,6 +211,13 @@ pub trait GameState: Clone + Send + 'static {
         None
     }
 
+    /// Whether a side may know anything the other may not (secret orders, a hidden deployment):
+    /// a page shared by both sides (hot seat) then hands the screen over between them. The
+    /// default: yes.
+    fn has_secrets(&self) -> bool {
+        true
+    }
+
     /// For each of [`GameState::umpire_units`], an umpire's action about it as it stands now (its
     /// present status, say), for his form to start from, so that an amendment changes only what
     /// he changes. The default: none (the form starts from the schema's first values).

@@ -73,6 +73,8 @@ pub trait Live: Send + Sync {
     fn umpire_schema(&self) -> Option<Value>;
     /// For each unit the umpire's actions name, his action about it as it stands now.
     fn umpire_values(&self) -> Option<Vec<Value>>;
+    /// Whether a side may know anything the other may not.
+    fn has_secrets(&self) -> bool;
     /// What chance the battle draws on, in a word ("dice", "cards"), if any.
     fn chance_words(&self) -> Option<&'static str>;
     /// The rule set's variant, if it has variants.
@@ -200,6 +202,10 @@ where
 
     fn umpire_values(&self) -> Option<Vec<Value>> {
         self.0.umpire_values()
+    }
+
+    fn has_secrets(&self) -> bool {
+        self.0.has_secrets()
     }
 
     fn chance_words(&self) -> Option<&'static str> {

@@ -833,6 +833,9 @@ impl Server {
             "umpire_units": if role == Viewer::Umpire { g.live.umpire_units() } else { None },
             "umpire_schema": if role == Viewer::Umpire { g.live.umpire_schema() } else { None },
             "umpire_values": if role == Viewer::Umpire { g.live.umpire_values() } else { None },
+            // Whether a side may know anything the other may not (a hot seat's page hands the
+            // screen over between the sides only then).
+            "secrets": g.live.has_secrets(),
             "refusals": if role == Viewer::Umpire { Some(&g.refusals) } else { None },
             "since": since(&g, role, looking, viewer),
             "undo": may_undo(&g, role),

@@ -60,6 +60,9 @@ pub enum Event {
         distance: f64,
         /// Why it stopped short, if it did.
         stopped: Option<String>,
+        /// The heading it pivoted to first, if it pivoted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pivot: Option<f64>,
     },
     /// A unit changed formation or facing.
     Reformed {
@@ -246,8 +249,13 @@ impl fmt::Display for Event {
                 (None, Some(p)) => write!(f, "{name} rides to {p}."),
                 (None, None) => write!(f, "{name} moves."),
             },
-            Event::Moved { unit, distance, stopped } => {
-                write!(f, "{unit} advance {distance:.1}\"")?;
+            Event::Moved { unit, distance, stopped, pivot } => {
+                if let Some(h) = pivot {
+                    write!(f, "{unit} pivot to face {} ({h:.0}°) and", volley_scenario::places::compass(*h))?;
+                    write!(f, " advance {distance:.1}\"")?;
+                } else {
+                    write!(f, "{unit} advance {distance:.1}\"")?;
+                }
                 if let Some(s) = stopped {
                     write!(f, " and halt: {s}")?;
                 }
@@ -256,8 +264,9 @@ impl fmt::Display for Event {
             Event::Reformed { unit, formation, facing } => {
                 write!(
                     f,
-                    "{unit} form {} facing {facing:.0}°.",
-                    if *formation == Formation::Line { "line" } else { "column" }
+                    "{unit} form {} facing {} ({facing:.0}°).",
+                    if *formation == Formation::Line { "line" } else { "column" },
+                    volley_scenario::places::compass(*facing)
                 )
             }
             Event::Pushed { unit, by, eliminated } => {

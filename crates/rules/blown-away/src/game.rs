@@ -602,6 +602,7 @@ impl Battle {
                     unit: self.name(ui).to_string(),
                     distance: trace.s,
                     stopped: trace.stopped,
+                    pivot: *pivot,
                 });
                 for r in trace.pushes {
                     self.push_away(r, ui, events);

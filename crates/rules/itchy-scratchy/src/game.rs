@@ -987,6 +987,11 @@ impl GameState for Battle {
         crate::view::view(self, viewer)
     }
 
+    /// Nothing is hidden: every viewer sees the same.
+    fn has_secrets(&self) -> bool {
+        false
+    }
+
     fn state_hash(&self) -> u64 {
         hash_serialized(self)
     }
