@@ -2,7 +2,7 @@
 // desk, the notes and the log; kept up to date through a WebSocket.
 
 import { el, api, post, auth, held, roleKey, words, bearing, centre, playerWords } from "./util.js";
-import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces } from "./map.js";
+import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces, withCommanders } from "./map.js";
 import { formFor } from "./desk.js";
 
 // The action's JSON with its last place (an `[x, y]` pair) put at `point`: a copy.
@@ -74,8 +74,9 @@ export function showGame(main, id) {
     if (sides.length) return sides[0];
     return r.umpire ? "umpire" : null;
   };
+  // (A commander who is a figure on the table is made a piece to pick and drag.)
   const look = (key) => api(`/api/games/${id}${key === "umpire" && viewAs !== "" ? `?view_as=${viewAs}` : ""}`,
-    { headers: auth(key ? roles()[key] : null) });
+    { headers: auth(key ? roles()[key] : null) }).then((g) => ({ ...g, view: g.view ? withCommanders(g.view) : g.view }));
 
   let actor = null;
   let shown = -1; // the number of actions on screen

@@ -65,6 +65,25 @@ export const isGrid = (view) => view.pieces.some((p) => p.footprint.shape === "p
   && (view.unit === undefined || view.unit === "area");
 
 /** Where each unit stands: its name → the middle of its pieces and its side. */
+/**
+ * The view with each commander who is a unit of his own (a marker of kind `commander` with its
+ * ground, whose `unit` is his own name: Blown Away's) made a piece, by his name, to be picked and
+ * dragged like a unit; the rest as it is.
+ */
+export function withCommanders(view) {
+  // (A commander who is a unit of his own says so: his `unit` is his name. Officers with a unit,
+  // or who ride only from unit to unit, stay marks.)
+  const figures = view.markers.filter((m) => m.kind === "commander" && m.footprint && m.label && m.unit === m.label
+    && !view.pieces.some((p) => p.unit === m.label));
+  if (!figures.length) return view;
+  return {
+    ...view,
+    // (First, so that he is drawn under the units.)
+    pieces: [...figures.map((m) => ({ side: m.side, unit: m.label, label: "commander", footprint: m.footprint, facing: null, status: "commander", counters: [], ranges: [], arm: "general" })), ...view.pieces],
+    markers: view.markers.filter((m) => !figures.includes(m)),
+  };
+}
+
 /** The states that mark a unit with an amber triangle: shaken, or not far from it. */
 const TROUBLED = /shaken|wavering|frightened|nervous|withdrawing|disordered/i;
 

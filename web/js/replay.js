@@ -3,7 +3,7 @@
 // Home End, space plays or pauses).
 
 import { el, api, auth, held } from "./util.js";
-import { drawMap, movedUnits } from "./map.js";
+import { drawMap, movedUnits, withCommanders } from "./map.js";
 
 /** Show the replay of game `id` in `main`; returns the function that stops it. */
 export function showReplay(main, id) {
@@ -41,6 +41,7 @@ export function showReplay(main, id) {
   const load = async (k) => {
     // (With this browser's seat, its side's own secret orders are in the replay.)
     const r = await api(`/api/games/${id}/replay?${typeof k === "number" ? `step=${k}` : `turn=${k.turn}`}`, { headers: auth(seat) });
+    r.view = withCommanders(r.view);
     live = !r.over;
     total = r.total;
     slider.max = total;

@@ -89,39 +89,23 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             });
         }
     }
-    // Each commander is a piece of his own (a unit of one, by his name), so that a player can
-    // pick him and ride him anywhere: his reach is how near he must be to a unit to help it rally.
+    // Each commander is a marker with his figure's ground, a unit of his own (the page makes him
+    // a piece to pick and ride anywhere; the trace keeps him a marker, docs/trace.md).
     for s in 0..2u8 {
         if !hidden(s) {
-            let at = b.commanders[usize::from(s)];
-            // (First, so that he is drawn under the units: one standing on a unit leaves the
-            // unit to be picked where it stands, himself by his flag.)
-            pieces.insert(
-                usize::from(s).min(pieces.len()),
-                ViewPiece {
-                    side: Some(s),
-                    unit: Some(st.commanders[usize::from(s)].clone()),
-                    label: "commander".into(),
-                    footprint: Footprint::Circle { at: at.into(), r: crate::game::FIGURE_RADIUS },
-                    facing: None,
-                    status: if b.commander_moved && b.acting_side() == Some(s) {
-                        "has ridden this turn".into()
-                    } else {
-                        "commander".into()
-                    },
-                    counters: Vec::new(),
-                    ranges: vec![volley_scenario::view_sector(
-                        format!("next to a unit (within {}\")", crate::game::NEXT_TO),
-                        at,
-                        0.0,
-                        180.0,
-                        crate::game::NEXT_TO,
-                        32,
-                    )],
-                    arm: Some("general".into()),
-                    group: None,
-                },
-            );
+            markers.push(ViewMarker {
+                side: Some(s),
+                kind: "commander".into(),
+                at: b.commanders[usize::from(s)].into(),
+                label: st.commanders[usize::from(s)].clone(),
+                footprint: Some(Footprint::Circle {
+                    at: b.commanders[usize::from(s)].into(),
+                    r: crate::game::FIGURE_RADIUS,
+                }),
+                facing: None,
+                // (He is a unit of his own: the page makes him a piece to pick and ride.)
+                unit: Some(st.commanders[usize::from(s)].clone()),
+            });
         }
     }
     let mut notes = Vec::new();

@@ -809,11 +809,12 @@ fn the_commander_is_offered_a_ride_to_each_unit_he_is_not_next_to_and_is_a_piece
     let rides: Vec<String> =
         out.iter().filter(|a| matches!(a, Action::MoveCommander { .. })).map(|a| b.describe(a)).collect();
     assert_eq!(rides, ["Fritz rides over to IR 1", "Fritz rides over to IR 2"]);
-    // He is drawn as a piece of his own, by his name, with how near "next to" is.
+    // He is a marker with his figure's ground, by his name (the page makes him a piece to pick).
     let v = b.view(Viewer::Side(1));
-    let fritz = v.pieces.iter().find(|p| p.unit.as_deref() == Some("Fritz")).expect("a piece");
-    assert_eq!((fritz.side, fritz.arm.as_deref()), (Some(0), Some("general")));
-    assert!(fritz.ranges[0].label.contains("2\""), "{:?}", fritz.ranges);
+    let fritz = v.markers.iter().find(|m| m.kind == "commander" && m.label == "Fritz").expect("a marker");
+    assert_eq!(fritz.side, Some(0));
+    assert!(fritz.footprint.is_some());
+    assert_eq!(fritz.unit.as_deref(), Some("Fritz"), "a unit of his own");
     // A ride to nowhere near a unit is told by the place, not as "moves".
     let ev = apply(&mut b, Action::MoveCommander { to: Point::new(5.0, 55.0) });
     let said: Vec<String> = ev.iter().map(|e| e.to_string()).collect();
