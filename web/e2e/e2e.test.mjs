@@ -344,10 +344,26 @@ test("Der Alte Fritz's calculator at the umpire's desk: choose a volley, fill it
 
 // A new game of The Village against the computer, begun, to the Prussians' first movement phase
 // (if they win the initiative, they fire first: the Austrians then move first).
+// Play pressed on a scenario's card, and the game's page open: on a phone the card may lie in a
+// row swiped sideways, snapping into place as it is brought into view, so the press is made
+// once it has settled, and again if no game began.
+async function clickPlay(page, scenario) {
+  const b = page.locator(`button[data-scenario="${scenario}"]`);
+  for (let i = 0; i < 3; i++) {
+    await b.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(250);
+    await b.click();
+    try {
+      await page.waitForURL(/#\/game\/[0-9a-f]+$/, { timeout: 6000 });
+      return;
+    } catch { /* pressed again */ }
+  }
+  throw new Error(`${scenario}: Play began no game`);
+}
+
 async function villageToMovement(page) {
   await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.locator(".choice", { hasText: /^begin the battle/ }).click();
   await page.waitForFunction(() => /initiative: Prussians \d/.test(document.querySelector(".log")?.innerText ?? ""));
   await page.waitForFunction(() => document.querySelectorAll(".choice").length > 0 && !document.body.innerText.includes("thinking"));
@@ -452,8 +468,7 @@ test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.waitForSelector("svg.map text.ulabel");
   const full = await viewBox(page);
   const nameHeight = () => page.locator("svg.map text.ulabel:visible").first().evaluate((t) => t.getBoundingClientRect().height);
@@ -623,8 +638,7 @@ test("on a phone: the first page fits, a battle begins, the map and the choices 
   // A rule set's battles side by side, swiped through: the page is a few screens long, not ten.
   const tall = await page.evaluate(() => { const s = [...document.querySelectorAll("section.ruleset")]; return s[s.length - 1].getBoundingClientRect().bottom - s[0].getBoundingClientRect().top; });
   assert.ok(tall < 4 * 844, `the battles take ${tall} px`);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.waitForSelector("svg.map");
   assert.ok(await overflow() <= 1, `the game fits the screen's width (${await overflow()} px over)`);
   const map = await boxOf(page.locator("svg.map"));
@@ -813,8 +827,7 @@ test("a free move: a unit dragged anywhere is checked at once; refused with the 
 test("with \"ask before sending\" on, a choice waits for a second word", async () => {
   const page = await (await openContext()).newPage();
   await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.check('input[data-ask]');
   const before = await logText(page);
   await page.locator(".choice", { hasText: /^begin the battle/ }).click();
@@ -941,8 +954,7 @@ test("on a touch screen, two fingers pinch the map to zoom", async () => {
   const context = await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.waitForSelector("svg.map text.ulabel");
   const before = await viewBox(page);
   const box = await boxOf(page.locator("svg.map"));
@@ -1004,8 +1016,7 @@ test("clicking a selected unit again takes nothing; choices that leave it where 
 test("on a phone the map stays on screen above the choices as they scroll", async () => {
   const page = await (await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
   await page.goto(base);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.waitForSelector(".choice");
   await page.locator(".choice").first().scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
@@ -1446,8 +1457,7 @@ test("accessibility: one h1, the account a live region, units chosen by keyboard
   });
   assert.deepEqual(await lowContrast(), [], "the first page");
   assert.equal(await page.locator("h1").count(), 1);
-  await page.click('button[data-scenario="the-village"]');
-  await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+  await clickPlay(page, "the-village");
   await page.waitForSelector("svg.map g.unit[tabindex]");
   assert.equal(await page.locator("h1").count(), 1);
   assert.equal(await page.locator('[role="log"][aria-live="polite"]').count(), 1);
