@@ -15,7 +15,10 @@ impl Battle {
                     // units he is not next to, a step behind its man nearest him, unless that
                     // ride reads as one already offered (he would be next to the same unit).
                     let here = self.commanders[usize::from(side)];
-                    let mut said: Vec<String> = Vec::new();
+                    // (A ride reads as "rides over to" the first of his units he would be next to
+                    // there: that unit, not the words, tells two rides apart; no words are made on
+                    // the computer players' path.)
+                    let mut said: Vec<Option<usize>> = Vec::new();
                     for running in [true, false] {
                         for ui in 0..self.units.len() {
                             let u = &self.units[ui];
@@ -35,9 +38,10 @@ impl Battle {
                                     .map(|m| m.at.toward(m.facing + 180.0, 1.0))
                             };
                             let Some(to) = to.map(|p| self.stat.table.clamp(p)) else { continue };
-                            let words = self.commander_words(to);
-                            if running || !said.contains(&words) {
-                                said.push(words);
+                            let over_to =
+                                (0..self.units.len()).find(|&i| self.units[i].side == side && self.next_to(i, to));
+                            if running || !said.contains(&over_to) {
+                                said.push(over_to);
                                 out.push(Action::MoveCommander { to });
                             }
                         }
