@@ -336,7 +336,17 @@ export function showGame(main, id) {
       showVerdict(point, verdict);
       drawProposal();
     };
-    const drag = plain.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) } : null;
+    // A unit of the side now acting that has no move to offer says so when dragged, with what it
+    // may do instead, rather than staying put without a word.
+    const stuck = () => {
+      const own = list.filter(ownMove).map((c) => c.text.replace(`${selected}: `, ""));
+      return own.length
+        ? `no move of ${selected} is offered now; it may only ${own.slice(0, 3).join("; or ")}${own.length > 3 ? ` (and ${own.length - 3} more)` : ""}`
+        : `${selected} has nothing to do now`;
+    };
+    const canAct = !isGrid(v) && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide;
+    const drag = plain.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) }
+      : canAct ? { check: async () => ({ legal: false, why: stuck() }), drop: (p) => { proposal = { point: p, verdict: { legal: false, why: stuck() }, unit: selected }; showVerdict(p, proposal.verdict); drawProposal(); }, click: () => {} } : null;
     // Turning: a knob in front of the unit, dragged round; the new facing is put in the move
     // proposed, or in the unit's plain move that keeps it nearest where it stands.
     const facingHolder = (a) => {

@@ -80,7 +80,7 @@ fn a_person_plays_a_few_decisions_a_bad_answer_is_asked_again_and_q_stops_with_t
         ),
         "{out}"
     );
-    assert!(out.contains("What happened since your last decision:\n  General Souham move 1 area north"), "{out}");
+    assert!(out.contains("What happened since your last decision:\n  General Souham moves 1 area north"), "{out}");
     assert!(out.contains("You stopped the battle in turn 1, after 10 actions.\nResult: none: the battle was stopped after 1 turn, still going."), "{out}");
     assert_eq!(out.matches("Your choice (").count(), 5, "{out}");
     // The log ends where he stopped, and replays.

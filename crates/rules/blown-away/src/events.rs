@@ -321,8 +321,8 @@ impl fmt::Display for Event {
                     card_text(result.cards[1], &result.additions[1], result.totals[1]),
                 )?;
                 match result.winner {
-                    Some(0) => write!(f, "{attacker} win.")?,
-                    Some(_) => write!(f, "{defender} win.")?,
+                    Some(0) => write!(f, "{attacker} wins.")?,
+                    Some(_) => write!(f, "{defender} wins.")?,
                     None => write!(f, "equal cards, both win.")?,
                 }
                 let names = [attacker, defender];

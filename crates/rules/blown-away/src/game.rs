@@ -389,8 +389,28 @@ impl Battle {
         format!("{name} rides to {}", self.place_words(to))
     }
 
+    /// Where a man that may not stand at `p` would be, in words: off the table (by the part of
+    /// the table it would leave), else on impassable ground (by the named ground, or the part
+    /// of the table).
+    pub(crate) fn where_man(&self, p: Point) -> String {
+        let d = self.stat.table.depth;
+        if !self.stat.table.contains(p) {
+            let edge = if p.y > d {
+                "north"
+            } else if p.y < 0.0 {
+                "south"
+            } else if p.x < 0.0 {
+                "west"
+            } else {
+                "east"
+            };
+            return format!("off the table, past its {edge} edge");
+        }
+        format!("on impassable ground, {}", self.place_words(p))
+    }
+
     /// A place in words: the named ground it is in or near, else the part of the table.
-    fn place_words(&self, to: Point) -> String {
+    pub(crate) fn place_words(&self, to: Point) -> String {
         let (w, d) = (self.stat.table.width, self.stat.table.depth);
         self.stat.landmarks.named(to).unwrap_or_else(|| volley_scenario::places::region_words(to, w, d))
     }
@@ -739,6 +759,7 @@ impl Battle {
                 let rear = self.stat.rear[usize::from(side)];
                 let (w, d) = (self.stat.table.width, self.stat.table.depth);
                 let mut seen = Vec::new();
+                let mut placed: Vec<(usize, Unit)> = Vec::with_capacity(placements.len());
                 for p in placements {
                     let u = self.own_unit(p.unit, side)?;
                     if seen.contains(&p.unit) {
@@ -759,6 +780,22 @@ impl Battle {
                                 "{} must deploy on passable ground within {depth}\" of your rear edge",
                                 self.name(usize::from(p.unit))
                             );
+                        }
+                    }
+                    placed.push((usize::from(p.unit), probe));
+                }
+                // A unit placed may not stand on another of its side's: no man of it nearer than the figures'
+                // one-inch spacing to a man (or the gun) of another (figures on a table cannot).
+                let at = |i: usize| placed.iter().find(|(j, _)| *j == i).map_or(&self.units[i], |(_, u)| u);
+                let spots = |u: &Unit| -> Vec<Point> {
+                    u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(u.gun.as_ref().map(|g| g.at)).collect()
+                };
+                for (i, u) in &placed {
+                    let mine = spots(u);
+                    for j in (0..self.units.len()).filter(|&j| j != *i && self.units[j].side == side) {
+                        let theirs = spots(at(j));
+                        if mine.iter().any(|a| theirs.iter().any(|b| a.dist(*b) < CONTACT - 1e-9)) {
+                            return illegal!("{} would stand on {}", self.name(*i), self.name(j));
                         }
                     }
                 }

@@ -306,6 +306,16 @@ fn oblique_moves_are_limited_to_45_degrees_and_distance_to_the_allowance() {
     assert_eq!(b.units[0].facing, 90.0);
 }
 
+/// A move refused for leaving the table says which edge in words, not the coordinates of a man
+/// (issue 29, player round 3).
+#[test]
+fn a_move_off_the_table_is_refused_by_the_edge_it_would_pass() {
+    let mut b = start(battle("chance", r#"{ name = "IR 1", arm = "infantry", at = [40, 56] }"#, FAR_ENEMY, ""), 0);
+    let why = refused(&mut b, Action::Move { unit: 0, pivot: None, path: vec![Point::new(40.0, 60.5)] });
+    assert!(why.contains("IR 1 would have a man off the table, past its north edge"), "{why}");
+    assert!(!why.contains('('), "{why}");
+}
+
 #[test]
 fn cavalry_moves_12_inches() {
     let mut b = start(battle("chance", r#"{ name = "Dragoons", arm = "cavalry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);
@@ -707,6 +717,35 @@ fn deployments_are_secret_until_both_are_fixed() {
     b.apply(&Action::Deploy { placements: vec![] }, &mut coin, &mut ev).unwrap();
     assert_eq!(b.mover, 1);
     assert!(b.view(Viewer::Side(1)).pieces.iter().any(|p| p.side == Some(0)), "shown once both are fixed");
+}
+
+/// Issue 29 (player round 3): a unit placed at the deployment may not stand on another of its
+/// side's units, whether that one stays where the scenario put it or is placed too; placed
+/// clear of it, it is accepted.
+#[test]
+fn a_unit_placed_at_deployment_may_not_stand_on_a_friend() {
+    let mut b = battle(
+        "chance",
+        r#"{ name = "IR 1", arm = "infantry", at = [40, 5] }, { name = "IR 3", arm = "infantry", at = [60, 5] }"#,
+        r#"{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }"#,
+        "",
+    );
+    let place = |unit: u16, x: f64| volley_blown_away::Placement {
+        unit,
+        at: Point::new(x, 5.0),
+        facing: 0.0,
+        formation: volley_blown_away::model::Formation::Line,
+    };
+    // Onto IR 1 where it stands.
+    let why = refused(&mut b, Action::Deploy { placements: vec![place(1, 40.0)] });
+    assert!(why.contains("IR 3 would stand on IR 1"), "{why}");
+    // Both moved, onto each other.
+    let why = refused(&mut b, Action::Deploy { placements: vec![place(0, 20.0), place(1, 20.5)] });
+    assert!(why.contains("would stand on"), "{why}");
+    // IR 1 moved away, IR 3 into its old place: clear.
+    let mut ev = Vec::new();
+    b.apply(&Action::Deploy { placements: vec![place(0, 20.0), place(1, 40.0)] }, &mut Scripted::new([]), &mut ev)
+        .expect("placed clear of each other");
 }
 
 #[test]

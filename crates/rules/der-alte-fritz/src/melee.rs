@@ -57,10 +57,11 @@ pub struct Fighter {
     #[serde(default)]
     pub leader_attached: bool,
     /// In cover where it fights, when that is not where it stood for its test to charge or to
-    /// stand (the charger, gone into contact): its post-melee test's dice. None: `in_cover`.
+    /// stand (the charger, gone into contact): its post-melee test's dice. None: as where it stood.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub post_in_cover: Option<bool>,
-    /// Both flanks secure where it fights (as `post_in_cover`). None: `secure_flanks`.
+    /// Both flanks secure where it fights, when that is not where it stood for its test to charge
+    /// or to stand. None: as where it stood.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub post_secure_flanks: Option<bool>,
 }

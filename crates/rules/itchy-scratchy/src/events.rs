@@ -239,20 +239,20 @@ impl fmt::Display for Event {
             Event::SecondHalf { side } => write!(f, "{side} move and attack second."),
             Event::Moved { unit, areas, facing, way, withdrew, .. } => {
                 if *areas == 0 {
-                    write!(f, "{unit} turn to face {}.", dir(*facing))
+                    write!(f, "{unit} turns to face {}.", dir(*facing))
                 } else {
-                    let verb = if *withdrew { "withdraw" } else { "move" };
+                    let verb = if *withdrew { "withdraws" } else { "moves" };
                     write!(f, "{unit} {verb} {way}, facing {}.", dir(*facing))
                 }
             }
             Event::Attack { attacker, target, resolution, .. } => {
                 let dice: Vec<String> = resolution.dice().iter().map(u8::to_string).collect();
-                write!(f, "{attacker} attack {target}: {} ({}): ", dice.join(" "), resolution.dice_words())?;
+                write!(f, "{attacker} attacks {target}: {} ({}): ", dice.join(" "), resolution.dice_words())?;
                 write!(f, "{}", resolution.verdicts().join("; "))?;
                 if resolution.lines().is_empty() { write!(f, ": no effect.") } else { write!(f, ".") }
             }
-            Event::LostSp { unit, left } => write!(f, "{unit} lose a Strength Point ({left} left)."),
-            Event::Destroyed { unit } => write!(f, "{unit} are destroyed."),
+            Event::LostSp { unit, left } => write!(f, "{unit} loses a Strength Point ({left} left)."),
+            Event::Destroyed { unit } => write!(f, "{unit} is destroyed."),
             Event::Exhausted { side, lost, point, start, .. } => {
                 write!(
                     f,

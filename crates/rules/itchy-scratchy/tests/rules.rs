@@ -232,7 +232,7 @@ fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
     // Said as the text has it: a withdrawal, in areas and a direction.
     assert_eq!(b.describe(&mv(i, &[[5, 4], [5, 3]], Dir::North)), "withdraw I 2 areas south, facing north");
     let ev = apply!(b, mv(i, &[[5, 4], [5, 3]], Dir::North), "");
-    assert!(ev.iter().any(|e| e.to_string() == "I withdraw 2 areas south, facing north."), "{ev:?}");
+    assert!(ev.iter().any(|e| e.to_string() == "I withdraws 2 areas south, facing north."), "{ev:?}");
 }
 
 #[test]
@@ -836,5 +836,5 @@ rect = [4, 4, 5, 5]
     let text = say(&b, mv(i, &[[4, 3], [4, 4]], Dir::North));
     assert_eq!(text, "move I 2 areas north, to the mill, facing north");
     let ev = apply!(b, mv(i, &[[4, 3], [4, 4]], Dir::North), "");
-    assert!(ev.iter().any(|e| e.to_string() == "I move 2 areas north, to the mill, facing north."), "{ev:?}");
+    assert!(ev.iter().any(|e| e.to_string() == "I moves 2 areas north, to the mill, facing north."), "{ev:?}");
 }

@@ -87,6 +87,9 @@ pub enum Event {
         /// Where it was put and its facing, if moved.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         moved: Option<(volley_table::Point, f64)>,
+        /// Where it was put, in words (by the scenario's ground), if moved.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<String>,
         /// Why.
         reason: String,
     },
@@ -510,15 +513,15 @@ impl fmt::Display for Event {
             Event::Advantage { unit, value, reason } => {
                 write!(f, "the umpire gives {unit} a tactical advantage of +{value}, because {reason}")
             }
-            Event::Adjusted { unit, figures, greens, steady, moved, reason } => write!(
+            Event::Adjusted { unit, figures, greens, steady, moved, place, reason } => write!(
                 f,
                 "the umpire adjusts {unit}: {figures} figures, {greens} green counter{}{}{}, because {reason}",
                 if *greens == 1 { "" } else { "s" },
                 if *steady { ", back in good order" } else { "" },
-                moved.map_or(String::new(), |(p, facing)| format!(
-                    ", moved to ({:.1}, {:.1}) facing {facing:.0}°",
-                    p.x, p.y
-                )),
+                moved.map_or(String::new(), |(p, facing)| {
+                    let at = place.clone().unwrap_or_else(|| format!("({:.1}, {:.1})", p.x, p.y));
+                    format!(", moved to {at}, facing {} ({facing:.0}°)", volley_scenario::places::compass(facing))
+                }),
             ),
             Event::CloseCombat { attackers, defender, resolution, .. } => {
                 write!(f, "close combat, {}: {} against {defender}", resolution.table.name(), attackers.join(" and "))?;

@@ -439,6 +439,7 @@ impl Battle {
                     greens: u.greens,
                     steady: *steady,
                     moved: at.map(|_| (u.at, u.facing)),
+                    place: at.map(|_| self.stat.place_words(u.at)),
                     reason: reason.clone(),
                 });
             }

@@ -811,7 +811,13 @@ fn the_umpire_may_move_and_turn_a_unit_on_the_table_only() {
     let mut ev = Vec::new();
     b.apply_by(Actor::Umpire, &place(25.0, 14.0), &mut Scripted::new([]), &mut ev).unwrap();
     assert_eq!((b.units[0].at, b.units[0].facing), (Point::new(25.0, 14.0), 90.0));
-    assert!(ev[0].to_string().contains("moved to (25.0, 14.0) facing 90°"), "{}", ev[0]);
+    assert!(
+        ev[0].to_string().contains(
+            "moved to the south-west of the table, 25\" from the west edge and 14\" from the south, facing east (90°)"
+        ),
+        "{}",
+        ev[0]
+    );
     // An older log's adjustment, without the new fields, still reads.
     let old: Action = serde_json::from_str(r#"{"adjust":{"unit":0,"greens":2,"reason":"r"}}"#).unwrap();
     assert!(matches!(old, Action::Adjust { at: None, facing: None, greens: Some(2), .. }));

@@ -107,7 +107,7 @@ impl Battle {
                 places.extend([u.front + off, end + off]);
             }
             if let Some(p) = places.iter().find(|&&p| !self.stat.table.contains(p)) {
-                return illegal!("{} would have a man at ({:.1}, {:.1}), off the table", self.name(ui), p.x, p.y);
+                return illegal!("{} would have a man {}", self.name(ui), self.where_man(*p));
             }
             if !self.stat.has_impassable {
                 return Ok(());
@@ -115,12 +115,10 @@ impl Battle {
             // Each man (and the gun) goes straight from where he stands to where he ends.
             return match places.chunks(2).find(|pair| !self.stat.table.segment_passable(pair[0], pair[1])) {
                 Some(pair) => illegal!(
-                    "{} would cross impassable ground on the way from ({:.1}, {:.1}) to ({:.1}, {:.1})",
+                    "{} would cross impassable ground on the way from {} to {}",
                     self.name(ui),
-                    pair[0].x,
-                    pair[0].y,
-                    pair[1].x,
-                    pair[1].y
+                    self.place_words(pair[0]),
+                    self.place_words(pair[1])
                 ),
                 None => Ok(()),
             };
@@ -135,12 +133,7 @@ impl Battle {
             shape.place(s, &mut buf);
             for &(_, p) in &buf {
                 if !self.stat.table.contains(p) || (check_ground && !self.stat.table.passable(p)) {
-                    return illegal!(
-                        "{} would have a man at ({:.1}, {:.1}), off the table or on impassable ground",
-                        self.name(ui),
-                        p.x,
-                        p.y
-                    );
+                    return illegal!("{} would have a man {}", self.name(ui), self.where_man(p));
                 }
             }
             if s >= total {
@@ -673,7 +666,7 @@ impl Battle {
                 let start = r + (from - c);
                 let end = r + (to - c);
                 if !self.stat.table.contains(end) {
-                    return illegal!("the mob would leave the table at ({:.1}, {:.1})", end.x, end.y);
+                    return illegal!("the mob would leave the table {}", self.where_man(end));
                 }
                 for &e in &enemies {
                     let w = start - e;
@@ -704,7 +697,7 @@ impl Battle {
                     s = (s + STEP * 2.0).min(len);
                     let off = shape.at(s).0 - c;
                     if let Some(q) = runners.iter().map(|&r| r + off).find(|&q| !self.stat.table.passable(q)) {
-                        return illegal!("the mob would cross impassable ground at ({:.1}, {:.1})", q.x, q.y);
+                        return illegal!("the mob would cross impassable ground, {}", self.place_words(q));
                     }
                 }
             }
