@@ -546,6 +546,10 @@ impl Battle {
 /// offered).
 pub const NEAREST_PLACES: usize = 8;
 
+/// Two places for orders of the same kind nearer than this, inches, are one place: the second
+/// is not offered (an enemy wing drawn up on an objective is one place to attack).
+pub const SAME_PLACE: f64 = 3.0;
+
 fn s_target_cover(s: &Situation, attacking: bool) -> bool {
     // The pursued unit is the other side of the combat.
     if attacking { s.defender.in_cover } else { s.attacker.in_cover }

@@ -1475,3 +1475,59 @@ fn a_unit_that_goes_nowhere_says_why_without_distances() {
         "IR 3 marches: goes 1.5\" of 2.9\" (12.0\" a bound): stopped short of IR 5, in its way"
     );
 }
+
+/// Issue 29 (player round 3): "attack the enemy at the ridge" was offered twice, to the ridge
+/// objective and to the enemy wing drawn up on it 1.4" away. An order of a kind is offered once
+/// for places nearer than 3" (`SAME_PLACE`), on the bundled battles at the start and as they go on.
+#[test]
+fn orders_of_a_kind_to_places_close_together_are_offered_once() {
+    use volley_core::{Agent, GameState};
+    use volley_old_fritz::model::Order;
+    let mut merged = 0;
+    for name in ["attack-on-the-ridge.toml", "mittelhof.toml"] {
+        let path = format!("{}/../../../scenarios/old-fritz/{name}", env!("CARGO_MANIFEST_DIR"));
+        let mut b = load(&Source::new(name, std::fs::read_to_string(path).unwrap())).unwrap();
+        // The places an order might go (each enemy wing and objective): some lie close together.
+        let centres = b.wing_centres();
+        for c in b.stat().objective_centres.iter().flatten() {
+            merged += centres.iter().flatten().filter(|w| c.dist(**w) < 3.0).count();
+        }
+        let mut agents: Vec<Box<dyn Agent<Battle>>> = (0..2)
+            .map(|i| volley_ai::by_name::<Battle>("heuristic", volley_chance::Seeded::derive(3, i)).unwrap())
+            .collect();
+        let mut chance = volley_chance::Seeded::new(3);
+        for _ in 0..400 {
+            if b.outcome().is_some() {
+                break;
+            }
+            for w in 0..b.wings.len() {
+                let mut out = Vec::new();
+                b.order_candidates(w, &mut out);
+                let places: Vec<(u8, Point)> = out
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Order { order: Order::Attack { at }, .. } => Some((0, *at)),
+                        Action::Order { order: Order::Hold { at }, .. } => Some((1, *at)),
+                        Action::Order { order: Order::WithdrawTo { at }, .. } => Some((2, *at)),
+                        _ => None,
+                    })
+                    .collect();
+                for (k, &(ka, pa)) in places.iter().enumerate() {
+                    for &(kb, pb) in &places[k + 1..] {
+                        assert!(ka != kb || pa.dist(pb) >= 3.0, "{name}: {pa:?} and {pb:?} offered alike");
+                    }
+                }
+            }
+            let side = match b.actor() {
+                volley_core::Actor::Side(s) => usize::from(s),
+                _ => 0,
+            };
+            let mut legal = Vec::new();
+            b.candidate_actions(&mut legal);
+            let a = legal[agents[side].choose(&b, &legal)].clone();
+            let mut ev = Vec::new();
+            b.apply(&a, &mut chance, &mut ev).unwrap();
+        }
+    }
+    assert!(merged > 0, "some enemy wing stands on an objective: the test can fail");
+}

@@ -63,23 +63,30 @@ impl Battle {
         if held {
             orders.insert(0, current);
         }
-        // Each order once, at its first place in the list (a set of their bits: the list is long
-        // in a big battle, a wing and an objective per place; -0 and 0 are one place).
-        let key = |o: &Order| {
-            let bits = |p: Point| ((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits());
-            match *o {
-                Order::Attack { at } => (0u8, bits(at)),
-                Order::Hold { at } => (1, bits(at)),
-                Order::MoveTo { at } => (2, bits(at)),
-                Order::WithdrawTo { at } => (3, bits(at)),
-                Order::Reserve => (4, (0, 0)),
-            }
+        // Each order once, at its first place in the list: an order of the same kind to a place
+        // within [`SAME_PLACE`] of an earlier one is that order (an enemy wing drawn up on an
+        // objective is one place to attack; its words, by the ground, would be the same).
+        let key = |o: &Order| match *o {
+            Order::Attack { at } => (0u8, Some(at)),
+            Order::Hold { at } => (1, Some(at)),
+            Order::MoveTo { at } => (2, Some(at)),
+            Order::WithdrawTo { at } => (3, Some(at)),
+            Order::Reserve => (4, None),
         };
-        let mut seen = std::collections::HashSet::with_capacity(orders.len());
+        let mut seen: Vec<(u8, Option<Point>)> = Vec::with_capacity(orders.len());
         for o in orders {
-            if (o == current && !held) || !seen.insert(key(&o)) {
+            let (kind, at) = key(&o);
+            let again = seen.iter().any(|&(k, p)| {
+                k == kind
+                    && match (p, at) {
+                        (Some(p), Some(q)) => p.dist(q) < SAME_PLACE,
+                        _ => true,
+                    }
+            });
+            if (o == current && !held) || again {
                 continue;
             }
+            seen.push((kind, at));
             let a = Action::Order { wing: w as u16, order: o };
             if self.check_order(side, w as u16, &o).is_ok() {
                 out.push(a);
