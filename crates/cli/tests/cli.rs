@@ -533,15 +533,17 @@ fn old_fritz_close_combats_resolve_and_have_exact_odds() {
     );
     // Cuirassiers 7, infantry 4: the cavalry's additions +4 (two grades) -2 (against infantry)
     // -1 (outnumbered); the infantry's -3 for its green.
-    let r = json(&d.run(&["resolve", "old-fritz", "combat.json", "--draws", "7 4", "--format", "json"]));
+    let r = json(&d.run(&["resolve", "old-fritz", "combat.json", "--draws", "7 4 6", "--format", "json"]));
     assert_eq!(r["table"], "cavalry_vs_infantry");
     assert_eq!(r["attacker"]["total"], 7 + 4 - 2 - 1);
     assert_eq!(r["defender"]["total"], 4 - 3);
     assert_eq!(r["attacker"]["band"], "plus4");
     // -7: withdraw (the run-away result instead if the cavalry pursues, which its pursuit test
-    // decides: the calculator reports the test as due).
+    // decides: thrown after the combat's dice, 6 -1 for quality B, 2 or more: under control).
     assert_eq!(r["defender"]["reaction"], "withdraw");
     assert_eq!(r["attacker"]["pursuit_test"], true);
+    assert_eq!(r["attacker"]["pursuit"]["total"], 5);
+    assert_eq!(r["attacker"]["pursuit"]["under_control"], true);
     let odds = json(&d.run(&["odds", "old-fritz", "combat.json", "--format", "json"]));
     let sum: f64 = odds["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_f64().unwrap()).sum();
     assert!((sum - 1.0).abs() < 1e-12);

@@ -1049,8 +1049,48 @@ pub struct SideResult {
     pub test_casualties: u8,
     /// A pursuit test is due.
     pub pursuit_test: bool,
+    /// That pursuit test, thrown at the umpire's desk (the battle throws its own, as the
+    /// unit's orders decide): `None` if none was thrown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pursuit: Option<PursuitThrow>,
     /// The row's other instructions.
     pub note: &'static str,
+}
+
+/// A pursuit test thrown: the d10, the terms added, what it needs and whether the unit stays
+/// under control (does not pursue).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PursuitThrow {
+    /// The d10.
+    pub die: u8,
+    /// The additions, term by term (those that are not 0).
+    pub additions: Vec<Term>,
+    /// The die and the additions.
+    pub total: i32,
+    /// The least total that keeps it under control.
+    pub needs: i32,
+    /// It stays under control: no pursuit.
+    pub under_control: bool,
+}
+
+impl fmt::Display for PursuitThrow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pursuit test: d10 {}", self.die)?;
+        for t in &self.additions {
+            write!(f, " {:+} ({})", t.value, t.why)?;
+        }
+        write!(
+            f,
+            " = {}, needs {} or more: {}",
+            self.total,
+            self.needs,
+            if self.under_control {
+                "stays under control, no pursuit"
+            } else {
+                "out of control, it pursues (the beaten enemy's \"if pursued\" applies)"
+            }
+        )
+    }
 }
 
 impl SideResult {
@@ -1135,9 +1175,42 @@ pub struct Resolution {
     pub attacker: Effect,
     /// What the defender must do.
     pub defender: Effect,
+    /// The attacker's and the defender's pursuit-test d10, where the desk threw one.
+    pursuit_dice: [Option<u8>; 2],
 }
 
 impl Resolution {
+    /// The pursuit test of side `i` (0 the attacker) as it would be thrown with `die`: its
+    /// additions (against routing cavalry when the enemy, cavalry, runs or disintegrates), total
+    /// and whether the unit stays under control.
+    fn pursuit_with(&self, i: usize, die: u8) -> PursuitThrow {
+        let s = &self.situation;
+        let (me, enemy) = if i == 0 { (&s.attacker, &s.defender) } else { (&s.defender, &s.attacker) };
+        let beaten = if i == 0 { self.defender.reaction } else { self.attacker.reaction };
+        let against_routing = me.arm == Arm::Cavalry
+            && enemy.arm == Arm::Cavalry
+            && matches!(beaten, Reaction::RunAway | Reaction::Disintegrate);
+        let addition = pursuit_addition(me, against_routing);
+        let needs = pursuit_needs(me.arm);
+        let total = i32::from(die) + addition;
+        PursuitThrow { die, additions: pursuit_terms(me, against_routing), total, needs, under_control: total >= needs }
+    }
+
+    /// Throw the pursuit tests the table calls for (a battery does not pursue), drawing each
+    /// d10 from `chance` after the combat's dice: the umpire's desk, which has no orders to say
+    /// whether the winner would pursue anyway.
+    fn throw_pursuit_tests(&mut self, chance: &mut dyn Chance) -> Result<(), CalcError> {
+        for (i, who) in ["the attacker", "the defender"].into_iter().enumerate() {
+            let effect = if i == 0 { self.attacker } else { self.defender };
+            let unit = if i == 0 { &self.situation.attacker } else { &self.situation.defender };
+            if effect.pursuit_test && unit.arm != Arm::Artillery && unit.guns.is_none() {
+                let die = chance.draw(&DrawKind::Die { sides: 10 }, &format_args!("{who}'s pursuit test: d10"))?;
+                self.pursuit_dice[i] = Some(die as u8);
+            }
+        }
+        Ok(())
+    }
+
     /// How many dice the combat threw: the guns' d6 (if a battery defended), the two d10s and
     /// the casualty tests' d10s.
     pub fn dice_thrown(&self) -> usize {
@@ -1198,6 +1271,7 @@ impl Resolution {
                 casualty_test: test,
                 test_casualties: e.test_casualties,
                 pursuit_test: e.pursuit_test,
+                pursuit: self.pursuit_dice[i].map(|d| self.pursuit_with(i, d)),
                 note: self.table.row(units[i].arm, e.band).note,
             }
         })
@@ -1542,7 +1616,16 @@ impl Situation {
             }
         }
         let [attacker, defender] = effects;
-        Ok(Resolution { situation: self.clone(), d6, d10s: *d10s, test_dice: thrown, table, attacker, defender })
+        Ok(Resolution {
+            situation: self.clone(),
+            d6,
+            d10s: *d10s,
+            test_dice: thrown,
+            table,
+            attacker,
+            defender,
+            pursuit_dice: [None; 2],
+        })
     }
 
     /// Resolve the combat, drawing the guns' d6 (if the defender is a battery), the attacker's
@@ -1619,7 +1702,9 @@ impl Calculator for Combat {
     type Outcome = Outcome;
 
     fn resolve(&self, s: &Situation, chance: &mut dyn Chance) -> Result<Resolution, CalcError> {
-        s.resolve_for(chance, &["the attacker", "the defender"])
+        let mut r = s.resolve_for(chance, &["the attacker", "the defender"])?;
+        r.throw_pursuit_tests(chance)?;
+        Ok(r)
     }
 
     fn odds(&self, s: &Situation) -> Result<Vec<OutcomeProbability<Outcome>>, CalcError> {
@@ -1684,8 +1769,10 @@ impl fmt::Display for Resolution {
         ] {
             writeln!(f, "  {who}: {}", s.words(self.table, enemy, guns, &firers))?;
             writeln!(f, "    {}", s.note)?;
-            if s.pursuit_test {
-                writeln!(f, "    a pursuit test is due")?;
+            match &s.pursuit {
+                Some(p) => writeln!(f, "    {p}")?,
+                None if s.pursuit_test => writeln!(f, "    a pursuit test is due")?,
+                None => {}
             }
         }
         Ok(())
@@ -1851,6 +1938,33 @@ mod tests {
             seen.insert(rec.draws.len());
         }
         assert!(seen.len() > 1, "tests taken and not: {seen:?}");
+    }
+
+    #[test]
+    /// Issue 29 (player round 3): the desk threw no pursuit test ("a pursuit test is due").
+    /// Cuirassiers B beat infantry D by +4 or more: the cavalry's pursuit test is thrown after the
+    /// combat's dice, d10 − 1 for quality B, 2 or more to stay under control.
+    fn the_desk_throws_the_pursuit_test_the_table_calls_for() {
+        let situation: Situation = serde_json::from_str(
+            r#"{ "attacker": { "arm": "cavalry", "cavalry": "cuirassiers", "quality": "B", "figures": 10 },
+                 "defender": { "arm": "infantry", "quality": "D", "figures": 12, "greens": 1 } }"#,
+        )
+        .unwrap();
+        for (die, kept) in [(1u32, false), (2, false), (3, true), (10, true)] {
+            let mut dice = volley_chance::Scripted::new([10, 1, die]);
+            let r = Combat.resolve(&situation, &mut dice).unwrap();
+            let [a, d] = r.sides();
+            assert!(a.pursuit_test && !d.pursuit_test);
+            let p = a.pursuit.expect("thrown");
+            assert_eq!((p.die, p.total, p.needs, p.under_control), (die as u8, die as i32 - 1, 2, kept));
+            let text = r.to_string();
+            assert!(text.contains(&format!("pursuit test: d10 {die} -1 (quality B) = {}", die as i32 - 1)), "{text}");
+            assert_eq!(text.contains("it pursues"), !kept, "{text}");
+            assert!(!text.contains("is due"), "{text}");
+        }
+        // The battle's own resolution throws none (its test follows the unit's orders).
+        let r = situation.resolve_named(&mut volley_chance::Scripted::new([10, 1]), "a", "d").unwrap();
+        assert!(r.sides()[0].pursuit.is_none() && r.to_string().contains("a pursuit test is due"));
     }
 
     #[test]
