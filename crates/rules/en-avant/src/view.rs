@@ -171,6 +171,13 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             notes.push(format!("{} are away, pursuing off the field", b.name(i)));
         }
     }
+    if !rules && b.outcome.is_none() {
+        // Why a player reads results without reasons (the text's Game Control keeps the rules).
+        notes.push(format!(
+            "Game Control keeps the rules: you read what happens, not the numbers behind it{}",
+            if b.stat().rules.reveal_at_end { "; every reason is shown when the battle ends" } else { "" }
+        ));
+    }
     if all && b.outcome.is_none() {
         notes.push("if the orders given so far stand, this turn:".into());
         notes.extend(b.forecast().into_iter().map(|t| format!("  {t}")));

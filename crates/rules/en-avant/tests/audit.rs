@@ -373,6 +373,32 @@ fn a_players_refusals_are_in_words_and_game_control_reads_the_reason() {
     let _ = &mut b;
 }
 
+/// Issue 29 (player round 3): a player who reads no reason is told why, and whether he will read
+/// them at the end; Game Control, and a battle with the rules open, read no such note.
+#[test]
+fn a_player_is_told_that_game_control_keeps_the_rules() {
+    let note =
+        |b: &Battle, v: Viewer| b.view(v).notes.iter().find(|n| n.starts_with("Game Control keeps the rules")).cloned();
+    for (extra, end) in [("", true), ("[rules]\nreveal_at_end = false", false)] {
+        let b = battle(
+            r#"{ name = "Blue line", kind = "infantry", at = [90, 40] }"#,
+            r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#,
+            extra,
+        );
+        for side in 0..2 {
+            let n = note(&b, Viewer::Side(side)).expect("told");
+            assert_eq!(n.contains("every reason is shown when the battle ends"), end, "{n}");
+        }
+        assert!(note(&b, Viewer::Umpire).is_none());
+    }
+    let open = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [90, 40] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#,
+        "[rules]\nrules_hidden = false",
+    );
+    assert!(note(&open, Viewer::Side(0)).is_none());
+}
+
 #[test]
 fn game_control_chooses_whether_the_battle_is_revealed_at_its_end() {
     for (reveal, extra) in [(true, ""), (false, "[rules]\nreveal_at_end = false")] {
