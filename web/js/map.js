@@ -351,13 +351,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
           g.append(svg("circle", { cx: c[0] + r * 2.4 * i, cy: fy(c[1]) + size / 80, r, fill: "#3f9a3f", stroke: "#1d5a1d", "stroke-width": r / 4, class: "counter green" }));
         }
       } else if (!thumbnail) {
-        const t = svg("text", { x: c[0] + dx + size / 70, y: fy(c[1]) - size / 120, "font-size": size / 110, "stroke-width": size / 800, "text-anchor": "start", class: `counter ${k.kind}` });
+        // (Big enough to read at the whole table's view: 0.9 of a name's size.)
+        const fsz = size / 80, cx = c[0] + dx + size / 70, cy = fy(c[1]) - size / 120;
+        const t = svg("text", { x: cx, y: cy, "font-size": fsz, "stroke-width": size / 600, "text-anchor": "start", class: `counter ${k.kind}` });
         t.textContent = String(k.n);
         g.append(t);
         // (A name keeps clear of the numbers too.)
-        const fsz = size / 110, cx = c[0] + dx + size / 70, cy = fy(c[1]) - size / 120;
         counterBoxes.push({ unit: "#counter", x0: cx, x1: cx + fsz * 0.6 * String(k.n).length, y0: cy - fsz * 0.8, y1: cy + fsz * 0.2 });
-        dx += size / 60;
+        dx += fsz * 0.6 * String(k.n).length + size / 200;
       }
     }
   }
