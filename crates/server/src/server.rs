@@ -334,7 +334,9 @@ impl Games {
                     // Held by nothing but this map.
                     && Arc::strong_count(g) == 1
                     && match g.try_lock() {
-                        Ok(g) => !g.thinking && g.tx.receiver_count() == 0,
+                        // (Its watchers listen on the server's channel for it, which outlives
+                        // it: watching holds no game in memory.)
+                        Ok(g) => !g.thinking,
                         // Broken by an earlier failure: let it go, to be rebuilt from the store.
                         Err(std::sync::TryLockError::Poisoned(_)) => true,
                         Err(std::sync::TryLockError::WouldBlock) => false,
@@ -350,7 +352,7 @@ impl Games {
     }
 
     /// Whether another game may come into memory: fewer than twice the limit once the idle
-    /// ones are let go. A thousand watchers must not keep a thousand games in memory.
+    /// ones are let go (a game being played or thought about stays while it is).
     fn has_room(&mut self) -> bool {
         self.let_go(None);
         self.map.len() < 2 * self.limit
@@ -367,6 +369,9 @@ pub struct Server {
     library: catalog::Library,
     /// Who watches each game now, by role (side 0, side 1, the umpire): live channels open.
     presence: Arc<Mutex<HashMap<String, [u32; 3]>>>,
+    /// Each watched game's channel, kept here rather than by the game so that a game in memory
+    /// may be let go while it is watched, and loaded again onto the same channel (issue 30, 1).
+    channels: Arc<Mutex<HashMap<String, broadcast::Sender<Counts>>>>,
 }
 
 /// A live channel's presence in a game, counted while it lasts ([`Server::here`]).
@@ -436,7 +441,8 @@ impl Server {
     }
 
     /// A server keeping its games in `store`, and at most `games` of them (at least one) in
-    /// memory while they are idle: games being played, thought about or watched stay.
+    /// memory while they are idle: games being played or thought about stay (a watched game
+    /// does not: its watchers listen on the server's channel for it).
     pub fn with_memory_for(store: Arc<dyn Store>, games: usize) -> Self {
         let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1) };
         Server {
@@ -445,7 +451,29 @@ impl Server {
             thinking: Arc::new(Thinking::new()),
             library: catalog::Library::default(),
             presence: Arc::default(),
+            channels: Arc::default(),
         }
+    }
+
+    /// The channel of game `id`'s watchers: the one its watchers listen on if it has any, else
+    /// a new one. Channels nobody listens on are dropped from the map as it grows (a game in
+    /// memory keeps its own sender, and puts it back when a watcher comes).
+    fn channel(&self, id: &str) -> Result<broadcast::Sender<Counts>, ApiError> {
+        let mut channels = lock(&self.channels)?;
+        if let Some(tx) = channels.get(id) {
+            return Ok(tx.clone());
+        }
+        if channels.len() >= 64 && channels.len().is_power_of_two() {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        let (tx, _) = broadcast::channel(64);
+        channels.insert(id.to_string(), tx.clone());
+        Ok(tx)
+    }
+
+    /// How many games' channels the server keeps (for tests: they go with their watchers).
+    pub fn channels_kept(&self) -> usize {
+        self.channels.lock().map_or(0, |c| c.values().filter(|tx| tx.receiver_count() > 0).count())
     }
 
     /// Counts a live channel of `role` in game `id` as present while the value lives (sides and
@@ -747,7 +775,7 @@ impl Server {
             (Some(_), None) => true,
             (Some(_), Some(code)) => self.store.claimed(id, code).map_err(ApiError::store)?,
         };
-        let (tx, _) = broadcast::channel(64);
+        let tx = self.channel(id)?;
         let game = Arc::new(Mutex::new(Game {
             n: actions.len() as u64,
             record,
@@ -893,7 +921,11 @@ impl Server {
         let game = self.game(id)?;
         let g = lock(&game)?;
         let role = g.role(token)?;
-        Ok((role, g.counts(), g.tx.subscribe()))
+        // The game's channel is the server's while anyone listens: the game may be let go and
+        // loaded again, onto this channel.
+        let rx = g.tx.subscribe();
+        lock(&self.channels)?.entry(id.to_string()).or_insert_with(|| g.tx.clone());
+        Ok((role, g.counts(), rx))
     }
 
     /// The server's signing key, made (and kept in the store) on first use.

@@ -60,31 +60,43 @@ fn idle_games_are_let_go_and_come_back_unchanged() {
     assert_eq!(s.view(id, Some(token), None).unwrap()["actions"], 1, "the action was kept");
 }
 
+/// Issue 30, 1: watching holds no game in memory. A watched game is let go like any idle one;
+/// when it is loaded again (to act in it), its watchers hear the change on the same channel.
 #[test]
-fn a_watched_game_stays_in_memory() {
+fn a_watched_game_is_let_go_and_its_watchers_still_hear() {
     let s = server("watched", 1);
-    let (watched, _) = new_game(&s);
-    let (_, _, rx) = s.watch(&watched, None).unwrap();
+    let (watched, token) = new_game(&s);
+    let (_, counts, mut rx) = s.watch(&watched, None).unwrap();
+    assert_eq!(counts.actions, [0; 4]);
     let _ = new_game(&s);
-    // Over the limit: the watched game is not idle, the newest is kept.
-    assert_eq!(s.games_in_memory(), 2);
+    let _ = new_game(&s);
+    assert_eq!(s.games_in_memory(), 1, "the watched game was let go");
+    // Side 0 throws for the initiative in it: loaded again, and the watcher hears.
+    s.act(&watched, &token, &json!("throw")).unwrap();
+    let heard = rx.try_recv().expect("the watcher heard the action");
+    assert_eq!(heard.actions[0], 1, "{heard:?}");
+    assert_eq!(s.channels_kept(), 1);
     drop(rx);
-    let _ = new_game(&s);
-    assert_eq!(s.games_in_memory(), 1, "both idle games let go once nobody watches");
+    assert_eq!(s.channels_kept(), 0, "a channel goes with its last watcher");
 }
 
+/// Issue 30, 1: 512 watchers of 512 games (an outside probe's attack) pinned 512 games and made
+/// every creation answer 503. Now they hold channels, not games: the games in memory stay at the
+/// limit, and new games are made.
 #[test]
-fn watchers_cannot_keep_more_games_in_memory_than_twice_the_limit() {
+fn watchers_of_many_games_keep_none_in_memory_and_lock_nobody_out() {
     let s = server("watched-many", 2);
-    let ids: Vec<String> = (0..5).map(|_| new_game(&s).0).collect();
-    // Four games watched: twice the limit, none of them idle.
-    let watched: Vec<_> = ids[..4].iter().map(|id| s.watch(id, None).unwrap()).collect();
-    assert_eq!(s.games_in_memory(), 4);
-    let e = s.watch(&ids[4], None).unwrap_err();
-    assert_eq!(e.status, 503, "{e:?}");
-    assert_eq!(s.games_in_memory(), 4, "the fifth was not brought back");
+    let ids: Vec<String> = (0..40).map(|_| new_game(&s).0).collect();
+    let watched: Vec<_> = ids.iter().map(|id| s.watch(id, None).unwrap()).collect();
+    assert!(s.games_in_memory() <= 2, "{} games in memory", s.games_in_memory());
+    assert_eq!(s.channels_kept(), 40);
+    // A new game, and a view of one let go, answer as usual.
+    let (id, token) = new_game(&s);
+    assert_eq!(s.view(&id, Some(&token), None).unwrap()["actions"], 0);
+    assert!(s.view(&ids[0], None, None).is_ok());
+    assert!(s.games_in_memory() <= 2);
     drop(watched);
-    assert!(s.watch(&ids[4], None).is_ok(), "once nobody watches, idle games go and the fifth comes");
+    assert_eq!(s.channels_kept(), 0);
 }
 
 /// A store that counts the games read back whole (each one rebuilt by the server).
