@@ -272,6 +272,11 @@ folder's battle plays on whatever becomes of the file.")]
         /// each client, not the proxy. Repeat for several. Never name one that does not set it.
         #[arg(long = "trusted-proxy", value_name = "IP")]
         trusted_proxies: Vec<std::net::IpAddr>,
+        /// Memory for games kept between requests, MiB (by an estimate of each game's size):
+        /// past it the least recently used idle games are let go and rebuilt from the store when
+        /// asked for again. Games being played, or a computer is thinking about, always stay.
+        #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(16..))]
+        memory: u32,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -576,7 +581,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             volley_server::with_battle!(battle, b => simulate(&b, &cfg, out.as_deref(), format)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { addr, db, scenarios, games_per_minute, watchers_per_address, hosts, trusted_proxies } => {
+        Command::Serve {
+            addr,
+            db,
+            scenarios,
+            games_per_minute,
+            watchers_per_address,
+            hosts,
+            trusted_proxies,
+            memory,
+        } => {
             let library = match &scenarios {
                 Some(dir) => folder_library(dir)?,
                 None => bundled::Library::default(),
@@ -589,6 +603,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 watchers_per_client: watchers_per_address as usize,
                 hosts,
                 trusted_proxies,
+                memory_for_games: (memory as usize) << 20,
                 ..volley_server::limits::Limits::default()
             };
             let served =

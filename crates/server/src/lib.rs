@@ -29,7 +29,9 @@ mod server;
 pub mod signing;
 
 pub use http::router;
-pub use server::{ApiError, Counts, Creator, GAMES_IN_MEMORY, NewGame, Server, seed_commitment, slot};
+pub use server::{
+    ApiError, Counts, Creator, GAMES_IN_MEMORY, MEMORY_FOR_GAMES, NewGame, Server, seed_commitment, slot,
+};
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +85,7 @@ pub async fn serve_offering(
         .await
         .map_err(|error| ServeError::Bind { addr: addr.to_string(), error })?;
     let local = listener.local_addr()?;
-    let server = Server::new(store).offering(library);
+    let server = Server::with_memory(store, GAMES_IN_MEMORY, limits.memory_for_games).offering(library);
     server.resume_all();
     ready(local);
     let (head_timeout, most) = (limits.head_timeout, limits.connections);

@@ -31,6 +31,9 @@ pub struct Limits {
     /// Connections served at once, past which a new one is closed at once; `None`, as many as
     /// the open-file limit (raised to its hard limit at start) allows, less a few for the store.
     pub connections: Option<usize>,
+    /// Bytes the games kept in memory between requests may take, by their estimated size
+    /// (`Server::with_memory`).
+    pub memory_for_games: usize,
 }
 
 impl Default for Limits {
@@ -44,6 +47,7 @@ impl Default for Limits {
             trusted_proxies: Vec::new(),
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
+            memory_for_games: crate::MEMORY_FOR_GAMES,
         }
     }
 }
@@ -60,6 +64,7 @@ impl Limits {
             trusted_proxies: Vec::new(),
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
+            memory_for_games: crate::MEMORY_FOR_GAMES,
         }
     }
 }
@@ -197,6 +202,7 @@ mod tests {
             trusted_proxies: Vec::new(),
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
+            memory_for_games: crate::MEMORY_FOR_GAMES,
         };
         let gate = Gate::new(limits);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());

@@ -133,6 +133,9 @@ pub struct Counts {
 
 /// One game in memory: its record, the state rebuilt from its actions, and what happened.
 struct Game {
+    /// The size of the umpire's view of it when it was loaded, bytes of JSON: how big its
+    /// state is (its units, their men, their marks), for [`Game::bytes`].
+    view_bytes: usize,
     record: GameRecord,
     live: Box<dyn Live>,
     /// Actions taken.
@@ -183,6 +186,27 @@ struct Hold {
 }
 
 impl Game {
+    /// The least a game in memory is taken to take, bytes ([`Game::bytes`]).
+    const BASE: usize = 128 << 10;
+    /// Bytes taken for each byte of the umpire's view (the state it shows) and of the
+    /// scenario's text (kept, and its ground built from it).
+    const PER_STATE_BYTE: usize = PER_STATE_BYTE;
+    /// Bytes taken for each action (its record, who may know of it, its draws).
+    const PER_ACTION: usize = 1 << 10;
+    /// Bytes taken for each line of the account.
+    const PER_LINE: usize = 512;
+
+    /// An estimate of the memory the game takes, bytes, for sizing the games kept in memory by
+    /// memory rather than by count: from the size of its state (its view's JSON when loaded) and
+    /// scenario, and how many actions and lines of account it holds (measured against the bundled
+    /// battles: BENCHMARKS.md, "Games in memory").
+    fn bytes(&self) -> usize {
+        Self::BASE
+            + (self.view_bytes + self.record.scenario.len()) * Self::PER_STATE_BYTE
+            + self.actions.len() * Self::PER_ACTION
+            + self.log.len() * Self::PER_LINE
+    }
+
     /// How many actions `viewer` may know were taken.
     fn count(&self, viewer: Viewer) -> u64 {
         self.counts().actions[slot(viewer)]
@@ -285,17 +309,26 @@ pub fn seed_commitment(seed: u64, salt: Option<&str>) -> String {
 /// How many battles of computer players alone a server fights at once.
 pub const COMPUTER_BATTLES: usize = 16;
 
-/// How many games a server keeps in memory by default ([`Server::new`]); the others are in the
-/// store and rebuilt from their actions when asked for.
-pub const GAMES_IN_MEMORY: usize = 256;
+/// How many games a server keeps in memory at most by default ([`Server::new`]), however
+/// small; the others are in the store and rebuilt from their actions when asked for.
+pub const GAMES_IN_MEMORY: usize = 100_000;
 
-/// The games in memory, each with when it was last asked for; at most `limit` of them once the
-/// idle ones can be let go.
+/// Bytes of memory a game is taken to hold for each byte of its state's JSON ([`Game::bytes`]).
+const PER_STATE_BYTE: usize = 5;
+
+/// How much memory the games a server keeps idle may take by default, bytes (by
+/// [`Game::bytes`]'s estimate): 256 MiB.
+pub const MEMORY_FOR_GAMES: usize = 256 << 20;
+
+/// The games in memory, each with when it was last asked for; at most `limit` of them, and at
+/// most `budget` bytes by their estimates, once the idle ones can be let go.
 struct Games {
     map: HashMap<String, (Arc<Mutex<Game>>, u64)>,
     /// Counts requests, for "last asked for".
     clock: u64,
     limit: usize,
+    /// Bytes the games in memory may take, by [`Game::bytes`].
+    budget: usize,
 }
 
 impl Games {
@@ -322,40 +355,53 @@ impl Games {
     /// Let the least recently asked-for idle games go (but `keep`) until at most `limit` are
     /// kept. A game is idle when nothing else holds it (no request, no computer player thinking)
     /// and nobody watches it; everything it holds is in the store, so letting it go loses nothing.
+    /// The games' estimated bytes ([`Game::bytes`]; one being used now counts as when last
+    /// seen, [`Game::BASE`] at the least).
+    fn bytes(&self) -> usize {
+        self.map.values().map(|(g, _)| g.try_lock().map_or(Game::BASE, |g| g.bytes())).sum()
+    }
+
     fn let_go(&mut self, keep: Option<&str>) {
-        if self.map.len() <= self.limit {
+        if self.map.len() <= self.limit
+            && self.map.len().saturating_mul(Game::BASE) <= self.budget
+            && self.bytes() <= self.budget
+        {
             return;
         }
-        let mut idle: Vec<(u64, String)> = self
+        let mut idle: Vec<(u64, String, usize)> = self
             .map
             .iter()
             .filter(|(other, (g, _))| {
                 Some(other.as_str()) != keep
                     // Held by nothing but this map.
                     && Arc::strong_count(g) == 1
-                    && match g.try_lock() {
-                        // (Its watchers listen on the server's channel for it, which outlives
-                        // it: watching holds no game in memory.)
-                        Ok(g) => !g.thinking,
-                        // Broken by an earlier failure: let it go, to be rebuilt from the store.
-                        Err(std::sync::TryLockError::Poisoned(_)) => true,
-                        Err(std::sync::TryLockError::WouldBlock) => false,
-                    }
             })
-            .map(|(other, (_, used))| (*used, other.clone()))
+            .filter_map(|(other, (g, used))| match g.try_lock() {
+                // (Its watchers listen on the server's channel for it, which outlives it:
+                // watching holds no game in memory.)
+                Ok(g) => (!g.thinking).then(|| (*used, other.clone(), g.bytes())),
+                // Broken by an earlier failure: let it go, to be rebuilt from the store.
+                Err(std::sync::TryLockError::Poisoned(_)) => Some((*used, other.clone(), 0)),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            })
             .collect();
         idle.sort_unstable();
-        let excess = self.map.len() - self.limit;
-        for (_, other) in idle.into_iter().take(excess) {
+        let mut bytes = self.bytes();
+        for (_, other, b) in idle {
+            if self.map.len() <= self.limit && bytes <= self.budget {
+                break;
+            }
             self.map.remove(&other);
+            bytes = bytes.saturating_sub(b);
         }
     }
 
-    /// Whether another game may come into memory: fewer than twice the limit once the idle
-    /// ones are let go (a game being played or thought about stays while it is).
+    /// Whether another game may come into memory: fewer than twice the limit, in games and in
+    /// bytes, once the idle ones are let go (a game being played or thought about stays while
+    /// it is).
     fn has_room(&mut self) -> bool {
         self.let_go(None);
-        self.map.len() < 2 * self.limit
+        self.map.len() < self.limit.saturating_mul(2) && self.bytes() < self.budget.saturating_mul(2)
     }
 }
 
@@ -434,17 +480,26 @@ fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
 }
 
 impl Server {
-    /// A server keeping its games in `store`, and at most [`GAMES_IN_MEMORY`] of them in memory
-    /// while they are idle.
+    /// A server keeping its games in `store`, and while they are idle at most
+    /// [`MEMORY_FOR_GAMES`] of them in memory by their estimated size (and at most
+    /// [`GAMES_IN_MEMORY`] however small).
     pub fn new(store: Arc<dyn Store>) -> Self {
         Self::with_memory_for(store, GAMES_IN_MEMORY)
     }
 
     /// A server keeping its games in `store`, and at most `games` of them (at least one) in
-    /// memory while they are idle: games being played or thought about stay (a watched game
-    /// does not: its watchers listen on the server's channel for it).
+    /// memory while they are idle (and at most [`MEMORY_FOR_GAMES`] by their estimated size):
+    /// games being played or thought about stay (a watched game does not: its watchers listen
+    /// on the server's channel for it).
     pub fn with_memory_for(store: Arc<dyn Store>, games: usize) -> Self {
-        let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1) };
+        Self::with_memory(store, games, MEMORY_FOR_GAMES)
+    }
+
+    /// A server keeping its games in `store`, and while they are idle at most `games` of them
+    /// (at least one) taking at most `bytes` by their estimates: games being played or thought
+    /// about stay (a watched game does not: its watchers listen on the server's channel for it).
+    pub fn with_memory(store: Arc<dyn Store>, games: usize, bytes: usize) -> Self {
+        let games = Games { map: HashMap::new(), clock: 0, limit: games.max(1), budget: bytes };
         Server {
             store,
             games: Arc::new(Mutex::new(games)),
@@ -510,6 +565,11 @@ impl Server {
     /// How many games are in memory now.
     pub fn games_in_memory(&self) -> usize {
         self.games.lock().map_or(0, |g| g.map.len())
+    }
+
+    /// The estimated bytes of the games in memory now (what the memory budget counts).
+    pub fn memory_for_games(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.bytes())
     }
 
     /// Let the computer players carry on where they stopped: every stored game a computer
@@ -776,7 +836,9 @@ impl Server {
             (Some(_), Some(code)) => self.store.claimed(id, code).map_err(ApiError::store)?,
         };
         let tx = self.channel(id)?;
+        let view_bytes = serde_json::to_vec(&live.view(Viewer::Umpire)).map_or(0, |v| v.len());
         let game = Arc::new(Mutex::new(Game {
+            view_bytes,
             n: actions.len() as u64,
             record,
             live,

@@ -236,3 +236,44 @@ fn seats_say_whether_claimed_and_whether_their_player_is_there() {
     let v = s.view(&id, Some(&mine), None).unwrap();
     assert!(v["last_action_at"].as_u64().unwrap() > 1_700_000_000, "{v}");
 }
+
+/// Issue 30, 3: the games kept in memory are counted by their size, not their number. A budget
+/// of three and a half small games keeps three; a bigger battle (Crossroads, a man a figure)
+/// counts for more than a small one; every game let go comes back when asked for.
+#[test]
+fn the_games_kept_in_memory_are_sized_by_memory_not_by_count() {
+    let dir = std::env::temp_dir().join(format!("volley-memory-{}-budget", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.join("games.db")).unwrap());
+    // One small game's size, as the server estimates it.
+    let probe = Server::with_memory(store.clone(), usize::MAX, usize::MAX);
+    let _ = new_game(&probe);
+    let small = probe.memory_for_games();
+    let big = {
+        let s = Server::with_memory(store.clone(), usize::MAX, usize::MAX);
+        let req = NewGame {
+            open: false,
+            scenario: "crossroads".into(),
+            scenario_text: None,
+            players: vec!["human".into(), "human".into()],
+            seed: Some(5),
+            creator: Some(Creator::HotSeat),
+            private: false,
+            hold_results: false,
+            umpire: false,
+        };
+        s.create(&req).unwrap();
+        s.memory_for_games()
+    };
+    assert!(big > small * 3 / 2, "a Crossroads game ({big} bytes) counts for more than a Hochdorf one ({small})");
+    let budget = small * 7 / 2;
+    let s = Server::with_memory(store, usize::MAX, budget);
+    let games: Vec<(String, String)> = (0..10).map(|_| new_game(&s)).collect();
+    assert_eq!(s.games_in_memory(), 3, "{} bytes in memory of {budget}", s.memory_for_games());
+    assert!(s.memory_for_games() <= budget);
+    for (id, token) in &games {
+        assert_eq!(s.view(id, Some(token), None).unwrap()["actions"], 0);
+        assert!(s.memory_for_games() <= budget);
+    }
+}
