@@ -1211,10 +1211,13 @@ impl Resolution {
         Ok(())
     }
 
-    /// How many dice the combat threw: the guns' d6 (if a battery defended), the two d10s and
-    /// the casualty tests' d10s.
+    /// How many dice the combat threw: the guns' d6 (if a battery defended), the two d10s, the
+    /// casualty tests' d10s and the pursuit tests' (thrown at the desk).
     pub fn dice_thrown(&self) -> usize {
-        usize::from(self.d6.is_some()) + 2 + self.test_dice.iter().map(|t| usize::from(t.len)).sum::<usize>()
+        usize::from(self.d6.is_some())
+            + 2
+            + self.test_dice.iter().map(|t| usize::from(t.len)).sum::<usize>()
+            + self.pursuit_dice.iter().flatten().count()
     }
 
     /// The defending battery's close-range fire first: its d6, score, and the attacker's

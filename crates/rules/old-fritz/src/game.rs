@@ -546,6 +546,10 @@ impl Battle {
 /// offered).
 pub const NEAREST_PLACES: usize = 8;
 
+/// A unit holding its place turns to face the enemy only when the way its wing faces the enemy
+/// is more than this off its front, degrees: half the 45° wheel that costs half a bound.
+pub const FACE_SLACK: f64 = 22.5;
+
 /// Two places for orders of the same kind nearer than this, inches, are one place: the second
 /// is not offered (an enemy wing drawn up on an objective is one place to attack).
 pub const SAME_PLACE: f64 = 3.0;

@@ -1531,3 +1531,45 @@ fn orders_of_a_kind_to_places_close_together_are_offered_once() {
     }
     assert!(merged > 0, "some enemy wing stands on an objective: the test can fail");
 }
+
+/// Issue 29 (player round 3): a line holding the ridge pirouetted, each battalion wheeling to
+/// its own nearest enemy, into a zig-zag. A wing holding its place faces as one line: the way
+/// from its centre to the enemy nearest that centre, and only when that is more than 22.5° off.
+///
+/// ```text
+///   y=38        E1 (ahead of the centre)
+///   y=30                          E2 (nearest to the right-hand battalion, 50° off its front)
+///   y=20   a1 ---- a2 ---- a3       (facing north, holding where they stand)
+///         x=30    x=40    x=50   x=62
+/// ```
+#[test]
+fn a_holding_wing_faces_the_enemy_as_one_line() {
+    let line = [
+        r#"{ name = "a1", kind = "line_infantry", at = [30, 20] }"#,
+        r#"{ name = "a2", kind = "line_infantry", at = [40, 20] }"#,
+        r#"{ name = "a3", kind = "line_infantry", at = [50, 20] }"#,
+    ];
+    let e1 = r#"{ name = "e1", kind = "line_infantry", at = [40, 38], facing = 180 }"#;
+    let e2 = r#"{ name = "e2", kind = "line_infantry", at = [62, 30], facing = 270 }"#;
+    let hold_all = |b: &mut Battle| {
+        b.wings[0].order = hold(40.0, 20.0);
+        b.wings[0].seq = 1;
+        b.wings[1].order = Order::Reserve;
+        b.wings[1].seq = 1;
+    };
+    // The enemy nearest the centre is ahead: nobody turns, though a3's own nearest is e2.
+    let mut b = battle("", &line, &[e1, e2, FAR]);
+    hold_all(&mut b);
+    bound(&mut b, &[]);
+    for u in &b.units[..3] {
+        assert!(close(u.facing, 0.0), "{u:?}");
+    }
+    // Only the enemy off to the right: the whole line turns the same way to face it.
+    let mut b = battle("", &line, &[e2, FAR]);
+    hold_all(&mut b);
+    bound(&mut b, &[]);
+    let way = volley_table::heading_to(Point::new(40.0, 20.0), Point::new(62.0, 30.0));
+    for u in &b.units[..3] {
+        assert!(close(u.facing, way), "{} faces {} not {way}", u.at.x, u.facing);
+    }
+}

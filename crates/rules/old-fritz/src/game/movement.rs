@@ -570,6 +570,27 @@ impl Battle {
             .min_by(|a, b| a.1.total_cmp(&b.1))
     }
 
+    /// The way unit `i`'s wing faces the enemy: from the centre of the wing's units in good
+    /// order to the enemy unit nearest it (present), if that enemy is within 24" of one of them
+    /// (or of unit `i`); `None` otherwise.
+    pub(super) fn wing_front(&self, i: usize) -> Option<f64> {
+        let u = &self.units[i];
+        let mates = || self.units.iter().filter(|v| v.wing == u.wing && v.side == u.side && v.in_order());
+        let (mut sum, mut n) = (Point::default(), 0u32);
+        for v in mates() {
+            sum = sum + v.at;
+            n += 1;
+        }
+        let centre = if n > 0 { sum * (1.0 / f64::from(n)) } else { u.at };
+        let e = self
+            .units
+            .iter()
+            .filter(|e| e.side != u.side && e.present())
+            .min_by(|a, b| a.at.dist(centre).total_cmp(&b.at.dist(centre)))?;
+        let near = |v: &Unit| v.at.dist(e.at) <= 24.0;
+        (near(u) || mates().any(near)).then(|| heading_to(centre, e.at))
+    }
+
     /// A unit that is not attacking goes where its order sends it.
     pub(super) fn march(&mut self, i: usize, events: &mut Vec<Event>) {
         self.march_with(i, 1.0, MoveKind::March, events);
@@ -638,17 +659,20 @@ impl Battle {
                 stop = Some(Stop::Spent);
             }
         }
-        // Arrived (or holding): face the nearest enemy within reach if there is time and room —
-        // but not after trotting there (trotting cavalry may not change direction at all).
+        // Arrived (or holding): face the enemy within reach if there is time and room — but not
+        // after trotting there (trotting cavalry may not change direction at all). The wing
+        // faces as one line: every unit the way from the wing's centre to the enemy nearest it
+        // (not each its own nearest, which turned a line into a zig-zag), and only when that
+        // way is more than [`FACE_SLACK`] off its front (a line covers what is nearly ahead).
         if stop.as_ref().is_none_or(|s| *s == Stop::Arrived)
             && !trotted
             && at.dist(dest) <= 0.3
             && budget >= cost::WHEEL_UP_TO_45
-            && let Some((j, d)) = enemy
-            && d <= 24.0
             && matches!(order, Order::Hold { .. } | Order::Attack { .. } | Order::Reserve)
+            && let Some(way) = self.wing_front(i)
+            && turn(facing, way).abs() > FACE_SLACK
         {
-            let want = settle(facing, heading_to(at, self.units[j].at));
+            let want = settle(facing, way);
             let c = turn_cost(facing, want);
             if c > 0.0 && c <= budget + 1e-9 {
                 if self.turn_blocked(i, at, (facing, formation), (want, formation)).is_none() {
