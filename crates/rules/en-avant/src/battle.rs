@@ -93,9 +93,9 @@ pub enum UmpireAction {
     Amend {
         /// The unit.
         unit: u16,
-        /// Its status (a cavalry regiment's first line).
+        /// Its status (for a cavalry regiment, its first line's).
         status: Status,
-        /// A cavalry regiment's second line's status.
+        /// Cavalry only: the second line's status (leave it empty for any other unit).
         second_status: Option<Status>,
         /// Disordered.
         disordered: bool,
@@ -954,17 +954,17 @@ impl Battle {
                 if x.running() && x.pending != Pending::None {
                     x.pending = Pending::None;
                 }
+                // Game Control's reason is his own words, for every player (the form says so):
+                // it tells what he decided, not the rules behind a result.
                 let words = format!(
-                    "Game Control: {} is now {}{}{}",
+                    "Game Control: {} is now {}{}{}{}",
                     self.name(i),
                     status,
                     second_status.map(|s| format!(" (second line {s})")).unwrap_or_default(),
-                    if *disordered { ", DISORDERED" } else { ", ORDERED" }
+                    if *disordered { ", DISORDERED" } else { ", ORDERED" },
+                    if reason.trim().is_empty() { String::new() } else { format!(", because {}", reason.trim()) }
                 );
                 events.push(Event::Told { text: words });
-                if !reason.is_empty() {
-                    events.push(Event::Explained { text: format!("Game Control's reason: {reason}"), fact: None });
-                }
             }
         }
         Ok(())

@@ -602,3 +602,31 @@ fn a_loser_without_room_to_turn_withdraws_straight_away_from_its_winner() {
     assert!(b.units[r].centre().dist(was + Point::new(10.0, 0.0)) < 1e-6, "{:#?}", words(&events));
     assert!(gap(&b, "Blue horse", "Red column") > CONTACT, "{:#?}", words(&events));
 }
+
+/// Issue 29 (player round 4): Game Control's reason for an amendment is his own words, and the
+/// form promises every player reads it: it is in the line both sides read, not a rules line.
+#[test]
+fn game_controls_reason_for_an_amendment_is_read_by_every_player() {
+    let mut b = battle(
+        r#"{ name = "Blue line", kind = "infantry", at = [90, 40] }"#,
+        r#"{ name = "Red line", kind = "infantry", at = [90, 50] }"#,
+        "",
+    );
+    let amend = Action::Amend {
+        unit: 0,
+        status: Status::Steady,
+        second_status: None,
+        disordered: true,
+        reason: "the riflemen were behind the farm wall".into(),
+    };
+    let mut events = Vec::new();
+    b.apply_by(Actor::Umpire, &amend, &mut Seeded::new(1), &mut events).unwrap();
+    let line = events
+        .iter()
+        .find(|e| e.to_string().starts_with("Game Control: Blue line is now"))
+        .unwrap_or_else(|| panic!("{events:?}"));
+    assert!(line.to_string().ends_with(", because the riflemen were behind the farm wall"), "{line}");
+    for v in [Viewer::Side(0), Viewer::Side(1), Viewer::Spectator] {
+        assert!(b.event_visible(line, v), "{v:?}");
+    }
+}
