@@ -430,7 +430,14 @@ export function showGame(main, id) {
       set: (deg) => { umpireDraft.facing = Math.round(((deg % 360) + 360) % 360); if (last) render(last.g, last.key); },
     } : null;
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
-    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); },
+    // On a grid a unit of the side acting, dropped where none of its choices goes, is told why.
+    const refuse = isGrid(v) && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide ? (p) => {
+      const why = list.some(ownMove) ? `none of its choices now ends in that area (the yellow dots mark where it may go: no unit ends its move in an enemy's area, off the grid or on impassable ground)` : stuck();
+      proposal = { point: p, verdict: { legal: false, why }, unit: selected };
+      showVerdict(p, proposal.verdict);
+      drawProposal();
+    } : null;
+    const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, refuse, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); },
       ghost: umpireMoves ? { unit: selected, at: umpireDraft.at, facing: umpireDraft.facing } : null });
     mapBox.replaceChildren(node);
     const proposalBox = el("div", { class: "proposal" });
@@ -532,8 +539,13 @@ export function showGame(main, id) {
       const counters = new Map();
       for (const q of v.pieces.filter((q) => q.unit === u)) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
       const count = [...counters].filter(([kind]) => kind !== "green").map(([kind, n]) => `${n} ${kind}`).join(", ");
+      // A unit of many men (Blown Away): how many stand each way ("3 in ranks, 5 running").
+      const men = v.pieces.filter((q) => q.unit === u);
+      const standing = men.length > 1
+        ? [...men.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map())].map(([st, n]) => `${n} ${st}`).join(", ")
+        : p?.status;
       bySide.get(k).push(el("li", {}, el("button", { class: `plain oobunit${u === selected ? " sel" : ""}`, "data-oob": u, onclick: () => { selected = u; proposal = null; placeChoices = null; render(g, key); } },
-        el("b", {}, u), ` — ${[p?.status, count].filter(Boolean).join("; ")}; ${whereWords(v, at.x, at.y)}`)));
+        el("b", {}, u), ` — ${[standing, count].filter(Boolean).join("; ")}; ${whereWords(v, at.x, at.y)}`)));
     }
     oob.replaceChildren(el("summary", {}, "Order of battle"),
       ...[...bySide].map(([k, items]) => el("div", { class: k === "none" ? "" : `side${k}` }, el("h5", {}, k === "none" ? "Others" : `The ${v.sides[k]} (${items.length})`), el("ul", {}, items))));
@@ -552,9 +564,15 @@ export function showGame(main, id) {
         // ("11 soldiers and 1 officer", never a bare "soldier").
         pieces.length > 1 && pieces.every((q) => q.label.split(/\s+/).length <= 2)
           ? el("div", { class: "unitlabel" }, `Its men: ${words([...pieces.reduce((m, q) => m.set(q.label, (m.get(q.label) || 0) + 1), new Map())]
-            .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}.`)
+            .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}${
+            // How they stand, when not all alike: "3 in ranks, 5 running, 2 fallen".
+            new Set(pieces.map((q) => q.status)).size > 1
+              ? `: ${[...pieces.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map())].map(([st, n]) => `${n} ${st}`).join(", ")}`
+              : ""}.`)
           : p && p.label !== selected ? el("div", { class: "unitlabel" }, sentence(p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label)) : null,
-        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) || (armOf(p) === "general" && /commander|general/i.test(p.label)) ? null : armOf(p), p.label.toLowerCase().includes(p.status.toLowerCase()) ? null : p.status,
+        p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) || (armOf(p) === "general" && /commander|general/i.test(p.label)) ? null : armOf(p),
+          // (A unit of many men told how they stand above; one piece, its state here.)
+          p.label.toLowerCase().includes(p.status.toLowerCase()) || new Set(pieces.map((q) => q.status)).size > 1 ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
           words([...new Set(v.pieces.filter((q) => sameCommand(q) && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,

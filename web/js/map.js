@@ -167,7 +167,7 @@ const UNIT_WORDS = { cm: ["cm", "cm"], inch: ["inch", "inches"], area: ["area", 
  * Returns `{node, map, show}`: the element to place, the SVG, and `show(choice)` which draws a
  * choice's places over the map (null hides them).
  */
-export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, press, turn, deploy, onMany, onWings, ghost: pending } = {}) {
+export function drawMap(view, { onPick, selected, targets, camera, previous, slideFrom, animate = true, thumbnail, drag, refuse, press, turn, deploy, onMany, onWings, ghost: pending } = {}) {
   const W = view.width, D = view.depth;
   const fy = (y) => D - y; // the table's y runs north; the screen's down
   const pts = (ps) => ps.map(([x, y]) => `${x},${fy(y)}`).join(" ");
@@ -298,7 +298,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   for (const p of drawn) {
     const g = groupOf(p);
     const colour = p.side === null || p.side === undefined ? "#555" : SIDES[p.side];
-    const faint = /running|fallen|rallying|routed|broken|gone/.test(p.status);
+    // Fallen men lie grey (the dead, not the running); running and routed ones are faint.
+    const fallen = /fallen/.test(p.status);
+    const faint = !fallen && /running|rallying|routed|broken|gone/.test(p.status);
     // A figure on foot is a disc; on horseback, a diamond (so horse and foot tell apart).
     const mounted = p.footprint.shape === "circle" && armOf(p) === "cavalry";
     // A general on his own (Blown Away's commander): a flag on its pole, standing at his place.
@@ -311,9 +313,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
         ? svg("polygon", { points: (() => { const [x, y] = p.footprint.at, r = p.footprint.r * 1.25; return `${x},${fy(y) - r} ${x + r},${fy(y)} ${x},${fy(y) + r} ${x - r},${fy(y)}`; })() })
         : svg("circle", { cx: p.footprint.at[0], cy: fy(p.footprint.at[1]), r: p.footprint.r }))
       : svg("polygon", { points: pts(p.footprint.points) });
-    shape.setAttribute("fill", colour);
-    shape.setAttribute("fill-opacity", faint ? 0.35 : 0.85);
-    shape.setAttribute("stroke", faint ? colour : "#1d1d1d");
+    shape.setAttribute("fill", fallen ? "#8a8a8a" : colour);
+    shape.setAttribute("fill-opacity", faint ? 0.35 : fallen ? 0.6 : 0.85);
+    shape.setAttribute("stroke", faint ? colour : fallen ? "#8a8a8a" : "#1d1d1d");
     shape.setAttribute("stroke-width", size / 600);
     if (faint) shape.setAttribute("stroke-dasharray", `${size / 300}`);
     shape.setAttribute("class", `piece${selected && p.unit === selected ? " selected" : ""}`);
@@ -645,6 +647,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   map.addEventListener("pointerup", (e) => {
     const d = dragging;
     dragging = null;
+    // On a grid a unit goes only where its choices' dots are: a drop anywhere else is refused
+    // in words (`refuse`), never ignored.
+    if (d && d.moved && !drag && refuse && !(e.target.classList && e.target.classList.contains("target"))) refuse(tableAt(e));
     if (!d || !d.moved || !drag) return;
     if (e.target.classList && e.target.classList.contains("target") && e.target.dataset.plain === "1") return; // a plain move's own place: taken
     drag.drop(tableAt(e));
@@ -869,7 +874,8 @@ function mapLegend(view, arms) {
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind === "green")) ? el("span", { class: "item" }, el("span", { class: "swatch dot" }), "green counters") : null,
     markerKinds.length ? el("span", { class: "item" }, `small dots: ${words(markerKinds)} (point at one to read it)`) : null,
     el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 2px solid #e0b000" }), "outlined in gold: moved since you last acted (a faint line shows where from)"),
-    view.pieces.some((p) => /running|fallen|rallying|routed|broken|gone/.test(p.status)) ? el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 1px dashed #555; opacity: 0.5" }), "faint and dashed: running, routed or fallen") : null,
+    view.pieces.some((p) => /running|rallying|routed|broken|gone/.test(p.status)) ? el("span", { class: "item" }, el("span", { class: "swatch", style: "border: 1px dashed #555; opacity: 0.5" }), "faint and dashed: running or routed") : null,
+    view.pieces.some((p) => /fallen/.test(p.status)) ? el("span", { class: "item" }, el("span", { class: "swatch", style: "background: #8a8a8a; opacity: 0.6" }), "grey: fallen") : null,
     view.pieces.some((p) => TROUBLED.test(p.status || "")) ? el("span", { class: "item" }, el("span", { style: "color: #c96f00" }, "▲"), ` ${words([...new Set(view.pieces.map((p) => (p.status || "").match(TROUBLED)?.[0]).filter(Boolean).map((w) => w.toLowerCase()))])} (point at the unit to read it)`) : null,
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind !== "green")) ? el("span", { class: "item" }, "numbers: figures or strength (zoom in to read them, or point at a unit)") : null,
     view.pieces.some((p) => p.footprint.shape === "circle" && armOf(p) === "cavalry") ? el("span", { class: "item" }, "◆ a horseman, ● a man on foot") : null,

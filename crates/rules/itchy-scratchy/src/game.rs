@@ -899,13 +899,12 @@ impl Battle {
             let adjacent = self.enemy_edges(occ, side, end);
             if let Some(&d) = adjacent.first() {
                 facings.push(d);
-            } else {
-                if let Some(e) = nearest_area(end) {
-                    facings.push(end.facing_towards(e));
-                }
-                if path.is_empty() {
-                    facings.retain(|&f| f != u.facing);
-                }
+            } else if let Some(e) = nearest_area(end) {
+                facings.push(end.facing_towards(e));
+            }
+            // Staying where it is, a turn to the way it already faces is no choice at all.
+            if path.is_empty() {
+                facings.retain(|&f| f != u.facing);
             }
             for facing in facings {
                 let a = Action::Move { unit, path: path.clone(), facing };

@@ -225,6 +225,14 @@ fn a_unit_faced_by_an_adjacent_enemy_may_only_withdraw() {
     );
     blue_first(&mut b);
     let i = ix(&b, "I");
+    // Facing the adjacent enemy already (north), it is offered no turn to the way it faces
+    // (issue 29, player round 4: "turn 40e Ligne to face north" while it faced north).
+    let mut offered = Vec::new();
+    volley_core::GameState::candidate_actions(&b, &mut offered);
+    assert!(
+        !offered.iter().any(|a| matches!(a, Action::Move { unit, path, facing } if *unit == i && path.is_empty() && *facing == Dir::North)),
+        "{offered:?}"
+    );
     let why = refused!(b, mv(i, &[[4, 5], [4, 6]], Dir::East));
     assert!(why.contains("withdraw"), "{why}");
     let why = refused!(b, mv(i, &[[4, 5], [4, 4]], Dir::North));
