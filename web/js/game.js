@@ -452,7 +452,7 @@ export function showGame(main, id) {
       proposalBox.replaceChildren(...(verdict.legal
         ? [el("div", { class: "legal" }, `${selected} may go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}${verdict.text ? `: ${verdict.text}` : ""}.`),
           el("button", { "data-proposal": "go", onclick: () => send(verdict.action) }, "go there"), " ", cancel]
-        : [el("div", { class: "refused" }, `${selected} may not go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}: ${verdict.why}.`),
+        : [el("div", { class: "refused" }, `${selected} may not go there${verdict.pattern ? ` (as: ${verdict.pattern})` : ""}: ${String(verdict.why).startsWith(`${selected}: `) ? verdict.why.slice(selected.length + 2) : verdict.why}.`),
           verdict.halt ? el("div", {}, `The rules would halt it at the yellow ring${verdict.halt_text ? ` (${verdict.halt_text})` : ""}. `,
             el("button", { "data-proposal": "halt", onclick: () => send(verdict.halt_action) }, "go as far as allowed")) : null,
           " ", cancel]).filter(Boolean));

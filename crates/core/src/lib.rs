@@ -370,3 +370,36 @@ mod tests {
         }
     }
 }
+
+/// A name in the possessive, as English writes it: `IR 7 Bevern's`, but `2/95th Rifles'` and
+/// `Hussars'` for a name ending in s.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
+}
+
+/// Words someone typed, to follow "because" in a sentence: the first letter made small unless
+/// the first word is a name in capitals or a proper name of several capitals (`IR 7`, `NATO`).
+pub fn after_because(text: &str) -> String {
+    let t = text.trim();
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && b.is_lowercase() => {
+            let mut out: String = a.to_lowercase().collect();
+            out.push_str(&t[a.len_utf8()..]);
+            out
+        }
+        _ => t.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    #[test]
+    fn possessives_and_reasons_read_as_english() {
+        assert_eq!(super::possessive("IR 7 Bevern"), "IR 7 Bevern's");
+        assert_eq!(super::possessive("2/95th Rifles"), "2/95th Rifles'");
+        assert_eq!(super::after_because("The battalion was misplaced"), "the battalion was misplaced");
+        assert_eq!(super::after_because("IR 7 was misplaced"), "IR 7 was misplaced");
+        assert_eq!(super::after_because(" fresh troops "), "fresh troops");
+    }
+}

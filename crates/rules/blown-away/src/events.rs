@@ -297,7 +297,7 @@ impl fmt::Display for Event {
             Event::Fired { gun, target, cover, spent, left, on_field } => {
                 write!(
                     f,
-                    "{gun} fire at {target} ({}): one man killed{}; {spent} ball{} spent ({}), {left} left.",
+                    "{gun} fires at {target} ({}): one man killed{}; {spent} ball{} spent ({}), {left} left.",
                     match cover {
                         Cover::Open => "in the open",
                         Cover::Soft => "in soft cover",

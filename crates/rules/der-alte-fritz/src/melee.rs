@@ -550,7 +550,12 @@ impl fmt::Display for MeleeResolution {
         if let Some(m) = &self.melee_dice {
             for (who, (chart, n, d)) in ["charger", "defender"].iter().zip(m) {
                 let h = d.iter().filter(|&&x| x <= *n).count();
-                writeln!(f, "{who} melee on chart {chart} (hit on {n} or under): d10 {} -> {h} hits", dice(d))?;
+                writeln!(
+                    f,
+                    "{who} melee on chart {chart} (hit on {n} or under): d10 {} -> {h} hit{}",
+                    dice(d),
+                    if h == 1 { "" } else { "s" }
+                )?;
             }
         }
         if let Some(p) = &self.post_tests {

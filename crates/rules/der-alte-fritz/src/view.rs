@@ -56,13 +56,14 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             side: Some(u.side),
             unit: Some(b.name(i).to_string()),
             label: format!(
-                "{} ({}, {}): {} of {} figures, {} hits, {}{}{}",
+                "{} ({}, {}): {} of {} figures, {} hit{}, {}{}{}",
                 b.name(i),
                 u.kind.profile().name,
                 u.formation.name(),
                 u.figures,
                 u.figures_start,
                 u.hits,
+                if u.hits == 1 { "" } else { "s" },
                 state,
                 if b.leader_attached(i) { ", leader attached" } else { "" },
                 charging

@@ -962,7 +962,11 @@ impl Battle {
                     status,
                     second_status.map(|s| format!(" (second line {s})")).unwrap_or_default(),
                     if *disordered { ", DISORDERED" } else { ", ORDERED" },
-                    if reason.trim().is_empty() { String::new() } else { format!(", because {}", reason.trim()) }
+                    if reason.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(", because {}", volley_core::after_because(reason))
+                    }
                 );
                 events.push(Event::Told { text: words });
             }

@@ -280,7 +280,7 @@ fn a_unit_fired_at_without_effect_still_reorders() {
     b.units[l].disordered = [true, true];
     let events = play(&mut b, &[("Blue line", Order::Halt)], &[("Red guns", Order::Fire)]);
     let told = words(&events);
-    assert!(told_of(&told, "Red guns's roundshot at Blue line has no effect"), "{told:#?}");
+    assert!(told_of(&told, "Red guns' roundshot at Blue line has no effect"), "{told:#?}");
     assert!(b.units[l].ordered(), "still, not firing, a whole turn: {told:#?}");
     assert!(facts(&events).iter().any(|f| matches!(f, Fact::Reordered { unit } if unit == "Blue line")));
 }

@@ -718,11 +718,7 @@ fn ea2_12_a_cavalry_column_withdraws_as_one_body() {
     let mut b = chasseurs_beaten("steady");
     let r = unit(&b, "Red Chasseurs") as u16;
     let events = play_with(&mut b, &[], &[], &[], &[Action::SecondLine { unit: r }]);
-    assert!(
-        told_of(&told(&events), "Red Chasseurs's two lines combine: both are now Nervous"),
-        "{:#?}",
-        words(&events)
-    );
+    assert!(told_of(&told(&events), "Red Chasseurs' two lines combine: both are now Nervous"), "{:#?}", words(&events));
     assert_eq!(labels(&b, "Red Chasseurs"), [Frightened, Nervous], "{:#?}", words(&events));
     // (c) A 5-6 loser withdraws 10 and may still combine with a second line 20 cm behind.
     let b = chasseurs_beaten("determined");

@@ -511,17 +511,22 @@ impl fmt::Display for Event {
                 write!(f, "{side}: the {wing}'s order waits: its general is in close combat")
             }
             Event::Advantage { unit, value, reason } => {
-                write!(f, "the umpire gives {unit} a tactical advantage of +{value}, because {reason}")
+                write!(
+                    f,
+                    "the umpire gives {unit} a tactical advantage of +{value}, because {}",
+                    volley_core::after_because(reason)
+                )
             }
             Event::Adjusted { unit, figures, greens, steady, moved, place, reason } => write!(
                 f,
-                "the umpire adjusts {unit}: {figures} figures, {greens} green counter{}{}{}, because {reason}",
+                "the umpire adjusts {unit}: {figures} figures, {greens} green counter{}{}{}, because {}",
                 if *greens == 1 { "" } else { "s" },
                 if *steady { ", back in good order" } else { "" },
                 moved.map_or(String::new(), |(p, facing)| {
                     let at = place.clone().unwrap_or_else(|| format!("({:.1}, {:.1})", p.x, p.y));
                     format!(", moved to {at}, facing {} ({facing:.0}°)", volley_scenario::places::compass(facing))
                 }),
+                volley_core::after_because(reason),
             ),
             Event::CloseCombat { attackers, defender, resolution, .. } => {
                 write!(f, "close combat, {}: {} against {defender}", resolution.table.name(), attackers.join(" and "))?;

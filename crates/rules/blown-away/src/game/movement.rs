@@ -75,10 +75,12 @@ impl Battle {
             }
             let dir = heading_to(prev, p);
             if turn(heading, dir).abs() > OBLIQUE + 1e-6 {
+                // (Said to a tenth where a whole degree would read as the limit itself.)
+                let off = turn(heading, dir).abs();
                 return illegal!(
-                    "{} may move at most 45° off its facing (this leg is {:.0}° off)",
+                    "{} may move at most 45° off its facing (this leg is {}° off)",
                     self.name(ui),
-                    turn(heading, dir).abs()
+                    if off < 45.5 { format!("{off:.1}") } else { format!("{off:.0}") }
                 );
             }
             if u.formation == Formation::Column && u.gun.is_none() {

@@ -207,7 +207,7 @@ impl Battle {
             match self.second_line_option(i) {
                 Some(Fought::Won) => {
                     self.units[i].joined = true;
-                    self.tell(events, format!("{}'s second line follows up", self.name(i)));
+                    self.tell(events, format!("{} second line follows up", volley_core::possessive(self.name(i))));
                     let fact = Fact::SecondLine {
                         unit: self.called(i),
                         follows_up: true,
@@ -225,8 +225,8 @@ impl Battle {
                     // turn (interpretation 40); after a loss the first falls back on it.
                     x.joined = how == Fought::Drawn;
                     let words = format!(
-                        "{}'s two lines {}: both are now {avg}{}",
-                        self.name(i),
+                        "{} two lines {}: both are now {avg}{}",
+                        volley_core::possessive(self.name(i)),
                         if how == Fought::Drawn { "join together" } else { "combine" },
                         if self.units[i].disordered[0] { ", DISORDERED" } else { "" }
                     );
@@ -466,12 +466,16 @@ impl Battle {
         let now = self.units[t].step_status();
         let told = if lowered {
             if now == Status::RunningAway {
-                format!("{}'s {what} breaks {}: it is running away", self.name(i), self.name(t))
+                format!("{} {what} breaks {}: it is running away", volley_core::possessive(self.name(i)), self.name(t))
             } else {
-                format!("{}'s {what} shakes {}: it is now {now}, disordered", self.name(i), self.name(t))
+                format!(
+                    "{} {what} shakes {}: it is now {now}, disordered",
+                    volley_core::possessive(self.name(i)),
+                    self.name(t)
+                )
             }
         } else {
-            format!("{}'s {what} at {} has no effect", self.name(i), self.name(t))
+            format!("{} {what} at {} has no effect", volley_core::possessive(self.name(i)), self.name(t))
         };
         self.tell(events, told);
         let fact = Fact::Fire {
@@ -772,7 +776,7 @@ impl Battle {
         let x = &self.units[i];
         if x.formation == Formation::Deployed {
             self.units[i].presence = Presence::Removed;
-            self.tell(events, format!("{}'s gunners run, abandoning their guns", self.name(i)));
+            self.tell(events, format!("{} gunners run, abandoning their guns", volley_core::possessive(self.name(i))));
             return;
         }
         let x = &self.units[i];
@@ -1037,7 +1041,10 @@ impl Battle {
                 self.tell(events, format!("{} {verb} {} and reaches it", self.name(i), self.name(t)));
             }
         } else if what == MoveKind::FollowUp && self.units[i].here() {
-            self.tell(events, format!("{} draws off out of {}'s reach", self.name(t), self.name(i)));
+            self.tell(
+                events,
+                format!("{} draws off out of {} reach", self.name(t), volley_core::possessive(self.name(i))),
+            );
         } else if self.units[i].here() && d > 0.0 {
             self.tell(events, format!("{} {verb} towards {}", self.name(i), self.name(t)));
         } else if self.units[i].here() {
@@ -1115,7 +1122,10 @@ impl Battle {
                 retracted.push(c.told_at);
                 continue;
             }
-            self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
+            self.tell(
+                events,
+                format!("{} draws off out of {} reach", self.name(d), volley_core::possessive(self.name(a))),
+            );
             let fact = Fact::Move {
                 unit: self.called(a),
                 what: MoveKind::FollowUp,
@@ -1167,7 +1177,10 @@ impl Battle {
         let mut again = Vec::new();
         let reached = self.close(a, d, from, 0.0, hold, &mut again, events, c.what);
         if !reached && self.units[a].here() && self.units[d].here() {
-            self.tell(events, format!("{} draws off out of {}'s reach", self.name(d), self.name(a)));
+            self.tell(
+                events,
+                format!("{} draws off out of {} reach", self.name(d), volley_core::possessive(self.name(a))),
+            );
         }
         Some(again.pop().filter(|_| reached).map(|n| Contact {
             from: c.from,
