@@ -386,6 +386,7 @@ impl Battle {
                 let c = self.check_charge(i, t).map_err(ApplyError::Illegal)?;
                 self.units[i].acted = true;
                 self.units[i].charging = Some(*target);
+                self.units[i].charged_at = Some((self.units[t].at, self.units[t].facing));
                 events.push(Event::Declared {
                     unit: *unit,
                     target: *target,

@@ -196,6 +196,11 @@ pub struct Unit {
     pub acted: bool,
     /// The enemy it will charge in its side's melee phase.
     pub charging: Option<u16>,
+    /// Where that enemy stood, and how it faced, when the charge was declared: the account says
+    /// so if it has moved by the melee phase and the charge is called off. Not part of the
+    /// state's hash (it decides nothing).
+    #[serde(skip)]
+    pub charged_at: Option<(Point, f64)>,
     /// May make a reserve move this turn (more than 30" from every enemy when the phase began).
     pub reserve: bool,
 }

@@ -220,6 +220,7 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                 turned_turn: 0,
                 acted: false,
                 charging: None,
+                charged_at: None,
                 reserve: false,
             };
             // A line is 3 or more stands wide: a unit of 2 stands stands as a column unless the

@@ -206,6 +206,32 @@ fn the_target_of_a_declared_charge_awaits_it_and_may_form_square() {
     assert!(ok(&b, &mv(1, [20.0, 25.0], 180.0, Formation::Square)));
 }
 
+/// Issue 29 (player round 4): a charge accepted at 11.5" was called off in the melee phase at
+/// 13.3" with no word of what had changed. If the target has moved or turned since the charge
+/// was declared, the account says so beside the measure.
+#[test]
+fn a_charge_called_off_says_how_far_its_target_moved_since_it_was_declared() {
+    let d = r#"{ name = "DR", type = "dragoons", at = [20, 10], figures = 16 }"#;
+    let t = r#"{ name = "IR A", type = "musketeers", at = [20, 25], facing = 180 }"#;
+    let mut b = moving(battle(d, t, ""), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    // (Moved away 10" and turned by some event of the turn: as if the umpire had moved it.)
+    b.units[1].at = Point::new(20.0, 35.0);
+    b.units[1].facing = 150.0;
+    let mut told = Vec::new();
+    for _ in 0..8 {
+        if b.phase == Phase::Over || told.iter().any(|t: &String| t.contains("called off")) {
+            break;
+        }
+        // (The side's melee comes at the end of the turn; the next turn's initiative dice after.)
+        let dice: &[u32] = if b.phase == (Phase::Movement { side: 1 }) { &[5, 3] } else { &[] };
+        let ev = apply(&mut b, &Action::Done, dice);
+        told.extend(ev.iter().map(ToString::to_string));
+    }
+    let line = told.iter().find(|t| t.contains("called off")).unwrap_or_else(|| panic!("{told:#?}"));
+    assert!(line.contains("(IR A has moved 10.0\" since the charge was declared and turned 30°)"), "{line}");
+}
+
 #[test]
 fn daf_b14_a_routed_unit_moves_at_once_and_off_the_table_is_gone() {
     // Austrian musketeers near their own edge routed by Prussian fire from the south: 12" north

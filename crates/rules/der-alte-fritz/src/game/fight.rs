@@ -869,13 +869,40 @@ impl Battle {
                 continue;
             };
             let t = usize::from(t);
+            let declared = self.units[c].charged_at.take();
             let path = match self.check_charge(c, t) {
                 Ok(p) => p,
                 Err(why) => {
+                    // What changed since it was declared, if the target moved or turned.
+                    let since = match declared {
+                        Some((at, facing))
+                            if at.dist(self.units[t].at) > 0.05
+                                || volley_table::turn(facing, self.units[t].facing).abs() > 0.5 =>
+                        {
+                            format!(
+                                " ({} has moved {:.1}\" since the charge was declared{})",
+                                self.name(t),
+                                at.dist(self.units[t].at),
+                                if volley_table::turn(facing, self.units[t].facing).abs() > 0.5 {
+                                    format!(
+                                        " and turned {:.0}°",
+                                        volley_table::turn(facing, self.units[t].facing).abs()
+                                    )
+                                } else {
+                                    String::new()
+                                }
+                            )
+                        }
+                        _ => String::new(),
+                    };
                     events.push(Event::CalledOff {
                         charger: c as u16,
                         defender: t as u16,
-                        text: format!("{} charge at {} is called off: {why}", possessive(self.name(c)), self.name(t)),
+                        text: format!(
+                            "{} charge at {} is called off: {why}{since}",
+                            possessive(self.name(c)),
+                            self.name(t)
+                        ),
                     });
                     continue;
                 }
