@@ -339,7 +339,7 @@ export function showGame(main, id) {
     // A unit of the side now acting that has no move to offer says so when dragged, with what it
     // may do instead, rather than staying put without a word.
     const stuck = () => {
-      const own = list.filter(ownMove).map((c) => c.text.replace(`${selected}: `, ""));
+      const own = list.filter(ownMove).map((c) => inWords(c.text, facingOf(selected)).replace(`${selected}: `, ""));
       return own.length
         ? `no move of ${selected} is offered now; it may only ${own.slice(0, 3).join("; or ")}${own.length > 3 ? ` (and ${own.length - 3} more)` : ""}`
         : `${selected} has nothing to do now`;
@@ -634,9 +634,18 @@ export function showGame(main, id) {
       return best;
     };
     const facingOf = (u) => v.pieces.find((p) => p.unit === u && typeof p.facing === "number")?.facing;
+    // Choices that differ only by a bearing the words round alike ("form line facing north-east",
+    // 37° and 30°) keep their numbers beside the words: "north-east (37°)".
+    const saidCount = new Map();
+    for (const c of shownList) {
+      const w = inWords(c.text, facingOf(unitOf(c)));
+      if (w !== c.text) saidCount.set(w, (saidCount.get(w) || 0) + 1);
+    }
     const button = (c, whole) => {
       const text = label(c);
-      const said = inWords(text, facingOf(unitOf(c)));
+      const plainSaid = inWords(c.text, facingOf(unitOf(c)));
+      const degrees = [...c.text.matchAll(/(\d+(?:\.\d+)?)°(?! off)/g)].map((m) => `${m[1]}°`);
+      const said = inWords(text, facingOf(unitOf(c))) + ((saidCount.get(plainSaid) || 0) > 1 && degrees.length ? ` (${degrees.join(", ")})` : "");
       return el("button", {
         class: `choice${whole ? " whole" : ""}`,
         disabled: busy,

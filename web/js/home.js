@@ -83,11 +83,22 @@ export async function showHome(main) {
       `the ${sc && sc.sides && sc.sides[seat.side] ? sc.sides[seat.side] : `side ${seat.side + 1}`}, against ${playerWords(g.players[1 - seat.side])} `,
       el("button", { "data-take": `${g.id}/${seat.side}`, onclick: () => { location.hash = `#/join/${g.id}/${seat.invitation}`; } }, "take this seat")));
   });
-  // Your games first: those this browser holds a seat or the umpire's place in, the newest first.
-  const yoursNow = sorted.filter((g) => Object.keys(held(g.id).roles).length).slice(0, 5).map((g) => {
+  // Your games first: those this browser holds a seat or the umpire's place in; those waiting
+  // for your move first (marked), then the newest. Twelve at most here; the rest are in the list
+  // of games below, marked as yours.
+  const myMove = (g) => {
+    const roles = Object.keys(held(g.id).roles).filter((k) => k !== "umpire").map(Number);
+    return !g.over && typeof g.to_act === "number" && roles.includes(g.to_act);
+  };
+  const mineAll = sorted.filter((g) => Object.keys(held(g.id).roles).length);
+  const mineSorted = [...mineAll.filter(myMove), ...mineAll.filter((g) => !myMove(g))];
+  const YOURS_SHOWN = 12;
+  const yoursNow = mineSorted.slice(0, YOURS_SHOWN).map((g) => {
     const s = titles.get(g.scenario_name);
-    return el("li", {}, el("a", { href: `#/game/${g.id}` }, s ? s.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): ${g.status || `${g.actions} actions`} · begun ${when(g.created)}`);
+    return el("li", { class: myMove(g) ? "yourmove" : "" }, myMove(g) ? el("b", { class: "yourmove" }, "● your move: ") : null,
+      el("a", { href: `#/game/${g.id}` }, s ? s.title : g.scenario_name), ` (${RULESETS[g.ruleset] || g.ruleset}): ${g.status || `${g.actions} actions`} · begun ${when(g.created)}`);
   });
+  if (mineSorted.length > YOURS_SHOWN) yoursNow.push(el("li", { class: "quiet" }, `and ${mineSorted.length - YOURS_SHOWN} more in the list of games below (marked “yours”)`));
   const desks = calculators.map((rs) => el("a", { href: `#/desk/${rs}`, class: "desk-link" }, RULESETS[rs] || rs));
   main.replaceChildren(
     ...(yoursNow.length ? [el("h2", {}, "Your games"), el("ul", { class: "yourgames" }, yoursNow)] : []),
