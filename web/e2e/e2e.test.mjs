@@ -926,11 +926,28 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
     await page.mouse.up();
     return [x, y];
   };
-  const [ax, ay] = await dragBy(a, 40, 0);
-  await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} placed`), a);
-  const [ax2] = await centre(a);
-  assert.ok(Math.abs(ax2 - ax - 40) < 6, `${a} drawn where it was put: ${ax} → ${ax2}`);
+  // Dropped clear of the others within the band: placed (the first of a few ways that is clear
+  // of the side's other units; one dropped on a friend is refused).
+  let ax, ay, dxUsed = 0, dyUsed = 0;
+  for (const [dx, dy] of [[40, 0], [-40, 0], [0, 15], [40, 15], [-40, 15], [0, 25], [70, 15], [-70, 15]]) {
+    [ax, ay] = await centre(a);
+    const before = await page.locator(".deployhelp").innerText();
+    await dragBy(a, dx, dy);
+    await page.waitForFunction((prev) => (document.querySelector(".deployhelp")?.innerText || "") !== prev, before, { timeout: 3000 }).catch(() => {});
+    if ((await page.locator(".deployhelp").innerText()).includes(`${a} placed`)) { [dxUsed, dyUsed] = [dx, dy]; break; }
+  }
+  assert.ok(dxUsed !== 0 || dyUsed !== 0, `${a} placed somewhere clear`);
+  const [ax2, ay2] = await centre(a);
+  assert.ok(Math.abs(ax2 - ax - dxUsed) < 6 && Math.abs(ay2 - ay - dyUsed) < 6, `${a} drawn where it was put: ${ax},${ay} → ${ax2},${ay2}`);
   assert.ok(await page.locator(".choice", { hasText: `fix the deployment, with ${a} placed otherwise` }).count() === 1);
+  // Dropped on another of its side's units: refused (figures do not stand on figures).
+  {
+    const [tx, ty] = await centre(a);
+    const [sx, sy] = await centre(b);
+    await dragBy(b, tx - sx, ty - sy);
+    await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} may not stand there`), b);
+    assert.match(await page.locator(".deployhelp").innerText(), /would stand on/);
+  }
   // Dragged out of the band, towards the enemy: refused, and drawn back where it was.
   const [bx, by] = await dragBy(b, 0, -300);
   await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} may not stand there`), b);
@@ -945,7 +962,7 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
   await page.waitForFunction(([u, x]) => {
     const rs = [...document.querySelectorAll(`svg.map .piece[data-unit="${u}"]`)].map((p) => p.getBoundingClientRect());
     return rs.length && Math.abs(rs.reduce((s, r) => s + r.x + r.width / 2, 0) / rs.length - x) < 6;
-  }, [a, ax + 40]);
+  }, [a, ax + dxUsed]);
   assert.ok(ay > 0);
   assert.deepEqual(errors, []);
 });

@@ -344,7 +344,8 @@ export function showGame(main, id) {
         ? `no move of ${selected} is offered now; it may only ${own.slice(0, 3).join("; or ")}${own.length > 3 ? ` (and ${own.length - 3} more)` : ""}`
         : `${selected} has nothing to do now`;
     };
-    const canAct = !isGrid(v) && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide;
+    // (Not while deploying: a unit is then placed by dragging it, not moved.)
+    const canAct = !isGrid(v) && !v.deploy && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide;
     const drag = plain.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) }
       : canAct ? { check: async () => ({ legal: false, why: stuck() }), drop: (p) => { proposal = { point: p, verdict: { legal: false, why: stuck() }, unit: selected }; showVerdict(p, proposal.verdict); drawProposal(); }, click: () => {} } : null;
     // Turning: a knob in front of the unit, dragged round; the new facing is put in the move
