@@ -2029,3 +2029,60 @@ test("the players are named in words: the searching computer, never its program 
   await page.waitForSelector("table.games");
   assert.doesNotMatch(await page.locator("table.games").innerText(), /mcts/);
 });
+
+test("player round 4: the scale and legend lie under the map; ending the phase stays in view below a long list; a grid unit dropped where no choice goes is refused in words; your games waiting for your move come first, marked", async () => {
+  const page = await (await openContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // The Village (Der Alte Fritz), the movement phase: a long list of choices, and the scale.
+  await villageToMovement(page);
+  const under = await page.evaluate(() => {
+    const m = document.querySelector("svg.map").getBoundingClientRect();
+    return [".scalebar", ".legend"].map((s) => document.querySelector(s).getBoundingClientRect().top >= m.bottom - 1);
+  });
+  assert.deepEqual(under, [true, true], "the scale and the legend lie under the map");
+  const end = page.locator(".choices .wholeside button.choice", { hasText: /^end the movement phase/ });
+  await end.waitFor();
+  const seen = await page.evaluate(() => {
+    const box = document.querySelector(".choices");
+    const b = [...box.querySelectorAll(".wholeside button.choice")].find((x) => /^end the movement phase/.test(x.innerText)).getBoundingClientRect();
+    const r = box.getBoundingClientRect();
+    return { overflows: box.scrollHeight > box.clientHeight + 4, inside: b.top >= r.top - 1 && b.bottom <= r.bottom + 1 };
+  });
+  assert.ok(seen.overflows, "the list is longer than its box (else this proves nothing)");
+  assert.ok(seen.inside, "ending the phase is in view without scrolling the list");
+  // The first page: this game waits for our move, and is marked so, first of our games.
+  await page.goto(base);
+  await page.waitForSelector(".yourgames li");
+  assert.match(await page.locator(".yourgames li").first().innerText(), /^● your move: The Village/);
+  // Itchy and Scratchy: a unit dropped on an area none of its choices goes to is refused in words.
+  await clickPlay(page, "hochdorf-mill");
+  await page.locator(".choice", { hasText: /^throw for the initiative/ }).click();
+  // (Our moves come once the initiative is settled: if we won it, we choose to go first.)
+  const moves = () => page.waitForFunction(() => [...document.querySelectorAll("button.choice")].some((b) => /^move /.test(b.dataset.text || b.innerText)), null, { timeout: 15000 });
+  for (let i = 0; i < 4; i++) {
+    if (await moves().then(() => true, () => false)) break;
+    const firstChoice = page.locator("button.choice", { hasText: /first/ });
+    if (await firstChoice.count()) await firstChoice.first().click();
+    else await page.reload();
+  }
+  const unit = await page.evaluate(() => {
+    const names = [...new Set([...document.querySelectorAll("svg.map .piece[data-unit]")].map((p) => p.dataset.unit))];
+    const t = [...document.querySelectorAll("button.choice")].map((b) => b.dataset.text || b.innerText).find((x) => /^move /.test(x));
+    return names.filter((n) => t.startsWith(`move ${n} `)).sort((a, b) => b.length - a.length)[0];
+  });
+  const piece = page.locator(`svg.map .piece[data-unit="${unit}"]`).first();
+  await piece.click({ force: true });
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  const box = await boxOf(piece);
+  const map = await page.locator("svg.map").boundingBox();
+  // The far corner of the grid from the unit: no choice's dot there.
+  const to = [box.x < map.x + map.width / 2 ? map.x + map.width - 8 : map.x + 8, box.y < map.y + map.height / 2 ? map.y + map.height - 8 : map.y + 8];
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(...to, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForSelector(".proposal .refused");
+  assert.match(await page.locator(".proposal .refused").innerText(), new RegExp(`^${unit} may not go there: none of its choices now ends in that area`));
+  assert.deepEqual(errors, []);
+});

@@ -433,7 +433,7 @@ export function showGame(main, id) {
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
     // On a grid a unit of the side acting, dropped where none of its choices goes, is told why.
     const refuse = isGrid(v) && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide ? (p) => {
-      const why = list.some(ownMove) ? `none of its choices now ends in that area (the yellow dots mark where it may go: no unit ends its move in an enemy's area, off the grid or on impassable ground)` : stuck();
+      const why = list.length ? `none of its choices now ends in that area (the yellow dots mark where it may go: no unit ends its move in an enemy's area, off the grid or on impassable ground)` : stuck();
       proposal = { point: p, verdict: { legal: false, why }, unit: selected };
       showVerdict(p, proposal.verdict);
       drawProposal();
