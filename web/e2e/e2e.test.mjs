@@ -2086,3 +2086,36 @@ test("player round 4: the scale and legend lie under the map; ending the phase s
   assert.match(await page.locator(".proposal .refused").innerText(), new RegExp(`^${unit} may not go there: none of its choices now ends in that area`));
   assert.deepEqual(errors, []);
 });
+
+test("on a phone, a move proposed by the knob is not hidden under the choices' sheet: its 'go there' is what a finger touches", async () => {
+  const page = await (await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await villageToMovement(page);
+  const turns = page.locator(".choice", { hasText: /: turns to face .* where it stands/ });
+  const text = await turns.first().textContent();
+  const unit = /^(.+?): turns to face/.exec(text)[1];
+  const hit = page.locator(`svg.map circle.hit[data-unit="${unit}"]`);
+  const box = await boxOf(hit);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction((u) => document.querySelector(".unitbox strong")?.textContent === u, unit);
+  await page.waitForFunction(() => document.body.classList.contains("sheeted"));
+  await page.locator("svg.map .turnknob").first().waitFor();
+  await page.waitForTimeout(300);
+  const knob = await boxOf(page.locator("svg.map .turnknob").first());
+  await page.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(knob.x + knob.width / 2 + 20, knob.y + knob.height / 2 + 5, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForSelector('.proposal button[data-proposal="go"], .proposal .refused');
+  const go = page.locator('.proposal button[data-proposal="go"], .proposal button[data-proposal="cancel"]').first();
+  await go.scrollIntoViewIfNeeded();
+  const b = await boxOf(go);
+  const top = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("button")?.dataset.proposal ?? document.elementFromPoint(x, y)?.className, [b.x + b.width / 2, b.y + b.height / 2]);
+  assert.ok(top === "go" || top === "cancel", `the proposal's button is under ${top}`);
+  assert.ok(!(await page.evaluate(() => document.body.classList.contains("sheeted"))), "the sheet gave way");
+  // Cancelled: the sheet comes back.
+  await page.locator('.proposal button[data-proposal="cancel"]').click();
+  await page.waitForFunction(() => document.body.classList.contains("sheeted"));
+  assert.deepEqual(errors, []);
+});

@@ -447,6 +447,10 @@ export function showGame(main, id) {
     proposalSlot.replaceChildren(proposalBox);
     drawProposal();
     function drawProposal() {
+      // On a phone the choices' sheet gives way to a proposal, and comes back after it.
+      const sheet = !!selected && list.length > 0 && !proposal;
+      choices.classList.toggle("sheet", sheet);
+      document.body.classList.toggle("sheeted", sheet);
       if (!proposal) { proposalBox.replaceChildren(); return; }
       const { verdict } = proposal;
       const cancel = el("button", { class: "plain", "data-proposal": "cancel", onclick: () => { proposal = null; showVerdict(null); drawProposal(); } }, "cancel");
@@ -734,7 +738,9 @@ export function showGame(main, id) {
       err].filter(Boolean));
     if (choiceFilter) applyFilter();
     // On a phone the selected unit's choices are a sheet at the bottom, the map above them.
-    const sheet = !!selected && list.length > 0;
+    // (Folded away while a move proposed on the map waits for "go there": the sheet would
+    // cover it.)
+    const sheet = !!selected && list.length > 0 && !proposal;
     choices.classList.toggle("sheet", sheet);
     document.body.classList.toggle("sheeted", sheet);
     if (g.role === "umpire") umpireDesk(g, send);
