@@ -229,7 +229,7 @@ fn a_charge_called_off_says_how_far_its_target_moved_since_it_was_declared() {
         told.extend(ev.iter().map(ToString::to_string));
     }
     let line = told.iter().find(|t| t.contains("called off")).unwrap_or_else(|| panic!("{told:#?}"));
-    assert!(line.contains("(IR A has moved 10.0\" since the charge was declared and turned 30°)"), "{line}");
+    assert!(line.contains("(IR A has moved 10.0\" and turned 30° since the charge was declared)"), "{line}");
 }
 
 #[test]

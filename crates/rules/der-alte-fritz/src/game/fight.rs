@@ -875,25 +875,22 @@ impl Battle {
                 Err(why) => {
                     // What changed since it was declared, if the target moved or turned.
                     let since = match declared {
-                        Some((at, facing))
-                            if at.dist(self.units[t].at) > 0.05
-                                || volley_table::turn(facing, self.units[t].facing).abs() > 0.5 =>
-                        {
-                            format!(
-                                " ({} has moved {:.1}\" since the charge was declared{})",
-                                self.name(t),
-                                at.dist(self.units[t].at),
-                                if volley_table::turn(facing, self.units[t].facing).abs() > 0.5 {
-                                    format!(
-                                        " and turned {:.0}°",
-                                        volley_table::turn(facing, self.units[t].facing).abs()
-                                    )
-                                } else {
-                                    String::new()
-                                }
-                            )
+                        Some((at, facing)) => {
+                            let (moved, turned) =
+                                (at.dist(self.units[t].at), volley_table::turn(facing, self.units[t].facing).abs());
+                            let what = match (moved > 0.05, turned > 0.5) {
+                                (true, true) => format!("has moved {moved:.1}\" and turned {turned:.0}°"),
+                                (true, false) => format!("has moved {moved:.1}\""),
+                                (false, true) => format!("has turned {turned:.0}°"),
+                                (false, false) => String::new(),
+                            };
+                            if what.is_empty() {
+                                what
+                            } else {
+                                format!(" ({} {what} since the charge was declared)", self.name(t))
+                            }
                         }
-                        _ => String::new(),
+                        None => String::new(),
                     };
                     events.push(Event::CalledOff {
                         charger: c as u16,
