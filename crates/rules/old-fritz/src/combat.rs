@@ -162,7 +162,8 @@ pub struct Unit {
     /// Rash troops (−3 on the pursuit test).
     #[serde(default)]
     pub rash: bool,
-    /// Unreliable foreigners: they change sides when they disintegrate.
+    /// Foreigners: they change sides when they disintegrate (unreliable foreigners; set
+    /// `unreliable` too for the unreliable troops' −3 on the pursuit test and their desertion).
     #[serde(default)]
     pub foreign: bool,
     /// A battery's guns (artillery only), which fire first when attacked.
@@ -1774,6 +1775,10 @@ impl fmt::Display for Resolution {
             writeln!(f, "    {}", s.note)?;
             match &s.pursuit {
                 Some(p) => writeln!(f, "    {p}")?,
+                // (A battery does not pursue: its guns would have to limber first.)
+                None if s.pursuit_test && s.arm == Arm::Artillery => {
+                    writeln!(f, "    a battery does not pursue: no pursuit test")?
+                }
                 None if s.pursuit_test => writeln!(f, "    a pursuit test is due")?,
                 None => {}
             }

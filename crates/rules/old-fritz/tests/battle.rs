@@ -1534,7 +1534,8 @@ fn orders_of_a_kind_to_places_close_together_are_offered_once() {
 
 /// Issue 29 (player round 3): a line holding the ridge pirouetted, each battalion wheeling to
 /// its own nearest enemy, into a zig-zag. A wing holding its place faces as one line: the way
-/// from its centre to the enemy nearest that centre, and only when that is more than 22.5° off.
+/// from its centre to the enemy nearest that centre (each degree of wheel counting 0.2" farther,
+/// running enemies aside), and only when that is more than 22.5° off.
 ///
 /// ```text
 ///   y=38        E1 (ahead of the centre)
@@ -1571,5 +1572,18 @@ fn a_holding_wing_faces_the_enemy_as_one_line() {
     let way = volley_table::heading_to(Point::new(40.0, 20.0), Point::new(62.0, 30.0));
     for u in &b.units[..3] {
         assert!(close(u.facing, way), "{} faces {} not {way}", u.at.x, u.facing);
+    }
+    // The second reading (2026-11-28, H2): an enemy on the flank a little nearer the centre
+    // (20.4") than one ahead (22") does not wheel the line 90°: each degree of wheel counts 0.2"
+    // farther, as for an attack. (H3) A running enemy close behind is no threat to face.
+    let ahead = r#"{ name = "ahead", kind = "line_infantry", at = [40, 42], facing = 180 }"#;
+    let flank = r#"{ name = "flank", kind = "line_infantry", at = [60.4, 20], facing = 270 }"#;
+    let behind = r#"{ name = "behind", kind = "line_infantry", at = [40, 8], facing = 180 }"#;
+    let mut b = battle("", &line, &[ahead, flank, behind, FAR]);
+    hold_all(&mut b);
+    b.units[5].state = State::Running;
+    bound(&mut b, &[]);
+    for u in &b.units[..3] {
+        assert!(close(u.facing, 0.0), "{} faces {}", u.at.x, u.facing);
     }
 }

@@ -571,8 +571,10 @@ impl Battle {
     }
 
     /// The way unit `i`'s wing faces the enemy: from the centre of the wing's units in good
-    /// order to the enemy unit nearest it (present), if that enemy is within 24" of one of them
-    /// (or of unit `i`); `None` otherwise.
+    /// order to the enemy nearest it — counting, as an attack does, each degree the line would
+    /// have to wheel as 0.2" farther, so that an enemy ahead is faced before a nearer one on a
+    /// flank — among the enemy within 24" of one of them (or of unit `i`) that are not running
+    /// or gone (a beaten enemy fleeing behind is no threat to face); `None` if there is none.
     pub(super) fn wing_front(&self, i: usize) -> Option<f64> {
         let u = &self.units[i];
         let mates = || self.units.iter().filter(|v| v.wing == u.wing && v.side == u.side && v.in_order());
@@ -582,13 +584,13 @@ impl Battle {
             n += 1;
         }
         let centre = if n > 0 { sum * (1.0 / f64::from(n)) } else { u.at };
-        let e = self
-            .units
+        let near = |e: &Unit| u.at.dist(e.at) <= 24.0 || mates().any(|v| v.at.dist(e.at) <= 24.0);
+        let weight = |e: &Unit| e.at.dist(centre) + SWING * turn(u.facing, heading_to(centre, e.at)).abs();
+        self.units
             .iter()
-            .filter(|e| e.side != u.side && e.present())
-            .min_by(|a, b| a.at.dist(centre).total_cmp(&b.at.dist(centre)))?;
-        let near = |v: &Unit| v.at.dist(e.at) <= 24.0;
-        (near(u) || mates().any(near)).then(|| heading_to(centre, e.at))
+            .filter(|e| e.side != u.side && e.present() && !matches!(e.state, State::Running) && near(e))
+            .min_by(|a, b| weight(a).total_cmp(&weight(b)))
+            .map(|e| heading_to(centre, e.at))
     }
 
     /// A unit that is not attacking goes where its order sends it.
