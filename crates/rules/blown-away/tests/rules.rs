@@ -748,6 +748,43 @@ fn a_unit_placed_at_deployment_may_not_stand_on_a_friend() {
         .expect("placed clear of each other");
 }
 
+/// The second reading of 2026-11-28 (D7): a scenario's own positions may not put a unit on
+/// another of its side either; 1" apart is allowed (D3).
+#[test]
+fn a_scenario_may_not_stand_a_unit_on_a_friend() {
+    let text = |x2: f64| {
+        format!(
+            r#"name = "t"
+ruleset = "blown-away"
+variant = "chance"
+[table]
+width = 96
+depth = 60
+[rules]
+setup = "custom"
+objectives_to_win = 1
+[[objectives]]
+name = "far away"
+rect = [0, 0, 1, 1]
+[[sides]]
+name = "Prussians"
+rear_edge = "south"
+commander = {{ name = "Fritz", at = [90, 1] }}
+units = [{{ name = "IR 1", arm = "infantry", at = [40, 5] }}, {{ name = "IR 3", arm = "infantry", at = [{x2}, 5] }}]
+[[sides]]
+name = "Austrians"
+rear_edge = "north"
+commander = {{ name = "Daun", at = [90, 59] }}
+units = [{{ name = "IR 2", arm = "infantry", at = [40, 55], facing = 180 }}]
+"#
+        )
+    };
+    let err = load(&Source::new("t.toml", text(40.5))).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("t.toml:") && err.contains("\"IR 3\" would stand on \"IR 1\""), "{err}");
+    // A line of 12 men spans 11": 13" apart the two lines' end men stand 2" apart.
+    assert!(load(&Source::new("t.toml", text(53.0))).is_ok());
+}
+
 #[test]
 fn pikemen_and_militia_change_the_runs() {
     let mut b = start(
