@@ -742,6 +742,12 @@ fn a_unit_placed_at_deployment_may_not_stand_on_a_friend() {
     // Both moved, onto each other.
     let why = refused(&mut b, Action::Deploy { placements: vec![place(0, 20.0), place(1, 20.5)] });
     assert!(why.contains("would stand on"), "{why}");
+    // The two swapped in one deployment: each stands where the other stood, clear (D8 of the
+    // second reading of 2026-11-28).
+    assert!(
+        volley_core::GameState::validate(&b, &Action::Deploy { placements: vec![place(0, 60.0), place(1, 40.0)] })
+            .is_ok()
+    );
     // IR 1 moved away, IR 3 into its old place: clear.
     let mut ev = Vec::new();
     b.apply(&Action::Deploy { placements: vec![place(0, 20.0), place(1, 40.0)] }, &mut Scripted::new([]), &mut ev)
