@@ -554,6 +554,10 @@ pub const FACE_SLACK: f64 = 22.5;
 /// is not offered (an enemy wing drawn up on an objective is one place to attack).
 pub const SAME_PLACE: f64 = 3.0;
 
+/// Two places for orders of the same kind nearer than this, inches, whose words by the ground
+/// are the same ("the ridge"), are one place too: the second is not offered.
+pub const ALIKE_PLACE: f64 = 12.0;
+
 fn s_target_cover(s: &Situation, attacking: bool) -> bool {
     // The pursued unit is the other side of the combat.
     if attacking { s.defender.in_cover } else { s.attacker.in_cover }
