@@ -44,6 +44,10 @@ async function join(id, code) {
     main.replaceChildren(el("p", { class: "error" }, e.status === 409
       ? "This invitation has been used already: a seat is taken by whoever opened it first."
       : `The invitation did not work: ${e.message}`),
+    // The way back for a player who took the seat on another device or lost this browser's
+    // record of it: the seat's own link, kept by whichever browser holds the seat.
+    e.status === 409 && !mine ? el("p", { class: "quiet backin" },
+      "If the seat is yours, open the game where you took it (the same browser), or, on that browser's game page, under Links, “Open your seat on another device” gives a link to open here.") : null,
     el("p", {}, el("a", { href: `#/game/${id}` }, mine ? "Go to the game" : "Watch the game"), " · ", el("a", { href: "#/" }, "All battles")));
   }
 }

@@ -151,6 +151,8 @@ test("two people in two browsers: the second takes his seat by a one-time invita
   const c = await (await openContext()).newPage();
   await c.goto(invite);
   await c.waitForFunction(() => document.body.innerText.includes("used already"));
+  // And told the way back in, if the seat was his (the seat's own link from the browser holding it).
+  assert.match(await c.locator(".backin").innerText(), /Open your seat on another device/);
 
   // The Prussians order a wing, in secret, and end their orders.
   const order = await ordersOf(a).first().innerText();
@@ -1988,8 +1990,10 @@ test("a hot-seat game of rules that hide nothing (Itchy and Scratchy) never asks
   const a = await (await openContext()).newPage();
   await a.goto(base);
   const card = a.locator(".card", { has: a.locator('button[data-scenario="hochdorf-mill"]') });
-  await card.locator('select[data-side="1"]').selectOption("human");
+  // Choosing the hot seat makes both sides people at once (no "needs a person on each side").
   await card.locator('select[data-me="hochdorf-mill"]').selectOption("hot_seat");
+  assert.equal(await card.locator('select[data-side="1"]').inputValue(), "human");
+  assert.equal(await card.locator('select[data-side="0"]').inputValue(), "human");
   await card.locator('button[data-scenario="hochdorf-mill"]').click();
   await a.waitForURL(/#\/game\/[0-9a-f]+$/);
   const sides = new Set();

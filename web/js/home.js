@@ -138,6 +138,8 @@ function card(s, own = null, startHere = false) {
     el("option", { value: "hot_seat" }, "both sides, taking turns at this screen (hot seat)"),
     el("option", { value: "umpire" }, "the umpire (players join by invitation)"),
     el("option", { value: "spectator" }, "nobody: send every invitation"));
+  // Both sides at one screen are both people: choosing the hot seat says so at once.
+  me.addEventListener("change", () => { if (me.value === "hot_seat") { a.value = "human"; b.value = "human"; } });
   const hidden = el("input", { type: "checkbox", "data-private": s.name });
   const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
   const openToAll = el("input", { type: "checkbox", "data-open": s.name });
