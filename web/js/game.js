@@ -345,9 +345,16 @@ export function showGame(main, id) {
         : `${selected} has nothing to do now`;
     };
     // (Not while deploying: a unit is then placed by dragging it, not moved.)
-    const canAct = !isGrid(v) && !v.deploy && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide;
+    // The selected unit is of the side deciding now; a drop of it where no choice goes is refused
+    // in words, at the place (the map's verdict is drawn once the map is: `showVerdict`).
+    const itsSideActs = selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide;
+    const refuseAt = (p, why) => {
+      proposal = { point: p, verdict: { legal: false, why }, unit: selected };
+      showVerdict(p, proposal.verdict);
+      drawProposal();
+    };
     const drag = plain.length ? { check, drop: (p) => propose(p, true), click: (p) => propose(p, false) }
-      : canAct ? { check: async () => ({ legal: false, why: stuck() }), drop: (p) => { proposal = { point: p, verdict: { legal: false, why: stuck() }, unit: selected }; showVerdict(p, proposal.verdict); drawProposal(); }, click: () => {} } : null;
+      : !isGrid(v) && !v.deploy && itsSideActs ? { check: async () => ({ legal: false, why: stuck() }), drop: (p) => refuseAt(p, stuck()), click: () => {} } : null;
     // Turning: a knob in front of the unit, dragged round; the new facing is put in the move
     // proposed, or in the unit's plain move that keeps it nearest where it stands.
     const facingHolder = (a) => {
@@ -432,12 +439,9 @@ export function showGame(main, id) {
     } : null;
     const onMany = (choices) => { placeChoices = choices.map((c) => c.text); if (last) render(last.g, last.key); };
     // On a grid a unit of the side acting, dropped where none of its choices goes, is told why.
-    const refuse = isGrid(v) && selected && g.candidates.length > 0 && g.actor && g.actor.side === selectedSide ? (p) => {
-      const why = list.length ? `none of its choices now ends in that area (the yellow dots mark where it may go: no unit ends its move in an enemy's area, off the grid or on impassable ground)` : stuck();
-      proposal = { point: p, verdict: { legal: false, why }, unit: selected };
-      showVerdict(p, proposal.verdict);
-      drawProposal();
-    } : null;
+    const refuse = isGrid(v) && itsSideActs ? (p) => refuseAt(p, list.length
+      ? "none of its choices now ends in that area (the yellow dots mark where it may go: no unit ends its move in an enemy's area, off the grid or on impassable ground)"
+      : stuck()) : null;
     const { node, show, showVerdict } = drawMap(v, { onPick: pick, selected, targets, camera, previous: before, slideFrom: drawnView, animate, drag: drag || umpireDrag, refuse, press: pressed, turn: turn || umpireTurn, deploy, onMany, onWings: () => { if (last) render(last.g, last.key); },
       ghost: umpireMoves ? { unit: selected, at: umpireDraft.at, facing: umpireDraft.facing } : null });
     mapBox.replaceChildren(node);
@@ -447,7 +451,8 @@ export function showGame(main, id) {
     proposalSlot.replaceChildren(proposalBox);
     drawProposal();
     function drawProposal() {
-      // On a phone the choices' sheet gives way to a proposal, and comes back after it.
+      // On a phone the selected unit's choices are a sheet at the bottom, the map above them;
+      // it gives way to a proposal (it would cover "go there"), and comes back after it.
       const sheet = !!selected && list.length > 0 && !proposal;
       choices.classList.toggle("sheet", sheet);
       document.body.classList.toggle("sheeted", sheet);
@@ -545,10 +550,7 @@ export function showGame(main, id) {
       for (const q of v.pieces.filter((q) => q.unit === u)) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
       const count = [...counters].filter(([kind]) => kind !== "green").map(([kind, n]) => `${n} ${kind}`).join(", ");
       // A unit of many men (Blown Away): how many stand each way ("3 in ranks, 5 running").
-      const men = v.pieces.filter((q) => q.unit === u);
-      const standing = men.length > 1
-        ? [...men.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map())].map(([st, n]) => `${n} ${st}`).join(", ")
-        : p?.status;
+      const standing = standingOf(v.pieces.filter((q) => q.unit === u), true) || p?.status;
       bySide.get(k).push(el("li", {}, el("button", { class: `plain oobunit${u === selected ? " sel" : ""}`, "data-oob": u, onclick: () => { selected = u; proposal = null; placeChoices = null; render(g, key); } },
         el("b", {}, u), ` — ${[standing, count].filter(Boolean).join("; ")}; ${whereWords(v, at.x, at.y)}`)));
     }
@@ -570,14 +572,11 @@ export function showGame(main, id) {
         pieces.length > 1 && pieces.every((q) => q.label.split(/\s+/).length <= 2)
           ? el("div", { class: "unitlabel" }, `Its men: ${words([...pieces.reduce((m, q) => m.set(q.label, (m.get(q.label) || 0) + 1), new Map())]
             .map(([l, n]) => `${n} ${n === 1 ? l : l.endsWith("s") ? l : l.endsWith("man") ? `${l.slice(0, -3)}men` : `${l}s`}`))}${
-            // How they stand, when not all alike: "3 in ranks, 5 running, 2 fallen".
-            new Set(pieces.map((q) => q.status)).size > 1
-              ? `: ${[...pieces.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map())].map(([st, n]) => `${n} ${st}`).join(", ")}`
-              : ""}.`)
+            standingOf(pieces) ? `: ${standingOf(pieces)}` : ""}.`)
           : p && p.label !== selected ? el("div", { class: "unitlabel" }, sentence(p.label.startsWith(selected) ? p.label.slice(selected.length).replace(/^[\s:]+/, "") : p.label)) : null,
         p ? el("div", {}, [p.label.toLowerCase().includes(armOf(p)) || (armOf(p) === "general" && /commander|general/i.test(p.label)) ? null : armOf(p),
           // (A unit of many men told how they stand above; one piece, its state here.)
-          p.label.toLowerCase().includes(p.status.toLowerCase()) || new Set(pieces.map((q) => q.status)).size > 1 ? null : p.status,
+          p.label.toLowerCase().includes(p.status.toLowerCase()) || standingOf(pieces) ? null : p.status,
           typeof p.facing === "number" ? `facing ${bearing(p.facing)}` : null].filter(Boolean).join("; ")) : null,
         selectedGroup ? el("div", { class: "wing" }, `Of the ${selectedGroup}: `,
           words([...new Set(v.pieces.filter((q) => sameCommand(q) && q.unit && q.unit !== selected).map((q) => q.unit))]) || "no other unit", ".") : null,
@@ -738,11 +737,7 @@ export function showGame(main, id) {
       err].filter(Boolean));
     if (choiceFilter) applyFilter();
     // On a phone the selected unit's choices are a sheet at the bottom, the map above them.
-    // (Folded away while a move proposed on the map waits for "go there": the sheet would
-    // cover it.)
-    const sheet = !!selected && list.length > 0 && !proposal;
-    choices.classList.toggle("sheet", sheet);
-    document.body.classList.toggle("sheeted", sheet);
+    // (The sheet, and its folding away while a move proposed on the map waits: `drawProposal`.)
     if (g.role === "umpire") umpireDesk(g, send);
     else umpireBox.replaceChildren();
     umpireBox.hidden = g.role !== "umpire";
@@ -920,6 +915,16 @@ export function showGame(main, id) {
   // Watch for news once the game is known to be there.
   refresh().then(() => connect());
   return () => { closed = true; document.body.classList.remove("sheeted"); if (polling) clearInterval(polling); if (lookAgain) clearInterval(lookAgain); document.title = "volley"; document.removeEventListener("keydown", onKey); if (socket) socket.close(); };
+}
+
+/**
+ * How the men of a unit of many pieces stand: "3 in ranks, 5 running, 2 fallen" (with `always`,
+ * "12 in ranks" too); `null` for one piece, or when they all stand alike and not `always`.
+ */
+function standingOf(pieces, always = false) {
+  if (pieces.length < 2 || (!always && new Set(pieces.map((q) => q.status)).size < 2)) return null;
+  const n = pieces.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map());
+  return [...n].map(([st, k]) => `${k} ${st}`).join(", ");
 }
 
 /**

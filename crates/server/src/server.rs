@@ -190,7 +190,7 @@ impl Game {
     const BASE: usize = 128 << 10;
     /// Bytes taken for each byte of the umpire's view (the state it shows) and of the
     /// scenario's text (kept, and its ground built from it).
-    const PER_STATE_BYTE: usize = PER_STATE_BYTE;
+    const PER_STATE_BYTE: usize = 5;
     /// Bytes taken for each action (its record, who may know of it, its draws).
     const PER_ACTION: usize = 1 << 10;
     /// Bytes taken for each line of the account.
@@ -313,17 +313,15 @@ pub const COMPUTER_BATTLES: usize = 16;
 /// small; the others are in the store and rebuilt from their actions when asked for.
 pub const GAMES_IN_MEMORY: usize = 100_000;
 
-/// Bytes of memory a game is taken to hold for each byte of its state's JSON ([`Game::bytes`]).
-const PER_STATE_BYTE: usize = 5;
-
 /// How much memory the games a server keeps idle may take by default, bytes (by
 /// [`Game::bytes`]'s estimate): 256 MiB.
 pub const MEMORY_FOR_GAMES: usize = 256 << 20;
 
-/// The games in memory, each with when it was last asked for; at most `limit` of them, and at
-/// most `budget` bytes by their estimates, once the idle ones can be let go.
+/// The games in memory, each with when it was last asked for and its size as last seen; at most
+/// `limit` of them, and at most `budget` bytes by their estimates, once the idle ones can be let
+/// go.
 struct Games {
-    map: HashMap<String, (Arc<Mutex<Game>>, u64)>,
+    map: HashMap<String, Kept>,
     /// Counts requests, for "last asked for".
     clock: u64,
     limit: usize,
@@ -331,57 +329,64 @@ struct Games {
     budget: usize,
 }
 
+/// A game in memory, when it was last asked for, and its [`Game::bytes`] when last seen
+/// unlocked (a game busy now counts as it was).
+struct Kept {
+    game: Arc<Mutex<Game>>,
+    used: u64,
+    bytes: usize,
+}
+
 impl Games {
     /// The game `id` if it is in memory, marked as just asked for.
     fn get(&mut self, id: &str) -> Option<Arc<Mutex<Game>>> {
         self.clock += 1;
         let clock = self.clock;
-        self.map.get_mut(id).map(|(g, used)| {
-            *used = clock;
-            g.clone()
+        self.map.get_mut(id).map(|k| {
+            k.used = clock;
+            k.game.clone()
         })
     }
 
     /// Keep `game` as `id` (unless another request loaded it first: then that one), and let the
-    /// least recently asked-for idle games go until at most `limit` are kept.
+    /// least recently asked-for idle games go until at most `limit`, and `budget` bytes, are kept.
     fn insert(&mut self, id: &str, game: Arc<Mutex<Game>>) -> Arc<Mutex<Game>> {
         self.clock += 1;
-        let clock = self.clock;
-        let kept = self.map.entry(id.to_string()).or_insert((game, clock)).0.clone();
+        let used = self.clock;
+        let bytes = game.try_lock().map_or(Game::BASE, |g| g.bytes());
+        let kept = self.map.entry(id.to_string()).or_insert(Kept { game, used, bytes }).game.clone();
         self.let_go(Some(id));
         kept
     }
 
-    /// Let the least recently asked-for idle games go (but `keep`) until at most `limit` are
-    /// kept. A game is idle when nothing else holds it (no request, no computer player thinking)
-    /// and nobody watches it; everything it holds is in the store, so letting it go loses nothing.
-    /// The games' estimated bytes ([`Game::bytes`]; one being used now counts as when last
-    /// seen, [`Game::BASE`] at the least).
+    /// The games' estimated bytes, as last seen.
     fn bytes(&self) -> usize {
-        self.map.values().map(|(g, _)| g.try_lock().map_or(Game::BASE, |g| g.bytes())).sum()
+        self.map.values().map(|k| k.bytes).sum()
     }
 
+    /// Let the least recently asked-for idle games go (but `keep`) until at most `limit` are
+    /// kept taking at most `budget` bytes. A game is idle when nothing else holds it (no
+    /// request, no computer player thinking); its watchers listen on the server's channel for
+    /// it, which outlives it. Everything it holds is in the store, so letting it go loses nothing.
     fn let_go(&mut self, keep: Option<&str>) {
-        if self.map.len() <= self.limit
-            && self.map.len().saturating_mul(Game::BASE) <= self.budget
-            && self.bytes() <= self.budget
-        {
+        // Each game's size as it is now, where it is not busy.
+        for k in self.map.values_mut() {
+            if let Ok(g) = k.game.try_lock() {
+                k.bytes = g.bytes();
+            }
+        }
+        if self.map.len() <= self.limit && self.bytes() <= self.budget {
             return;
         }
         let mut idle: Vec<(u64, String, usize)> = self
             .map
             .iter()
-            .filter(|(other, (g, _))| {
-                Some(other.as_str()) != keep
-                    // Held by nothing but this map.
-                    && Arc::strong_count(g) == 1
-            })
-            .filter_map(|(other, (g, used))| match g.try_lock() {
-                // (Its watchers listen on the server's channel for it, which outlives it:
-                // watching holds no game in memory.)
-                Ok(g) => (!g.thinking).then(|| (*used, other.clone(), g.bytes())),
+            // Held by nothing but this map.
+            .filter(|(other, k)| Some(other.as_str()) != keep && Arc::strong_count(&k.game) == 1)
+            .filter_map(|(other, k)| match k.game.try_lock() {
+                Ok(g) => (!g.thinking).then(|| (k.used, other.clone(), k.bytes)),
                 // Broken by an earlier failure: let it go, to be rebuilt from the store.
-                Err(std::sync::TryLockError::Poisoned(_)) => Some((*used, other.clone(), 0)),
+                Err(std::sync::TryLockError::Poisoned(_)) => Some((k.used, other.clone(), k.bytes)),
                 Err(std::sync::TryLockError::WouldBlock) => None,
             })
             .collect();
@@ -510,20 +515,10 @@ impl Server {
         }
     }
 
-    /// The channel of game `id`'s watchers: the one its watchers listen on if it has any, else
-    /// a new one. Channels nobody listens on are dropped from the map as it grows (a game in
-    /// memory keeps its own sender, and puts it back when a watcher comes).
+    /// The channel for game `id`, being loaded: the one its watchers listen on if it has any,
+    /// else a new one (kept by the server only once someone watches: [`Server::watch`]).
     fn channel(&self, id: &str) -> Result<broadcast::Sender<Counts>, ApiError> {
-        let mut channels = lock(&self.channels)?;
-        if let Some(tx) = channels.get(id) {
-            return Ok(tx.clone());
-        }
-        if channels.len() >= 64 && channels.len().is_power_of_two() {
-            channels.retain(|_, tx| tx.receiver_count() > 0);
-        }
-        let (tx, _) = broadcast::channel(64);
-        channels.insert(id.to_string(), tx.clone());
-        Ok(tx)
+        Ok(lock(&self.channels)?.get(id).cloned().unwrap_or_else(|| broadcast::channel(64).0))
     }
 
     /// How many games' channels the server keeps (for tests: they go with their watchers).
@@ -633,8 +628,8 @@ impl Server {
                 let running = games
                     .map
                     .values()
-                    .filter(|(g, _)| {
-                        g.try_lock().is_ok_and(|g| !g.over() && g.record.seats.iter().all(|s| s.player != "human"))
+                    .filter(|k| {
+                        k.game.try_lock().is_ok_and(|g| !g.over() && g.record.seats.iter().all(|s| s.player != "human"))
                     })
                     .count();
                 if running >= COMPUTER_BATTLES {
@@ -986,7 +981,12 @@ impl Server {
         // The game's channel is the server's while anyone listens: the game may be let go and
         // loaded again, onto this channel.
         let rx = g.tx.subscribe();
-        lock(&self.channels)?.entry(id.to_string()).or_insert_with(|| g.tx.clone());
+        let mut channels = lock(&self.channels)?;
+        // (Those nobody listens on any more are dropped as the map doubles.)
+        if channels.len() >= 64 && channels.len().is_power_of_two() {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        channels.entry(id.to_string()).or_insert_with(|| g.tx.clone());
         Ok((role, g.counts(), rx))
     }
 
@@ -1442,7 +1442,7 @@ impl Server {
             }
             // A game in memory says where it stands now (a release changes that without an
             // action); one not yet begun is loaded to say it.
-            let kept = lock(&self.games)?.map.get(&summary.id).map(|(g, _)| g.clone());
+            let kept = lock(&self.games)?.map.get(&summary.id).map(|k| k.game.clone());
             let game = match kept {
                 Some(g) => Some(g),
                 None if summary.status.is_none() => self.game(&summary.id).ok(),

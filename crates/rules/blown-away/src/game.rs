@@ -784,19 +784,13 @@ impl Battle {
                     }
                     placed.push((usize::from(p.unit), probe));
                 }
-                // A unit placed may not stand on another of its side's: no man of it nearer than the figures'
-                // one-inch spacing to a man (or the gun) of another (figures on a table cannot).
+                // A unit placed may not stand on another of its side's, placed or not.
                 let at = |i: usize| placed.iter().find(|(j, _)| *j == i).map_or(&self.units[i], |(_, u)| u);
-                let spots = |u: &Unit| -> Vec<Point> {
-                    u.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(u.gun.as_ref().map(|g| g.at)).collect()
-                };
                 for (i, u) in &placed {
-                    let mine = spots(u);
-                    for j in (0..self.units.len()).filter(|&j| j != *i && self.units[j].side == side) {
-                        let theirs = spots(at(j));
-                        if mine.iter().any(|a| theirs.iter().any(|b| a.dist(*b) < CONTACT - 1e-9)) {
-                            return illegal!("{} would stand on {}", self.name(*i), self.name(j));
-                        }
+                    if let Some(j) =
+                        (0..self.units.len()).find(|&j| j != *i && self.units[j].side == side && u.stands_on(at(j)))
+                    {
+                        return illegal!("{} would stand on {}", self.name(*i), self.name(j));
                     }
                 }
                 Ok(())

@@ -317,6 +317,13 @@ impl Unit {
         self.men.iter().filter(|m| m.in_ranks()).map(|m| m.at).chain(gun)
     }
 
+    /// Whether this unit's body stands on `other`'s: a man (or the gun) of it nearer than the
+    /// figures' 1" spacing to one of the other's. Units of a side are not set up so (at the
+    /// deployment, or by a scenario): figures on a table cannot stand on each other.
+    pub fn stands_on(&self, other: &Unit) -> bool {
+        self.body().any(|a| other.body().any(|b| a.dist(b) < 1.0 - 1e-9))
+    }
+
     /// The arm the unit fights as: an artillery unit whose gun nobody serves fights as its
     /// gunners alone, men on foot without the artillery's rules.
     pub fn combat_arm(&self) -> Arm {

@@ -319,21 +319,14 @@ pub fn build(src: &Source, file: &ScenarioFile) -> Result<Battle, Diagnostics> {
                     )));
                 }
             }
-            // No unit stands on another of its side (as at the deployment: the figures' 1").
-            let spots =
-                |u: &Unit| -> Vec<Point> { u.men.iter().map(|m| m.at).chain(u.gun.as_ref().map(|g| g.at)).collect() };
-            let mine = spots(&unit);
-            if let Some(other) = units.iter().filter(|o: &&Unit| o.side == unit.side).find(|o| {
-                let theirs = spots(o);
-                mine.iter().any(|a| theirs.iter().any(|b| a.dist(*b) < 1.0 - 1e-9))
-            }) {
-                let other = unit_names.get(units.iter().position(|o| std::ptr::eq(o, other)).unwrap_or(0)).cloned();
+            // No unit stands on another of its side (as at the deployment).
+            if let Some(k) = units.iter().position(|o: &Unit| o.side == unit.side && unit.stands_on(o)) {
                 errors.push(src.error(
                     span.clone(),
                     format!(
                         "unit {:?} would stand on {:?}: units of a side stand at least 1\" apart (the figures' spacing)",
                         spec.name,
-                        other.unwrap_or_default()
+                        unit_names.get(k).map_or("", String::as_str)
                     ),
                 ));
             }

@@ -576,15 +576,26 @@ impl Battle {
     /// flank — among the enemy within 24" of one of them (or of unit `i`) that are not running
     /// or gone (a beaten enemy fleeing behind is no threat to face); `None` if there is none.
     pub(super) fn wing_front(&self, i: usize) -> Option<f64> {
+        const REACH: f64 = 24.0;
         let u = &self.units[i];
-        let mates = || self.units.iter().filter(|v| v.wing == u.wing && v.side == u.side && v.in_order());
-        let (mut sum, mut n) = (Point::default(), 0u32);
-        for v in mates() {
-            sum = sum + v.at;
-            n += 1;
-        }
-        let centre = if n > 0 { sum * (1.0 / f64::from(n)) } else { u.at };
-        let near = |e: &Unit| u.at.dist(e.at) <= 24.0 || mates().any(|v| v.at.dist(e.at) <= 24.0);
+        let centre = self.wing_centres().get(usize::from(u.wing)).copied().flatten().unwrap_or(u.at);
+        let mates: Vec<Point> = self
+            .units
+            .iter()
+            .filter(|v| v.wing == u.wing && v.in_order())
+            .map(|v| v.at)
+            .chain(std::iter::once(u.at))
+            .collect();
+        // (A box round the wing, widened by the reach, passes over most of a big battle's enemy
+        // at once: only those inside it are measured to each unit.)
+        let (lo, hi) = mates.iter().fold((u.at, u.at), |(lo, hi), p| {
+            (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
+        });
+        let near = |e: &Unit| {
+            (lo.x - REACH..=hi.x + REACH).contains(&e.at.x)
+                && (lo.y - REACH..=hi.y + REACH).contains(&e.at.y)
+                && mates.iter().any(|v| v.dist(e.at) <= REACH)
+        };
         let weight = |e: &Unit| e.at.dist(centre) + SWING * turn(u.facing, heading_to(centre, e.at)).abs();
         self.units
             .iter()
