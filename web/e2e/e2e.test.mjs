@@ -229,7 +229,7 @@ test("the umpire of a live game sees everything, looks as either side, and adjus
   assert.ok(!(await u.locator(".log").innerText()).includes(wing));
   // He adjusts a unit, with a reason; the player's log reads it as the umpire's.
   await u.selectOption('.umpireform select[name="kind"]', "adjust");
-  const adjust = u.locator(".umpireform fieldset", { has: u.locator("legend", { hasText: /^Adjust/ }) });
+  const adjust = u.locator(".umpireform fieldset:visible").first();
   await adjust.locator('input[aria-label^="give: Green counters"]').check();
   await adjust.locator('input[name="greens"]').fill("2");
   await adjust.locator('input[name="reason"]').fill("they marched all night");
@@ -1189,6 +1189,24 @@ test("En Avant's Game Control amends from the game page: the unit picked on the 
   // The form keeps its values after the act.
   assert.equal(await u.locator('.umpireform input[name="reason"]').inputValue(), "a volley in the flank");
   assert.equal(await u.locator('.umpireform select[name="status"]').inputValue(), "wavering");
+  // A cavalry regiment's second line is asked of it alone; a company has no such field.
+  const pick = async (name) => {
+    await u.locator(`svg.map .piece[data-unit="${name}"]`).first().click();
+    await u.waitForFunction((n) => { const s = document.querySelector('.umpireform select[aria-label="unit"]'); return s && s.options[s.selectedIndex].text === n; }, name);
+    return u.locator(".umpireform").innerText();
+  };
+  assert.match(await pick("3e Hussards"), /second line/i, "the hussars' second line is asked for");
+  assert.doesNotMatch(await pick("1/52nd"), /second line|cavalry/i, "no cavalry field for a company");
+  // The fields come in a reading order: the unit first, its status, and the reason last.
+  const order = await u.locator(".umpireform fieldset:visible .fname").allInnerTexts();
+  assert.match(order[0], /unit/i, order.join(" | "));
+  assert.match(order[1], /status/i, order.join(" | "));
+  assert.match(order.at(-1), /^Why/, order.join(" | "));
+  // Each piece shows one number, the status it acts on: no row of bare digits.
+  const numbers = await u.evaluate(() => [...document.querySelectorAll("svg.map text.counter")].map((t) => t.textContent));
+  const hussars = await u.locator('svg.map .piece[data-unit="3e Hussards"] title').textContent();
+  assert.ok(numbers.length > 0 && numbers.length <= await u.locator("svg.map .piece[data-unit]").count(), `one number per piece: ${numbers.join(" ")}`);
+  assert.match(hussars, /second line/, "the lines' statuses are in the hussars' label");
   assert.deepEqual(errors, []);
 });
 
@@ -1228,8 +1246,13 @@ test("Old Fritz's umpire moves and turns a unit by dragging it on the map, and t
   await u.mouse.move(knob.x + knob.width / 2 + 60, knob.y + knob.height / 2 + 60, { steps: 6 });
   await u.mouse.up();
   await u.waitForFunction(() => /facing .+ \(\d+°\)/.test(document.querySelector('[data-umpire-field="facing"]')?.innerText || ""));
-  const adjust = u.locator(".umpireform fieldset", { has: u.locator("legend", { hasText: /^Adjust/ }) });
-  await adjust.locator('input[name="reason"]').fill("lost in the fog");
+  // The kind is named once, by the choice of kind (no title repeating it), and the form begins
+  // with the unit and ends with the reason.
+  assert.equal(await u.locator(".umpireform legend", { hasText: /Adjust|tactical advantage/ }).count(), 0, "the kind is not named twice");
+  const labels = await u.locator(".umpireform fieldset:visible .fname").allInnerTexts();
+  assert.match(labels.at(-1), /^Why/, `the reason comes last: ${labels}`);
+  assert.ok(await u.locator(".umpireform fieldset:visible").first().innerText().then((t) => t.indexOf("The unit") < t.indexOf("Why")), "the unit comes before the reason");
+  await u.locator('.umpireform input[name="reason"]:visible').fill("lost in the fog");
   await u.click('button[data-umpire-act="1"]');
   await u.waitForFunction(() => document.querySelector(".log")?.innerText.includes("because lost in the fog") || document.querySelector(".error")?.innerText, null, { timeout: 10000 });
   assert.equal(await u.locator(".error").first().innerText(), "", "the umpire's act is taken");

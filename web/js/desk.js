@@ -55,7 +55,10 @@ export function formFor(schema, root, name = "", description = "", initial = und
       const d = deref(o);
       const k = Object.keys(d.properties)[0];
       const example = (Array.isArray(initial) ? initial : initial ? [initial] : []).find((x) => x && typeof x === "object" && k in x);
-      return { k, form: formFor(d.properties[k], root, k, d.description || "", example ? example[k] : undefined, field), what: d.description };
+      const form = formFor(d.properties[k], root, k, d.description || "", example ? example[k] : undefined, field);
+      // (The choice of kind names it already: its form repeats no title.)
+      if (form.node.tagName === "FIELDSET" && form.node.firstElementChild?.tagName === "LEGEND") form.node.firstElementChild.remove();
+      return { k, form, what: d.description };
     }) : null;
   // One of several kinds told by a `kind` (Game Control's amendments): a choice of kind, and the
   // chosen kind's form (which gives the kind back).
@@ -96,12 +99,21 @@ export function formFor(schema, root, name = "", description = "", initial = und
     return { node: sel, get: () => sel.value };
   }
   if (schema.type === "object" && schema.properties) {
-    const fields = Object.entries(schema.properties).map(([k, sub]) => {
+    // (The unit a form is about comes first and the reason for it last, whatever order the
+    // schema's keys came in.)
+    // Otherwise the fields the schema requires come in its order (the order they are declared
+    // in), then the optional ones.
+    const need = schema.required || [];
+    const rank = (k) => (k === "unit" ? -1 : k === "reason" ? 1e4 : need.includes(k) ? need.indexOf(k) : 1e3);
+    const entries = Object.entries(schema.properties).sort(([a], [b]) => rank(a) - rank(b));
+    const fields = entries.map(([k, sub]) => {
       const d = deref(sub) || {};
       const what = sub.description || d.description || "";
       // (A constant, such as the tag of a kind, is not asked for.)
       if (d && "const" in d) return { k, f: { node: null, get: () => d.const }, row: null };
       const f = formFor(sub, root, k, what, initial && typeof initial === "object" ? initial[k] : undefined, field);
+      // (A field the caller says does not apply here is not shown, and gives nothing.)
+      if (!f.node) return { k, f, row: null };
       const nested = (d.type === "object" && d.properties) || f.node.tagName === "FIELDSET";
       const row = nested ? f.node
         : el("label", { class: "field", title: what ? `${k}: ${what}` : k }, el("span", { class: "fname" }, labelOf(what, k)), f.node);

@@ -818,7 +818,18 @@ export function showGame(main, id) {
       // The form from the rule set's own description of the umpire's actions: the unit picked on
       // the map (or from the list, by side), placed and turned by dragging it there.
       const sideOf = new Map(v.pieces.filter((p) => p.unit).map((p) => [p.unit, p.side]));
+      // A field the unit's own values leave out does not apply to it (a second line's status
+      // to a unit of one line): the form does not ask for it.
+      // (The unit is the form's first field: by the others, it is chosen.)
+      const applies = (name) => {
+        const values = g.umpire_values && umpireDraft.unit !== null ? g.umpire_values[umpireDraft.unit] : null;
+        if (!values || typeof values !== "object" || !values.kind || name in values) return true;
+        const own = (g.umpire_schema.oneOf || []).map((o) => (o.$ref ? g.umpire_schema.$defs[o.$ref.split("/").pop()] : o))
+          .find((d) => d?.properties?.kind?.const === values.kind);
+        return !own || !(name in own.properties);
+      };
       const field = (name) => {
+        if (!applies(name)) return { node: null, get: () => null };
         if (name === "unit") {
           const groups = [...v.sides.map((s, i) => [`The ${s}`, i]), ["Off the table", null]].map(([label, side]) => {
             const units = g.umpire_units.map((n, i) => [n, i]).filter(([n]) => (side === null ? !sideOf.has(n) : sideOf.get(n) === side));

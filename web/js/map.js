@@ -352,7 +352,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
         for (let i = 0; i < Math.min(k.n, 6); i++) {
           g.append(svg("circle", { cx: c[0] + r * 2.4 * i, cy: fy(c[1]) + size / 80, r, fill: "#3f9a3f", stroke: "#1d5a1d", "stroke-width": r / 4, class: "counter green" }));
         }
-      } else if (!thumbnail) {
+      } else if (!thumbnail && !k.detail) {
         // (Big enough to read at the whole table's view: 0.9 of a name's size.)
         const fsz = size / 80, cx = c[0] + dx + size / 70, cy = fy(c[1]) - size / 120;
         const t = svg("text", { x: cx, y: cy, "font-size": fsz, "stroke-width": size / 600, "text-anchor": "start", class: `counter ${k.kind}` });

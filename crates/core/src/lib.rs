@@ -220,7 +220,9 @@ pub trait GameState: Clone + Send + 'static {
 
     /// For each of [`GameState::umpire_units`], an umpire's action about it as it stands now (its
     /// present status, say), for his form to start from, so that an amendment changes only what
-    /// he changes. The default: none (the form starts from the schema's first values).
+    /// he changes; a field of the action's kind left out of a unit's value does not apply to that
+    /// unit (a second line's status to a unit of one line), and the form does not ask for it.
+    /// The default: none (the form starts from the schema's first values).
     fn umpire_values(&self) -> Option<Vec<serde_json::Value>> {
         None
     }

@@ -159,6 +159,10 @@ pub struct ViewCounter {
     pub kind: String,
     /// How many.
     pub n: u32,
+    /// A detail, read on hover and in the trace but not drawn on the piece (where a row of bare
+    /// numbers would read as a puzzle).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub detail: bool,
 }
 
 /// Any other mark.

@@ -73,8 +73,8 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             // "running", the word every rule set's view uses for troops out of action for now.
             status: if u.state == State::Routing { "running".into() } else { state.to_string() },
             counters: vec![
-                ViewCounter { kind: "figures".into(), n: u.figures },
-                ViewCounter { kind: "hits".into(), n: u.hits },
+                ViewCounter { kind: "figures".into(), n: u.figures, detail: false },
+                ViewCounter { kind: "hits".into(), n: u.hits, detail: false },
             ],
             ranges: ranges(u),
             arm: Some(

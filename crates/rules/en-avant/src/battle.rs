@@ -93,9 +93,11 @@ pub enum UmpireAction {
     Amend {
         /// The unit.
         unit: u16,
-        /// Its status (for a cavalry regiment, its first line's).
+        /// Its status (of its first line, if it has two).
         status: Status,
-        /// Cavalry only: the second line's status (leave it empty for any other unit).
+        /// Cavalry only: the second line's status (left out of another unit's values, so that
+        /// its form does not ask for it).
+        #[serde(skip_serializing_if = "Option::is_none")]
         second_status: Option<Status>,
         /// Disordered.
         disordered: bool,

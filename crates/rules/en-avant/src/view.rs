@@ -42,17 +42,17 @@ fn ranges(u: &Unit) -> Vec<ViewRange> {
     }
 }
 
-/// The numbers on a unit for those who may see them: the status it acts on, and a cavalry
-/// regiment's two labels (`first line`, `second line`; each its own status) and whether each is
-/// DISORDERED (1) or not (0).
+/// The numbers on a unit for those who may see them: the status it acts on, drawn on the piece,
+/// and as details (in its label too) a cavalry regiment's two lines (`first line`, `second
+/// line`; each its own status) and whether each is DISORDERED (1) or not (0).
 fn counters(u: &Unit) -> Vec<ViewCounter> {
-    let c = |kind: &str, n: u32| ViewCounter { kind: kind.into(), n };
-    let mut out = vec![c("status", u32::from(u.step_status().level()))];
+    let c = |kind: &str, n: u32, detail: bool| ViewCounter { kind: kind.into(), n, detail };
+    let mut out = vec![c("status", u32::from(u.step_status().level()), false)];
     if u.two_lines() {
-        out.push(c("first line", u32::from(u.status[0].level())));
-        out.push(c("second line", u32::from(u.status[1].level())));
-        out.push(c("first line disordered", u32::from(u.disordered[0])));
-        out.push(c("second line disordered", u32::from(u.disordered[1])));
+        out.push(c("first line", u32::from(u.status[0].level()), true));
+        out.push(c("second line", u32::from(u.status[1].level()), true));
+        out.push(c("first line disordered", u32::from(u.disordered[0]), true));
+        out.push(c("second line disordered", u32::from(u.disordered[1]), true));
     }
     out
 }
@@ -73,10 +73,25 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             if rules { format!("{s} ({})", s.level()) } else { s.to_string() }
         };
         let mut label = format!("{} ({}, {}): {}", b.name(i), u.kind.name(), u.formation.name(), word(u.status[0]));
-        if u.two_lines() {
-            label.push_str(&format!(", second line {}", word(u.status[1])));
+        if u.two_lines() && u.disordered[0] != u.disordered[1] {
+            // (Each line's order said with it, where they differ.)
+            let state = |l: usize| if u.disordered[l] { "DISORDERED" } else { "ordered" };
+            label = format!(
+                "{} ({}, {}): first line {}, {}, second line {}, {}",
+                b.name(i),
+                u.kind.name(),
+                u.formation.name(),
+                word(u.status[0]),
+                state(0),
+                word(u.status[1]),
+                state(1)
+            );
+        } else {
+            if u.two_lines() {
+                label.push_str(&format!(", second line {}", word(u.status[1])));
+            }
+            label.push_str(if u.ordered() { ", ordered" } else { ", DISORDERED" });
         }
-        label.push_str(if u.ordered() { ", ordered" } else { ", DISORDERED" });
         if let Some(ch) = u.change {
             let to = match ch.what {
                 crate::battle::Manoeuvre::Form { formation } => format!("forming {}", formation.name()),

@@ -490,6 +490,17 @@ fn a_cavalry_regiments_second_line_is_counted_for_game_control() {
     let n = |k: &str| p.counters.iter().find(|c| c.kind == k).map(|c| c.n);
     assert_eq!((n("status"), n("first line"), n("second line")), (Some(3), Some(3), Some(5)));
     assert_eq!((n("first line disordered"), n("second line disordered")), (Some(0), Some(0)));
+    // Only the status it acts on is drawn on the piece; the lines' numbers are details (said in
+    // its label, read on hover), not a row of bare digits.
+    let drawn: Vec<&str> = p.counters.iter().filter(|c| !c.detail).map(|c| c.kind.as_str()).collect();
+    assert_eq!(drawn, vec!["status"]);
+    assert!(p.label.contains("Nervous (3), second line Determined (5), ordered"), "{}", p.label);
+    let mut b = b;
+    let h = (0..b.units.len()).find(|&i| b.name(i) == "Blue horse").unwrap();
+    b.units[h].disordered[1] = true;
+    let v = b.view(Viewer::Umpire);
+    let p = v.pieces.iter().find(|p| p.unit.as_deref() == Some("Blue horse")).unwrap();
+    assert!(p.label.contains("first line Nervous (3), ordered, second line Determined (5), DISORDERED"), "{}", p.label);
     assert!(b.view(Viewer::Side(0)).pieces.iter().all(|p| p.counters.is_empty()), "rules hidden");
 }
 

@@ -77,7 +77,7 @@ pub fn view(b: &Battle, _viewer: Viewer) -> View {
             footprint: Footprint::Polygon { points: square(u.area) },
             facing: Some(u.facing.heading()),
             status: if u.done || (u.moved.is_some() && u.attacked.is_some()) { "done".into() } else { "ready".into() },
-            counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp) }],
+            counters: vec![ViewCounter { kind: "strength".into(), n: u32::from(u.sp), detail: false }],
             ranges: ranges(b, u),
             arm: Some(
                 match u.kind {

@@ -67,8 +67,8 @@ pub fn view(b: &Battle, viewer: Viewer) -> View {
             facing: Some(u.facing),
             status: status.to_string(),
             counters: vec![
-                ViewCounter { kind: "figures".into(), n: u32::from(u.figures) },
-                ViewCounter { kind: "green".into(), n: u32::from(u.greens) },
+                ViewCounter { kind: "figures".into(), n: u32::from(u.figures), detail: false },
+                ViewCounter { kind: "green".into(), n: u32::from(u.greens), detail: false },
             ],
             ranges: ranges(u),
             arm: Some(arm_word(u.kind.arm()).into()),
