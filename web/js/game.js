@@ -602,10 +602,34 @@ export function showGame(main, id) {
     // pointing at one shows where it goes.
     const seenText = new Map();
     for (const c of shownList) seenText.set(c.text, (seenText.get(c.text) || 0) + 1);
+    // Choices that still read alike are told apart by where they end, against each other: the
+    // way they lie apart most ("the northern", "the eastern"; with three or more, "the 2nd from
+    // the north"); a number only where they end in one place.
+    const apart = new Map();
+    for (const [text, n] of seenText) {
+      if (n < 2) continue;
+      const alike = shownList.filter((c) => c.text === text);
+      const ends = alike.map((c) => (c.points && c.points.length ? c.points[c.points.length - 1] : null));
+      if (ends.some((e) => !e)) continue;
+      const spread = (k) => Math.max(...ends.map((e) => e[k])) - Math.min(...ends.map((e) => e[k]));
+      const [k, hi, lo] = spread(0) >= spread(1) ? [0, "east", "west"] : [1, "north", "south"];
+      if (spread(k) < 1e-6) continue;
+      // (Counted from the side the first of them lies towards, so a pair reads "the northern"
+      // and "the southern".)
+      const order = alike.map((c, i) => [c, ends[i][k]]).sort((a, b) => b[1] - a[1]);
+      order.forEach(([c], i) => {
+        const fromHi = i, fromLo = order.length - 1 - i;
+        const ordinal = (m) => (m === 1 ? "2nd" : m === 2 ? "3rd" : `${m + 1}th`);
+        const words = n === 2 ? `the ${i === 0 ? `${hi}ern` : `${lo}ern`} one`
+          : fromHi === 0 ? `the ${hi}ernmost` : fromLo === 0 ? `the ${lo}ernmost` : `the ${ordinal(Math.min(fromHi, fromLo))} from the ${fromHi <= fromLo ? hi : lo}`;
+        apart.set(c, words);
+      });
+    }
     const nth = new Map();
     const label = (c) => {
       const n = seenText.get(c.text);
       if (!n || n < 2) return c.text;
+      if (apart.has(c)) return `${c.text} (${apart.get(c)})`;
       nth.set(c.text, (nth.get(c.text) || 0) + 1);
       return `${c.text} (${nth.get(c.text)} of ${n} alike: point at it to see where)`;
     };

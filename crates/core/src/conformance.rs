@@ -249,6 +249,9 @@ pub struct Words {
     /// Fail a candidate's description or an event's text that gives a place as raw coordinates
     /// ([`coordinates`]).
     pub no_coordinates: bool,
+    /// Fail a decision at which two candidates read alike (a person could not tell them apart
+    /// without pointing at each).
+    pub distinct_choices: bool,
 }
 
 /// Play `games` battles as [`check`] does (seeds `Seeded::derive(master, i)`, `agents(seed)` one
@@ -323,10 +326,14 @@ where
             let Actor::Side(side) = state.actor() else { panic!("seed {seed} decision {n}: no side acts") };
             cands.clear();
             state.candidate_actions(&mut cands);
+            let mut said = std::collections::HashSet::new();
             for c in &cands {
                 let text = state.describe(c);
                 read_one("a candidate", &text, n);
                 placed("a candidate", &text, n);
+                if words.distinct_choices && !said.insert(text.clone()) {
+                    panic!("seed {seed} decision {n}: two choices read alike: {text}");
+                }
             }
             let i = players[usize::from(side)].choose(&state, &cands).min(cands.len() - 1);
             let action = cands[i].clone();

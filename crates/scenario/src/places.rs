@@ -281,12 +281,21 @@ pub fn grid_place(a: Area, named: &[(String, Vec<Area>)]) -> Option<String> {
 
 /// A move on a grid from area `from` to area `to` over `steps` areas, in words: the count, the
 /// direction and where it ends by the ground ([`grid_place`]): `2 areas north-east, to the
-/// bridge`, `1 area north, next to the mill`, `3 areas west` when nothing named is near.
+/// bridge`, `1 area north, next to the mill`, `3 areas west` when nothing named is near. Where
+/// the compass point is not the whole truth (neither straight along a row or column nor on a
+/// diagonal), the areas each way follow it: `3 areas north-east (2 east, 1 north)`, so that two
+/// moves to one stretch of ground read apart.
 pub fn grid_way(from: Area, to: Area, steps: usize, named: &[(String, Vec<Area>)]) -> String {
     let mut s = areas(steps);
     if from != to {
         s.push(' ');
         s.push_str(grid_compass(from, to));
+        let (dx, dy) = (to.col - from.col, to.row - from.row);
+        if dx != 0 && dy != 0 && dx.abs() != dy.abs() {
+            let ew = if dx > 0 { "east" } else { "west" };
+            let ns = if dy > 0 { "north" } else { "south" };
+            s.push_str(&format!(" ({} {ew}, {} {ns})", dx.abs(), dy.abs()));
+        }
     }
     match grid_place(to, named) {
         Some(p) if p.starts_with("next to ") => s.push_str(&format!(", {p}")),
@@ -375,5 +384,8 @@ mod tests {
         assert_eq!(grid_way(Area::new(3, 3), Area::new(4, 4), 2, &named), "2 areas north-east, to the bridge");
         assert_eq!(grid_way(Area::new(4, 0), Area::new(4, 2), 2, &named), "2 areas north, next to the mill");
         assert_eq!(grid_way(Area::new(9, 3), Area::new(9, 0), 3, &named), "3 areas south");
+        // Off the compass's eight lines, the areas each way are said too.
+        assert_eq!(grid_way(Area::new(9, 3), Area::new(10, 0), 4, &named), "4 areas south (1 east, 3 south)");
+        assert_eq!(grid_way(Area::new(9, 3), Area::new(11, 4), 3, &named), "3 areas north-east (2 east, 1 north)");
     }
 }

@@ -358,7 +358,8 @@ impl Battle {
     }
 
     /// Unit `ui`'s move along `path` (after a pivot to `pivot`, if any) in words: forward
-    /// (`advance`) or obliquely forward to one hand, as the text has it; its length; and where it
+    /// (`advance`) or obliquely forward to one hand by so many degrees, as the text has it; its
+    /// length; and where it
     /// goes ([`Battle::way_words`]). A column's path of several legs is said by its legs.
     fn move_words(&self, ui: usize, pivot: Option<f64>, path: &[Point]) -> String {
         let Some(u) = self.units.get(ui) else { return "move".to_string() };
@@ -369,22 +370,29 @@ impl Battle {
         let off = turn(facing, heading_to(from, first));
         let how = if path.len() > 1 {
             format!(" along a path of {} legs", path.len())
-        } else if off.abs() <= 5.0 || from.dist(end) < 0.05 {
+        } else if off.abs() < 0.5 || from.dist(end) < 0.05 {
             String::new()
         } else {
-            format!(" obliquely to the {}", if off > 0.0 { "right" } else { "left" })
+            // (By how much, in whole degrees off its front: two moves to the same ground read
+            // apart.)
+            format!(" obliquely {:.0}° to the {}", off.abs(), if off > 0.0 { "right" } else { "left" })
         };
         let sep = if how.is_empty() { "" } else { "," };
         format!("advance {:.1}\"{how}{sep} {}", path_len(from, path), self.way_words(from, end))
     }
 
-    /// The commander's move to `to` in words: over to the first of his side's units he would be
-    /// next to there, as the account says it, else to the place by the ground or the table.
+    /// The commander's move to `to` in words: over to the units of his side he would be next
+    /// to there (the account names the first), else to the place by the ground or the table.
     fn commander_words(&self, to: Point) -> String {
         let side = self.acting_side().unwrap_or(0);
         let name = &self.stat.commanders[usize::from(side)];
-        if let Some(u) = (0..self.units.len()).find(|&i| self.units[i].side == side && self.next_to(i, to)) {
-            return format!("{name} rides over to {}", self.name(u));
+        let near: Vec<&str> = (0..self.units.len())
+            .filter(|&i| self.units[i].side == side && self.next_to(i, to))
+            .map(|i| self.name(i))
+            .collect();
+        if !near.is_empty() {
+            // (Every unit he would be next to: two rides beside one unit and another read apart.)
+            return format!("{name} rides over to {}", near.join(" and "));
         }
         format!("{name} rides to {}", self.place_words(to))
     }

@@ -1514,7 +1514,7 @@ rect = [30, 30, 50, 40]
     );
     let half_right = front + Point::new(3.0, 5.0);
     let oblique = say(&b, Action::Move { unit: 0, pivot: None, path: vec![half_right] });
-    assert!(oblique.starts_with("IR 1: advance 5.8\" obliquely to the right, "), "{oblique}");
+    assert!(oblique.starts_with("IR 1: advance 5.8\" obliquely 31° to the right, "), "{oblique}");
     let east = front + Point::new(6.0, 0.0);
     let pivot = say(&b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![east] });
     assert!(pivot.starts_with("IR 1: pivot to 90° and advance 6.0\" "), "{pivot}");

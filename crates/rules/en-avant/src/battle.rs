@@ -1015,6 +1015,14 @@ impl Battle {
         let x = &self.units[u];
         let side = x.side;
         let mut push = |o: Order| {
+            // (A turn its words give as one already offered, to the compass point, is that
+            // choice again.)
+            let said = |f: u16| {
+                out.iter().any(|p| matches!(p, Order::Face { facing } if bearing_words(*facing) == bearing_words(f)))
+            };
+            if matches!(o, Order::Face { facing } if said(facing)) {
+                return;
+            }
             if self.check_order(side, u as u16, o).is_ok() {
                 out.push(o);
             }

@@ -952,7 +952,7 @@ fn every_text_a_person_reads_is_in_words() {
     for s in SCENARIOS {
         let b = scenario(s);
         for (kind, master, games) in [("heuristic", 71, 3), ("random", 72, 2)] {
-            let words = Words { no_coordinates: true };
+            let words = Words { no_coordinates: true, distinct_choices: true };
             let read = check_words_with(|| b.clone(), agents([kind, kind]), master, games, 100_000, NAMES, words);
             assert!(read > 100, "{s}: only {read} texts read");
         }

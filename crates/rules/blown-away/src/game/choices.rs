@@ -12,13 +12,13 @@ impl Battle {
                 if !self.commander_moved {
                     // The commander rides over to a unit with men running, beside its man
                     // nearest its front (where they rally); then to any other of his side's
-                    // units he is not next to, a step behind its man nearest him, unless that
-                    // ride reads as one already offered (he would be next to the same unit).
+                    // units he is not next to, a step behind its man nearest him; a ride that
+                    // reads as one already offered (next to the same units) is not offered again.
                     let here = self.commanders[usize::from(side)];
-                    // (A ride reads as "rides over to" the first of his units he would be next to
-                    // there: that unit, not the words, tells two rides apart; no words are made on
-                    // the computer players' path.)
-                    let mut said: Vec<Option<usize>> = Vec::new();
+                    // (A ride reads as "rides over to" the units he would be next to there: they,
+                    // not the words, tell two rides apart; no words are made on the computer
+                    // players' path.)
+                    let mut said: Vec<Vec<usize>> = Vec::new();
                     for running in [true, false] {
                         for ui in 0..self.units.len() {
                             let u = &self.units[ui];
@@ -38,9 +38,10 @@ impl Battle {
                                     .map(|m| m.at.toward(m.facing + 180.0, 1.0))
                             };
                             let Some(to) = to.map(|p| self.stat.table.clamp(p)) else { continue };
-                            let over_to =
-                                (0..self.units.len()).find(|&i| self.units[i].side == side && self.next_to(i, to));
-                            if running || !said.contains(&over_to) {
+                            let over_to: Vec<usize> = (0..self.units.len())
+                                .filter(|&i| self.units[i].side == side && self.next_to(i, to))
+                                .collect();
+                            if !said.contains(&over_to) {
                                 said.push(over_to);
                                 out.push(Action::MoveCommander { to });
                             }
@@ -169,13 +170,34 @@ impl Battle {
                         let gone = self.reach(ui, &self.move_shape(ui, pivot, &path), &foes, &mut buf).0;
                         if gone >= 0.5 {
                             let path = if gone < step - 1e-9 { vec![u.front.toward(dir, gone)] } else { path };
-                            let fresh = !out.iter().any(
-                                |a| matches!(a, Action::Move { unit: x, path: p, .. } if *x == unit && p == &path),
-                            );
+                            // A move whose words (its pivot and how far off its front, to the
+                            // whole degree; its length, to the tenth of an inch) are those of one
+                            // offered already ends within a few tenths of an inch of it: one
+                            // choice, the later (aimed at an enemy rather than at ground) kept.
+                            let key = |q: Option<f64>, p: &[Point]| {
+                                let leg = p.iter().copied().find(|x| x.dist(u.front) > 1e-9).unwrap_or(u.front);
+                                let face = q.map_or(u.facing, norm_heading);
+                                (
+                                    q.map(|q| norm_heading(q).round() as i64),
+                                    (path_len(u.front, p) * 10.0).round() as i64,
+                                    turn(face, heading_to(u.front, leg)).round() as i64,
+                                    p.len(),
+                                )
+                            };
+                            let mine = key(pivot, &path);
+                            let same = out.iter().position(|a| {
+                                matches!(a, Action::Move { unit: x, pivot: q, path: p } if *x == unit && key(*q, p) == mine)
+                            });
+                            let exact =
+                                same.is_some_and(|i| matches!(&out[i], Action::Move { path: p, .. } if *p == path));
                             // A shorter path can end where the longer one only passed (a man's
                             // corner on a river bank between two checks): check it again.
-                            if fresh && (gone >= step - 1e-9 || self.check_move(u.side, unit, pivot, &path).is_ok()) {
-                                out.push(Action::Move { unit, pivot, path });
+                            if !exact && (gone >= step - 1e-9 || self.check_move(u.side, unit, pivot, &path).is_ok()) {
+                                let a = Action::Move { unit, pivot, path };
+                                match same {
+                                    Some(i) => out[i] = a,
+                                    None => out.push(a),
+                                }
                             }
                         }
                         break;
@@ -187,7 +209,12 @@ impl Battle {
                 }
             }
             // Turn to face an enemy without moving (artillery, and units already close).
-            if enemy && turn(u.facing, dir).abs() > 20.0 {
+            // (Two enemies in one direction, to the degree, give one turn.)
+            let turned = |a: &Action| {
+                matches!(a, Action::Reform { unit: x, formation: f, facing }
+                    if *x == unit && *f == u.formation && turn(*facing, dir).abs() < 1.0)
+            };
+            if enemy && turn(u.facing, dir).abs() > 20.0 && !out.iter().any(turned) {
                 let a = Action::Reform { unit, formation: u.formation, facing: dir };
                 if self.validate_for(u.side, &a).is_ok() {
                     out.push(a);

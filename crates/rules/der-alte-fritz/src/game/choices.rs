@@ -9,6 +9,11 @@ use crate::model::{Formation, formations};
 /// How many of a side's units an officer is offered to ride to, the nearest first.
 const RIDES: usize = 4;
 
+/// Two moves of a unit whose ends lie closer than this, inches, with the same formation and
+/// facing to the degree, are one choice (their words, tenths of an inch and whole degrees, would
+/// read alike; 1° at a 16" move is 0.28").
+const SAME_PLACE: f64 = 0.35;
+
 impl Battle {
     /// Whether the side acting has anything to do but end the phase: [`Battle::choices`] would
     /// list more than `Done`. Stops at the first unit with a choice, so that entering a phase
@@ -154,6 +159,15 @@ impl Battle {
     fn moves_of(&self, u: usize, reserve: bool, out: &mut Vec<Action>) {
         let x = &self.units[u];
         let (at, facing, formation) = (x.at, x.facing, x.formation);
+        // (A move is offered once: one within a hair of it, to the same place and facing to the
+        // whole degree its words give, reads alike and is the same choice.)
+        let offered = |out: &[Action], a: &Action| {
+            let Action::Move { unit, to, facing, formation } = a else { return false };
+            out.iter().any(|b| {
+                matches!(b, Action::Move { unit: u2, to: t2, facing: f2, formation: m2 }
+                    if u2 == unit && m2 == formation && t2.dist(*to) < SAME_PLACE && turn(*f2, *facing).abs() < 1.0)
+            })
+        };
         // The furthest it may go that way (checked there), or that fraction of it (checked).
         let push = |out: &mut Vec<Action>, heading: f64, face: f64, form: Formation, fraction: f64| {
             let d = self.furthest(u, heading, face, form, reserve) * fraction;
@@ -161,7 +175,7 @@ impl Battle {
                 let to = super::moves::rounded(at + volley_table::unit(heading) * d);
                 let a = Action::Move { unit: u as u16, to, facing: face, formation: form };
                 if (fraction == 1.0 || self.check_move_with(u, to, face, form, reserve, false).is_ok())
-                    && !out.contains(&a)
+                    && !offered(out, &a)
                 {
                     out.push(a);
                 }
@@ -192,7 +206,7 @@ impl Battle {
             if turn(facing, h).abs() > 10.0 {
                 let f = (h * 10.0).round() / 10.0;
                 let a = Action::Move { unit: u as u16, to: at, facing: f, formation };
-                if self.check_move_with(u, at, f, formation, reserve, false).is_ok() && !out.contains(&a) {
+                if self.check_move_with(u, at, f, formation, reserve, false).is_ok() && !offered(out, &a) {
                     out.push(a);
                 }
                 if formation != Formation::Square && formation != Formation::Unlimbered {

@@ -665,15 +665,10 @@ impl Battle {
         };
         let distance = from.dist(to);
         let way = self.way_words(from, to);
-        // An advance that is not straight ahead (a limbered battery's, skirmishers') says to which
-        // hand it leans, so that two advances to places alike by the ground read apart.
-        let lean = if straight {
-            None
-        } else if off.abs() <= 30.0 {
-            Some(format!("a little to the {hand}"))
-        } else {
-            Some(format!("well to the {hand}"))
-        };
+        // An advance that is not dead ahead (within the slack of straight, a limbered
+        // battery's, skirmishers') says by how many whole degrees it leans to which hand, so that
+        // two advances to places alike by the ground read apart.
+        let lean = (off.abs() >= 0.5).then(|| format!("{:.0}° to the {hand}", off.abs()));
         match (kind, lean) {
             (None, None) => format!("advances {distance:.1}\" {way}"),
             (None, Some(l)) => format!("advances {distance:.1}\" {l}, {way}"),
