@@ -942,6 +942,13 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
   const [ax2, ay2] = await centre(a);
   assert.ok(Math.abs(ax2 - ax - dxUsed) < 6 && Math.abs(ay2 - ay - dyUsed) < 6, `${a} drawn where it was put: ${ax},${ay} → ${ax2},${ay2}`);
   assert.ok(await page.locator(".choice", { hasText: `fix the deployment, with ${a} placed otherwise` }).count() === 1);
+  // Its reach goes with it: no circle left behind where it stood.
+  if (!(await page.locator("svg.map polygon.range").count())) await page.mouse.click(ax2, ay2);
+  await page.waitForSelector("svg.map polygon.range", { timeout: 3000 });
+  const reach = await page.evaluate(() => [...document.querySelectorAll("svg.map polygon.range")].map((r) => { const b = r.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; }));
+  assert.ok(reach.length > 0, "the selected unit's reach is drawn");
+  assert.ok(reach.every(([x, y]) => Math.hypot(x - ax2, y - ay2) < Math.hypot(x - ax, y - ay)), `its reach drawn at its new place: ${JSON.stringify(reach)} (${ax},${ay} → ${ax2},${ay2})`);
+  await page.keyboard.press("Escape");
   // Dropped on another of its side's units: refused (figures do not stand on figures).
   {
     const [tx, ty] = await centre(a);

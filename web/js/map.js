@@ -485,10 +485,12 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     }
     map.append(dot);
   }
-  // The selected unit's reach: weapon ranges within their arcs.
+  // The selected unit's reach: weapon ranges within their arcs (moved with it where a
+  // deployment in hand places it otherwise).
   for (const p of view.pieces.filter((q) => selected && q.unit === selected)) {
+    const [ox, oy] = deploy && deploy.offsets.has(p.unit) ? deploy.offsets.get(p.unit) : [0, 0];
     for (const r of p.ranges || []) {
-      map.append(svg("polygon", { points: pts(r.points), fill: "#e0b000", "fill-opacity": 0.12, stroke: "#b08a00", "stroke-width": size / 900, class: "range" }, r.label));
+      map.append(svg("polygon", { points: pts(r.points.map(([x, y]) => [x + ox, y + oy])), fill: "#e0b000", "fill-opacity": 0.12, stroke: "#b08a00", "stroke-width": size / 900, class: "range" }, r.label));
     }
   }
   const overlay = svg("g", { class: "overlay" });
