@@ -2159,3 +2159,22 @@ test("on a phone, a move proposed by the knob is not hidden under the choices' s
   await page.waitForFunction(() => document.body.classList.contains("sheeted"));
   assert.deepEqual(errors, []);
 });
+
+test("player round 5: units the scenario places beyond the deployment band are said to stay there; on a phone no empty line under the map, and the scale and legend share one line", async () => {
+  const page = await (await openContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await clickPlay(page, "advance-guard");
+  await page.waitForSelector(".deployhelp");
+  // Advance Guard's gun and fusiliers stand north of the 7" band: the help says they may stay.
+  assert.match(await page.locator(".deployhelp").innerText(), /The scenario places .*Prussian gun.* beyond the band: they stay there unless you place them within it/);
+  assert.match(await page.locator(".deployhelp").innerText(), /Fusiliers/);
+  const gaps = await page.evaluate(() => {
+    const b = (s) => document.querySelector(s).getBoundingClientRect();
+    return { scale: b(".scalebar").top, legend: b(".legend").top, under: b(".panel").top - Math.max(b(".scalebar").bottom, b(".legend").bottom) };
+  });
+  assert.ok(Math.abs(gaps.scale - gaps.legend) < 6, `the scale and the legend on one line: ${JSON.stringify(gaps)}`);
+  assert.ok(gaps.under < 40, `no empty band under the map: ${JSON.stringify(gaps)}`);
+  assert.deepEqual(errors, []);
+});

@@ -408,6 +408,18 @@ export function showGame(main, id) {
       put(action);
       return action;
     };
+    // Units the scenario itself places beyond the band (a historical set-up): they may stay.
+    const inZone = ([x, y]) => {
+      const z = v.deploy ? v.deploy.zone : [];
+      let inside = false;
+      for (let i = 0, j = z.length - 1; i < z.length; j = i++) {
+        const [xi, yi] = z[i], [xj, yj] = z[j];
+        if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+      }
+      return inside;
+    };
+    const beyond = deployChoice && v.deploy.zone.length ? v.deploy.units.map((u) => u.unit).filter((u) => !offsets.has(u)
+      && v.pieces.some((p) => p.unit === u && p.footprint && !inZone(p.footprint.shape === "circle" ? p.footprint.at : p.footprint.points[0]))) : [];
     const deploy = deployChoice ? {
       zone: v.deploy.zone,
       units: new Set(v.deploy.units.map((u) => u.unit)),
@@ -749,6 +761,7 @@ export function showGame(main, id) {
         el("button", { class: "plain", "data-many": "all", onclick: () => { placeChoices = null; render(g, key); } }, "show the others too")) : null,
       selected ? el("button", { class: "plain", onclick: () => { selected = null; placeChoices = null; proposal = null; render(g, key); } }, "show every choice") : null,
       deployChoice ? el("div", { class: "deployhelp" }, "Your deployment is secret until both sides have fixed theirs: drag your units within the green band, then fix it.",
+        beyond.length ? ` The scenario places ${words(beyond)} beyond the band: ${beyond.length === 1 ? "it stays" : "they stay"} there unless you place ${beyond.length === 1 ? "it" : "them"} within it.` : "",
         deployNote ? el("div", { class: deployNote.ok ? "legal" : "refused" }, deployNote.text) : null,
         offsets.size ? el("button", { class: "plain", "data-deploy": "reset", onclick: () => { offsets.clear(); deployNote = null; render(g, key); } }, "put them back") : null) : null,
       g.candidates.length ? el("div", { class: "choices" }, buttons) : el("div", { class: "quiet waiting" }, waiting),
