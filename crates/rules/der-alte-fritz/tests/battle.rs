@@ -375,6 +375,27 @@ rect = [10, 14, 30, 20]"#;
 }
 
 #[test]
+fn a_volleys_account_says_how_its_charts_net_to_the_one_it_fires_on() {
+    // A shaken attack column: B (one up from C) and D (one down) net to C, said so.
+    let p = r#"{ name = "IR 1", type = "musketeers", at = [20, 10] }"#;
+    let t = r#"{ name = "T", type = "musketeers", at = [20, 16], facing = 180, formation = "attack_column" }"#;
+    let mut b = battle(p, t, "");
+    b.units[1].state = State::Shaken;
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[9, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
+    let text = ev.iter().map(|e| e.to_string()).find(|t| t.starts_with("IR 1 fires at T")).expect("the volley");
+    assert!(text.contains("on chart C [a column: target B, target shaken D: from C, 1 up, 1 down = C]"), "{text}");
+    // One reason alone is not summed.
+    let mut b = battle(p, t, "");
+    b.turn = 1;
+    b.phase = Phase::Firing { side: 0 };
+    let ev = apply(&mut b, &Action::Fire { unit: 0, target: 1 }, &[9, 9, 9, 9, 9, 9, 9, 9, 9, 9]);
+    let text = ev.iter().map(|e| e.to_string()).find(|t| t.starts_with("IR 1 fires at T")).expect("the volley");
+    assert!(text.contains("on chart B [a column: target B]"), "{text}");
+}
+
+#[test]
 fn daf_b23_a_shot_from_behind_the_targets_front_is_a_flank_shot() {
     // T: musketeers in line, 6" wide, front on y = 20 facing north (centre (33, 19.5)).
     let t = r#"{ name = "T", type = "musketeers", at = [33, 19.5], facing = 0 }"#;

@@ -305,7 +305,7 @@ impl Battle {
             if r.fire_dice.len() == 1 { "1 die".to_string() } else { format!("{} dice", r.fire_dice.len()) },
             v.firer.firing,
             if self.units[u].arm() == Arm::Artillery { "gunners" } else { "figures of the front stands in reach" },
-            why.join(", "),
+            chart_sum(&why, chart),
             dice_text(&r.fire_dice),
             r.outcome.hits,
             if r.outcome.hits == 1 { "" } else { "s" }
@@ -1292,4 +1292,25 @@ fn successor_of(name: &str) -> String {
         return format!("{base}'s {k}{suffix} successor");
     }
     format!("{name}'s successor")
+}
+
+/// A volley's chart reasons in words, each ending in its chart's letter, and where there are
+/// several how they net from chart C to `chart` (each counts its levels from C: A two up, B one,
+/// D one down, E two): "a line: target C, target shaken D: C, 1 down = D".
+fn chart_sum(why: &[String], chart: crate::units::Chart) -> String {
+    let listed = why.join(", ");
+    if why.len() < 2 {
+        return listed;
+    }
+    let steps: Vec<String> = why
+        .iter()
+        .filter_map(|w| w.chars().last())
+        .filter_map(|c| crate::units::Chart::ALL.iter().copied().find(|ch| ch.to_string() == c.to_string()))
+        .map(|ch| match ch.levels() {
+            0 => "0".to_string(),
+            l if l > 0 => format!("{l} up"),
+            l => format!("{} down", -l),
+        })
+        .collect();
+    format!("{listed}: from C, {} = {chart}", steps.join(", "))
 }
