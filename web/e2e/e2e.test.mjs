@@ -1477,6 +1477,21 @@ test("read the army and measure: an order of battle per side (every unit, its st
   await page.mouse.click(pieces[pieces.length - 1][0], pieces[pieces.length - 1][1]);
   await page.waitForFunction((before) => /Measured: [\d.]+ inches/.test(document.querySelector(".rulerout")?.innerText || "") && document.querySelector(".rulerout").innerText !== before, said);
   assert.equal(await page.locator(".unitbox strong").textContent(), picked, "no unit selected by the ruler's clicks");
+  // Between two units, also the gap between their bodies at the nearest, less than between the
+  // places clicked.
+  const two = await page.locator(".rulerout").innerText();
+  const m = /Measured: ([\d.]+) inches between the two places; .+ at the nearest: ([\d.]+) inches/.exec(two);
+  assert.ok(m && Number(m[2]) < Number(m[1]), two);
+  // Dragged from one place to another: measured where it is let go.
+  const y = box.y + box.height * 0.7;
+  await page.mouse.move(box.x + box.width * 0.2, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.2 + perInch * 6, y, { steps: 5 });
+  await page.mouse.move(box.x + box.width * 0.2 + perInch * 9, y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => /^Measured: [\d.]+ inches\.$/.test(document.querySelector(".rulerout")?.innerText || ""));
+  const dragged = Number(/Measured: ([\d.]+) inches/.exec(await page.locator(".rulerout").innerText())[1]);
+  assert.ok(Math.abs(dragged - 9) < 0.6, `dragged 9 inches: ${dragged}`);
   assert.deepEqual(errors, []);
 });
 

@@ -176,7 +176,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   // A unit that has the keyboard's focus keeps it through the new drawing.
   const focused = document.activeElement?.closest?.("svg.map g.unit[tabindex]")?.dataset?.unitGroup;
   if (focused && !refocus) refocus = focused;
-  if (ruler.title !== view.title) Object.assign(ruler, { title: view.title, on: false, a: null, b: null });
+  if (ruler.title !== view.title) Object.assign(ruler, { title: view.title, on: false, a: null, b: null, ua: null, ub: null });
   const map = svg("svg", { viewBox: `0 0 ${W} ${D}`, class: thumbnail ? "map thumb" : "map", role: "img", "aria-label": view.title });
   const ground = thumbnail ? svg("g", {}) : svg("rect", { x: -W, y: -D, width: 3 * W, height: 3 * D, fill: "#e4dcc6", class: "ground" });
   map.append(ground, svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f1ead4", class: "table" }));
@@ -571,7 +571,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   // A press on a unit: the selected one begins a drag; another is selected.
   function pressUnit(unit, e) {
     // With the ruler out, a unit is a place to measure from or to (where it was pressed).
-    if (ruler.on) { measureAt(tableAt(e)); return; }
+    if (ruler.on) { measureAt(tableAt(e), unit); return; }
     if (deploy && deploy.units.has(unit)) {
       placing = { unit, x: e.clientX, y: e.clientY, from: tableAt(e), base: deploy.offsets.get(unit) || [0, 0] };
       return;
@@ -722,12 +722,14 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   }, { passive: false });
   // Dragging the ground pans; two fingers pinch; a click on the ground clears the selection.
   const pointers = new Map();
-  let panned = false, pinch = null;
+  let panned = false, pinch = null, stretch = null;
   ground.parentNode.addEventListener("pointerdown", (e) => {
     // (Pieces, the choices' places and the turning knob have presses of their own.)
     if (e.target.closest && e.target.closest(".piece, .target, .turnknob")) return;
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     panned = false;
+    // With the ruler out, a press on the ground may be stretched to where it is let go.
+    stretch = ruler.on && pointers.size === 1 ? { from: tableAt(e), moved: false } : null;
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]), w: cam.w };
@@ -746,6 +748,16 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       panned = true;
       return;
     }
+    if (stretch && pointers.size === 1) {
+      // (A few pixels' wobble is still a click.)
+      const [sx, sy] = pointers.get(e.pointerId);
+      if (!stretch.moved && Math.hypot(e.clientX - sx, e.clientY - sy) < 1 && Math.hypot(e.clientX - lx, e.clientY - ly) < 4) return;
+      if (!stretch.moved) { stretch.moved = true; Object.assign(ruler, { a: stretch.from, b: null, ua: null, ub: null }); }
+      ruler.b = tableAt(e);
+      drawRuler();
+      rulerOut.textContent = `Measured: ${measureWords(ruler.a, ruler.b)}.`;
+      return;
+    }
     const k = cam.w / (map.clientWidth || 800);
     if (Math.abs(e.clientX - lx) + Math.abs(e.clientY - ly) > 0) {
       cam.x -= (e.clientX - lx) * k;
@@ -758,6 +770,8 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     if (!pointers.has(e.pointerId)) return;
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
+    if (stretch && stretch.moved) { stretch = null; return; }
+    stretch = null;
     if (!panned && pointers.size === 0) {
       if (ruler.on) measureAt(tableAt(e));
       else if (drag && selected) drag.click(tableAt(e));
@@ -771,7 +785,12 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const measureWords = (a, b) => {
     const d = grid ? Math.max(Math.abs(Math.floor(a[0]) - Math.floor(b[0])), Math.abs(Math.floor(a[1]) - Math.floor(b[1]))) : Math.hypot(a[0] - b[0], a[1] - b[1]);
     const w = unitWords ? unitWords[d === 1 ? 0 : 1] : "table units";
-    return `${grid ? d : d.toFixed(1)} ${w}`;
+    const said = `${grid ? d : d.toFixed(1)} ${w}`;
+    // From one unit to another: also the gap between their bodies at the nearest (front to
+    // front, or wherever they are nearest), as a player lays a ruler between two stands.
+    if (grid || !ruler.ua || !ruler.ub || ruler.ua === ruler.ub) return said;
+    const gap = bodyGap(view.pieces, ruler.ua, ruler.ub);
+    return gap === null ? said : `${said} between the two places; ${ruler.ua} to ${ruler.ub} at the nearest: ${gap.toFixed(1)} ${unitWords ? unitWords[1] : "table units"}`;
   };
   const drawRuler = () => {
     rulerLayer.replaceChildren();
@@ -786,12 +805,12 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       rulerLayer.append(t);
     }
   };
-  const measureAt = (p) => {
-    if (!ruler.a || ruler.b) { ruler.a = p; ruler.b = null; } else ruler.b = p;
+  const measureAt = (p, unit = null) => {
+    if (!ruler.a || ruler.b) { ruler.a = p; ruler.b = null; ruler.ua = unit; ruler.ub = null; } else { ruler.b = p; ruler.ub = unit; }
     drawRuler();
     rulerOut.textContent = ruler.b ? `Measured: ${measureWords(ruler.a, ruler.b)}.` : "Click where to measure to.";
   };
-  const rulerOut = el("div", { class: "rulerout", "aria-live": "polite" }, ruler.on ? (ruler.b ? `Measured: ${measureWords(ruler.a, ruler.b)}.` : "Click two places on the table to measure between them.") : "");
+  const rulerOut = el("div", { class: "rulerout", "aria-live": "polite" }, ruler.on ? (ruler.b ? `Measured: ${measureWords(ruler.a, ruler.b)}.` : "Click two places on the table, or drag from one to the other, to measure between them.") : "");
   drawRuler();
   map.addEventListener("pointerup", release);
   map.addEventListener("pointercancel", release);
@@ -802,9 +821,9 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     button("⤢", "fit the table to the screen", fit, "fit"),
     button("↔", "measure between two places (a ruler)", (e) => {
       ruler.on = !ruler.on;
-      ruler.a = ruler.b = null;
+      ruler.a = ruler.b = ruler.ua = ruler.ub = null;
       e.currentTarget.classList.toggle("on", ruler.on);
-      rulerOut.textContent = ruler.on ? "Click two places on the table to measure between them." : "";
+      rulerOut.textContent = ruler.on ? "Click two places on the table, or drag from one to the other, to measure between them." : "";
       drawRuler();
     }, "ruler"),
     commands.length ? button("⚑", "outline each side's wings", (e) => {
@@ -840,7 +859,46 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
 }
 
 let refocus = null; // the unit last chosen by keyboard
-const ruler = { on: false, a: null, b: null }; // the ruler, kept through new drawings
+const ruler = { on: false, a: null, b: null, ua: null, ub: null }; // the ruler, kept through new drawings (ua, ub: the units measured from and to)
+
+/**
+ * The gap between two units' bodies where they are nearest, in table units (0 where they touch or
+ * overlap), from their pieces' footprints; `null` if either has none.
+ */
+export function bodyGap(pieces, ua, ub) {
+  const shapes = (u) => pieces.filter((p) => p.unit === u && p.footprint).map((p) => p.footprint);
+  const [A, B] = [shapes(ua), shapes(ub)];
+  if (!A.length || !B.length) return null;
+  const segs = (f) => (f.shape === "circle" ? [[f.at, f.at, f.r]] : f.points.map((q, i) => [q, f.points[(i + 1) % f.points.length], 0]));
+  const toSeg = (p, [a, b]) => {
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const l = dx * dx + dy * dy;
+    const t = l ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l)) : 0;
+    return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+  };
+  const within = (p, f) => {
+    if (f.shape === "circle") return Math.hypot(p[0] - f.at[0], p[1] - f.at[1]) <= f.r;
+    let inside = false;
+    for (let i = 0, j = f.points.length - 1; i < f.points.length; j = i++) {
+      const [xi, yi] = f.points[i], [xj, yj] = f.points[j];
+      if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  };
+  let best = Infinity;
+  for (const fa of A) for (const fb of B) {
+    // (Segments that cross, or a corner inside the other, touch: no gap.)
+    const corners = (f) => (f.shape === "circle" ? [f.at] : f.points);
+    if (corners(fa).some((p) => within(p, fb)) || corners(fb).some((p) => within(p, fa))) return 0;
+    for (const sa of segs(fa)) for (const sb of segs(fb)) {
+      const side = (a, b, c) => Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+      if (!sa[2] && !sb[2] && side(sa[0], sa[1], sb[0]) * side(sa[0], sa[1], sb[1]) < 0 && side(sb[0], sb[1], sa[0]) * side(sb[0], sb[1], sa[1]) < 0) return 0;
+      const d = Math.min(toSeg(sa[0], sb), toSeg(sa[1], sb), toSeg(sb[0], sa), toSeg(sb[1], sa)) - sa[2] - sb[2];
+      best = Math.min(best, Math.max(0, d));
+    }
+  }
+  return best;
+}
 const wings = { on: false }; // the commands (Old Fritz's wings) outlined, kept through new drawings
 
 /** The convex hull of points (x, y), counter-clockwise. */
