@@ -268,7 +268,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
   const counterBoxes = [];
   const unitCount = new Set(view.pieces.map((p) => p.unit).filter(Boolean)).size;
   // Pieces on one place (a General with a unit in its area) are drawn so that each shows and
-  // each can be clicked: the General small in a corner, the others a little apart.
+  // each can be clicked: the General small in a corner, the others side by side.
   // (A commander's flag on a measured table stands where he is, under the units.)
   const stacks = new Map();
   for (const p of view.pieces) {
@@ -287,8 +287,10 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
       const general = armOf(p) === "general" && others > 0;
       const c = centre(p.footprint);
       const [w, h] = sides(p.footprint);
-      const s2 = general ? 0.45 : others > 1 ? 0.8 : 1;
-      const off = general ? [w * 0.27, h * 0.27] : others > 1 ? [(i - (others - 1) / 2) * w * 0.12, -(i - (others - 1) / 2) * h * 0.12] : [0, 0];
+      // (Units sharing a place stand side by side in it, each its share of the width, so that
+      // none hides under another.)
+      const s2 = general ? 0.45 : others > 1 ? 1 / others : 1;
+      const off = general ? [w * 0.27, h * 0.27] : others > 1 ? [(i - (others - 1) / 2) * w * s2, 0] : [0, 0];
       placed.set(p, moveFootprint(p.footprint, c, s2, off));
     });
   }
@@ -1046,7 +1048,7 @@ function placeLabels(labels, pieceBoxes, k, seen) {
   const inView = (b) => b.x0 >= seen.x0 && b.x1 <= seen.x1 && b.y0 >= seen.y0 && b.y1 <= seen.y1;
   for (const l of labels) {
     const fs = 12 * k * (l.kind === "terrain" ? 11 / 12 : 1);
-    const h = fs * 1.2, pad = fs * 0.25;
+    const h = fs * 1.2, pad = fs * 0.8; // (a clear gap between two names on one line)
     const font = `${l.kind === "terrain" ? "italic " : ""}${l.bold || l.kind === "objective" ? "bold " : ""}12px ${FONT}`;
     const boxAt = (text, cx, cy) => {
       const w = textWidth(text, font) * (fs / 12) + pad;
@@ -1059,14 +1061,17 @@ function placeLabels(labels, pieceBoxes, k, seen) {
       const seenUnit = mx >= seen.x0 && mx <= seen.x1 && my >= seen.y0 && my <= seen.y1;
       const near = (text) => {
         const w = textWidth(text, font) * (fs / 12) + pad;
-        return [[l.x, l.y - fs * 1.3], [mx, u.y0 - h / 2], [mx, u.y1 + h / 2], [u.x1 + w / 2, my], [u.x0 - w / 2, my]];
+        return [[l.x, l.y - fs * 1.3], [mx, u.y0 - h / 2], [mx, u.y1 + h / 2], [u.x1 + w / 2, my], [u.x0 - w / 2, my],
+          // (A second line above or below, straight over or under its unit with a short leader:
+          // a row of units side by side names them alternately, each over its own.)
+          [mx, u.y0 - h * 1.5], [mx, u.y1 + h * 1.5]];
       };
       // First clear of names and pieces, then clear of names only.
       for (const strict of [true, false]) {
         for (const text of l.texts) {
-          for (const [cx, cy] of near(text)) {
+          for (const [i, [cx, cy]] of near(text).entries()) {
             const b = boxAt(text, cx, cy);
-            if ((inView(b) || !seenUnit) && !hits(b, placed) && (!strict || !hits(b, pieceBoxes, l.name))) { found = b; break; }
+            if ((inView(b) || !seenUnit) && !hits(b, placed) && (!strict || !hits(b, pieceBoxes, l.name))) { found = b; found.far = i >= 5; break; }
           }
           if (found) break;
         }
