@@ -581,6 +581,53 @@ fn rallying_case_one_needs_no_facing_enemy_within_6_inches() {
 }
 
 #[test]
+fn a_rally_sets_no_man_down_where_the_enemy_stands() {
+    // Interpretation 25, as for re-forming. The audit at scale (fieldworks, seed 1): a line of 12
+    // with 4 in ranks rallied 4, widened about its front and set a man 0.1" from an enemy
+    // grenadier standing beside it. A line with half its men running stands half as
+    // wide; an enemy figure (facing away: no bar to rallying) stands where its
+    // outermost file stood. The rally takes only as many men as leave every man clear of it.
+    let mut b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20], soldiers = 12 }"#,
+            r#"{ name = "IR 2", arm = "infantry", at = [70, 50], soldiers = 1 }"#,
+            "",
+        ),
+        0,
+    );
+    let full: Vec<Point> = b.units[0].men.iter().map(|m| m.at).collect();
+    let widest = full.iter().copied().max_by(|p, q| p.x.total_cmp(&q.x)).unwrap();
+    for (i, m) in b.units[0].men.iter_mut().enumerate() {
+        if i % 2 == 1 {
+            m.state = ManState::Running;
+            m.at = Point::new(30.0 + i as f64, 12.0);
+        }
+    }
+    volley_blown_away::model::lay_out(&mut b.units[0]);
+    let narrow =
+        |b: &Battle| b.units[0].men.iter().filter(|m| m.state == ManState::InRanks).map(|m| m.at).collect::<Vec<_>>();
+    assert!(narrow(&b).iter().all(|p| p.dist(widest) > 1.0), "the narrow line leaves the end file's ground free");
+    for m in &mut b.units[1].men {
+        m.at = widest;
+    }
+    b.units[1].front = widest;
+    let (before, all) = (count(&b, 0, ManState::InRanks), b.units[0].men.len());
+    let ev = apply(&mut b, Action::Rally { unit: 0 });
+    let after = count(&b, 0, ManState::InRanks);
+    assert!(before < after && after < all, "some rallied, not all: {before} -> {after} of {all}");
+    assert!(narrow(&b).iter().all(|p| p.dist(widest) >= 0.5), "{:?}", narrow(&b));
+    let why = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Rallied { why, .. } => Some(why.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(why.contains("where the enemy stands"), "{why}");
+}
+
+#[test]
 fn rallying_case_two_needs_24_inches_and_the_commander() {
     for variant in ["chance", "without-chance"] {
         let mut b = start(battle(variant, r#"{ name = "IR 1", arm = "infantry", at = [40, 10] }"#, FAR_ENEMY, ""), 0);

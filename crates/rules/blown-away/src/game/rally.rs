@@ -8,8 +8,39 @@ impl Battle {
         self.rally_allowance_with(ui, self.commanders[usize::from(self.units[ui].side)])
     }
 
-    /// How many men unit `ui` could rally if its side's commander stood at `commander`.
+    /// How many men unit `ui` could rally if its side's commander stood at `commander`: as many
+    /// as the rules allow, fewer where more would stand on enemy men or guns (interpretation 25,
+    /// as for re-forming), none if even one would.
     pub fn rally_allowance_with(&self, ui: usize, commander: Point) -> Result<u16, Illegal> {
+        let most = self.rally_most(ui, commander)?;
+        (1..=most)
+            .rev()
+            .find(|&n| self.rally_clear(ui, n, commander))
+            .map_or_else(|| illegal!("{}'s rallied men would stand where the enemy stands", self.name(ui)), Ok)
+    }
+
+    /// Whether rallying `n` men of unit `ui` (its commander at `commander`) leaves every man in
+    /// ranks more than half an inch from enemy men and guns, and every man it places on passable
+    /// ground.
+    fn rally_clear(&self, ui: usize, n: u16, commander: Point) -> bool {
+        let mut probe = self.units[ui].clone();
+        rally_unit(&mut probe, n, commander);
+        let side = probe.side;
+        let taken: Vec<Point> = self
+            .units
+            .iter()
+            .filter(|e| e.side != side)
+            .flat_map(|e| e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at)))
+            .collect();
+        let was = &self.units[ui].men;
+        probe.men.iter().zip(was).filter(|(m, _)| m.in_ranks()).all(|(m, w)| {
+            (m.at == w.at || self.stat.table.passable(m.at)) && taken.iter().all(|q| q.dist2(m.at) >= PASS * PASS)
+        })
+    }
+
+    /// How many men the rules let unit `ui` rally with its commander at `commander`, before
+    /// the ground is looked at.
+    fn rally_most(&self, ui: usize, commander: Point) -> Result<u16, Illegal> {
         let u = &self.units[ui];
         let running = u.running() as u16;
         if running == 0 {
@@ -70,7 +101,14 @@ impl Battle {
             (Variant::Chance, false) => return "1: no men in ranks, and the commander next to it".to_string(),
             (Variant::WithoutChance, _) => "at most 6, with the commander next to it".to_string(),
         };
-        if n == running { format!("all that were running; {most}") } else { most }
+        let rules = self.rally_most(ui, self.commanders[usize::from(u.side)]).unwrap_or(n);
+        if n < rules {
+            format!("{most}; {n}, as more would stand where the enemy stands")
+        } else if n == running {
+            format!("all that were running; {most}")
+        } else {
+            most
+        }
     }
 
     /// Whether the side's commander is next to unit `ui`.
@@ -88,33 +126,38 @@ impl Battle {
     /// Rally `n` running men of unit `ui`; returns (rallied, straight back to the gun).
     pub(super) fn rally(&mut self, ui: usize, n: u16) -> (u16, u16) {
         let commander = self.commanders[usize::from(self.units[ui].side)];
-        let u = &mut self.units[ui];
-        let had_ranks = u.in_ranks() > 0;
-        let anchor = if had_ranks { u.front } else { commander };
-        let mut idx: Vec<usize> = (0..u.men.len()).filter(|&i| u.men[i].running()).collect();
-        idx.sort_by(|&a, &b| u.men[a].at.dist2(anchor).total_cmp(&u.men[b].at.dist2(anchor)));
-        idx.truncate(usize::from(n));
-        let mut to_gun = 0;
-        for &i in &idx {
-            let m = &mut u.men[i];
-            m.state = ManState::InRanks;
-            m.facing = u.facing;
-            if let Some(g) = u.gun {
-                // Gunners stand about an inch behind the axle and run 6" from there.
-                if m.at.dist(g.at) <= GUNNER_RETURN + CREW_RADIUS + 1e-9 {
-                    m.at = g.at;
-                    to_gun += 1;
-                }
-            }
-        }
-        if u.gun.is_none() {
-            if !had_ranks && let Some(&first) = idx.first() {
-                u.front = u.men[first].at;
-            }
-            lay_out(u);
-        } else {
-            lay_out(u);
-        }
-        (idx.len() as u16, to_gun)
+        rally_unit(&mut self.units[ui], n, commander)
     }
+}
+
+/// Rally `n` running men of `u` (its side's commander at `commander`): the nearest to its front
+/// (or, with nobody in ranks, to the commander) take their places in the formation; gunners near
+/// the gun go straight to it. Returns (rallied, straight back to the gun).
+fn rally_unit(u: &mut Unit, n: u16, commander: Point) -> (u16, u16) {
+    let had_ranks = u.in_ranks() > 0;
+    let anchor = if had_ranks { u.front } else { commander };
+    let mut idx: Vec<usize> = (0..u.men.len()).filter(|&i| u.men[i].running()).collect();
+    idx.sort_by(|&a, &b| u.men[a].at.dist2(anchor).total_cmp(&u.men[b].at.dist2(anchor)));
+    idx.truncate(usize::from(n));
+    let mut to_gun = 0;
+    for &i in &idx {
+        let m = &mut u.men[i];
+        m.state = ManState::InRanks;
+        m.facing = u.facing;
+        if let Some(g) = u.gun {
+            // Gunners stand about an inch behind the axle and run 6" from there.
+            if m.at.dist(g.at) <= GUNNER_RETURN + CREW_RADIUS + 1e-9 {
+                m.at = g.at;
+                to_gun += 1;
+            }
+        }
+    }
+    if u.gun.is_none()
+        && !had_ranks
+        && let Some(&first) = idx.first()
+    {
+        u.front = u.men[first].at;
+    }
+    lay_out(u);
+    (idx.len() as u16, to_gun)
 }
