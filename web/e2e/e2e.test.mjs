@@ -2193,3 +2193,54 @@ test("player round 5: units the scenario places beyond the deployment band are s
   assert.ok(gaps.under < 40, `no empty band under the map: ${JSON.stringify(gaps)}`);
   assert.deepEqual(errors, []);
 });
+
+test("a busy server: past its requests in hand it says 'busy, come back' (503, Retry-After), the page's own files still come, and the page asks again by itself", async () => {
+  const { connect } = await import("node:net");
+  const db = join(dir, "busy.db");
+  const busy = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--db", db, "--waiting", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const at = await new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error("the server did not start")), 20000);
+      busy.stdout.on("data", (d) => {
+        const m = /serving on (http:\/\/[^\s]+\/)/.exec(String(d));
+        if (m) { clearTimeout(timer); ok(m[1]); }
+      });
+    });
+    const page = await (await openContext()).newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const refused = [];
+    page.on("response", (r) => { if (r.status() === 503) refused.push(r.url()); });
+    await page.goto(at);
+    await page.waitForSelector('button[data-scenario="hochdorf-mill"]');
+    // One API request held in hand: a new game whose body is slow to come.
+    const { hostname, port } = new URL(at);
+    const slow = connect(Number(port), hostname);
+    await new Promise((ok) => slow.once("connect", ok));
+    slow.write("POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{\"scen");
+    let told;
+    for (let i = 0; i < 50 && !told; i++) {
+      const r = await fetch(new URL("/api/rulesets", at));
+      if (r.status === 503) told = { retry: r.headers.get("retry-after"), body: await r.json() };
+      else await new Promise((ok) => setTimeout(ok, 20));
+    }
+    assert.ok(told, "a second API request is refused while the first is in hand");
+    assert.equal(told.retry, "1");
+    assert.match(told.body.error, /the server is busy \(1 request in hand\): try again in a moment/);
+    // The page's own files are not refused.
+    assert.equal((await fetch(new URL("/js/util.js", at))).status, 200);
+    // The page asks; the held request ends half a second later; the page's second try is served.
+    const asked = page.evaluate(async () => {
+      const { api } = await import("/js/util.js");
+      const list = await api("/api/scenarios");
+      return Array.isArray(list) ? list.length : -1;
+    });
+    await new Promise((ok) => setTimeout(ok, 500));
+    slow.destroy();
+    assert.ok((await asked) > 0, "the scenarios came on the page's second try");
+    assert.ok(refused.some((u) => u.endsWith("/api/scenarios")), `the first try was refused: ${refused}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    busy.kill();
+  }
+});

@@ -31,13 +31,23 @@ export function svg(tag, attrs = {}, title = null) {
   return e;
 }
 
-/** A request to the API: its JSON, or an Error with the server's message and `status`. */
+/**
+ * A request to the API: its JSON, or an Error with the server's message and `status`. A server
+ * too busy to take the request in hand answers 503 with `Retry-After` before doing anything: the
+ * request is sent again after that wait (a little more, so that many pages do not come back at
+ * once), up to three times, and then the server's message is shown.
+ */
 export async function api(path, options = {}) {
   let r;
-  try {
-    r = await fetch(path, options);
-  } catch {
-    throw Object.assign(new Error("The server does not answer (is it running? is the network up?)"), { status: 0 });
+  for (let tries = 0; ; tries++) {
+    try {
+      r = await fetch(path, options);
+    } catch {
+      throw Object.assign(new Error("The server does not answer (is it running? is the network up?)"), { status: 0 });
+    }
+    const wait = Number(r.headers.get("retry-after"));
+    if (r.status !== 503 || !(wait >= 0) || !r.headers.has("retry-after") || tries >= 3) break;
+    await new Promise((done) => setTimeout(done, (wait + Math.random()) * 1000));
   }
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) throw Object.assign(new Error(body.error || `HTTP ${r.status}`), { status: r.status });

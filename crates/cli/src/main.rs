@@ -277,6 +277,11 @@ folder's battle plays on whatever becomes of the file.")]
         /// asked for again. Games being played, or a computer is thinking about, always stay.
         #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(16..))]
         memory: u32,
+        /// API requests in hand at once, past which a new one is answered at once "busy, try
+        /// again" (503, Retry-After: 1) rather than left waiting: under more load than the
+        /// machine serves, those let in are answered in time (the page asks again by itself).
+        #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        waiting: u32,
     },
     /// Make a bigger battle from a scenario: copies side by side on a table as many times as
     /// wide (every place moved, every name numbered), for measuring how costs grow with size.
@@ -590,6 +595,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             hosts,
             trusted_proxies,
             memory,
+            waiting,
         } => {
             let library = match &scenarios {
                 Some(dir) => folder_library(dir)?,
@@ -604,6 +610,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 hosts,
                 trusted_proxies,
                 memory_for_games: (memory as usize) << 20,
+                waiting: waiting as usize,
                 ..volley_server::limits::Limits::default()
             };
             let served =

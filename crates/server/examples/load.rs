@@ -10,7 +10,8 @@
 //! his turn. The looks (views) and the actions are timed apart. `--pin` runs the server's
 //! threads on the first `--server-cores` cores and the players' on the others (Linux);
 //! `--memory MIB` is the server's memory for games kept between requests (`volley serve
-//! --memory`, 256 by default).
+//! --memory`, 256 by default); `--waiting N` its cap on requests in hand (`volley serve
+//! --waiting`; none by default), past which a request is told at once that it is busy (503).
 //!
 //!     cargo run --release -p volley-server --example load -- --people 2 --games 500 --every 5 --seconds 60
 //!
@@ -182,7 +183,14 @@ fn start_server(dir: &std::path::Path) -> std::net::SocketAddr {
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
         rt.block_on(async move {
-            let limits = Limits { memory_for_games: memory << 20, ..Limits::none() };
+            // (`--waiting N`: the server's cap on requests in hand, as `volley serve --waiting`;
+            // none by default.)
+            let waiting = arg("--waiting", 0.0) as usize;
+            let limits = Limits {
+                memory_for_games: memory << 20,
+                waiting: if waiting == 0 { usize::MAX } else { waiting },
+                ..Limits::none()
+            };
             let _ = volley_server::serve_with("127.0.0.1:0", store, limits, move |a| {
                 let _ = tx.send(a);
             })
@@ -259,7 +267,7 @@ fn two_people(games: usize, every: f64, seconds: f64, scenario: &str) {
         for (i, (id, token)) in seats.into_iter().enumerate() {
             tasks.push(tokio::spawn(async move {
                 let (mut views, mut acts) = (Vec::new(), Vec::new());
-                let mut failed = 0u64;
+                let (mut failed, mut busy) = (0u64, 0u64);
                 let mut next = start + Duration::from_secs_f64(every * i as f64 / players as f64);
                 let mut pick = i as u64;
                 while next < end {
@@ -267,6 +275,10 @@ fn two_people(games: usize, every: f64, seconds: f64, scenario: &str) {
                     next += Duration::from_secs_f64(every);
                     let t = Instant::now();
                     let (status, g) = http(addr, "GET", &format!("/api/games/{id}"), Some(&token), "").await;
+                    if status == 503 {
+                        busy += 1;
+                        continue;
+                    }
                     if status != 200 {
                         failed += 1;
                         continue;
@@ -284,6 +296,10 @@ fn two_people(games: usize, every: f64, seconds: f64, scenario: &str) {
                         let body = json!({"action": action}).to_string();
                         let t = Instant::now();
                         let (status, r) = http(addr, "POST", &format!("/api/games/{id}/actions"), Some(&token), &body).await;
+                        if status == 503 {
+                            busy += 1;
+                            break;
+                        }
                         if status != 200 {
                             failed += 1;
                             break;
@@ -292,15 +308,16 @@ fn two_people(games: usize, every: f64, seconds: f64, scenario: &str) {
                         g = r;
                     }
                 }
-                (views, acts, failed)
+                (views, acts, failed, busy)
             }));
         }
-        let (mut views, mut acts, mut failed) = (Vec::new(), Vec::new(), 0);
+        let (mut views, mut acts, mut failed, mut busy) = (Vec::new(), Vec::new(), 0, 0);
         for t in tasks {
-            if let Ok((v, a, f)) = t.await {
+            if let Ok((v, a, f, b)) = t.await {
                 views.extend(v);
                 acts.extend(a);
                 failed += f;
+                busy += b;
             }
         }
         let took = start.elapsed().as_secs_f64();
@@ -315,7 +332,8 @@ fn two_people(games: usize, every: f64, seconds: f64, scenario: &str) {
                 times.len() as f64 / took
             );
         }
-        println!("{failed} requests refused or failed; memory (server and players): {rss_start:.0} MiB at the start, {:.0} MiB at the end", rss_mib());
+        println!("{busy} requests told the server is busy (503, past --waiting)");
+        println!("{failed} requests refused or failed otherwise; memory (server and players): {rss_start:.0} MiB at the start, {:.0} MiB at the end", rss_mib());
         let _ = std::fs::remove_dir_all(&dir);
     });
 }

@@ -169,9 +169,15 @@ fn has_body(headers: &HeaderMap) -> bool {
 ///   form or plain-text POST, which a browser sends without asking, is refused;
 /// - every answer says what it is (`X-Content-Type-Options: nosniff`), may not be framed by
 ///   another site, and the page runs only its own scripts (a content security policy);
-/// - every refusal is JSON (`{"error"}`), also those made before a handler runs.
+/// - every refusal is JSON (`{"error"}`), also those made before a handler runs;
+/// - past [`crate::limits::Limits::waiting`] API requests in hand, a new one is answered 503 at
+///   once, with `Retry-After` (the page's own files are always served).
 async fn armour(State(gate): State<Gate>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let refuse = |status: u16, message: &str| ApiError { status, message: message.to_string() }.into_response();
+    // (An API request is counted as in hand until its answer is made. The page's own files are
+    // not: they are answered from memory at once, and a browser does not ask again for a script
+    // refused.)
+    let in_hand = if request.uri().path().starts_with("/api/") { gate.enter().map(Some) } else { Ok(None) };
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("").to_string();
     let hosts = &gate.limits().hosts;
     // (The name without its port; an IPv6 address keeps its brackets.)
@@ -179,7 +185,18 @@ async fn armour(State(gate): State<Gate>, request: axum::extract::Request, next:
         Some(i) if !host[i..].contains(']') => &host[..i],
         _ => host.as_str(),
     };
-    let mut answer = if !hosts.is_empty() && !hosts.iter().any(|h| h.eq_ignore_ascii_case(name)) {
+    let mut answer = if let Err(n) = &in_hand {
+        // More requests in hand than the server answers in time: this one is told to come back.
+        let mut busy = refuse(
+            503,
+            &format!(
+                "the server is busy ({n} request{} in hand): try again in a moment",
+                if *n == 1 { "" } else { "s" }
+            ),
+        );
+        busy.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        busy
+    } else if !hosts.is_empty() && !hosts.iter().any(|h| h.eq_ignore_ascii_case(name)) {
         refuse(421, "this server does not answer for that host")
     } else if request.uri().query().is_some_and(|q| q.split('&').any(|kv| kv.split('=').next() == Some("token"))) {
         refuse(400, "a credential travels in the Authorization header (or a POST's JSON body), never in an address")

@@ -34,7 +34,15 @@ pub struct Limits {
     /// Bytes the games kept in memory between requests may take, by their estimated size
     /// (`Server::with_memory`).
     pub memory_for_games: usize,
+    /// API requests in hand at once (from a request's head read to its answer; a WebSocket's
+    /// until it is opened; the page's own files are not counted), past which a new one is answered 503 at once, with `Retry-After`: under
+    /// more load than the machine serves, those let in are answered in time, and the rest are
+    /// told to come back rather than left waiting in a queue that only grows.
+    pub waiting: usize,
 }
+
+/// Requests in hand at once by default ([`Limits::waiting`]).
+pub const WAITING: usize = 256;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -48,6 +56,7 @@ impl Default for Limits {
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
             memory_for_games: crate::MEMORY_FOR_GAMES,
+            waiting: WAITING,
         }
     }
 }
@@ -65,6 +74,7 @@ impl Limits {
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
             memory_for_games: crate::MEMORY_FOR_GAMES,
+            waiting: usize::MAX,
         }
     }
 }
@@ -89,6 +99,17 @@ struct State {
 pub struct Gate {
     limits: Limits,
     state: Arc<Mutex<State>>,
+    /// Requests in hand now ([`Limits::waiting`]).
+    in_hand: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// A request counted as in hand until this is dropped ([`Gate::enter`]).
+pub struct InHand(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for InHand {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// A WebSocket counted against its client until this is dropped.
@@ -125,7 +146,19 @@ impl Gate {
 
     /// A gate keeping to `limits`.
     pub fn new(limits: Limits) -> Self {
-        Gate { limits, state: Arc::default() }
+        Gate { limits, state: Arc::default(), in_hand: Arc::default() }
+    }
+
+    /// May one more request be taken in hand now? Counted until the returned guard is dropped;
+    /// else how many are in hand already.
+    pub fn enter(&self) -> Result<InHand, usize> {
+        use std::sync::atomic::Ordering;
+        let n = self.in_hand.fetch_add(1, Ordering::AcqRel);
+        let guard = InHand(self.in_hand.clone());
+        if n >= self.limits.waiting {
+            return Err(n);
+        }
+        Ok(guard)
     }
 
     /// May `client` create a game now? Takes one of its tokens if so; else says when to try again.
@@ -203,8 +236,16 @@ mod tests {
             head_timeout: std::time::Duration::from_secs(15),
             connections: None,
             memory_for_games: crate::MEMORY_FOR_GAMES,
+            waiting: 2,
         };
         let gate = Gate::new(limits);
+        // Two requests in hand at once; a third is told how many are; one ending lets one in.
+        let (r1, r2) = (gate.enter().unwrap(), gate.enter().unwrap());
+        assert_eq!(gate.enter().err(), Some(2));
+        drop(r1);
+        let r3 = gate.enter().unwrap();
+        assert_eq!(gate.enter().err(), Some(2), "a refused one is not counted");
+        drop((r2, r3));
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         for _ in 0..3 {
             gate.create(a).unwrap();

@@ -260,3 +260,39 @@ async fn idle_connections_are_closed_and_lock_nobody_out() {
     let (status, _, _) = raw(addr, &get("/api/scenarios", "localhost")).await;
     assert_eq!(status, 200, "answering again");
 }
+
+#[tokio::test]
+async fn past_the_requests_in_hand_a_new_one_is_told_at_once_to_come_back() {
+    let addr = start("in-hand", Limits { waiting: 1, ..Limits::default() }).await;
+    // One request in hand: a new game whose body is slow to come.
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{\"scen")
+        .await
+        .unwrap();
+    // (Until the server has read its head, the next may still be let in.)
+    let mut refused = None;
+    for _ in 0..50 {
+        let (status, headers, body) = raw(addr, &get("/api/rulesets", "localhost")).await;
+        if status == 503 {
+            refused = Some((headers, body));
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (headers, body) = refused.expect("a second request is refused while the first is in hand");
+    assert_eq!(header(&headers, "retry-after"), Some("1"));
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("the server is busy (1 request in hand)"), "{body}");
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"), "armoured like every answer");
+    // Once it is done (its client gone), the next is served.
+    drop(slow);
+    let mut served = false;
+    for _ in 0..100 {
+        if raw(addr, &get("/api/rulesets", "localhost")).await.0 == 200 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(served, "the count goes down when a request ends");
+}
