@@ -8,6 +8,7 @@ use common::*;
 
 use volley_chance::Scripted;
 use volley_core::{Actor, GameState};
+use volley_der_alte_fritz::events::ForcedKind;
 use volley_der_alte_fritz::game::Phase;
 use volley_der_alte_fritz::model::{Formation, State};
 use volley_der_alte_fritz::units::Chart;
@@ -660,6 +661,39 @@ fn daf_b40_a_cavalry_melee_with_no_winner_sends_both_back_24() {
     assert!((b.units[0].at.y - (33.48 - 24.0)).abs() < 0.2, "{:?} {text:#?}", b.units[0].at);
     assert!((b.units[1].at.y - 59.0).abs() < 0.2, "{:?}", b.units[1].at);
     assert_eq!([b.units[0].state, b.units[1].state], [State::Shaken, State::Shaken]);
+}
+
+#[test]
+fn a_retreat_goes_to_the_units_own_rear_when_the_lines_met_off_centre() {
+    // Player round 5 (Lobositz): two regiments met front to front with only part of their
+    // fronts touching; each retreated straight away from the other's centre, nearly along the
+    // lines, one of them into the enemy's ground. "To rear facing enemy": each goes back the way
+    // it faces (its rear), still facing the enemy.
+    let p = r#"{ name = "DR P", type = "dragoons", at = [50, 20] }"#;
+    let a = r#"{ name = "DR A", type = "dragoons", at = [56, 35], facing = 180 }"#;
+    let mut b = moving(battle(p, a, ""), 0);
+    apply(&mut b, &Action::Charge { unit: 0, target: 1 }, &[]);
+    apply(&mut b, &Action::Done, &[]);
+    let ev = apply(&mut b, &Action::Done, &[1, 1, 1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 7, 3]);
+    let text: Vec<String> = ev.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("no winner")), "{text:#?}");
+    // The charger met the defender straight ahead, 6" off its centre: each was in the other's
+    // front, with the other's centre about 76 degrees off its facing.
+    let retreats: Vec<(u16, Point, Point)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Forced { unit, why: ForcedKind::Retreat, from, to, .. } => Some((*unit, *from, *to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retreats.len(), 2, "{text:#?}");
+    for (u, from, to) in retreats {
+        let moved = to - from;
+        // The charger went back south (its rear), the defender north; neither slid along the other.
+        let back = if u == 0 { -moved.y } else { moved.y };
+        assert!(back > 20.0 && moved.x.abs() < 1.0, "unit {u}: {moved:?} {text:#?}");
+        assert_eq!(b.units[usize::from(u)].facing, [0.0, 180.0][usize::from(u)], "facing the enemy as it faced it");
+    }
 }
 
 #[test]

@@ -297,7 +297,10 @@ fn account(before: &Battle, after: &Battle, events: &[Event]) -> Result<(), Stri
                         most /= 2.0;
                     }
                     if *oblique > 0.0 {
-                        let off = turn(x.facing, heading_to(x.at, *to)).abs();
+                        // (One already touching the target with its front goes nowhere: its way
+                        // off the front is the one it found, not one its centre shows.)
+                        let off =
+                            if x.at.dist(*to) < 1e-6 { *oblique } else { turn(x.facing, heading_to(x.at, *to)).abs() };
                         let ordered =
                             matches!(x.formation, Formation::MarchColumn | Formation::AttackColumn | Formation::Line);
                         if !before.stat().oblique[usize::from(x.side)]
