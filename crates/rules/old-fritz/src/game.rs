@@ -550,13 +550,16 @@ pub const NEAREST_PLACES: usize = 8;
 /// is more than this off its front, degrees: half the 45° wheel that costs half a bound.
 pub const FACE_SLACK: f64 = 22.5;
 
+/// A unit told to hold a place that stands less than this from its place in the wing, inches,
+/// and would have to wheel to get there, is there already: it does not wheel a bound to shuffle
+/// an inch or two (interpretation: the wing's places are the order's point plus each unit's
+/// offset from the wing's centre, batteries included, so a wing told to hold where it stands
+/// is a little off its own centre).
+pub const HOLD_NEAR: f64 = 2.0;
+
 /// Two places for orders of the same kind nearer than this, inches, are one place: the second
 /// is not offered (an enemy wing drawn up on an objective is one place to attack).
 pub const SAME_PLACE: f64 = 3.0;
-
-/// Two places for orders of the same kind nearer than this, inches, whose words by the ground
-/// are the same ("the ridge"), are one place too: the second is not offered.
-pub const ALIKE_PLACE: f64 = 12.0;
 
 fn s_target_cover(s: &Situation, attacking: bool) -> bool {
     // The pursued unit is the other side of the combat.

@@ -147,6 +147,31 @@ fn the_heuristic_keeps_its_wagons_with_the_wing_farthest_from_the_objectives() {
 }
 
 #[test]
+fn a_wing_told_to_hold_where_it_stands_stands_still() {
+    use volley_core::GameState;
+    // Player round 5: the ridge's eight battalions, ordered to hold the ridge where they stand,
+    // wheeled 66 degrees right in bound 1 to shuffle an inch towards their places (the order's
+    // point plus each one's offset from the wing's centre, its batteries included), then 66
+    // degrees left in bound 3 to face the enemy again. Within `HOLD_NEAR` of its place, a unit
+    // that would have to wheel to get there holds where it stands.
+    let mut b = scenario("attack-on-the-ridge.toml");
+    let ridge: Vec<usize> =
+        (0..b.units.len()).filter(|&i| b.units[i].side == 1 && b.units[i].kind == Kind::LineInfantry).collect();
+    assert_eq!(ridge.len(), 7, "the ridge's line battalions");
+    let start: Vec<(Point, f64)> = ridge.iter().map(|&i| (b.units[i].at, b.units[i].facing)).collect();
+    let mut dice = Seeded::new(5);
+    let mut events = Vec::new();
+    while b.bound <= 4 {
+        b.apply(&Action::EndOrders, &mut dice, &mut events).unwrap();
+    }
+    let text: Vec<String> = events.iter().map(ToString::to_string).collect();
+    for (k, &i) in ridge.iter().enumerate() {
+        assert_eq!((b.units[i].at, b.units[i].facing), start[k], "{} moved: {text:#?}", b.name(i));
+    }
+    assert!(!text.iter().any(|t| t.contains("wheels")), "{text:#?}");
+}
+
+#[test]
 fn a_wing_holding_an_objective_alone_stays_there() {
     use volley_core::{GameState, Heuristic};
     use volley_old_fritz::Action;

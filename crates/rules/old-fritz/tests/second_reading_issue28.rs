@@ -110,16 +110,17 @@ fn of2_03_each_turn_is_paid_on_its_own_a_wheel_out_and_back_is_two() {
     assert!(close(d, 6.0) && close(b.units[0].facing, 20.0), "{d}");
     assert!(b.units[0].at.dist(Point::new(42.052, 45.638)) < 1e-3, "{:?}", b.units[0].at);
     // (c) R2: a wheel out and a wheel back are two wheels (half a bound each), not one of their
-    // total (40°, half a bound) nor of their net (0°, free). A battalion holding a place 0.5" off
-    // to its right wheels 20° (half), steps 0.5" there, and would wheel back 20° to face the
+    // total (40°, half a bound) nor of their net (0°, free). A battalion holding a place 2.5" off
+    // to its right wheels 20° (half), steps 2.5" there, and would wheel back 20° to face the
     // enemy ahead of it: that second wheel needs another half bound, which it has not got — it
-    // stays facing 20°. Charged by the total turn, it would have faced the enemy again.
+    // stays facing 20°. Charged by the total turn, it would have faced the enemy again. (Under
+    // 2" off, `HOLD_NEAR`, it would hold where it stands: player round 5.)
     let e = r#"{ name = "e", kind = "line_infantry", at = [40, 60], facing = 180 }"#;
     let mut b = battle("", &[u], &[e, FAR]);
-    b.wings[0].order = hold_at(off(20.0, 0.5));
+    b.wings[0].order = hold_at(off(20.0, 2.5));
     b.wings[0].seq = 1;
     let ev = bound(&mut b, &[]);
-    assert!(b.units[0].at.dist(off(20.0, 0.5)) < 1e-6, "{:?}", b.units[0].at);
+    assert!(b.units[0].at.dist(off(20.0, 2.5)) < 1e-6, "{:?}", b.units[0].at);
     assert!(close(b.units[0].facing, 20.0), "wheeled back within the same bound: {ev:?}");
     // The order of a move and a pivot within one bound (the reader's (a), advance then pivot) is
     // not the engine's to offer: the automation turns first, then goes (section 4,

@@ -76,14 +76,15 @@ impl Battle {
         let mut seen: Vec<(u8, Option<Point>)> = Vec::with_capacity(orders.len());
         for o in orders {
             let (kind, at) = key(&o);
-            // (Places a little farther apart that the ground names alike, "at the ridge", are one
-            // place to a general too: their words are made only for such a pair.)
+            // (Places farther apart that the ground names alike, "at the ridge", are one place to
+            // a general too — he orders the wing to the ridge, and it goes for the enemy nearest
+            // its place there: the nearer is offered, the lists being nearest first. Their words
+            // are made only for such a pair.)
             let again = seen.iter().any(|&(k, p)| {
                 k == kind
                     && match (p, at) {
                         (Some(p), Some(q)) => {
-                            p.dist(q) < SAME_PLACE
-                                || (p.dist(q) < ALIKE_PLACE && self.stat.place_words(p) == self.stat.place_words(q))
+                            p.dist(q) < SAME_PLACE || self.stat.place_words(p) == self.stat.place_words(q)
                         }
                         _ => true,
                     }

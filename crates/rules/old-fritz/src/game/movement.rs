@@ -615,8 +615,18 @@ impl Battle {
     pub(super) fn march_with(&mut self, i: usize, budget: f64, what: MoveKind, events: &mut Vec<Event>) {
         let u = &self.units[i];
         let Some(dest) = u.dest else { return };
-        let mut path = self.path_from(i, budget);
         let far = u.at.dist(dest);
+        if far > 0.3
+            && far < HOLD_NEAR
+            && matches!(u.order, Order::Hold { .. })
+            && turn_cost(u.facing, settle(u.facing, heading_to(u.at, dest))) > 0.0
+        {
+            // Near enough its place to hold it where it stands ([`HOLD_NEAR`]).
+            self.units[i].dest = Some(u.at);
+            return self.march_with(i, budget, what, events);
+        }
+        let u = &self.units[i];
+        let mut path = self.path_from(i, budget);
         let enemy = self.nearest_enemy(i);
         let mut budget = budget;
         let mut facing = u.facing;
