@@ -2244,3 +2244,32 @@ test("a busy server: past its requests in hand it says 'busy, come back' (503, R
     busy.kill();
   }
 });
+
+test("En Avant by choice with its rules shown: the card offers it (and only En Avant's cards do); the players then read the reasons behind each result", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.waitForSelector('button[data-scenario="the-farm"]');
+  assert.equal(await page.locator('input[data-rules-shown="hochdorf-mill"]').count(), 0, "Blown Away hides no rule");
+  const box = page.locator('input[data-rules-shown="the-farm"]');
+  const options = page.locator(".card", { has: page.locator('button[data-scenario="the-farm"]') }).locator("details.options summary");
+  await options.scrollIntoViewIfNeeded();
+  await options.click();
+  await box.check();
+  await clickPlay(page, "the-farm");
+  // Against the computer: our battalion advances, and turns are played until a result with its
+  // reasons comes (the guns open fire soon enough).
+  const ready = (re) => page.waitForFunction((src) => [...document.querySelectorAll(".choice")].some((b) => new RegExp(src).test(b.innerText))
+    && !document.body.innerText.includes("thinking"), re.source, { timeout: 15000 });
+  await ready(/^1\/52nd: advance$/);
+  assert.doesNotMatch(await page.locator("body").innerText(), /Game Control keeps the rules/);
+  await page.locator(".choice", { hasText: /^1\/52nd: advance$/ }).click();
+  for (let i = 0; i < 8 && !/\(rules\)/.test(await logText(page)); i++) {
+    await ready(/^orders given/);
+    await page.locator(".choice", { hasText: /^orders given/ }).click();
+    await page.waitForTimeout(300);
+  }
+  await page.waitForFunction(() => /\(rules\) /.test(document.querySelector(".log")?.innerText ?? ""), null, { timeout: 15000 });
+  assert.deepEqual(errors, []);
+});

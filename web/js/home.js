@@ -144,6 +144,8 @@ function card(s, own = null, startHere = false) {
   const holdResults = el("input", { type: "checkbox", "data-hold": s.name });
   const openToAll = el("input", { type: "checkbox", "data-open": s.name });
   const withUmpire = el("input", { type: "checkbox", "data-umpire": s.name });
+  // En Avant's Game Control keeps the rules from the players; a game may show them instead.
+  const rulesShown = s.ruleset === "en-avant" ? el("input", { type: "checkbox", "data-rules-shown": s.name }) : null;
   const err = el("div", { class: "error" });
   const start = el("button", {
     "data-scenario": own ? null : s.name,
@@ -156,6 +158,7 @@ function card(s, own = null, startHere = false) {
         // A file of this computer's is sent whole, under its file's name.
         if (own) Object.assign(req, { scenario: s.file || "", scenario_text: own.text });
         if (me.value !== "auto") req.creator = me.value;
+        if (rulesShown?.checked) req.rules_shown = true;
         const g = await post("/api/games", req);
         keep(g.id, (h) => {
           for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
@@ -189,7 +192,8 @@ function card(s, own = null, startHere = false) {
       el("label", {}, hidden, " private (not listed; watched only with its link)"),
       el("label", {}, withUmpire, " with an umpire (you are the umpire and invite both sides, unless you choose to be a side above; he sees everything, and every player is told he is there and who was handed his invitation)"),
       el("label", {}, holdResults, " the umpire releases results (he sees each turn's outcome first, and may amend it)"),
-      el("label", {}, openToAll, " open to anyone (the other seats are listed on the first page: the first to click takes one)")),
+      el("label", {}, openToAll, " open to anyone (the other seats are listed on the first page: the first to click takes one)"),
+      rulesShown ? el("label", {}, rulesShown, " show the players the rules' reasons (the tables and numbers behind each result, which the rules leave to Game Control: for a game against the computer, or to learn the rules)") : null),
     el("div", {}, start), err);
 }
 

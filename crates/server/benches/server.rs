@@ -30,6 +30,7 @@ fn game(name: &str) -> (Server, String, [String; 2], std::path::PathBuf) {
         private: false,
         hold_results: false,
         umpire: false,
+        rules_shown: false,
     };
     let g = server.create(&req).unwrap_or_else(|e| panic!("{e:?}"));
     let id = g["id"].as_str().unwrap_or_default().to_string();

@@ -62,6 +62,7 @@ fn main() {
                 private: false,
                 hold_results: false,
                 umpire: false,
+                rules_shown: false,
             };
             let made = s.create(&req).unwrap_or_else(|e| panic!("{e:?}"));
             let id = made["id"].as_str().unwrap_or_default().to_string();

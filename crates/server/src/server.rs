@@ -106,6 +106,12 @@ pub struct NewGame {
     /// `creator: "umpire"` and `hold_results`. Every player sees whether an umpire is seated.
     #[serde(default)]
     pub umpire: bool,
+    /// En Avant only: the players read the rules' reasons (the table's row and cell, every
+    /// modifier) as Game Control does, rather than the rules being kept from them (the
+    /// scenario's `rules_hidden` set to false) — for a game against the computer, or among
+    /// friends who want to see why.
+    #[serde(default)]
+    pub rules_shown: bool,
 }
 
 /// The longest name a game made from a scenario's text may give it (`NewGame::scenario`).
@@ -644,10 +650,24 @@ impl Server {
         // would let him see everything.
         let has_umpire = req.umpire || req.hold_results || creator == Creator::Umpire;
         // A scenario sent as text is checked here (an offered one was checked before).
-        let (ruleset, fresh) = catalog::load(&src).map_err(|e| match req.scenario_text {
+        let (mut ruleset, mut fresh) = catalog::load(&src).map_err(|e| match req.scenario_text {
             Some(_) => ApiError::bad(format!("the scenario does not load:\n{e}")),
             None => ApiError::internal(e.to_string()),
         })?;
+        let mut src = src;
+        if req.rules_shown {
+            // The rules shown: the scenario's own switch, kept in the game's text.
+            if ruleset != "en-avant" {
+                return Err(ApiError::bad(format!(
+                    "rules_shown: only En Avant keeps its rules from the players ({ruleset} shows every reason)"
+                )));
+            }
+            let text = volley_scenario::edit::set(&src.text, "rules.rules_hidden", "false")
+                .map_err(|e| ApiError::bad(format!("rules_shown: {}", e.0)))?;
+            src = Source::new(src.path.clone(), text);
+            (ruleset, fresh) =
+                catalog::load(&src).map_err(|e| ApiError::bad(format!("the scenario does not load:\n{e}")))?;
+        }
         let seed = match req.seed {
             Some(s) => s,
             None => u64::from_str_radix(&secret(8)?, 16).unwrap_or(1),

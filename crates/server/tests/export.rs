@@ -27,6 +27,7 @@ fn a_finished_games_log_is_signed_and_its_draws_are_the_seeds() {
         private: false,
         hold_results: false,
         umpire: false,
+        rules_shown: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();

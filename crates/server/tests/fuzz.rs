@@ -134,6 +134,7 @@ fn mutated_scenarios_situations_and_actions_are_refused_clearly_never_with_a_pan
             private: false,
             hold_results: false,
             umpire: true,
+            rules_shown: false,
         };
         let g = server.create(&req).unwrap();
         let id = g["id"].as_str().unwrap().to_string();

@@ -29,6 +29,7 @@ fn new_game(s: &Server) -> (String, String) {
         private: false,
         hold_results: false,
         umpire: false,
+        rules_shown: false,
     };
     let g = s.create(&req).unwrap();
     (g["id"].as_str().unwrap().to_string(), g["credentials"][0]["token"].as_str().unwrap().to_string())
@@ -217,6 +218,7 @@ fn seats_say_whether_claimed_and_whether_their_player_is_there() {
         private: false,
         hold_results: false,
         umpire: false,
+        rules_shown: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -262,6 +264,7 @@ fn the_games_kept_in_memory_are_sized_by_memory_not_by_count() {
             private: false,
             hold_results: false,
             umpire: false,
+            rules_shown: false,
         };
         s.create(&req).unwrap();
         s.memory_for_games()

@@ -37,6 +37,7 @@ fn game(scenario: &str) -> (Server, String, [String; 2], String) {
         private: false,
         hold_results: false,
         umpire: true,
+        rules_shown: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -277,6 +278,7 @@ fn held_results_are_the_umpires_until_he_releases_them() {
         private: false,
         hold_results: true,
         umpire: true,
+        rules_shown: false,
     };
     let g = s.create(&req).unwrap();
     let id = g["id"].as_str().unwrap().to_string();
@@ -418,4 +420,70 @@ fn secret_orders_do_not_change_the_dice_even_to_one_who_knows_the_seed() {
     assert_eq!(seen.len(), 3, "a bound threw dice: {bound_with_dice:?}");
     same(&seen[0], &seen[1], "one secret order changed nothing the Austrians see");
     same(&seen[0], &seen[2], "nor did three");
+}
+
+#[test]
+fn en_avant_rules_shown_by_choice_are_read_by_the_players() {
+    // A game made with `rules_shown`: the players read Game Control's reasons; made without,
+    // they do not. The same seed and the same choices, so the same battle.
+    let play = |shown: bool| {
+        let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
+        let req = NewGame {
+            open: false,
+            scenario: "the-farm".into(),
+            scenario_text: None,
+            players: vec!["human".into(), "human".into()],
+            seed: Some(SEED),
+            creator: Some(Creator::HotSeat),
+            private: false,
+            hold_results: false,
+            umpire: false,
+            rules_shown: shown,
+        };
+        let g = s.create(&req).unwrap();
+        let id = g["id"].as_str().unwrap().to_string();
+        let tokens: Vec<String> =
+            (0..2).map(|i| g["credentials"][i]["token"].as_str().unwrap().to_string()).collect();
+        let mut pick = Seeded::derive(SEED, 7);
+        let mut read = [String::new(), String::new()];
+        for n in 0..120u64 {
+            let v = s.view(&id, None, None).unwrap();
+            if v["outcome"] != Value::Null {
+                break;
+            }
+            let side = v["actor"]["side"].as_u64().unwrap() as usize;
+            let mine = s.view(&id, Some(&tokens[side]), None).unwrap();
+            let cands = mine["candidates"].as_array().unwrap();
+            pick = Seeded::derive(pick, n);
+            let action = cands[(pick % cands.len() as u64) as usize]["action"].clone();
+            s.act(&id, &tokens[side], &action).unwrap();
+        }
+        for side in 0..2 {
+            read[side] = s.view(&id, Some(&tokens[side]), None).unwrap().to_string();
+        }
+        read
+    };
+    let (shown, hidden) = (play(true), play(false));
+    for side in 0..2 {
+        assert!(shown[side].contains("(rules)"), "side {side} reads the reasons when shown");
+        assert!(!shown[side].contains("Game Control keeps the rules"), "no note that they are kept");
+        assert!(!hidden[side].contains("(rules)"), "side {side} reads no reason when the rules are kept");
+        assert!(hidden[side].contains("Game Control keeps the rules"), "and is told why");
+    }
+    // Only En Avant keeps its rules from the players.
+    let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    let req = NewGame {
+        open: false,
+        scenario: "hochdorf-mill".into(),
+        scenario_text: None,
+        players: vec!["human".into(), "heuristic".into()],
+        seed: None,
+        creator: None,
+        private: false,
+        hold_results: false,
+        umpire: false,
+        rules_shown: true,
+    };
+    let e = s.create(&req).unwrap_err();
+    assert!(e.message.contains("only En Avant keeps its rules"), "{}", e.message);
 }
