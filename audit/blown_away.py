@@ -1330,8 +1330,12 @@ class GunnersReturn(BACheck):
                 d = dist(at(p), at(q))
                 # The register's interpretation 26: the cannon is a model its crew stand about
                 # (within AT_GUN of its marker): a gunner who reaches it takes his place there.
-                reach = 6.0 + (AT_GUN if dist(at(q), g["at"]) <= AT_GUN + EPS else 0.0)
-                if d > reach + 0.05:
+                # One who ends at the gun may also be judged by where he began: within 6" of the
+                # crew circle (his place in it may lie across the gun from where he reached it:
+                # 7.99" from 7.48" off, found 2026-11-28).
+                at_gun = dist(at(q), g["at"]) <= AT_GUN + EPS
+                reach = 6.0 + AT_GUN if at_gun else 6.0
+                if d > reach + 0.05 and not (at_gun and dist(at(p), g["at"]) <= 6.0 + AT_GUN + 0.05):
                     self.violation(cur, f"a gunner of {u} walks {d:.2f}\" back in one turn")
                     break
                 if d > EPS and dist(at(p), g["at"]) > AT_GUN and dist(at(q), g["at"]) > dist(at(p), g["at"]) + EPS:
@@ -1918,7 +1922,14 @@ class FlankBonus(BACheck):
                     self.violation(cur, f"{w} gets the flank/rear bonus against {l} standing in its front")
                 elif not bonus and conducted and rel in ("rear", "flank") and Zone(W).faces_any(L) and not (
                         b.variant != "chance" and b.arm.get(w) == "artillery" and rel == "rear"):
-                    self.violation(cur, f"{w} wins on the {rel} of {l} without the bonus")
+                    if len(L) <= 2:
+                        # A remnant of one or two men in ranks: the register judges quarters by
+                        # the ground the unit formed on (its frame), not by its survivors, and the
+                        # trace does not give the frame (found 2026-11-28: one grenadier left of
+                        # a line, his frame ahead of the winner).
+                        tally(ctx, f"no bonus on the {rel} of a remnant of {len(L)} in ranks (judged by its frame, not in the trace)", line=cur)
+                    else:
+                        self.violation(cur, f"{w} wins on the {rel} of {l} without the bonus")
 
 
 class Bookkeeping(BACheck):

@@ -442,8 +442,7 @@ fn en_avant_rules_shown_by_choice_are_read_by_the_players() {
         };
         let g = s.create(&req).unwrap();
         let id = g["id"].as_str().unwrap().to_string();
-        let tokens: Vec<String> =
-            (0..2).map(|i| g["credentials"][i]["token"].as_str().unwrap().to_string()).collect();
+        let tokens: Vec<String> = (0..2).map(|i| g["credentials"][i]["token"].as_str().unwrap().to_string()).collect();
         let mut pick = Seeded::derive(SEED, 7);
         let mut read = [String::new(), String::new()];
         for n in 0..120u64 {

@@ -1863,3 +1863,31 @@ units = [{ name = "IR 1", arm = "infantry", at = [10, 55], facing = 180 }]
     let e = load(&Source::new("gap.toml", bad)).unwrap_err().to_string();
     assert!(e.contains("objectives_to_win is 0"), "{e}");
 }
+
+#[test]
+fn turns_to_face_two_enemies_a_few_degrees_apart_are_one_choice() {
+    // Player round 5: "form line facing north-east (37°)" and "(30°)" side by side. Two
+    // battalions to the east, 13 degrees apart as seen from IR 1 (facing north): one turn to face
+    // them is offered; a third, well to the south-east, is a choice of its own.
+    let b = start(
+        battle(
+            "chance",
+            r#"{ name = "IR 1", arm = "infantry", at = [40, 20] }"#,
+            r#"{ name = "A", arm = "infantry", at = [70, 20], facing = 270 }, { name = "B", arm = "infantry", at = [70, 27], facing = 270 }, { name = "C", arm = "infantry", at = [52, 8], facing = 315 }"#,
+            "",
+        ),
+        0,
+    );
+    let mut out = Vec::new();
+    volley_core::GameState::candidate_actions(&b, &mut out);
+    let turns: Vec<f64> = out
+        .iter()
+        .filter_map(|a| match a {
+            Action::Reform { unit: 0, formation: Formation::Line, facing } => Some(*facing),
+            _ => None,
+        })
+        .collect();
+    let east = turns.iter().filter(|f| (60.0..=100.0).contains(*f)).count();
+    assert_eq!(east, 1, "one turn to face A and B: {turns:?}");
+    assert!(turns.iter().any(|f| (120.0..=150.0).contains(f)), "and one to face C: {turns:?}");
+}

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// Two turns to face enemies less than this apart, degrees, are one choice: a line facing the
+/// one has the other well within its front (a player round found 37° and 30° offered side by
+/// side).
+const SAME_TURN: f64 = 15.0;
+
 impl Battle {
     pub(super) fn candidates(&self, side: SideId, out: &mut Vec<Action>) {
         match self.phase {
@@ -209,10 +214,11 @@ impl Battle {
                 }
             }
             // Turn to face an enemy without moving (artillery, and units already close).
-            // (Two enemies in one direction, to the degree, give one turn.)
+            // (Two enemies within [`SAME_TURN`] of one direction give one turn, the first's:
+            // "facing north-east (37°)" and "(30°)" side by side read as one choice.)
             let turned = |a: &Action| {
                 matches!(a, Action::Reform { unit: x, formation: f, facing }
-                    if *x == unit && *f == u.formation && turn(*facing, dir).abs() < 1.0)
+                    if *x == unit && *f == u.formation && turn(*facing, dir).abs() < SAME_TURN)
             };
             if enemy && turn(u.facing, dir).abs() > 20.0 && !out.iter().any(turned) {
                 let a = Action::Reform { unit, formation: u.formation, facing: dir };
