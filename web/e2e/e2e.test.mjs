@@ -502,7 +502,13 @@ test("the map zooms (buttons, wheel) and pans (drag) with names a steady size on
   const legend = await page.locator(".legend").innerText();
   assert.match(legend, /Prussians/);
   assert.match(legend, /Austrians/);
-  assert.match(legend, /woods|hill|town|builtup|field/);
+  assert.match(legend, /woods|hill|town|built-up ground|field/);
+  assert.doesNotMatch(legend, /\bsoftground\b|\bbuiltup\b/, "terrain kinds in words");
+  // Counters in words: one of a kind is one ("1 hit", never "1 hits").
+  assert.deepEqual(await page.evaluate(async () => {
+    const { counted } = await import("/js/util.js");
+    return [counted(1, "hits"), counted(2, "hits"), counted(1, "men"), counted(1, "figures"), counted(1, "status"), counted(0, "hits")];
+  }), ["1 hit", "2 hits", "1 man", "1 figure", "1 status", "0 hits"]);
   // Terrain is named on the map.
   assert.ok(await page.locator("svg.map text.tlabel").count() > 0);
   // Clicking a unit shows its panel: name, what it is, its state.

@@ -1,7 +1,7 @@
 // A game: the map, where the battle stands, the selected unit, the choices, the umpire's
 // desk, the notes and the log; kept up to date through a WebSocket.
 
-import { el, api, post, auth, held, roleKey, words, bearing, centre, playerWords } from "./util.js";
+import { el, api, post, auth, held, roleKey, words, bearing, centre, playerWords, counted } from "./util.js";
 import { drawMap, movedUnits, armOf, actionPoints, isGrid, unitPlaces, withCommanders } from "./map.js";
 import { formFor } from "./desk.js";
 
@@ -560,7 +560,7 @@ export function showGame(main, id) {
       if (!bySide.has(k)) bySide.set(k, []);
       const counters = new Map();
       for (const q of v.pieces.filter((q) => q.unit === u)) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
-      const count = [...counters].filter(([kind]) => kind !== "green").map(([kind, n]) => `${n} ${kind}`).join(", ");
+      const count = [...counters].filter(([kind]) => kind !== "green").map(([kind, n]) => counted(n, kind)).join(", ");
       // A unit of many men (Blown Away): how many stand each way ("3 in ranks, 5 running").
       const standing = standingOf(v.pieces.filter((q) => q.unit === u), true) || p?.status;
       bySide.get(k).push(el("li", {}, el("button", { class: `plain oobunit${u === selected ? " sel" : ""}`, "data-oob": u, onclick: () => { selected = u; proposal = null; placeChoices = null; render(g, key); } },

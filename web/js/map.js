@@ -3,7 +3,7 @@
 // zoom and pan (wheel, pinch, drag, buttons), a scale bar and a legend. What moved since the
 // last drawing is highlighted and slides to its new place.
 
-import { el, svg, centre, words } from "./util.js";
+import { el, svg, centre, words, counted } from "./util.js";
 
 const TERRAIN = {
   woods: ["#9fbf8a", "#6f8f5a"], town: ["#c9b59a", "#8a7560"], hill: ["#e2d6aa", "#b9a97a"],
@@ -12,6 +12,8 @@ const TERRAIN = {
   farm: ["#c9b59a", "#8a7560"], village: ["#c9b59a", "#8a7560"], marsh: ["#b9d2c0", "#7f9f8a"],
   open: ["none", "none"],
 };
+// A terrain kind in words, where its name is not one ("softground").
+const KIND_WORDS = { softground: "soft ground", builtup: "built-up ground" };
 const LINES = {
   wall: ["#6b5b4b", 0.35, ""], hedge: ["#4f7040", 0.35, "0.6 0.3"], road: ["#bba27a", 0.6, ""],
   redoubt: ["#5b4b3b", 0.5, ""], trench: ["#5b4b3b", 0.4, "0.4 0.2"], stream: ["#6f9cc4", 0.4, ""],
@@ -326,7 +328,7 @@ export function drawMap(view, { onPick, selected, targets, camera, previous, sli
     const arm = armOf(p);
     shape.setAttribute("data-arm", arm);
     shape.append(svg("title"));
-    const counts = (p.counters || []).map((c) => `${c.n} ${c.kind}`).join(", ");
+    const counts = (p.counters || []).map((c) => counted(c.n, c.kind)).join(", ");
     shape.lastChild.textContent = `${p.unit ? `${p.unit}: ` : ""}${p.label} (${p.status})${counts ? ` — ${counts}` : ""}`;
     // Pressing a piece selects its unit; releasing over one of its places takes that choice,
     // so a unit is moved by a click on it and a click on the place, or by dragging it there.
@@ -930,7 +932,7 @@ function mapLegend(view, arms) {
   };
   const items = [
     ...view.sides.map((s, i) => el("span", { class: "item" }, el("span", { class: "swatch", style: `background: ${SIDES[i]}` }), s)),
-    ...kinds.map((k) => el("span", { class: "item" }, swatch(k), k)),
+    ...kinds.map((k) => el("span", { class: "item" }, swatch(k), KIND_WORDS[k] || k)),
     view.objectives.length ? el("span", { class: "item" }, "★ objective (dashed: its holder's colour)") : null,
     arms.size === 0 ? el("span", { class: "item" }, "a stroke shows each piece's front") : el("span", { class: "item" }, `signs: ${words([...arms].map((a) => ({ infantry: "⊠ infantry", cavalry: "◩ cavalry", artillery: "⊡ artillery", general: "⚑ general", transport: "transport" }[a] || a)))}; a stroke shows the front`),
     view.pieces.some((p) => (p.counters || []).some((c) => c.kind === "green")) ? el("span", { class: "item" }, el("span", { class: "swatch dot" }), "green counters") : null,

@@ -119,3 +119,10 @@ export function playerWords(p) {
   if (p === "human") return "a person";
   return `the computer (${{ mcts: "searching", heuristic: "heuristic", random: "random" }[p] || p})`;
 }
+
+/** `n` of a counter's kind, in words: "1 hit", "3 hits", "1 figure" (a plural kind made one). */
+export function counted(n, kind) {
+  if (n !== 1) return `${n} ${kind}`;
+  const one = { hits: "hit", figures: "figure", men: "man", stands: "stand", points: "point" }[kind] ?? kind;
+  return `${n} ${one}`;
+}
