@@ -25,7 +25,7 @@ function route() {
     keep(parts[1], (h) => { h.roles[decodeURIComponent(parts[2])] = decodeURIComponent(parts[3]); });
     location.replace(`#/game/${parts[1]}`);
   }
-  else if (parts[0] === "replay" && parts[1]) stop = showReplay(main, parts[1]);
+  else if (parts[0] === "replay" && parts[1]) stop = showReplay(main, parts[1], { play: parts[2] === "play" });
   else if (parts[0] === "desk" && parts[1]) showDesk(main, parts[1]);
   else if (parts[0] === "rules" && parts[1]) showRules(main, parts[1]);
   else showHome(main);

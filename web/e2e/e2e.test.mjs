@@ -2283,3 +2283,24 @@ test("En Avant by choice with its rules shown: the card offers it (and only En A
   await page.waitForFunction(() => /\(rules\) /.test(document.querySelector(".log")?.innerText ?? ""), null, { timeout: 15000 });
   assert.deepEqual(errors, []);
 });
+
+test("watching two computers: a battle of computers alone opens as a replay playing from its start, not at its end", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  const card = page.locator(".card", { has: page.locator('button[data-scenario="hochdorf-mill"]') });
+  await card.locator('select[data-side="0"]').selectOption("heuristic");
+  await card.locator('select[data-side="1"]').selectOption("heuristic");
+  await card.locator('select[data-me="hochdorf-mill"]').selectOption("spectator");
+  await card.locator('button[data-scenario="hochdorf-mill"]').click();
+  await page.waitForURL(/#\/replay\/[0-9a-f]+\/play$/);
+  await page.waitForSelector(".steplabel");
+  assert.match(await page.locator('button[data-play="1"]').innerText(), /pause/, "it plays at once");
+  const step = async () => Number(/action (\d+) of/.exec(await page.locator(".steplabel").innerText())?.[1] ?? -1);
+  await page.waitForFunction(() => /action ([1-9]\d*) of/.test(document.querySelector(".steplabel")?.textContent || ""));
+  const first = await step();
+  assert.ok(first < 5, `from its start: action ${first}`);
+  await page.waitForFunction((n) => Number(/action (\d+) of/.exec(document.querySelector(".steplabel")?.textContent || "")?.[1]) > n, first);
+  assert.deepEqual(errors, []);
+});

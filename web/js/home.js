@@ -164,7 +164,8 @@ function card(s, own = null, startHere = false) {
           for (const c of g.credentials) h.roles[roleKey(c.role)] = c.token;
           h.invitations = g.invitations;
         });
-        location.hash = `#/game/${g.id}`;
+        // Two computers fight it out in a moment: it is watched from its start, step by step.
+        location.hash = players.every((p) => p !== "human") ? `#/replay/${g.id}/play` : `#/game/${g.id}`;
       } catch (e) {
         err.textContent = e.message;
         start.disabled = false;

@@ -5,8 +5,11 @@
 import { el, api, auth, held } from "./util.js";
 import { drawMap, movedUnits, withCommanders } from "./map.js";
 
-/** Show the replay of game `id` in `main`; returns the function that stops it. */
-export function showReplay(main, id) {
+/**
+ * Show the replay of game `id` in `main`; returns the function that stops it. With `play`
+ * (`#/replay/<id>/play`: a battle of two computers just begun) it plays from the start at once.
+ */
+export function showReplay(main, id, { play: playNow = false } = {}) {
   const mapBox = el("div", { class: "mapbox" });
   const changes = el("div", { class: "summary quiet", "aria-live": "polite" });
   const log = el("div", { class: "box" });
@@ -125,7 +128,7 @@ export function showReplay(main, id) {
     el("div", { class: "quiet keys" }, "Keys: ← → a step, Page Up and Page Down a turn, Home and End, space to play or pause."), log,
     el("div", {}, el("a", { href: `#/game/${id}` }, "Back to the game"), " · ", el("a", { href: "#/" }, "All battles")))));
   // A game that is not there has no replay: the error alone, without the controls.
-  go(0).catch((e) => {
+  go(0).then(() => { if (playNow) play(); }).catch((e) => {
     pause();
     document.removeEventListener("keydown", onKey);
     main.replaceChildren(el("div", { class: "box" },
