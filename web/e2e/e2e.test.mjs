@@ -2304,3 +2304,14 @@ test("watching two computers: a battle of computers alone opens as a replay play
   await page.waitForFunction((n) => Number(/action (\d+) of/.exec(document.querySelector(".steplabel")?.textContent || "")?.[1]) > n, first);
   assert.deepEqual(errors, []);
 });
+
+test("a unit with men running speaks by its men in ranks: its facing is theirs, not a runner's (player round 5, Blown Away)", async () => {
+  const page = await (await openContext()).newPage();
+  await page.goto(base);
+  const facing = await page.evaluate(async () => {
+    const { standing } = await import("/js/game.js");
+    const men = [{ status: "running", facing: 225 }, { status: "fallen", facing: 45 }, { status: "in ranks", facing: 45 }];
+    return [standing(men).facing, standing([{ status: "running", facing: 225 }]).facing];
+  });
+  assert.deepEqual(facing, [45, 225]);
+});

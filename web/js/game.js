@@ -573,7 +573,8 @@ export function showGame(main, id) {
     // The selected unit: what it is, how it stands, what it may do.
     if (selected) {
       const pieces = v.pieces.filter((p) => p.unit === selected);
-      const p = pieces[0];
+      // (Its facing is its men's in ranks, not a runner's who faces the rear.)
+      const p = standing(pieces);
       const counters = new Map();
       for (const q of pieces) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
       unitBox.replaceChildren(...[
@@ -673,7 +674,7 @@ export function showGame(main, id) {
       }
       return best;
     };
-    const facingOf = (u) => v.pieces.find((p) => p.unit === u && typeof p.facing === "number")?.facing;
+    const facingOf = (u) => standing(v.pieces.filter((p) => p.unit === u && typeof p.facing === "number"))?.facing;
     // Choices that differ only by a bearing the words round alike ("form line facing north-east",
     // 37° and 30°) keep their numbers beside the words: "north-east (37°)".
     const saidCount = new Map();
@@ -969,6 +970,11 @@ export function showGame(main, id) {
  * How the men of a unit of many pieces stand: "3 in ranks, 5 running, 2 fallen" (with `always`,
  * "12 in ranks" too); `null` for one piece, or when they all stand alike and not `always`.
  */
+/** The piece that speaks for a unit: one still in its ranks (not running, fallen or routed), else the first. */
+export function standing(pieces) {
+  return pieces.find((q) => !/running|fallen|routed|dead|gone/i.test(q.status || "")) || pieces[0];
+}
+
 function standingOf(pieces, always = false) {
   if (pieces.length < 2 || (!always && new Set(pieces.map((q) => q.status)).size < 2)) return null;
   const n = pieces.reduce((m, q) => m.set(q.status, (m.get(q.status) || 0) + 1), new Map());
