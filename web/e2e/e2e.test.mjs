@@ -625,6 +625,7 @@ test("the desk: labels in words, an example combat to start, the odds in short, 
   const first = await page.locator("pre.resolution").innerText();
   const draws = await page.locator(".drawlist li").allInnerTexts();
   assert.ok(draws.length >= 2 && draws.every((d) => /^d10 for .+: \d+$/.test(d)), draws.join("\n"));
+  assert.match(await page.locator(".drawlist").innerText(), /the table's dice/);
   await page.fill('input[aria-label="draws"]', draws.map((d) => /(\d+)$/.exec(d)[1]).join(" "));
   await page.click("button[data-resolve]");
   await page.waitForFunction((t) => document.querySelector("pre.resolution")?.innerText === t, first);
@@ -632,6 +633,13 @@ test("the desk: labels in words, an example combat to start, the odds in short, 
   await page.fill('input[aria-label="draws"]', `${draws.map((d) => /(\d+)$/.exec(d)[1]).join(" ")} 5`);
   await page.click("button[data-resolve]");
   await page.waitForFunction(() => /not needed \(this combat needed \d+, in this order: /.test(document.querySelector(".error")?.innerText ?? ""));
+  // Blown Away's desk draws cards: it speaks of cards, not dice.
+  await page.goto(`${base}#/desk/blown-away`);
+  await page.waitForSelector("button[data-resolve]");
+  await page.click("button[data-resolve]");
+  await page.waitForSelector(".drawlist li");
+  assert.match(await page.locator(".drawlist").innerText(), /the cards turned on the table/);
+  assert.doesNotMatch(await page.locator(".drawlist").innerText(), /dice/);
   assert.deepEqual(errors, []);
 });
 

@@ -270,7 +270,9 @@ export async function showDesk(main, ruleset) {
         list.length ? el("div", { class: "drawlist" },
           el("h4", {}, `The draws, in the order they were needed (${list.length})`),
           el("ol", {}, list.map((d) => el("li", {}, `${kind(d)} for ${d.purpose}: ${d.value}`))),
-          el("div", { class: "quiet" }, "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : el("div", { class: "quiet" }, "No draw was needed.")].filter(Boolean));
+          el("div", { class: "quiet" }, list.every((d) => d.kind === "card")
+            ? "To resolve with the cards turned on the table, type them in this order; other cards may call for more or fewer. A missing card is named."
+            : "To resolve with the table's dice, type them in this order; other dice may call for more or fewer (a casualty test, say, only when there is one). A missing draw is named.")) : el("div", { class: "quiet" }, "No draw was needed.")].filter(Boolean));
     } catch (e) { err.textContent = e.message; out.replaceChildren(); }
   };
   // What to roll, in order: the draws one resolution needed (with the computer's dice), without

@@ -91,7 +91,7 @@ impl Battle {
         let len = path_len(u.front, path);
         let allow = u.arm.allowance();
         if len > allow + 1e-6 {
-            return illegal!("{} may move at most {allow}\", this path is {len:.2}\"", self.name(ui));
+            return illegal!("{} may move at most {allow}\", this path is {}\"", self.name(ui), longer(len, allow));
         }
         // Every man stays on the table and off impassable ground along the whole path. A rigid
         // body moving along one straight leg sweeps a convex region, so on a table free of
@@ -636,7 +636,7 @@ impl Battle {
         let c = u.centre();
         let len = path_len(c, path);
         if len > MOB_MOVE + 1e-6 {
-            return illegal!("a mob moves at most {MOB_MOVE}\", this path is {len:.2}\"");
+            return illegal!("a mob moves at most {MOB_MOVE}\", this path is {}\"", longer(len, MOB_MOVE));
         }
         let runners: Vec<Point> = u.men.iter().filter(|m| m.running()).map(|m| m.at).collect();
         // Only enemies that the mob could come within its clearance of along this path matter.
@@ -736,5 +736,22 @@ impl Battle {
             }
         }
         events.push(Event::Pushed { unit: self.name(ri).to_string(), by: self.name(by).to_string(), eliminated });
+    }
+}
+
+/// A length over a limit, in inches to a tenth, or to a hundredth where a tenth would not show
+/// it over ("6.04", not "6.0", past 6).
+fn longer(len: f64, limit: f64) -> String {
+    let tenth = format!("{len:.1}");
+    if tenth.parse::<f64>().is_ok_and(|t| t > limit) { tenth } else { format!("{len:.2}") }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_length_over_a_limit_shows_it_over() {
+        assert_eq!(super::longer(36.214, 6.0), "36.2");
+        assert_eq!(super::longer(6.04, 6.0), "6.04");
+        assert_eq!(super::longer(6.06, 6.0), "6.1");
     }
 }
