@@ -2317,9 +2317,28 @@ test("a unit with men running speaks by its men in ranks: its facing is theirs, 
   const page = await (await openContext()).newPage();
   await page.goto(base);
   const facing = await page.evaluate(async () => {
-    const { standing } = await import("/js/game.js");
+    const { speaker } = await import("/js/game.js");
     const men = [{ status: "running", facing: 225 }, { status: "fallen", facing: 45 }, { status: "in ranks", facing: 45 }];
-    return [standing(men).facing, standing([{ status: "running", facing: 225 }]).facing];
+    return [speaker(men).facing, speaker([{ status: "running", facing: 225 }]).facing];
   });
   assert.deepEqual(facing, [45, 225]);
+});
+
+test("choices grouped by what they do say it: 'move', never 'other' for a choice that names its verb before the unit (Itchy and Scratchy)", async () => {
+  const page = await (await openContext()).newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(base);
+  await clickPlay(page, "elands-ridge");
+  // The initiative thrown (and, won, the first turn taken), the British choose their moves.
+  const grouped = () => page.evaluate(() => [...document.querySelectorAll("details.choicegroup summary")].some((s) => / choices?: /.test(s.innerText)));
+  for (let i = 0; i < 40 && !(await grouped()); i++) {
+    const step = page.locator("button.choice", { hasText: /^(throw for the initiative|go first)$/ });
+    if (await step.count()) await step.first().click().catch(() => {});
+    await page.waitForTimeout(500);
+  }
+  const summaries = await page.locator("details.choicegroup summary").allInnerTexts();
+  assert.ok(summaries.some((t) => /: .*\bmove\b/.test(t)), summaries.join("\n"));
+  assert.ok(summaries.every((t) => !/: (.*, )?other\b/.test(t)), summaries.join("\n"));
+  assert.deepEqual(errors, []);
 });

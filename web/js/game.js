@@ -574,7 +574,7 @@ export function showGame(main, id) {
     if (selected) {
       const pieces = v.pieces.filter((p) => p.unit === selected);
       // (Its facing is its men's in ranks, not a runner's who faces the rear.)
-      const p = standing(pieces);
+      const p = speaker(pieces);
       const counters = new Map();
       for (const q of pieces) for (const c of q.counters || []) counters.set(c.kind, (counters.get(c.kind) || 0) + c.n);
       unitBox.replaceChildren(...[
@@ -674,7 +674,7 @@ export function showGame(main, id) {
       }
       return best;
     };
-    const facingOf = (u) => standing(v.pieces.filter((p) => p.unit === u && typeof p.facing === "number"))?.facing;
+    const facingOf = (u) => speaker(v.pieces.filter((p) => p.unit === u && typeof p.facing === "number"))?.facing;
     // Choices that differ only by a bearing the words round alike ("form line facing north-east",
     // 37° and 30°) keep their numbers beside the words: "north-east (37°)".
     const saidCount = new Map();
@@ -706,7 +706,10 @@ export function showGame(main, id) {
       // (An order to a command, "order the left wing: attack …", is of the kind it orders.)
       const ordered = !u && /^order the [^:]+: (.*)$/.exec(c.text);
       if (ordered) return (ordered[1].match(/^[a-z]+(?: (?:to|in))?/i) || ["order"])[0];
-      const rest = (u ? c.text.slice(c.text.indexOf(u) + u.length) : c.text).replace(/^[\s:,]+/, "");
+      // (A choice that says its verb before the unit, "move General Hart 2 areas north", is of
+      // that verb; else of the first word after the unit, an article passed over.)
+      const before = u ? c.text.slice(0, c.text.indexOf(u)).trim() : "";
+      const rest = before || (u ? c.text.slice(c.text.indexOf(u) + u.length) : c.text).replace(/^[\s:,]+/, "").replace(/^(?:the|a|an) /i, "");
       return (rest.match(/^[a-z]+(?: (?:to|at|up|back|out|in))?/i) || ["other"])[0];
     };
     const groupBy = (cs, keyOf) => {
@@ -971,7 +974,7 @@ export function showGame(main, id) {
  * "12 in ranks" too); `null` for one piece, or when they all stand alike and not `always`.
  */
 /** The piece that speaks for a unit: one still in its ranks (not running, fallen or routed), else the first. */
-export function standing(pieces) {
+export function speaker(pieces) {
   return pieces.find((q) => !/running|fallen|routed|dead|gone/i.test(q.status || "")) || pieces[0];
 }
 
