@@ -2864,6 +2864,312 @@ class CountRallies(Count):
                 self.add(f"rally of a {u.status if u else '?'} unit: {r} ({after})")
 
 
+# ======================================================================
+# Falling back "to rear" (interpretation 52): every move back after a melee or a failed test to
+# stand — falling back, the charger's retiring, the 24" retreat of horse with no winner
+# ======================================================================
+
+BACK_WHYS = ("fall_back", "retire", "retreat")
+ANGLE_TOL = 1.0  # degrees: the trace's facings are given to a tenth
+
+
+def back_column_rate(t):
+    """'A full column move': the column rate, else the march rate (interpretation 27), else the line's."""
+    if t is None:
+        return None
+    return t.column if t.column is not None else t.march if t.march is not None else t.line
+
+
+class BackMove:
+    """One forced move back, with where everything stood when it was made."""
+
+    __slots__ = ("e", "unit", "side", "kind", "type", "enemy", "when", "facing0", "body0", "frm", "to",
+                 "enemy_c0", "enemy_c", "enemy_body", "body1", "others", "tracked_from")
+
+
+def _state_of(prev):
+    return {n: [list(u.poly), u.facing, u.side, u] for n, u in units(prev).items()}
+
+
+def _apply(st, n, facing, at):
+    s = st.get(n)
+    if s is None:
+        return
+    s[0] = turned_poly(s[0], s[1], facing, tuple(at))
+    s[1] = facing
+
+
+def back_moves(prev, cur, b):
+    """Each forced move back in the action (BackMove), the table followed event by event."""
+    return _cached("back_moves", cur, lambda ln: _back_moves(prev, ln, b))
+
+
+def _back_moves(prev, cur, b):
+    st = _state_of(prev)
+    out = []
+    m = None  # the melee the forced moves that follow belong to
+    at_melee = {}
+    for e in evs(cur):
+        t = tag(e)
+        if t == "melee":
+            m = e
+            cn, dn = b.name(e.get("charger")), b.name(e.get("defender"))
+            went = e.get("went")
+            if went and cn in st:
+                _apply(st, cn, went[1], went[0])
+            f = e.get("fought")
+            if f:
+                for n, side in ((cn, f[0]), (dn, f[1])):
+                    if n in st and side.get("body"):
+                        st[n][0] = [tuple(p) for p in side["body"]]
+                        st[n][1] = side.get("facing", st[n][1])
+            at_melee = {n: (list(st[n][0]), st[n][1]) for n in (cn, dn) if n in st}
+        elif t == "called_off":
+            m = None
+        elif t == "forced":
+            n = b.name(e.get("unit"))
+            if e.get("why") in BACK_WHYS and m is not None and n in st:
+                cn, dn = b.name(m.get("charger")), b.name(m.get("defender"))
+                en = dn if n == cn else cn if n == dn else None
+                x = BackMove()
+                x.e, x.unit = e, n
+                x.side, x.type = st[n][2], st[n][3].type
+                x.kind = st[n][3].kind
+                x.enemy = en
+                x.when = ("retire (both passed)" if e.get("why") == "retire" else
+                          "retreat (horse, no winner)" if e.get("why") == "retreat" else
+                          "falls back after the melee" if m.get("fought") else "falls back: failed its test to stand")
+                body0, f0 = at_melee.get(n, (list(st[n][0]), st[n][1]))
+                x.facing0 = f0
+                x.body0 = list(st[n][0])
+                x.tracked_from = centroid(st[n][0])
+                x.frm, x.to = tuple(e["from"]), tuple(e["to"])
+                if en is not None and en in at_melee:
+                    x.enemy_c0 = centroid(at_melee[en][0])
+                elif en in st:
+                    x.enemy_c0 = centroid(st[en][0])
+                else:
+                    x.enemy_c0 = None
+                x.enemy_c = centroid(st[en][0]) if en in st else x.enemy_c0
+                x.enemy_body = list(st[en][0]) if en in st else (at_melee[en][0] if en in at_melee else None)
+                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+                x.body1 = list(st[n][0])
+                x.others = {k: (list(v[0]), v[2]) for k, v in st.items() if k != n}
+                out.append(x)
+                continue
+            if n in st and e.get("to") is not None:
+                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+        elif t == "moved":
+            n = b.name(e.get("unit"))
+            if n in st and e.get("to") is not None:
+                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+        elif t == "removed":
+            st.pop(b.name(e.get("unit")), None)
+    return out
+
+
+def back_case(x):
+    """'front' (the enemy's centre under 90 degrees off its facing: straight back, facing kept),
+    'flank' (turn to face the enemy, straight away from its centre) or 'edge' (within the
+    tolerance of 90 degrees: either)."""
+    if x.enemy_c0 is None:
+        return None, None
+    to_enemy = heading_to(x.frm, x.enemy_c0)
+    off = abs(turn(x.facing0, to_enemy))
+    if abs(off - 90.0) <= ANGLE_TOL:
+        return "edge", to_enemy
+    return ("front" if off < 90.0 else "flank"), to_enemy
+
+
+def _room_to_turn(b, x, facing, at):
+    body = turned_poly(x.body0, x.facing0, facing, at)
+    w, d = b.table.get("width"), b.table.get("depth")
+    if w and d and any(not (-1e-6 <= px <= w + 1e-6 and -1e-6 <= py <= d + 1e-6) for px, py in body):
+        return False
+    if any(overlap_depth(body, footprint_points({"shape": "polygon", "points": t["points"]})) > 1e-6
+           for t in b.closed_terrain(kinds={"impassable"})):
+        return False
+    return not any(polygons_overlap(body, o, eps=1e-6) for o, _ in x.others.values())
+
+
+class BackToRear(Check):
+    """Interpretation 52. A unit that faces its enemy (the enemy's centre, as they met, less than
+    90 degrees off its facing before the move) goes straight back opposite its facing and keeps its
+    facing; one taken in flank or rear turns to face the enemy and goes straight away from its
+    centre. A unit with no room to turn where it stood or where it stopped (a body, impassable
+    ground, the table's edge) keeps its facing (interpretation 27; counted)."""
+    name = "a move back after a melee or a failed test to stand (fall back, retire, 24\" retreat) goes to the unit's rear: facing its enemy, straight back with its facing kept; taken in flank or rear, turned to face the enemy and straight away from its centre"
+    clause = "Melee Chart E: Units that go shaken in melee retire a full column move to rear facing enemy; Procedure 3), 5); Cavalry: both sides retreat 24\" (interpretation 52)"
+
+    def start(self, ctx, first):
+        self.b = battle(ctx, first)
+        self.tally = getattr(self, "tally", Counter())
+
+    def line(self, prev, cur, ctx):
+        for x in back_moves(prev, cur, self.b):
+            e = x.e
+            case, to_enemy = back_case(x)
+            if case is None:
+                self.tally["no enemy to measure from"] += 1
+                continue
+            self.checked()
+            if dist(x.tracked_from, x.frm) > 0.1:
+                self.tally["the move's 'from' is not where the unit stood (tracking)"] += 1
+            h, f1 = e.get("heading", 0.0), e.get("facing", 0.0)
+            straight = abs(turn(h, x.facing0 + 180.0)) <= ANGLE_TOL and abs(turn(f1, x.facing0)) <= ANGLE_TOL
+            turned = abs(turn(f1, to_enemy)) <= ANGLE_TOL and abs(turn(h, to_enemy + 180.0)) <= ANGLE_TOL
+            what = f"{x.unit} ({x.when}, {e.get('why')}): facing {x.facing0:.1f} before, enemy {x.enemy} at {to_enemy:.1f}, " \
+                   f"goes {h:.1f} and faces {f1:.1f} after"
+            hemmed = abs(turn(f1, x.facing0)) <= ANGLE_TOL and abs(turn(h, to_enemy + 180.0)) <= ANGLE_TOL \
+                and not _room_to_turn(self.b, x, to_enemy, x.frm) and not _room_to_turn(self.b, x, to_enemy, x.to)
+            edge = " (enemy within 1 degree of 90 off)" if case == "edge" else ""
+            if case in ("front", "edge") and straight:
+                self.tally[f"{x.when}: facing the enemy, straight back, facing kept{edge}"] += 1
+            elif case in ("flank", "edge") and turned:
+                self.tally[f"{x.when}: taken in flank or rear, turned to face and straight away{edge}"] += 1
+            elif case in ("flank", "edge") and hemmed:
+                self.tally[f"{x.when}: taken in flank or rear, no room to turn where it stood or stopped, facing kept, straight away (interpretation 27){edge}"] += 1
+            elif case == "front":
+                self.violation(cur, what + ": it faced its enemy, so straight back, facing kept")
+            else:
+                self.violation(cur, what + ": taken in flank or rear, it should turn to face the enemy and go straight away from it")
+
+
+class BackDistance(Check):
+    """The distance: a full column move (the column rate, else the march rate: interpretation 27)
+    for falling back and retiring, 24" for the retreat; gone in a straight line; cut short only by
+    a unit in the way (its body where the move ends), the ground (rough or an obstacle: slower,
+    at least a quarter of it, an eighth with an obstacle too), impassable ground or the table's
+    edge, each seen where the move ends."""
+    name = "a move back is a full column move (24\" retreat), cut short only by a unit in the way, the ground, impassable ground or the table's edge, each there where it stops"
+    clause = "Melee Chart E: retire a full column move; Procedure 5) retire a full move; Cavalry: both sides retreat 24\"; Movement: Terrain"
+
+    def start(self, ctx, first):
+        self.b = battle(ctx, first)
+        self.tally = getattr(self, "tally", Counter())
+        self.imp = [footprint_points({"shape": "polygon", "points": t["points"]})
+                    for t in self.b.closed_terrain(kinds={"impassable"})]
+
+    def line(self, prev, cur, ctx):
+        for x in back_moves(prev, cur, self.b):
+            e = x.e
+            self.checked()
+            o, done = e.get("ordered", 0.0), e.get("done", 0.0)
+            want = 24.0 if e.get("why") == "retreat" else back_column_rate(x.type)
+            if want is not None and abs(o - want) > EPS:
+                self.violation(cur, f"{x.unit} ({x.type.name if x.type else '?'}) {e.get('why')} ordered {o}\": the text gives {want}\"")
+            if abs(dist(x.frm, x.to) - done) > EPS:
+                self.violation(cur, f"{x.unit}'s {e.get('why')} goes {dist(x.frm, x.to):.2f}\" from 'from' to 'to' but reports {done:.2f}\"")
+            if done > o + EPS:
+                self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\", more than {o}\"")
+            if done >= o - EPS:
+                self.tally[f"{e.get('why')}: full{' (over ground, no slowing)' if e.get('terrain') else ''}"] += 1
+                continue
+            stop = e.get("stopped") or ""
+            if stop.endswith(" in the way"):
+                who = stop[:-len(" in the way")]
+                ob = x.others.get(who)
+                if ob is None:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} is stopped by '{who}', not on the table")
+                    continue
+                gap = polygon_distance(x.body1, ob[0])
+                friend = ob[1] == x.side
+                self.tally[f"{e.get('why')}: cut short by a {'friend' if friend else 'enemy'} in the way"
+                           f"{' (and slowed by ground)' if e.get('terrain') else ''}"] += 1
+                if gap > (0.5 if not friend else 0.1) + 0.1:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} stops {done:.2f}\" of {o}\", 'stopped by {who} in the way', "
+                                        f"but ends {gap:.2f}\" from it")
+            elif stop == "the table's edge":
+                w, d = self.b.table.get("width"), self.b.table.get("depth")
+                m = min(min(px, w - px, py, d - py) for px, py in x.body1)
+                self.tally[f"{e.get('why')}: cut short by the table's edge"] += 1
+                if m > 0.1:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} stops at the table's edge but ends {m:.2f}\" from it")
+            elif stop == "impassable ground":
+                g = min((polygon_distance(x.body1, p) for p in self.imp), default=math.inf)
+                self.tally[f"{e.get('why')}: cut short by impassable ground"] += 1
+                if g > 1.0:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} stops at impassable ground but ends {g:.2f}\" from it")
+            elif stop:
+                self.tally[f"{e.get('why')}: cut short by {stop}"] += 1
+            elif e.get("terrain"):
+                self.tally[f"{e.get('why')}: cut short by the ground ({'; '.join(e.get('terrain'))})"] += 1
+                if done < o / 8 - EPS:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\" of {o}\" for the ground: more than very rough and an obstacle")
+            else:
+                self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\" of {o}\" with nothing said to stop it")
+
+
+class BackNotNearer(Check):
+    """Never nearer the enemy it fell back from (its centre, as they met and where it stands when
+    the move is made), never ending in contact with any enemy (touching)."""
+    name = "a move back never ends nearer the enemy it fell back from, nor in contact with any enemy"
+    clause = "Melee Chart E: retire ... to rear facing enemy; forced moves stop the contact gap short (interpretations 25, 52)"
+
+    def start(self, ctx, first):
+        self.b = battle(ctx, first)
+        self.tally = getattr(self, "tally", Counter())
+
+    def line(self, prev, cur, ctx):
+        for x in back_moves(prev, cur, self.b):
+            e = x.e
+            self.checked()
+            for label, c in (("as they met", x.enemy_c0), ("where it stands now", x.enemy_c)):
+                if c is None:
+                    continue
+                d0, d1 = dist(x.frm, c), dist(x.to, c)
+                if d1 < d0 - EPS:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} ends {d0 - d1:.2f}\" nearer {x.enemy}'s centre ({label}): "
+                                        f"{d0:.2f}\" -> {d1:.2f}\"")
+                    break
+            if x.enemy_body is not None:
+                g0, g1 = polygon_distance(x.body0, x.enemy_body), polygon_distance(x.body1, x.enemy_body)
+                if g1 < g0 - EPS:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} ends nearer {x.enemy}'s body: {g0:.2f}\" -> {g1:.2f}\"")
+            for k, (poly, side) in x.others.items():
+                if side == x.side:
+                    continue
+                g = polygon_distance(x.body1, poly)
+                if g <= 0.01:
+                    was = polygon_distance(x.body0, poly)
+                    if e.get("done", 0.0) <= EPS and was <= 0.01:
+                        self.tally[f"{e.get('why')}: did not move at all ({e.get('stopped')}), still touching {'its enemy' if k == x.enemy else 'another enemy'}"] += 1
+                        self.violation(cur, f"{x.unit}'s {e.get('why')} goes nowhere ({e.get('stopped')}) and it stays in contact with {k}")
+                    else:
+                        self.violation(cur, f"{x.unit}'s {e.get('why')} ({e.get('done', 0):.2f}\") ends in contact with {k} "
+                                            f"({'its enemy in the melee' if k == x.enemy else 'another enemy'}; {was:.2f}\" before)")
+                elif g < 0.5 - EPS:
+                    self.tally[f"{e.get('why')}: ends within the 0.5\" contact gap of an enemy, not touching"] += 1
+
+
+class CountBack(Count):
+    name = "count: moves back (fall back, retire, retreat): straight back or turned first, full or cut short and by what"
+    clause = "Melee Chart E: retire a full column move to rear facing enemy (interpretation 52)"
+
+    def line(self, prev, cur, ctx):
+        for x in back_moves(prev, cur, self.b):
+            e = x.e
+            case, to_enemy = back_case(x)
+            h, f1 = e.get("heading", 0.0), e.get("facing", 0.0)
+            if abs(turn(h, x.facing0 + 180.0)) <= ANGLE_TOL and abs(turn(f1, x.facing0)) <= ANGLE_TOL:
+                how = "straight back"
+            elif case is not None and abs(turn(f1, to_enemy)) <= ANGLE_TOL:
+                how = "turned first"
+            else:
+                how = "other"
+            self.add(f"{e.get('why')}: {how}")
+            o, done = e.get("ordered", 0.0), e.get("done", 0.0)
+            stop = e.get("stopped") or ""
+            if done >= o - EPS:
+                short = "full"
+            elif stop.endswith(" in the way"):
+                ob = x.others.get(stop[:-len(" in the way")])
+                short = "cut short by " + ("a friend" if ob and ob[1] == x.side else "an enemy") + " in the way"
+            else:
+                short = "cut short by " + (stop or "the ground")
+            self.tally[f"{e.get('why')}: {short}"] += 1
+
+
 def _fill_examples(self, ctx, last):
     self.examples = [f"{v:>7}  {k}" for k, v in sorted(self.tally.items(), key=lambda kv: kv[0])]
 
@@ -2884,13 +3190,13 @@ CHECKS = [
     LastStands, ShakenRestore, RallyByLeader,
     # melee
     ChargeDeclaration, MeleeSequence, CounterCharge, MeleeDice, MeleeChart, MeleeFlank, MeleeContact, MeleeOutcome,
-    PostMeleeShaken, CavalryPursuit, ShakenInMeleeRetires, OneRound,
+    PostMeleeShaken, CavalryPursuit, ShakenInMeleeRetires, OneRound, BackToRear, BackDistance, BackNotNearer,
     # reserve moves, officers, bodies
     ReserveMove, OfficerFate, OfficerDieOnlyAttached, ArmyCommanderDeath, WoundedOfficer, NoOverlap, DiceDrawn,
     MeleeAgreesWithTests,
     # counts
     SecureFlanksByLetter, CountContactAtTurnEnd, CountRemovals, CountForcedShort, CountFlanks, CountHitsFigures,
-    CountInitiative, CountZeroHitTests, CountRallies, CountRoutingActs, CountFireAtCover,
+    CountInitiative, CountZeroHitTests, CountRallies, CountRoutingActs, CountFireAtCover, CountBack,
 ]
 
 

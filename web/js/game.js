@@ -1003,7 +1003,10 @@ export function inWords(text, facing) {
   const bearingWord = (deg) => `towards the ${bearing(deg)}`;
   // (Only a facing to take, "to 306°", is a bearing: an angle "30° off the front" is relative
   // already and stays as it is.)
+  // (A bearing the rules' account gives by the compass and in degrees, "to face east (90°)", is
+  // said as any other: by the turn it is.)
   return text
+    .replace(/\b(?:north|south|east|west|north-east|north-west|south-east|south-west) \((\d+(?:\.\d+)?)°\)/g, (m, deg) => `${deg}°`)
     .replace(/\b(pivot|wheel|turn|face|facing)s? to (\d+(?:\.\d+)?)°(?! off)/gi, (m, verb, deg) => `${verb} ${turnWords(Number(deg))}`)
     .replace(/\bto face (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => `to face ${turnWords(Number(deg))}`)
     .replace(/\bto (\d+(?:\.\d+)?)°(?! off)/g, (m, deg) => turnWords(Number(deg)))

@@ -1053,14 +1053,17 @@ impl GameState for Battle {
             ),
             Action::MoveCommander { to } => self.commander_words(*to),
             Action::Move { unit, pivot, path } => match (pivot, self.move_words(usize::from(*unit), *pivot, path)) {
-                (Some(h), m) => format!("{}: pivot to {h:.0}° and {m}", n(unit)),
+                (Some(h), m) => {
+                    format!("{}: pivot to {} ({h:.0}°) and {m}", n(unit), volley_scenario::places::compass(*h))
+                }
                 (None, m) => format!("{}: {m}", n(unit)),
             },
             Action::Reform { unit, formation, facing } => {
                 format!(
-                    "{}: form {} facing {facing:.0}°",
+                    "{}: form {} facing {} ({facing:.0}°)",
                     n(unit),
-                    if *formation == Formation::Line { "line" } else { "column" }
+                    if *formation == Formation::Line { "line" } else { "column" },
+                    volley_scenario::places::compass(*facing)
                 )
             }
             Action::Rally { unit } => format!("{}: rally", n(unit)),

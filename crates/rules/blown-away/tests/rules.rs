@@ -1564,7 +1564,7 @@ rect = [30, 30, 50, 40]
     assert!(oblique.starts_with("IR 1: advance 5.8\" obliquely 31° to the right, "), "{oblique}");
     let east = front + Point::new(6.0, 0.0);
     let pivot = say(&b, Action::Move { unit: 0, pivot: Some(90.0), path: vec![east] });
-    assert!(pivot.starts_with("IR 1: pivot to 90° and advance 6.0\" "), "{pivot}");
+    assert!(pivot.starts_with("IR 1: pivot to east (90°) and advance 6.0\" "), "{pivot}");
     // The commander: over to a unit he would be next to, else by the ground, else the table.
     let near = b.units[0].men[0].at;
     assert_eq!(say(&b, Action::MoveCommander { to: near }), "Fritz rides over to IR 1");

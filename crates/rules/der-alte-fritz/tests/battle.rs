@@ -829,7 +829,7 @@ rect = [40, 30, 60, 40]"#;
     );
     assert_eq!(
         say(&mv(0, [17.0, 10.0], 90.0, line)),
-        "IR 1: turns to face 90°, then advances 4.0\" to 10\" south of Kirchdorf (may spend 4.0\": line 8\", turns to face 90°: half)"
+        "IR 1: turns to face east (90°), then advances 4.0\" to 10\" south of Kirchdorf (may spend 4.0\": line 8\", turns to face east (90°): half)"
     );
     // Into the town: the log says so too, in the same words.
     let mut m = moving(battle(r#"{ name = "IR 1", type = "musketeers", at = [13, 17] }"#, FAR, ground), 0);

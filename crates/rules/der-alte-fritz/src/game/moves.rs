@@ -616,7 +616,7 @@ impl Battle {
             });
         }
         if turned {
-            steps.push(format!("turns to face {facing:.0}°"));
+            steps.push(format!("turns to face {} ({facing:.0}°)", compass(facing)));
         }
         let mut text = steps.join(", ");
         match heading {
@@ -802,7 +802,7 @@ impl Battle {
             if turned {
                 allowance /= 2.0;
                 if explain {
-                    terms.push(format!("turns to face {facing:.0}°: half"));
+                    terms.push(format!("turns to face {} ({facing:.0}°): half", compass(facing)));
                 }
             }
             if let (Some(h), true) = (heading, formation.ordered()) {
