@@ -2992,6 +2992,45 @@ def _room_to_turn(b, x, facing, at):
     return not any(polygons_overlap(body, o, eps=1e-6) for o, _ in x.others.values())
 
 
+def clear_way(b, x, heading, facing, upto, step=0.05):
+    """How far the body of back move `x` (turned to `facing`) could go along `heading`, up to
+    `upto`, before it goes deeper into impassable ground or a friend (more than 0.01"), over the
+    table's edge, or nearer an enemy while within the 0.5" contact gap (interpretation 31):
+    walked in `step`s."""
+    imp = [footprint_points({"shape": "polygon", "points": t["points"]}) for t in b.closed_terrain(kinds={"impassable"})]
+    w, d = b.table.get("width"), b.table.get("depth")
+    hv = heading_vec(heading)
+    last = None
+    k = 0
+    while True:
+        dd = min(k * step, upto)
+        at = (x.frm[0] + hv[0] * dd, x.frm[1] + hv[1] * dd)
+        body = turned_poly(x.body0, x.facing0, facing, at)
+        now = {}
+        blocked = False
+        if w and d:
+            now["edge"] = max(0.0, max(max(-px, px - w, -py, py - d) for px, py in body))
+        for i, p in enumerate(imp):
+            now[("imp", i)] = overlap_depth(body, p)
+        for n, (o, side) in x.others.items():
+            if side == x.side:
+                now[n] = overlap_depth(body, o)
+            else:
+                now[n] = -polygon_distance(body, o)  # nearer is more
+        if last is not None:
+            for key, v in now.items():
+                lim = -0.5 + 0.02 if key in x.others and x.others[key][1] != x.side else 0.01
+                if v > lim and v > last.get(key, -math.inf) + 1e-6:
+                    blocked = True
+                    break
+        if blocked:
+            return max(0.0, dd - step)
+        if dd >= upto:
+            return upto
+        last = now
+        k += 1
+
+
 class BackToRear(Check):
     """Interpretation 52. A unit that faces its enemy (the enemy's centre, as they met, less than
     90 degrees off its facing before the move) goes straight back opposite its facing and keeps its
@@ -3040,7 +3079,9 @@ class BackDistance(Check):
     for falling back and retiring, 24" for the retreat; gone in a straight line; cut short only by
     a unit in the way (its body where the move ends), the ground (rough or an obstacle: slower,
     at least a quarter of it, an eighth with an obstacle too), impassable ground or the table's
-    edge, each seen where the move ends."""
+    edge, each seen where the move ends (the body turned there or not: interpretation 27): a
+    friend touching (0.25"), an enemy within 1" (the contact gap is 0.5"; stops come short of
+    it by up to a quarter inch or so), impassable ground within 1", the edge within 0.1"."""
     name = "a move back is a full column move (24\" retreat), cut short only by a unit in the way, the ground, impassable ground or the table's edge, each there where it stops"
     clause = "Melee Chart E: retire a full column move; Procedure 5) retire a full move; Cavalry: both sides retreat 24\"; Movement: Terrain"
 
@@ -3066,27 +3107,43 @@ class BackDistance(Check):
                 self.tally[f"{e.get('why')}: full{' (over ground, no slowing)' if e.get('terrain') else ''}"] += 1
                 continue
             stop = e.get("stopped") or ""
+            # a unit with no room to turn where it stood goes unturned and turns where it stops (interpretation 27)
+            ends = (x.body1, turned_poly(x.body0, x.facing0, x.facing0, x.to))
+            if stop and x.e.get("heading") is not None:
+                moving = e.get("facing", x.facing0)
+                if abs(turn(moving, x.facing0)) > ANGLE_TOL and not _room_to_turn(self.b, x, moving, x.frm):
+                    moving = x.facing0
+                room = clear_way(self.b, x, e["heading"], moving, o)
+                if done > room + 0.1:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\" but its body had room for only {room:.2f}\" on that line")
+                elif not e.get("terrain") and done < room - 0.5:
+                    self.violation(cur, f"{x.unit}'s {e.get('why')} stops after {done:.2f}\" of {o}\" ('{stop}'), "
+                                        f"but its body had room for {room:.2f}\" on that line")
+                if not e.get("terrain"):
+                    lost = room - done
+                    self.tally[f"{e.get('why')}: stopped short of the room it had by "
+                               f"{'under 0.1' if lost < 0.1 else 'under 0.5' if lost < 0.5 else '0.5 or more'}\""] += 1
             if stop.endswith(" in the way"):
                 who = stop[:-len(" in the way")]
                 ob = x.others.get(who)
                 if ob is None:
                     self.violation(cur, f"{x.unit}'s {e.get('why')} is stopped by '{who}', not on the table")
                     continue
-                gap = polygon_distance(x.body1, ob[0])
+                gap = min(polygon_distance(body, ob[0]) for body in ends)
                 friend = ob[1] == x.side
                 self.tally[f"{e.get('why')}: cut short by a {'friend' if friend else 'enemy'} in the way"
                            f"{' (and slowed by ground)' if e.get('terrain') else ''}"] += 1
-                if gap > (0.5 if not friend else 0.1) + 0.1:
+                if gap > (1.0 if not friend else 0.25):
                     self.violation(cur, f"{x.unit}'s {e.get('why')} stops {done:.2f}\" of {o}\", 'stopped by {who} in the way', "
                                         f"but ends {gap:.2f}\" from it")
             elif stop == "the table's edge":
                 w, d = self.b.table.get("width"), self.b.table.get("depth")
-                m = min(min(px, w - px, py, d - py) for px, py in x.body1)
+                m = min(min(min(px, w - px, py, d - py) for px, py in body) for body in ends)
                 self.tally[f"{e.get('why')}: cut short by the table's edge"] += 1
                 if m > 0.1:
                     self.violation(cur, f"{x.unit}'s {e.get('why')} stops at the table's edge but ends {m:.2f}\" from it")
             elif stop == "impassable ground":
-                g = min((polygon_distance(x.body1, p) for p in self.imp), default=math.inf)
+                g = min((polygon_distance(body, p) for p in self.imp for body in ends), default=math.inf)
                 self.tally[f"{e.get('why')}: cut short by impassable ground"] += 1
                 if g > 1.0:
                     self.violation(cur, f"{x.unit}'s {e.get('why')} stops at impassable ground but ends {g:.2f}\" from it")

@@ -970,6 +970,8 @@ test("Blown Away's secret deployment: units dragged within the band are placed (
     await dragBy(b, tx - sx, ty - sy);
     await page.waitForFunction((u) => document.querySelector(".deployhelp")?.innerText.includes(`${u} may not stand there`), b);
     assert.match(await page.locator(".deployhelp").innerText(), /would stand on/);
+    // The refusal shows under the map too, where the unit was dragged (player round 5, phone).
+    assert.match(await page.locator(".proposalslot [data-deploynote]").innerText(), /may not stand there: .*would stand on/);
   }
   // Dragged out of the band, towards the enemy: refused, and drawn back where it was.
   const [bx, by] = await dragBy(b, 0, -300);

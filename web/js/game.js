@@ -468,7 +468,12 @@ export function showGame(main, id) {
       const sheet = !!selected && list.length > 0 && !proposal;
       choices.classList.toggle("sheet", sheet);
       document.body.classList.toggle("sheeted", sheet);
-      if (!proposal) { proposalBox.replaceChildren(); return; }
+      // (What the rules said of the unit last placed in a deployment shows here too, under the
+      // map where it was dragged: on a phone the deployment's help is far below.)
+      if (!proposal) {
+        proposalBox.replaceChildren(...(deployNote && deployChoice ? [el("div", { class: deployNote.ok ? "legal" : "refused", "data-deploynote": "1" }, deployNote.text)] : []));
+        return;
+      }
       const { verdict } = proposal;
       const cancel = el("button", { class: "plain", "data-proposal": "cancel", onclick: () => { proposal = null; showVerdict(null); drawProposal(); } }, "cancel");
       proposalBox.replaceChildren(...(verdict.legal
