@@ -482,3 +482,31 @@ fn a_fire_order_with_no_enemy_within_reach_says_why_it_stands() {
     assert!(told.iter().any(|t| t.contains("Blue line: no enemy within reach to fire at, so it stands")), "{told:#?}");
     assert_eq!(status(&b, "Red line"), Status::Steady, "nobody was hit");
 }
+
+#[test]
+fn a_charge_is_offered_only_at_an_enemy_ahead() {
+    // Player round 5 (The Farm): "14th Light Dragoons: charge 1/69e Ligne" was offered beside
+    // "turn to face north-west", and played, "cannot close with 1/69e Ligne: it is not ahead".
+    // A charge is offered (and accepted) only at an enemy ahead when it is ordered; orders are
+    // carried out together, and that one had moved off before the dragoons set out.
+    //
+    //   Red A  (90, 75) ahead, facing south      Red B (62, 42) to its left, facing east
+    //   Blue dragoons (90, 40) facing north
+    let mut b = battle(
+        r#"{ name = "Dragoons", kind = "cavalry", at = [90, 40] }"#,
+        r#"{ name = "Red A", kind = "infantry", at = [90, 75] }, { name = "Red B", kind = "infantry", at = [62, 42], facing = 90 }"#,
+        "",
+    );
+    let d = unit(&b, "Dragoons");
+    let mut cards = Vec::new();
+    b.cards(d, &mut cards);
+    assert!(cards.contains(&charge(&b, "Red A")), "the enemy ahead: {cards:?}");
+    assert!(!cards.contains(&charge(&b, "Red B")), "not the one to its left: {cards:?}");
+    // Turned to face it, the one to its left is ahead: then its charge is offered.
+    let left = b.units[unit(&b, "Red B")].at;
+    let at = b.units[d].at;
+    b.units[d].facing = volley_table::heading_to(at, left);
+    cards.clear();
+    b.cards(d, &mut cards);
+    assert!(cards.contains(&charge(&b, "Red B")), "{cards:?}");
+}
