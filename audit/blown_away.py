@@ -20,6 +20,7 @@ How the checks read the text where it is loose (each is said again in the check'
 """
 
 import math
+from collections import Counter
 
 from common import Check, dist, events, heading_to, heading_vec, point_in_polygon, segments_cross, tag, turn
 
@@ -2339,6 +2340,197 @@ class VictoryThreeOfFour(BACheck):
 
 
 # =====================================================================
+# Rallied men take their places clear of the enemy (register interpretation 25, 2026-11-28)
+# =====================================================================
+
+CLEAR = 0.5   # inches: every man in ranks more than this from enemy men (in ranks or running) and guns
+NEXT_PLACE = 2.5  # a man's place in the formation is about 1" beyond the unit's nearest man in ranks
+
+
+def rally_men(prev, cur, unit):
+    """The unit's men before and after its rally, paired (a unit's men keep their order in the
+    pieces; a rally kills nobody)."""
+    a = [p for p in prev.get("pieces", []) if p["unit"] == unit]
+    b_ = [p for p in cur.get("pieces", []) if p["unit"] == unit]
+    return list(zip(a, b_)) if len(a) == len(b_) else None
+
+
+def enemy_marks(line, side):
+    """Enemy men in ranks or running, and enemy guns, as (label, point)."""
+    out = [(f"{q['unit']} ({q['status']})", at(q)) for q in line.get("pieces", [])
+           if q["side"] != side and q["status"] in ("in ranks", "running")]
+    out += [(f"{m.get('unit')}'s gun", tuple(m["at"])) for m in line.get("markers", [])
+            if m.get("kind") == "gun" and m.get("side") is not None and m.get("side") != side]
+    return out
+
+
+def impassable_at(table, pt):
+    """The name of the impassable ground (a river off any bridge, impassable ground) at `pt`, or None."""
+    ts = table.get("terrain", [])
+    bridges = [t["points"] for t in ts if t.get("kind") == "bridge" and t.get("closed")]
+    for t in ts:
+        if t.get("closed") and t.get("kind") in ("river", "impassable", "lake") and point_in_polygon(pt, t["points"]):
+            if not any(point_in_polygon(pt, bp) for bp in bridges):
+                return t.get("name") or t.get("kind")
+    return None
+
+
+class RallyPlacesClear(BACheck):
+    """Interpretation 25 (2026-11-28): a rally takes only as many men as leave every man in ranks
+    more than half an inch (centre to centre) from enemy men in ranks or running and from enemy
+    guns, and every man it places on the table and on passable ground. Checked for every man the
+    rally set down or moved (a rallied man, or a man in ranks re-placed as the formation widened);
+    a man in ranks the rally did not move that already stood so near is counted, not judged (the
+    rally did not put him there). Bases (0.4\" radius) over the table's edge with the centre on it
+    are counted."""
+    name = "a rally sets no man within 0.5\" of an enemy man or gun, nor off the table, nor on impassable ground"
+    clause = "Rallying (rallied men return to ranks); register interpretation 25: nobody stands where the enemy stands"
+    keep = 10
+
+    def begin(self, ctx, first):
+        self.tally = getattr(self, "tally", Counter())
+
+    def step(self, b, prev, cur, ctx):
+        w, d = b.table.get("width"), b.table.get("depth")
+        for e in events(cur, "rallied"):
+            u = e.get("unit")
+            pairs = rally_men(prev, cur, u)
+            if pairs is None:
+                self.violation(cur, f"{u}'s men are not the same men before and after its rally")
+                continue
+            side = b.side.get(u)
+            marks = enemy_marks(prev, side) + [m for m in enemy_marks(cur, side) if m not in enemy_marks(prev, side)]
+            for p0, p1 in pairs:
+                if p1["status"] != "in ranks":
+                    continue
+                placed = p0["status"] != "in ranks" or dist(at(p0), at(p1)) > EPS
+                self.checked()
+                near = [(lab, dist(at(p1), pt)) for lab, pt in marks if dist(at(p1), pt) <= CLEAR + 1e-6]
+                what = "rallied" if p0["status"] != "in ranks" else ("re-placed" if placed else "left standing")
+                if near:
+                    lab, dd = min(near, key=lambda x: x[1])
+                    if placed:
+                        self.violation(cur, f"a man of {u} {what} at ({at(p1)[0]:.2f}, {at(p1)[1]:.2f}) stands {dd:.2f}\" from {lab}")
+                    else:
+                        self.tally["a man in ranks the rally did not move already within 0.5 inch of the enemy"] += 1
+                elif placed and any(CLEAR < dist(at(p1), pt) < 0.8 for _, pt in marks):
+                    self.tally[f"a man {what} 0.5-0.8 inch from an enemy man or gun (bases touching)"] += 1
+                if not placed:
+                    continue
+                x, y = at(p1)
+                if w and d and not (-1e-6 <= x <= w + 1e-6 and -1e-6 <= y <= d + 1e-6):
+                    self.violation(cur, f"a man of {u} {what} off the table at ({x:.2f}, {y:.2f})")
+                elif w and d and not (MAN_R <= x <= w - MAN_R and MAN_R <= y <= d - MAN_R):
+                    self.tally[f"a man {what} with his base over the table's edge"] += 1
+                g = impassable_at(b.table, (x, y))
+                if g:
+                    self.violation(cur, f"a man of {u} {what} on impassable ground ({g}) at ({x:.2f}, {y:.2f})")
+
+
+class RallyAllowance(BACheck):
+    """How many men a rally takes. The text's allowance: chance, as many as are already in ranks
+    (1 with none in ranks, the commander next to the unit); without chance, up to 6 (the commander
+    next to it); never more than are running. The engine rallies the allowance (the action names
+    no number), or fewer only where more would stand on the enemy, off the table or on impassable
+    ground (interpretation 25): such a rally says so, and an enemy man or gun stands within 2.5\"
+    of the unit's men in ranks after it (a man's place is about 1\" beyond the nearest of them), or
+    they stand within 2.5\" of the table's edge or impassable ground. Fewer with no such reason, or
+    more, is a violation; the fewer are counted."""
+    name = "a rally takes the text's allowance (chance: as many as in ranks, 1 from none; without chance: up to 6), fewer only where more would stand on the enemy"
+    clause = "Rallying: (chance) may return to ranks as many men who are already in ranks; 1 man if none in ranks and the commander is next to the unit; (without chance) up to 6 men; register interpretation 25"
+    keep = 10
+
+    def begin(self, ctx, first):
+        self.tally = getattr(self, "tally", Counter())
+
+    def step(self, b, prev, cur, ctx):
+        kind, body_ = action(cur)
+        rallied = events(cur, "rallied")
+        if kind == "rally" and not rallied:
+            self.checked()
+            self.tally["a rally action with no man rallied"] += 1
+            self.violation(cur, f"a rally of {b.name(body_.get('unit'))} rallies nobody: {[x.get('text') for x in cur.get('events', [])][:2]}")
+        for e in rallied:
+            u = e.get("unit")
+            ps = by_unit(prev).get(u, [])
+            ir, rn = len(in_ranks(ps)), len(running(ps))
+            men = e.get("men", 0)
+            self.checked()
+            if b.variant == "chance":
+                allow = min(ir, rn) if ir else min(1, rn)
+                case = "chance, men in ranks" if ir else "chance, none in ranks"
+            else:
+                allow = min(6, rn)
+                case = "without chance"
+            if men > allow:
+                self.violation(cur, f"{u} rallies {men}: the text allows {allow} ({ir} in ranks, {rn} running, {case})")
+                continue
+            if men == allow:
+                self.tally[f"{case}: the whole allowance ({'all running' if allow == rn else 'some left running'})"] += 1
+                continue
+            why = e.get("why", "")
+            after = in_ranks(by_unit(cur).get(u, []))
+            side = b.side.get(u)
+            marks = enemy_marks(cur, side)
+            near = min((dist(at(p), pt) for p in after for _, pt in marks), default=math.inf)
+            w, d = b.table.get("width"), b.table.get("depth")
+            edge = min((min(at(p)[0], w - at(p)[0], at(p)[1], d - at(p)[1]) for p in after), default=math.inf) if w and d else math.inf
+            said = "enemy" in why or "table" in why or "ground" in why
+            reason = ("an enemy within 2.5 inches" if near <= NEXT_PLACE else
+                      "the table's edge within 2.5 inches" if edge <= NEXT_PLACE else None)
+            self.tally[f"{case}: fewer than the allowance ({men} of {allow}), "
+                       f"{'said' if said else 'not said'}, {reason or 'no enemy, edge near'}"] += 1
+            if not said or reason is None:
+                self.violation(cur, f"{u} rallies {men} of its allowance {allow} ({case}; '{why}'); "
+                                    f"nearest enemy man or gun {near:.2f}\" from its men in ranks")
+            elif "enemy" in why and near > NEXT_PLACE:
+                # the account gives the enemy as the reason, but the unit stands at the table's edge
+                self.violation(cur, f"{u} rallies {men} of {allow}, '{why[why.rfind(';') + 1:].strip()}', but the nearest enemy "
+                                    f"man or gun is {near:.1f}\" from its men in ranks; they stand {max(edge, 0.0):.2f}\" from the table's edge")
+
+
+class CountReformFacings(BACheck):
+    """The page offers one turn to face two enemies less than 15 degrees apart; the traces hold the
+    actions taken. Counted: reforms (changes of facing or formation) whose facing is within 15
+    degrees of another reform by the same unit in the same turn (should be none: a unit does one
+    thing a turn), and, beside it, a unit's reform in its side's next turn to a facing within 15
+    degrees of its last one in the same formation (a turn nearly repeated)."""
+    name = "count: reforms of a unit within 15 degrees of another of its reforms in the same turn (and in its next turn)"
+    clause = "Moving: a unit may change formation and the direction it is facing; the page's choices (turns to face enemies under 15 degrees apart are one)"
+    keep = 0
+
+    def begin(self, ctx, first):
+        self.tally = getattr(self, "tally", Counter())
+        self.last = {}  # unit -> (turn, formation, facing, facing before)
+
+    def step(self, b, prev, cur, ctx):
+        for e in events(cur, "reformed"):
+            u, f, form = e.get("unit"), e.get("facing"), e.get("formation")
+            if f is None:
+                continue
+            self.checked()
+            t = cur.get("turn")
+            before = [p["facing"] for p in in_ranks(by_unit(prev).get(u, []))]
+            f0 = mean_heading(before) if before else None
+            key = "a reform"
+            last = self.last.get(u)
+            if last is not None and last[0] == t:
+                key = ("a second reform of the unit in the same turn, " +
+                       ("within 15 degrees of the first" if abs(turn(last[2], f)) < 15.0 else "15 degrees or more from the first"))
+            elif last is not None and t is not None and last[0] is not None and t - last[0] <= 2 and last[1] == form and abs(turn(last[2], f)) < 15.0:
+                key = "a reform in the unit's next turn, same formation, within 15 degrees of its last"
+            self.tally[key] += 1
+            if f0 is not None and abs(turn(f0, f)) < 15.0:
+                same = is_column(in_ranks(by_unit(prev).get(u, []))) == (form == "column")
+                self.tally[f"a reform turning the unit's men less than 15 degrees (on average), "
+                           f"{'its formation kept' if same else 'a change of formation'}"] += 1
+            self.last[u] = (t, form, f, f0)
+
+    def end(self, ctx, last):
+        self.examples = [f"{v:>6}  {k}" for k, v in sorted(self.tally.items())]
+
+
+# =====================================================================
 # Counts (distributions): never violations
 # =====================================================================
 
@@ -2522,11 +2714,11 @@ CHECKS = [
     TurnsAlternate, OneThingPerTurn, PhaseOrder, EachGunFiresOnceATurn, CombatOncePerUnit,
     MoveOnlyWithAllInRanks, MoveAllowance, PivotOnCentreMan, ObliqueLimit, StopWithinFour,
     NoEnemyOverlap, EngagedUnitsDoNotMove, MobMove, RunningEnemyPushed,
-    RallyConditions, RallyAmount, GunnersReturn,
+    RallyConditions, RallyAmount, GunnersReturn, RallyPlacesClear, RallyAllowance,
     GunNeedsAGunner, FireTarget, FireEffect, BallsSpent,
     CombatRange, CombatFacing, CombatantsHaveMenInRanks, CavalryNotAgainstCover, CardDraws, CardTotals,
     CardWinner, RunCountChance, RunCountWithoutChance, FlankBonus, Bookkeeping, WithoutChanceApplied,
     RunnersSixToTheRear, CommandElementLast, CavalryWeakness, EngagementEnds,
     ObjectiveHolder, VictoryThreeOfFour,
-    Tallies,
+    Tallies, CountReformFacings,
 ] + COUNTS

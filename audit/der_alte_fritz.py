@@ -2884,18 +2884,25 @@ class BackMove:
     """One forced move back, with where everything stood when it was made."""
 
     __slots__ = ("e", "unit", "side", "kind", "type", "enemy", "when", "facing0", "body0", "frm", "to",
-                 "enemy_c0", "enemy_c", "enemy_body", "body1", "others", "tracked_from")
+                 "enemy_c0", "enemy_c", "enemy_body", "body1", "others", "tracked_from", "reshaped")
 
 
 def _state_of(prev):
     return {n: [list(u.poly), u.facing, u.side, u] for n, u in units(prev).items()}
 
 
-def _apply(st, n, facing, at):
+def _apply(st, n, facing, at, after=None):
+    """Unit `n` moved to `at`, facing `facing`: its body turned and carried there, or, where it
+    then stands as the line after the action has it, that footprint (a router's or a unit's
+    that lost a rank in the melee differs from the body it fought with)."""
     s = st.get(n)
     if s is None:
         return
-    s[0] = turned_poly(s[0], s[1], facing, tuple(at))
+    a = (after or {}).get(n)
+    if a is not None and dist(centroid(a.poly), at) <= 0.05 and abs(turn(a.facing, facing)) <= ANGLE_TOL:
+        s[0] = list(a.poly)
+    else:
+        s[0] = turned_poly(s[0], s[1], facing, tuple(at))
     s[1] = facing
 
 
@@ -2906,6 +2913,7 @@ def back_moves(prev, cur, b):
 
 def _back_moves(prev, cur, b):
     st = _state_of(prev)
+    after = units(cur)
     out = []
     m = None  # the melee the forced moves that follow belong to
     at_melee = {}
@@ -2952,33 +2960,41 @@ def _back_moves(prev, cur, b):
                     x.enemy_c0 = None
                 x.enemy_c = centroid(st[en][0]) if en in st else x.enemy_c0
                 x.enemy_body = list(st[en][0]) if en in st else (at_melee[en][0] if en in at_melee else None)
-                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+                _apply(st, n, e.get("facing", st[n][1]), e["to"], after)
                 x.body1 = list(st[n][0])
+                # losses in the melee may leave the body smaller than it fought (a rank gone): the
+                # trace's 'from' is then the centre of the body as it fought
+                f1 = e.get("facing", x.facing0)
+                x.reshaped = any(abs(p - q) > 0.05 for p, q in zip(extent(x.body1, f1), extent(x.body0, x.facing0)))
                 x.others = {k: (list(v[0]), v[2]) for k, v in st.items() if k != n}
                 out.append(x)
                 continue
             if n in st and e.get("to") is not None:
-                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+                _apply(st, n, e.get("facing", st[n][1]), e["to"], after)
         elif t == "moved":
             n = b.name(e.get("unit"))
             if n in st and e.get("to") is not None:
-                _apply(st, n, e.get("facing", st[n][1]), e["to"])
+                _apply(st, n, e.get("facing", st[n][1]), e["to"], after)
         elif t == "removed":
             st.pop(b.name(e.get("unit")), None)
     return out
 
 
 def back_case(x):
-    """'front' (the enemy's centre under 90 degrees off its facing: straight back, facing kept),
-    'flank' (turn to face the enemy, straight away from its centre) or 'edge' (within the
-    tolerance of 90 degrees: either)."""
+    """'front' (the enemy's centre ahead of the line of the unit's front as it fought: straight
+    back, facing kept), 'flank' (turn to face the enemy, straight away from its centre) or 'edge'
+    (within 0.05" of that line: either). (Interpretation 52 as amended the same day: at first the
+    enemy's centre under 90 degrees off its facing, which left a march column charged along its
+    side in contact.)"""
     if x.enemy_c0 is None:
         return None, None
     to_enemy = heading_to(x.frm, x.enemy_c0)
-    off = abs(turn(x.facing0, to_enemy))
-    if abs(off - 90.0) <= ANGLE_TOL:
+    fv = (math.sin(math.radians(x.facing0)), math.cos(math.radians(x.facing0)))
+    front = max(px * fv[0] + py * fv[1] for px, py in x.body0)
+    ahead = x.enemy_c0[0] * fv[0] + x.enemy_c0[1] * fv[1] - front
+    if abs(ahead) <= 0.05:
         return "edge", to_enemy
-    return ("front" if off < 90.0 else "flank"), to_enemy
+    return ("front" if ahead > 0 else "flank"), to_enemy
 
 
 def _room_to_turn(b, x, facing, at):
@@ -2992,39 +3008,36 @@ def _room_to_turn(b, x, facing, at):
     return not any(polygons_overlap(body, o, eps=1e-6) for o, _ in x.others.values())
 
 
-def clear_way(b, x, heading, facing, upto, step=0.05):
-    """How far the body of back move `x` (turned to `facing`) could go along `heading`, up to
-    `upto`, before it goes deeper into impassable ground or a friend (more than 0.01"), over the
-    table's edge, or nearer an enemy while within the 0.5" contact gap (interpretation 31):
-    walked in `step`s."""
+def clear_way(b, start, body, heading, upto, others, side, step=0.05, strict=True):
+    """How far `body` (standing at `start`) could go along `heading`, up to `upto`, before it goes
+    deeper into impassable ground or a friend (more than 0.001"), over the table's edge, or nearer
+    an enemy while within 0.6" of it (the 0.5" contact gap, interpretation 31, and the engine's
+    margin: it stops some units passing an enemy 0.51"-0.56" away): walked in `step`s. `others`:
+    {unit: (body, side)}. Not `strict`: the most it might go, with a margin the other way (an
+    enemy within 0.45", 0.05" into a friend or impassable ground)."""
     imp = [footprint_points({"shape": "polygon", "points": t["points"]}) for t in b.closed_terrain(kinds={"impassable"})]
     w, d = b.table.get("width"), b.table.get("depth")
     hv = heading_vec(heading)
+    near = [(n, o, s_) for n, (o, s_) in others.items() if polygon_distance(body, o) < upto + 1.0]
     last = None
     k = 0
     while True:
         dd = min(k * step, upto)
-        at = (x.frm[0] + hv[0] * dd, x.frm[1] + hv[1] * dd)
-        body = turned_poly(x.body0, x.facing0, facing, at)
+        moved = [(p[0] + hv[0] * dd, p[1] + hv[1] * dd) for p in body]
         now = {}
-        blocked = False
         if w and d:
-            now["edge"] = max(0.0, max(max(-px, px - w, -py, py - d) for px, py in body))
+            now["edge"] = max(0.0, max(max(-px, px - w, -py, py - d) for px, py in moved))
         for i, p in enumerate(imp):
-            now[("imp", i)] = overlap_depth(body, p)
-        for n, (o, side) in x.others.items():
-            if side == x.side:
-                now[n] = overlap_depth(body, o)
-            else:
-                now[n] = -polygon_distance(body, o)  # nearer is more
+            now[("imp", i)] = overlap_depth(moved, p)
+        for n, o, s_ in near:
+            now[n] = overlap_depth(moved, o) if s_ == side else -polygon_distance(moved, o)
         if last is not None:
             for key, v in now.items():
-                lim = -0.5 + 0.02 if key in x.others and x.others[key][1] != x.side else 0.01
-                if v > lim and v > last.get(key, -math.inf) + 1e-6:
-                    blocked = True
-                    break
-        if blocked:
-            return max(0.0, dd - step)
+                enemy = key in others and others[key][1] != side
+                lim = (-0.6 if strict else -0.45) if enemy else (0.001 if strict else 0.05)
+                # strict: an enemy kept alongside within 0.6" stops it too
+                if v > lim and v > last.get(key, -math.inf) + (-1e-6 if enemy and strict else 1e-6):
+                    return max(0.0, dd - step)
         if dd >= upto:
             return upto
         last = now
@@ -3054,6 +3067,10 @@ class BackToRear(Check):
             self.checked()
             if dist(x.tracked_from, x.frm) > 0.1:
                 self.tally["the move's 'from' is not where the unit stood (tracking)"] += 1
+            if x.enemy_c is not None and dist(x.enemy_c, x.enemy_c0) > 0.05:
+                now = heading_to(x.frm, x.enemy_c)
+                self.tally[f"{x.when}: the enemy had moved since the melee; measured from where they met"
+                           f"{'' if (abs(turn(x.facing0, now)) < 90) == (case == 'front') else ' (where it stands now would give the other case)'}"] += 1
             h, f1 = e.get("heading", 0.0), e.get("facing", 0.0)
             straight = abs(turn(h, x.facing0 + 180.0)) <= ANGLE_TOL and abs(turn(f1, x.facing0)) <= ANGLE_TOL
             turned = abs(turn(f1, to_enemy)) <= ANGLE_TOL and abs(turn(h, to_enemy + 180.0)) <= ANGLE_TOL
@@ -3107,22 +3124,31 @@ class BackDistance(Check):
                 self.tally[f"{e.get('why')}: full{' (over ground, no slowing)' if e.get('terrain') else ''}"] += 1
                 continue
             stop = e.get("stopped") or ""
-            # a unit with no room to turn where it stood goes unturned and turns where it stops (interpretation 27)
-            ends = (x.body1, turned_poly(x.body0, x.facing0, x.facing0, x.to))
-            if stop and x.e.get("heading") is not None:
-                moving = e.get("facing", x.facing0)
-                if abs(turn(moving, x.facing0)) > ANGLE_TOL and not _room_to_turn(self.b, x, moving, x.frm):
-                    moving = x.facing0
-                room = clear_way(self.b, x, e["heading"], moving, o)
-                if done > room + 0.1:
-                    self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\" but its body had room for only {room:.2f}\" on that line")
-                elif not e.get("terrain") and done < room - 0.5:
-                    self.violation(cur, f"{x.unit}'s {e.get('why')} stops after {done:.2f}\" of {o}\" ('{stop}'), "
-                                        f"but its body had room for {room:.2f}\" on that line")
+            # a unit with no room to turn where it stood goes unturned and turns where it stops
+            # (interpretation 27): the body it moved with
+            f1 = e.get("facing", x.facing0)
+            moving = f1
+            if abs(turn(f1, x.facing0)) > ANGLE_TOL and not _room_to_turn(self.b, x, f1, x.frm):
+                moving = x.facing0
+            # the body it moved with: as it fought (a rank lost in the melee is taken off where it stops)
+            at_end = turned_poly(x.body0, x.facing0, moving, x.to)
+            ends = (x.body1, at_end)
+            if stop and e.get("heading") is not None:
+                if not x.reshaped:
+                    room = clear_way(self.b, x.frm, turned_poly(x.body0, x.facing0, moving, x.frm), e["heading"], o,
+                                     x.others, x.side, strict=False)
+                    if done > room + 0.1:
+                        self.violation(cur, f"{x.unit}'s {e.get('why')} goes {done:.2f}\" but its body had room for only {room:.2f}\" on that line")
+                else:
+                    self.tally[f"{e.get('why')}: its body changed size in the melee (a rank lost): the way from where it stood not walked"] += 1
+                beyond = min(clear_way(self.b, x.to, body, e["heading"], o - done, x.others, x.side)
+                             for body in ((at_end, turned_poly(x.body1, f1, moving, x.to)) if x.reshaped else (at_end,)))
                 if not e.get("terrain"):
-                    lost = room - done
-                    self.tally[f"{e.get('why')}: stopped short of the room it had by "
-                               f"{'under 0.1' if lost < 0.1 else 'under 0.5' if lost < 0.5 else '0.5 or more'}\""] += 1
+                    self.tally[f"{e.get('why')}: stopped ('{'a unit' if stop.endswith(' in the way') else stop}') with room for "
+                               f"{'under 0.1' if beyond < 0.1 else 'under 0.5' if beyond < 0.5 else '0.5 or more'}\" more"] += 1
+                    if beyond >= 0.5:
+                        self.violation(cur, f"{x.unit}'s {e.get('why')} stops after {done:.2f}\" of {o}\" ('{stop}'), "
+                                            f"but its body had room for {beyond:.2f}\" more on that line")
             if stop.endswith(" in the way"):
                 who = stop[:-len(" in the way")]
                 ob = x.others.get(who)
@@ -3212,6 +3238,8 @@ class CountBack(Count):
                 how = "straight back"
             elif case is not None and abs(turn(f1, to_enemy)) <= ANGLE_TOL:
                 how = "turned first"
+            elif case is not None and abs(turn(f1, x.facing0)) <= ANGLE_TOL and abs(turn(h, to_enemy + 180.0)) <= ANGLE_TOL:
+                how = "facing kept, straight away from the enemy's centre (no room to turn: interpretation 27)"
             else:
                 how = "other"
             self.add(f"{e.get('why')}: {how}")

@@ -2040,6 +2040,214 @@ class CountOutcome(Tally):
             self.n[re.sub(r"\d+", "N", r)[:60]] += 1
 
 
+# =====================================================================================
+# A wing told to hold: a unit near its place holds where it stands (docs/rules/old-fritz.md,
+# "A unit's place in its wing"; the hold order of section 2)
+# =====================================================================================
+
+
+def wing_order_words(line):
+    """{(side, wing): the order's words} from the line's `order` markers (the orders in force)."""
+    out = {}
+    for m in line.get("markers") or []:
+        if m.get("kind") == "order":
+            mm = re.match(r"the (.+)'s order: (.*)$", m.get("label") or "")
+            if mm:
+                out[(m.get("side"), mm.group(1))] = mm.group(2)
+    return out
+
+
+HOLD_WHEEL = 45.0  # degrees: a wheel this big in one bound ...
+HOLD_BACK = 20.0  # ... undone to within this many degrees ...
+HOLD_WITHIN = 3  # ... within so many bounds after
+HOLD_ENEMY = 24.0  # inches: with no enemy this near
+HOLD_SHIFT = 2.0  # inches: ... and standing, at the end, less than this from where it began (a shuffle)
+
+
+class HoldBound:
+    __slots__ = ("bound", "n", "hold", "steady", "f0", "f1", "turned", "cost", "distance", "kinds", "near_unit",
+                 "near_wing", "arm", "order", "c0", "c1", "stops")
+
+
+def _enemy_gaps(us, side):
+    return [(n, u) for n, u in us.items() if u.side not in (None, side) and u.poly]
+
+
+def _radius(u):
+    return max(dist(u.centre, q) for q in u.poly)
+
+
+def _near(u, enemies, within):
+    """Whether some enemy's body is within `within` of u's (body to body; centres first)."""
+    ru = _radius(u)
+    for _, e in enemies:
+        d = dist(u.centre, e.centre)
+        if d - ru - _radius(e) > within:
+            continue
+        if d <= within or polygon_distance(u.poly, e.poly) <= within:
+            return True
+    return False
+
+
+class HoldBounds:
+    """Bound by bound, each unit of a wing: its order, facing before and after, its wheels (the
+    path's turns), their cost, the distance gone, and whether an enemy stood within 24" of it or of
+    its wing at the bound's start or end."""
+
+    def __init__(self):
+        self.rec = defaultdict(list)  # unit -> [HoldBound]
+
+    _shared = {}
+
+    def line(self, prev, cur, ctx):
+        """The bounds' records, worked out once a battle for every check that keeps them."""
+        key = (id(ctx), ctx.scenario, ctx.seed, ctx.agents)
+        mine = HoldBounds._shared.get(key)
+        if mine is None or mine[0] is not ctx:
+            HoldBounds._shared.clear()
+            HoldBounds._shared[key] = (ctx, self)
+            mine = (ctx, self)
+        if mine[1] is not self:
+            self.rec = mine[1].rec
+            return
+        self._line(prev, cur, ctx)
+
+    def _line(self, prev, cur, ctx):
+        b = bound_of(cur)
+        if b is None:
+            return
+        orders = wing_order_words(cur)
+        us0, us1 = units(prev), units(cur)
+        paths = defaultdict(list)
+        for d in evs(cur):
+            if d.get("event") in ("moved", "ran", "withdrew") and d.get("path"):
+                paths[d.get("unit")].append((d.get("event"), (d.get("what") or {}).get("kind"), d["path"]))
+        wing_near = {}
+        for n, u1 in us1.items():
+            u0 = us0.get(n)
+            if u0 is None or u1.facing is None or u0.facing is None:
+                continue
+            key = (u1.side, u1.group)
+            if key not in wing_near:
+                members = [x for x in list(us0.values()) + list(us1.values()) if (x.side, x.group) == key]
+                en = _enemy_gaps(us0, u1.side) + _enemy_gaps(us1, u1.side)
+                wing_near[key] = any(_near(m, en, HOLD_ENEMY) for m in members)
+            r = HoldBound()
+            r.bound, r.n = b, cur.get("n")
+            r.order = orders.get(key, "")
+            r.hold = r.order.startswith("hold")
+            r.steady = u0.status == "steady" and u1.status == "steady"
+            r.f0, r.f1 = u0.facing, u1.facing
+            r.c0, r.c1 = u0.centre, u1.centre
+            ps = paths.get(n, [])
+            r.turned = sum(t.get("degrees", 0.0) for _, _, p in ps for t in p.get("turns") or [])
+            r.cost = sum(t.get("cost", 0.0) for _, _, p in ps for t in p.get("turns") or [])
+            r.distance = sum(p.get("distance", 0.0) for _, _, p in ps)
+            r.kinds = [k or e for e, k, _ in ps]
+            r.stops = [(p.get("stop") or {}).get("cause") for _, _, p in ps]
+            r.near_unit = _near(u0, _enemy_gaps(us0, u1.side), HOLD_ENEMY) or _near(u1, _enemy_gaps(us1, u1.side), HOLD_ENEMY)
+            r.near_wing = wing_near[key]
+            r.arm = u1.arm
+            self.rec[n].append(r)
+
+
+class HoldNoWheelBack(Check):
+    """The register's "A unit's place in its wing" (HOLD_NEAR): a unit told to hold within 2" of
+    its place that would have to wheel to get there holds where it stands. So no unit of a wing
+    holding should wheel more than 45 degrees in a bound and wheel back (net under 20 degrees from
+    where it faced before) within the next three bounds with no enemy within 24" of it (body to
+    body, at the bounds' starts and ends) — the shuffle the change removed. A unit that meanwhile
+    marched 2" or more to a new place (its centre 2" or more from where it began: a wing sent to
+    hold somewhere else turns to march there and faces the enemy again on arriving) is counted, not
+    judged. Steady units under a
+    hold order throughout, moving by their order (march, guns) or not at all. Each found is a
+    violation, with its bounds; whether an enemy was within 24" of another unit of its wing (which
+    the wing faces as one line) is said."""
+    name = "a unit of a wing told to hold does not wheel over 45 degrees in a bound and back (net under 20) within three bounds, ending under 2\" from where it began, with no enemy within 24\""
+    clause = "2 COMMAND AND CONTROL (hold); register: a unit's place in its wing (HOLD_NEAR, 2026-11-28)"
+    keep = 20
+
+    def start(self, ctx, first):
+        self.hb = HoldBounds()
+        self.tally = getattr(self, "tally", Counter())
+
+    def line(self, prev, cur, ctx):
+        self.hb.line(prev, cur, ctx)
+
+    @staticmethod
+    def ok(r):
+        return r.hold and r.steady and all(k in ("march", "guns") for k in r.kinds)
+
+    def end(self, ctx, last):
+        for n, rs in self.hb.rec.items():
+            for i, r in enumerate(rs):
+                if not self.ok(r):
+                    continue
+                self.checked()
+                w = abs(turn(r.f0, r.f1))
+                if w <= HOLD_WHEEL:
+                    continue
+                self.tally[f"hold: a wheel over 45 degrees in a bound ({r.arm}, {'an enemy within 24 inches of it' if r.near_unit else 'of its wing only' if r.near_wing else 'no enemy within 24 inches of the wing'})"] += 1
+                for j in range(i + 1, min(len(rs), i + 1 + HOLD_WITHIN)):
+                    run_ = rs[i:j + 1]
+                    if any(not self.ok(x) for x in run_) or any(x.bound != r.bound + k for k, x in enumerate(run_)):
+                        break
+                    if abs(turn(r.f0, rs[j].f1)) < HOLD_BACK:
+                        shift = dist(r.c0, rs[j].c1)
+                        if shift >= HOLD_SHIFT:
+                            self.tally[f"wheeled back, having marched {'under 5' if shift < 5 else '5 or more'} inches to a new place meanwhile (not a shuffle)"] += 1
+                        elif any(x.near_unit for x in run_):
+                            self.tally["wheeled back, an enemy within 24 inches of it meanwhile"] += 1
+                        else:
+                            wing = any(x.near_wing for x in run_)
+                            self.tally[f"wheeled back, no enemy within 24 inches of it ({'one within 24 inches of its wing' if wing else 'none of its wing'})"] += 1
+                            self.violation({"n": r.n}, f"{n} ({r.arm}, {r.order}) wheels {turn(r.f0, r.f1):+.0f} degrees in bound {r.bound} "
+                                                       f"({r.f0:.0f} -> {r.f1:.0f}, {r.distance:.1f}\" gone) and back to {rs[j].f1:.0f} by bound {rs[j].bound} "
+                                                       f"(net {turn(r.f0, rs[j].f1):+.0f}), no enemy within 24\" of it"
+                                                       f"{' (one within 24 inches of its wing)' if wing else ''}")
+                        break
+
+
+class CountHoldShuffle(Tally):
+    """Hold-order units that go under 2" in a bound while spending the whole bound wheeling (the
+    turns' cost 1): the shuffle the HOLD_NEAR reading removes, or a wheel to face the enemy as one
+    line (counted apart, by whether an enemy is within 24" of the wing)."""
+    name = "count: hold-order units going under 2\" in a bound spent wholly on wheeling"
+    clause = "2 (hold); register: a unit's place in its wing (HOLD_NEAR)"
+
+    def start(self, ctx, first):
+        self.hb = HoldBounds()
+
+    def line(self, prev, cur, ctx):
+        self.hb.line(prev, cur, ctx)
+
+    def end(self, ctx, last):
+        for n, rs in self.hb.rec.items():
+            for i, r in enumerate(rs):
+                if not (r.hold and r.steady):
+                    continue
+                self.checked()
+                if r.cost >= 1.0 - 1e-9 and r.distance < 2.0:
+                    self.n[f"{r.arm}: whole bound wheeling, {'no move' if r.distance < 1e-6 else 'under 2 inches'}, "
+                           f"{'an enemy within 24 inches of the wing' if r.near_wing else 'no enemy within 24 inches of the wing'}"] += 1
+                    # what follows: the shuffle HOLD_NEAR removes is a wheel and then under 2" to arrive
+                    nx = rs[i + 1] if i + 1 < len(rs) and rs[i + 1].bound == r.bound + 1 else None
+                    if nx is None or not (nx.hold and nx.steady):
+                        after = "the order or state changes next bound"
+                    elif nx.distance < 1e-6:
+                        after = "next bound it stays"
+                    elif nx.distance < 2.0 and "arrived" in nx.stops:
+                        after = "next bound it goes under 2 inches and arrives (a shuffle)"
+                        self.n[f"  shuffle e.g. {ctx.scenario} seed {ctx.seed} {ctx.agents} bound {r.bound}: {n} "
+                               f"{turn(r.f0, r.f1):+.0f} deg, then {nx.distance:.2f}\""] += 1
+                    elif nx.distance < 2.0:
+                        after = f"next bound it goes under 2 inches, stopped: {', '.join(sorted(set(str(c) for c in nx.stops)))}"
+                    else:
+                        after = "next bound it goes 2 or more inches"
+                    self.n[f"{r.arm}: whole bound wheeling: {after}"] += 1
+        super().end(ctx, last)
+
+
 CHECKS = [
     CombatDice, CombatBand, CombatTable, CombatResults, CasualtyTest, CombatAdditions, Outnumbered,
     EnemyToRear, CombatGap, CombatAfterWholeMove, BeatenMoveNextBound, StatusAfterCombat, HaltedNoFurther,
@@ -2047,5 +2255,5 @@ CHECKS = [
     MoveRates, TurnCosts, TrotStraight, ResultMoves, LinearObstacle, WagonsSlow, Limbering, Bombardment, BallThrough,
     GreensRest, FiguresBook, OrderTimes, ContactOrders, Frontage, WagonCount, NoOverlap, NoFriendOverlap, PathContinuity, DiceDrawn,
     CountCombats, CountMoveAndFight, CountContact, CountResultMoves, CountPursuit, CountBombardment,
-    CountOrders, CountOutcome, CountRest, NoMoveThroughFriends, CountAttackOrders,
+    CountOrders, CountOutcome, CountRest, NoMoveThroughFriends, CountAttackOrders, HoldNoWheelBack, CountHoldShuffle,
 ]

@@ -437,6 +437,72 @@ class Rallying(unittest.TestCase):
         self.rally(t, 1, why="at most 6")
         self.assertEqual(t.check(ba.RallyAmount).violations, 1)
 
+    def half_broken(self, enemy=(40.0, 50.0), variant="chance", ran=3):
+        """IR 1, 6 men in ranks facing north, `ran` of them run 6" back; IR A (6 men, facing south) at `enemy`."""
+        t = Trace(variant)
+        t.unit("IR 1", 0, "infantry", 40, 10, 0.0, n=6)
+        t.unit("IR A", 1, "infantry", enemy[0], enemy[1], 180.0, n=6)
+        t.markers[0]["at"] = [40.0, 7.0]
+        t.start()
+        self.places = [list(p["footprint"]["at"]) for p in t.men("IR 1")]
+        for k in range(6 - ran, 6):
+            t.run("IR 1", k)
+        t.begin_turn(0)
+        return t
+
+    def rally_back(self, t, men, why="at most as many as are already in ranks: 3", at=None):
+        """Rally `men` runners to their places (or the first to `at`)."""
+        ms = t.men("IR 1")
+        back = [k for k, p in enumerate(ms) if p["status"] == "running"][:men]
+        for j, k in enumerate(back):
+            ms[k]["status"] = "in ranks"
+            ms[k]["facing"] = 0.0
+            ms[k]["footprint"]["at"] = list(at) if (at is not None and j == 0) else list(self.places[k])
+        t.act({"rally": {"unit": 0}}, events=[ev("rallied", unit="IR 1", men=men, why=why, to_gun=0)])
+
+    def test_rally_places_clear(self):
+        t = self.half_broken()
+        self.rally_back(t, 3)
+        self.assertEqual(t.check(ba.RallyPlacesClear).violations, 0)
+        t = self.half_broken(enemy=(45.0, 7.5))   # an enemy man at (44, 7.5)
+        self.rally_back(t, 3, at=(44.3, 7.5))       # a rallied man set 0.3" from him
+        self.assertEqual(t.check(ba.RallyPlacesClear).violations, 1)
+        t = self.half_broken()
+        self.rally_back(t, 3, at=(40.0, -0.5))      # off the table
+        self.assertEqual(t.check(ba.RallyPlacesClear).violations, 1)
+
+    def test_rally_allowance(self):
+        t = self.half_broken()
+        self.rally_back(t, 3)
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 0)
+        t = self.half_broken()
+        self.rally_back(t, 2)                        # fewer, for no reason
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 1)
+        t = self.half_broken()
+        self.rally_back(t, 2, why="at most as many as are already in ranks: 3; 2, as more would stand where the enemy stands")
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 1)   # no enemy anywhere near
+        t = self.half_broken(enemy=(36.0, 11.0))     # an enemy man 2.2" from the front rank's end
+        self.rally_back(t, 2, why="at most as many as are already in ranks: 3; 2, as more would stand where the enemy stands")
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 0)
+        t = self.half_broken(ran=4)                  # 2 in ranks, 4 running: at most 2 rally
+        self.rally_back(t, 3)
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 1)
+        t = self.half_broken(variant="without-chance", ran=4)   # without chance: up to 6
+        self.rally_back(t, 2, why="at most 6, with the commander next to it")
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 1)
+        t = self.half_broken(variant="without-chance", ran=4)
+        self.rally_back(t, 4, why="all that were running; at most 6, with the commander next to it")
+        self.assertEqual(t.check(ba.RallyAllowance).violations, 0)
+
+    def test_count_reform_facings(self):
+        t = chance_pair(gap=30.0)
+        t.begin_turn(0)
+        t.act({"reform": {"unit": 0, "formation": "line", "facing": 30.0}}, events=[ev("reformed", unit="IR 1", formation="line", facing=30.0)])
+        t.act({"reform": {"unit": 0, "formation": "line", "facing": 40.0}}, events=[ev("reformed", unit="IR 1", formation="line", facing=40.0)])
+        c = t.check(ba.CountReformFacings)
+        self.assertEqual(c.violations, 0)
+        self.assertEqual(c.tally["a second reform of the unit in the same turn, within 15 degrees of the first"], 1)
+
     def test_gunners_return(self):
         t = Trace()
         t.unit("gun", 0, "artillery", 40, 10, 0.0, n=2).start()

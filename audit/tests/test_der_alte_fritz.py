@@ -648,6 +648,50 @@ class Melee(Base):
         self.assertFails(run(daf.ShakenInMeleeRetires, away("B1 in the way", False)))  # room to turn: it should have
         self.assertFails(run(daf.ShakenInMeleeRetires, away(None, True)))
 
+    def back(self, heading=0.0, facing=180.0, to=(20, 25), done=10.0, ordered=10.0, stopped=None, extra=(), a1_facing=None):
+        """A1 (charged head on by P1, shaken after the melee) falls back; `a1_facing` turns A1 before the melee."""
+        fought = self.foot_fight()[1]["events"][0]["data"]["fought"]
+        fought[1]["post"] = test_dict("A", 8, [1, 9])
+        if a1_facing is not None:
+            fought[1]["body"] = rect(20, 15, 6, 1, a1_facing)
+            fought[1]["facing"] = a1_facing
+        mv = ev("forced", unit=1, why="fall_back", **{"from": [20, 15], "to": list(to)}, heading=heading, facing=facing,
+                ordered=ordered, done=done, terrain=[], stopped=stopped, off_table=False)
+        lines = self.foot_fight(fought=fought, winner=0, after=[mv])
+        for p in lines[1]["pieces"]:
+            if p["unit"] == "A1":
+                p["footprint"]["points"] = rect(to[0], to[1], 6, 1, facing)
+                p["facing"] = facing
+        lines[0]["pieces"].extend(copy.deepcopy(list(extra)))
+        lines[1]["pieces"].extend(copy.deepcopy(list(extra)))
+        return lines
+
+    def test_back_to_rear(self):
+        """Interpretation 52: facing its enemy, straight back with its facing kept; taken in the flank, turned to face
+        the enemy and straight away from its centre."""
+        self.assertPasses(run(daf.BackToRear, self.back()))
+        self.assertFails(run(daf.BackToRear, self.back(facing=0.0)))  # turned its back
+        self.assertFails(run(daf.BackToRear, self.back(heading=30.0, to=(25, 23.66))))  # not straight back
+        # A1 facing 60 degrees, P1's centre 120 degrees off it (south): turn to face south, go north
+        self.assertPasses(run(daf.BackToRear, self.back(a1_facing=60.0)))
+        self.assertFails(run(daf.BackToRear, self.back(a1_facing=60.0, facing=60.0, heading=240.0, to=(11.34, 10))))
+
+    def test_back_distance(self):
+        self.assertPasses(run(daf.BackDistance, self.back()))
+        self.assertFails(run(daf.BackDistance, self.back(ordered=8.0, done=8.0, to=(20, 23))))  # musketeers' column is 10"
+        self.assertFails(run(daf.BackDistance, self.back(done=4.0, to=(20, 19))))  # short, nothing said
+        self.assertFails(run(daf.BackDistance, self.back(done=4.0, to=(20, 19), stopped="the table's edge")))
+        friend = piece("A2", 1, MUSK, "line", 20, 20.0, facing=180.0)
+        self.assertPasses(run(daf.BackDistance, self.back(done=4.0, to=(20, 19), stopped="A2 in the way", extra=[friend])))
+        far = piece("A2", 1, MUSK, "line", 20, 24.5, facing=180.0)
+        self.assertFails(run(daf.BackDistance, self.back(done=4.0, to=(20, 19), stopped="A2 in the way", extra=[far])))
+
+    def test_back_not_nearer(self):
+        self.assertPasses(run(daf.BackNotNearer, self.back()))
+        self.assertFails(run(daf.BackNotNearer, self.back(heading=180.0, to=(20, 13), done=2.0)))  # into the enemy
+        other = piece("P2", 0, MUSK, "line", 20, 26, facing=0.0)  # an enemy where it ends
+        self.assertFails(run(daf.BackNotNearer, self.back(extra=[other])))
+
     def test_one_round(self):
         lines = self.foot_fight()
         self.assertPasses(run(daf.OneRound, lines))

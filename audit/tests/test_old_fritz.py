@@ -541,6 +541,44 @@ class TestMore(unittest.TestCase):
         self.assertEqual(run(of.PursuitTestTaken, lines).violations, 0)
 
 
+class TestHold(unittest.TestCase):
+    """A wing told to hold: no wheel over 45 degrees and back within three bounds, in place, with no enemy within 24"."""
+
+    def lines(self, facings, enemy_at=(36.0, 5.0), shift=0.0, order="hold the ridge"):
+        H = piece("IR Hold", 1, "line infantry", (36.0, 36.0), facing=180.0, group="ridge")
+        E = piece("IR Far", 0, "line infantry", enemy_at, facing=0.0, group="right wing")
+        mark = [{"side": 1, "kind": "order", "at": [36.0, 35.0], "label": f"the ridge's order: {order}"}]
+        out = [first([H, E])]
+        f0 = 180.0
+        for k, f in enumerate(facings, start=1):
+            h = piece("IR Hold", 1, "line infantry", (36.0, 36.0 + shift * k), facing=f, group="ridge")
+            mv = {"event": "moved", "unit": "IR Hold", "what": {"kind": "march"},
+                  "path": {"from": [36.0, 36.0 + shift * (k - 1)], "to": [36.0, 36.0 + shift * k], "facing_from": f0, "facing": f,
+                           "formation_from": "line", "formation": "line",
+                           "turns": [{"from": f0, "to": f, "degrees": common.turn(f0, f), "cost": 1.0}] if f != f0 else [],
+                           "moving": f, "budget": 1.0, "rate": 12.0, "ordered": shift, "distance": shift, "obstacle": False,
+                           "wagons": False, "stop": {"cause": "arrived"}}}
+            ln = bound(k, [h, E], [mv])
+            ln["markers"] = mark
+            out.append(ln)
+            f0 = f
+        return out
+
+    def test_hold_no_wheel_back(self):
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([180.0, 180.0, 180.0])).violations, 0)
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 185.0])).violations, 1)  # 70 degrees and back, nobody near
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 250.0, 250.0, 185.0])).violations, 1)  # back in the third bound
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 250.0, 250.0, 250.0, 185.0])).violations, 0)  # too late
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 185.0], enemy_at=(36.0, 20.0))).violations, 0)  # an enemy near
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 185.0], shift=3.0)).violations, 0)  # marched to a new place
+        self.assertEqual(run(of.HoldNoWheelBack, self.lines([250.0, 185.0], order="attack the ridge")).violations, 0)
+
+    def test_count_hold_shuffle(self):
+        c = run(of.CountHoldShuffle, self.lines([250.0, 250.0]))
+        self.assertEqual(c.violations, 0)
+        self.assertEqual(c.n["infantry: whole bound wheeling: next bound it stays"], 1)
+
+
 class TestCounts(unittest.TestCase):
     def test_counts_never_violate(self):
         lines = combat_lines(simple_combat())

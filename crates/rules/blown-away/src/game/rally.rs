@@ -13,16 +13,19 @@ impl Battle {
     /// as for re-forming), none if even one would.
     pub fn rally_allowance_with(&self, ui: usize, commander: Point) -> Result<u16, Illegal> {
         let most = self.rally_most(ui, commander)?;
-        (1..=most)
-            .rev()
-            .find(|&n| self.rally_clear(ui, n, commander))
-            .map_or_else(|| illegal!("{}'s rallied men would stand where the enemy stands", self.name(ui)), Ok)
+        (1..=most).rev().find(|&n| self.rally_blocked(ui, n, commander).is_none()).map_or_else(
+            || {
+                let why = self.rally_blocked(ui, 1, commander).unwrap_or("would not stand clear");
+                illegal!("{}'s rallied men {why}", self.name(ui))
+            },
+            Ok,
+        )
     }
 
-    /// Whether rallying `n` men of unit `ui` (its commander at `commander`) leaves every man in
-    /// ranks more than half an inch from enemy men and guns, and every man it places on passable
-    /// ground.
-    fn rally_clear(&self, ui: usize, n: u16, commander: Point) -> bool {
+    /// Why rallying `n` men of unit `ui` (its commander at `commander`) may not be done, if it
+    /// may not: a man in ranks would stand within half an inch of enemy men or guns, or a man it
+    /// places would stand off the table or on impassable ground.
+    fn rally_blocked(&self, ui: usize, n: u16, commander: Point) -> Option<&'static str> {
         let mut probe = self.units[ui].clone();
         rally_unit(&mut probe, n, commander);
         let side = probe.side;
@@ -33,9 +36,14 @@ impl Battle {
             .flat_map(|e| e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at)))
             .collect();
         let was = &self.units[ui].men;
-        probe.men.iter().zip(was).filter(|(m, _)| m.in_ranks()).all(|(m, w)| {
-            (m.at == w.at || self.stat.table.passable(m.at)) && taken.iter().all(|q| q.dist2(m.at) >= PASS * PASS)
-        })
+        let ranks = || probe.men.iter().zip(was).filter(|(m, _)| m.in_ranks());
+        if ranks().any(|(m, _)| taken.iter().any(|q| q.dist2(m.at) < PASS * PASS)) {
+            Some("would stand where the enemy stands")
+        } else if ranks().any(|(m, w)| m.at != w.at && !self.stat.table.passable(m.at)) {
+            Some("would stand off the table or on impassable ground")
+        } else {
+            None
+        }
     }
 
     /// How many men the rules let unit `ui` rally with its commander at `commander`, before
@@ -101,9 +109,11 @@ impl Battle {
             (Variant::Chance, false) => return "1: no men in ranks, and the commander next to it".to_string(),
             (Variant::WithoutChance, _) => "at most 6, with the commander next to it".to_string(),
         };
-        let rules = self.rally_most(ui, self.commanders[usize::from(u.side)]).unwrap_or(n);
+        let commander = self.commanders[usize::from(u.side)];
+        let rules = self.rally_most(ui, commander).unwrap_or(n);
         if n < rules {
-            format!("{most}; {n}, as more would stand where the enemy stands")
+            let why = self.rally_blocked(ui, n + 1, commander).unwrap_or("would not stand clear");
+            format!("{most}; {n}, as more {why}")
         } else if n == running {
             format!("all that were running; {most}")
         } else {

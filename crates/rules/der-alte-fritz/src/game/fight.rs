@@ -436,10 +436,10 @@ impl Battle {
 
     /// Unit `t` falls back `d` inches "to rear facing enemy" from the enemy at `from` (`kind`:
     /// falling back, retiring or retreating; `why`: the words for it). A unit facing the enemy
-    /// (its centre less than 90 degrees off its facing) goes straight to its rear, keeping its
-    /// facing: fronts that met off centre do not send it sliding along the other's line. One
-    /// that does not face it (taken in flank or rear) turns to face it and goes straight away
-    /// from it (interpretation 52).
+    /// (its centre ahead of the line of the unit's front, [`Battle::in_front`]) goes straight to
+    /// its rear, keeping its facing: fronts that met off centre do not send it sliding along the
+    /// other's line. One that does not face it (taken in flank or rear) turns to face it and goes
+    /// straight away from it (interpretation 52).
     pub(super) fn fall_back(
         &mut self,
         t: usize,
@@ -451,11 +451,8 @@ impl Battle {
     ) {
         let (at, facing) = (self.units[t].at, self.units[t].facing);
         let to_enemy = heading_to(at, from);
-        let (face, away) = if volley_table::turn(facing, to_enemy).abs() < 90.0 {
-            (facing, (facing + 180.0) % 360.0)
-        } else {
-            (to_enemy, heading_to(from, at))
-        };
+        let (face, away) =
+            if self.in_front(t, from) { (facing, (facing + 180.0) % 360.0) } else { (to_enemy, heading_to(from, at)) };
         let m = self.forced_move(t, away, d, Some(face), false);
         let text = format!(
             "{} {why} {d}\"{} {}, facing the enemy",
