@@ -35,9 +35,10 @@ pub struct Limits {
     /// (`Server::with_memory`).
     pub memory_for_games: usize,
     /// API requests in hand at once (from a request's head read to its answer; a WebSocket's
-    /// until it is opened; the page's own files are not counted), past which a new one is answered 503 at once, with `Retry-After`: under
-    /// more load than the machine serves, those let in are answered in time, and the rest are
-    /// told to come back rather than left waiting in a queue that only grows.
+    /// until it is opened; the page's own files are not counted), past which a new one is
+    /// answered 503 at once, with `Retry-After`: under more load than the machine serves, those
+    /// let in are answered in time, and the rest are told to come back rather than left waiting
+    /// in a queue that only grows.
     pub waiting: usize,
 }
 

@@ -69,7 +69,7 @@ pub enum Creator {
 }
 
 /// What a new game needs.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The scenario's name: a bundled one's or one of the server's folder's

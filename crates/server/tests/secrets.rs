@@ -429,16 +429,12 @@ fn en_avant_rules_shown_by_choice_are_read_by_the_players() {
     let play = |shown: bool| {
         let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
         let req = NewGame {
-            open: false,
             scenario: "the-farm".into(),
-            scenario_text: None,
             players: vec!["human".into(), "human".into()],
             seed: Some(SEED),
             creator: Some(Creator::HotSeat),
-            private: false,
-            hold_results: false,
-            umpire: false,
             rules_shown: shown,
+            ..NewGame::default()
         };
         let g = s.create(&req).unwrap();
         let id = g["id"].as_str().unwrap().to_string();
@@ -472,16 +468,10 @@ fn en_avant_rules_shown_by_choice_are_read_by_the_players() {
     // Only En Avant keeps its rules from the players.
     let s = Server::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let req = NewGame {
-        open: false,
         scenario: "hochdorf-mill".into(),
-        scenario_text: None,
         players: vec!["human".into(), "heuristic".into()],
-        seed: None,
-        creator: None,
-        private: false,
-        hold_results: false,
-        umpire: false,
         rules_shown: true,
+        ..NewGame::default()
     };
     let e = s.create(&req).unwrap_err();
     assert!(e.message.contains("only En Avant keeps its rules"), "{}", e.message);

@@ -836,10 +836,7 @@ impl Battle {
                     return illegal!("the new formation would put men off the table or on impassable ground");
                 }
                 // Nobody may stand where enemy men (in ranks or running) or an enemy gun stand.
-                let taken = self.units.iter().filter(|e| e.side != side).flat_map(|e| {
-                    e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at))
-                });
-                if taken.into_iter().any(|q| places.iter().any(|&(_, p)| p.dist2(q) < PASS * PASS)) {
+                if self.where_enemy_stands(side, places.iter().map(|&(_, p)| p)) {
                     return illegal!("the new formation would put men where the enemy stands");
                 }
                 Ok(())

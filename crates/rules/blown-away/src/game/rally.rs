@@ -28,22 +28,34 @@ impl Battle {
     fn rally_blocked(&self, ui: usize, n: u16, commander: Point) -> Option<&'static str> {
         let mut probe = self.units[ui].clone();
         rally_unit(&mut probe, n, commander);
-        let side = probe.side;
-        let taken: Vec<Point> = self
-            .units
-            .iter()
-            .filter(|e| e.side != side)
-            .flat_map(|e| e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at)))
-            .collect();
         let was = &self.units[ui].men;
         let ranks = || probe.men.iter().zip(was).filter(|(m, _)| m.in_ranks());
-        if ranks().any(|(m, _)| taken.iter().any(|q| q.dist2(m.at) < PASS * PASS)) {
+        if self.where_enemy_stands(probe.side, ranks().map(|(m, _)| m.at)) {
             Some("would stand where the enemy stands")
         } else if ranks().any(|(m, w)| m.at != w.at && !self.stat.table.passable(m.at)) {
             Some("would stand off the table or on impassable ground")
         } else {
             None
         }
+    }
+
+    /// Whether any of `places` lies within half an inch ([`PASS`]) of a man (in ranks or
+    /// running) or a gun of `side`'s enemy: where a re-formed or rallied man may not stand
+    /// (interpretation 25).
+    pub(super) fn where_enemy_stands(&self, side: SideId, places: impl Iterator<Item = Point>) -> bool {
+        let places: Vec<Point> = places.collect();
+        // (Only enemy figures within the places' box, widened by half an inch, can be that near.)
+        let (lo, hi) = places.iter().fold(
+            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+            |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
+        );
+        let near_box = |q: &Point| q.x > lo.x - PASS && q.x < hi.x + PASS && q.y > lo.y - PASS && q.y < hi.y + PASS;
+        self.units
+            .iter()
+            .filter(|e| e.side != side)
+            .flat_map(|e| e.men.iter().filter(|m| m.in_ranks() || m.running()).map(|m| m.at).chain(e.gun.map(|g| g.at)))
+            .filter(near_box)
+            .any(|q| places.iter().any(|p| q.dist2(*p) < PASS * PASS))
     }
 
     /// How many men the rules let unit `ui` rally with its commander at `commander`, before
